@@ -1,0 +1,166 @@
+//===- Builder.h - Creating instructions -------------------------*- C++ -*-===//
+//
+// IRBuilder creates instructions at an insertion point, computing result
+// types from operands. Every instruction's types are checked as it is
+// created; a violation throws CompileError at the builder's current location
+// (the frontend checks user-level rules before building, so this is the net
+// under it, and it keeps bad IR from ever existing).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_BUILDER_H
+#define TRITIUM_IR_BUILDER_H
+
+#include "ir/BasicBlock.h"
+#include "ir/Context.h"
+#include "ir/Instructions.h"
+
+#include <optional>
+#include <utility>
+
+namespace tritium {
+
+struct LoadOptions {
+  std::optional<CacheModifier> Cache;
+  std::optional<EvictionPolicy> Evict;
+  bool Volatile = false;
+};
+
+struct StoreOptions {
+  std::optional<CacheModifier> Cache;
+  std::optional<EvictionPolicy> Evict;
+};
+
+class IRBuilder {
+public:
+  explicit IRBuilder(Context &C) : Ctx(C) {}
+
+  Context &getContext() const { return Ctx; }
+
+  // Insertion point.
+  /// Insert at the end of \p B.
+  void setInsertPoint(BasicBlock *B) { setInsertPoint(B, B->end()); }
+  void setInsertPoint(BasicBlock *B, BasicBlock::iterator It) {
+    Block = B;
+    Point = It;
+  }
+  /// Insert right before \p I.
+  void setInsertPoint(Instruction *I) {
+    setInsertPoint(I->getParent(), I->getIterator());
+  }
+  BasicBlock *getInsertBlock() const { return Block; }
+  BasicBlock::iterator getInsertPoint() const { return Point; }
+
+  /// Location given to the instructions created from now on.
+  void setLoc(Loc L) { CurLoc = L; }
+  Loc getLoc() const { return CurLoc; }
+
+  /// Checks \p I's types and inserts it at the insertion point (if there is
+  /// one). On a type error deletes \p I and throws CompileError.
+  Instruction *insert(Instruction *I);
+  /// Creates an instruction from its generic parts and inserts it.
+  Instruction *create(Opcode Op, llvm::ArrayRef<Type *> ResultTypes,
+                      llvm::ArrayRef<Value *> Operands, AttrList Attrs = {},
+                      llvm::ArrayRef<BasicBlock *> Blocks = {});
+
+  // Types.
+  Type *getI1Ty() const { return Type::getI1(Ctx); }
+  Type *getI32Ty() const { return Type::getI32(Ctx); }
+  Type *getI64Ty() const { return Type::getI64(Ctx); }
+  Type *getF32Ty() const { return Type::getF32(Ctx); }
+
+  // Constants (scalar, or a splat when \p T is a block type).
+  Value *getIntConstant(Type *T, int64_t V);
+  Value *getFloatConstant(Type *T, double V);
+  Value *getInt32(int64_t V) { return getIntConstant(getI32Ty(), V); }
+  Value *getInt64(int64_t V) { return getIntConstant(getI64Ty(), V); }
+  Value *getBool(bool V) { return getIntConstant(getI1Ty(), V); }
+  Value *createUndef(Type *T);
+
+  // Arithmetic.
+  Value *createBinary(Opcode Op, Value *L, Value *R);
+  Value *createUnary(Opcode Op, Value *V);
+  Value *createFma(Value *A, Value *B, Value *C);
+  Value *createICmp(ICmpPredicate P, Value *L, Value *R);
+  Value *createFCmp(FCmpPredicate P, Value *L, Value *R);
+  Value *createSelect(Value *C, Value *T, Value *F);
+  /// \p To is the full result type (a block type for a block operand).
+  Value *createCast(Opcode Op, Value *V, Type *To,
+                    std::optional<RoundingMode> Rounding = std::nullopt);
+
+  // Memory.
+  Value *createGEP(Value *Ptr, Value *Offset);
+  Value *createLoad(Value *Ptr, Value *Mask = nullptr, Value *Other = nullptr,
+                    const LoadOptions &Opts = {});
+  Instruction *createStore(Value *Ptr, Value *Val, Value *Mask = nullptr,
+                           const StoreOptions &Opts = {});
+  Value *createAtomicRMW(AtomicKind K, Value *Ptr, Value *Val,
+                         Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,
+                         MemScope Scope = MemScope::GPU);
+  Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,
+                         Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,
+                         MemScope Scope = MemScope::GPU);
+
+  // Blocks of values.
+  Value *createMakeRange(int64_t Start, int64_t End);
+  Value *createSplat(Value *V, llvm::ArrayRef<int64_t> Shape);
+  Value *createBroadcast(Value *V, llvm::ArrayRef<int64_t> Shape);
+  Value *createReshape(Value *V, llvm::ArrayRef<int64_t> Shape,
+                       bool AllowReorder = false);
+  Value *createExpandDims(Value *V, int64_t Axis);
+  Value *createTrans(Value *V, llvm::ArrayRef<int64_t> Order);
+  Value *createJoin(Value *L, Value *R);
+  std::pair<Value *, Value *> createSplit(Value *V);
+  Value *createCat(Value *L, Value *R);
+  Value *createDot(Value *A, Value *B, Value *Acc,
+                   DotPrecision P = DotPrecision::IEEE,
+                   int64_t MaxNumImpreciseAcc = 0);
+  Value *createReduce(Value *V, int64_t Axis, CombineKind K);
+  llvm::SmallVector<Value *, 2> createReduce(llvm::ArrayRef<Value *> Vs,
+                                             int64_t Axis,
+                                             llvm::StringRef Combine);
+  Value *createScan(Value *V, int64_t Axis, CombineKind K, bool Reverse = false);
+  llvm::SmallVector<Value *, 2> createScan(llvm::ArrayRef<Value *> Vs,
+                                           int64_t Axis, llvm::StringRef Combine,
+                                           bool Reverse = false);
+  Value *createArgMinMax(bool IsMax, Value *V, int64_t Axis,
+                         bool TieBreakLeft = true);
+
+  // Program geometry.
+  Value *createProgramId(int64_t Axis);
+  Value *createNumPrograms(int64_t Axis);
+
+  // Control flow.
+  llvm::SmallVector<Value *, 2> createCall(Function *Callee,
+                                           llvm::ArrayRef<Value *> Args);
+  Instruction *createRet(llvm::ArrayRef<Value *> Vals = {});
+  Instruction *createBr(BasicBlock *Dest);
+  Instruction *createCondBr(Value *Cond, BasicBlock *T, BasicBlock *F);
+  /// An empty phi at the insertion point; add incoming values afterwards.
+  PhiInst *createPhi(Type *T);
+
+  // Synchronization, debugging, external code, hints.
+  Instruction *createBarrier();
+  Instruction *createPrint(llvm::StringRef Prefix, llvm::ArrayRef<Value *> Vals,
+                           bool Hex = false);
+  Instruction *createAssert(Value *Cond, llvm::StringRef Message);
+  Value *createExternElementwise(llvm::StringRef Symbol,
+                                 llvm::ArrayRef<Value *> Args, Type *Result,
+                                 bool Pure = true);
+  /// \p Op is MultipleOf, MaxContiguous or MaxConstancy.
+  Value *createHint(Opcode Op, Value *V, llvm::ArrayRef<int64_t> Values);
+
+private:
+  Value *single(Instruction *I) { return I->getResult(); }
+  /// Result types of reduce/scan-like instructions over \p Vs.
+  Context &Ctx;
+  BasicBlock *Block = nullptr;
+  BasicBlock::iterator Point;
+  Loc CurLoc;
+};
+
+/// \p Elem shaped like \p Dims: a scalar for an empty shape.
+Type *getShapedType(Type *Elem, llvm::ArrayRef<int64_t> Dims);
+
+} // namespace tritium
+
+#endif // TRITIUM_IR_BUILDER_H

@@ -1,0 +1,841 @@
+//===- Instructions.cpp - Type rules of each opcode family ----------------===//
+//
+// checkFamilyTypes() of every family: operand, result and block-operand
+// counts, the attributes allowed and required, and how operand and result
+// types relate. Messages name the opcode and the types involved; the verifier
+// adds the function, block and instruction. Rules that need the enclosing
+// module (callee signatures, combine functions, ret against the function) are
+// the verifier's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/Instructions.h"
+#include "ir/BasicBlock.h"
+#include "ir/Function.h"
+#include "ir/Module.h"
+
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <initializer_list>
+
+using namespace tritium;
+
+#define TRY(X)                                                                 \
+  do {                                                                         \
+    std::string Err_ = (X);                                                    \
+    if (!Err_.empty())                                                         \
+      return Err_;                                                             \
+  } while (0)
+
+namespace {
+
+std::string ty(const Type *T) { return T->str(); }
+
+std::string shapeStr(llvm::ArrayRef<int64_t> S) {
+  std::string R = "[";
+  for (size_t I = 0; I < S.size(); ++I)
+    R += (I ? ", " : "") + std::to_string(S[I]);
+  return R + "]";
+}
+
+std::string name(const Instruction &I) {
+  return "'" + I.getOpcodeName().str() + "'";
+}
+
+std::string plural(unsigned N, const char *What) {
+  return std::to_string(N) + " " + What + (N == 1 ? "" : "s");
+}
+
+/// Checks the numbers of operands (between Min and Max), results and block
+/// operands.
+std::string counts(const Instruction &I, unsigned MinOps, unsigned MaxOps,
+                   unsigned Results, unsigned Blocks = 0) {
+  unsigned N = I.getNumOperands();
+  if (N < MinOps || N > MaxOps) {
+    std::string Want = MinOps == MaxOps
+                           ? plural(MinOps, "operand")
+                           : std::to_string(MinOps) + " to " +
+                                 plural(MaxOps, "operand");
+    return name(I) + " expects " + Want + ", got " + std::to_string(N);
+  }
+  if (I.getNumResults() != Results)
+    return name(I) + " defines " + plural(Results, "result") + ", got " +
+           std::to_string(I.getNumResults());
+  if (I.getNumBlockOperands() != Blocks)
+    return name(I) + " expects " + plural(Blocks, "block operand") + ", got " +
+           std::to_string(I.getNumBlockOperands());
+  return "";
+}
+
+std::string allowAttrs(const Instruction &I,
+                       std::initializer_list<AttrKey> Allowed) {
+  for (const Attribute &A : I.getAttrs())
+    if (llvm::find(Allowed, A.Key) == Allowed.end())
+      return "attribute '" + getAttrKeyName(A.Key).str() +
+             "' is not valid on " + name(I);
+  return "";
+}
+
+std::string requireAttr(const Instruction &I, AttrKey K) {
+  if (!I.hasAttr(K))
+    return name(I) + " requires attribute '" + getAttrKeyName(K).str() + "'";
+  return "";
+}
+
+std::string sameType(const Instruction &I, Type *A, Type *B, const char *What) {
+  if (A != B)
+    return name(I) + " " + What + " must have the same type, got " + ty(A) +
+           " and " + ty(B);
+  return "";
+}
+
+/// A scalar or block whose elements satisfy \p Pred.
+template <typename P>
+std::string elements(const Instruction &I, Type *T, P Pred, const char *What) {
+  Type *E = T->getScalarType();
+  if ((!T->isScalar() && !T->isBlock()) || !Pred(E))
+    return name(I) + " expects " + What + ", got " + ty(T);
+  return "";
+}
+
+bool isIntElem(Type *E) { return E->isInt(); }
+bool isFloatElem(Type *E) { return E->isFloat(); }
+bool isNumElem(Type *E) { return E->isInt() || E->isFloat(); }
+bool isPtrElem(Type *E) { return E->isPointer(); }
+bool isAnyElem(Type *E) { return E->isScalar(); }
+
+std::string sameShape(const Instruction &I, Type *A, Type *B, const char *What) {
+  if (A->getShape() != B->getShape())
+    return name(I) + " " + What + " must have the same shape, got " + ty(A) +
+           " and " + ty(B);
+  return "";
+}
+
+/// `Elem` with `Dims`; a scalar if Dims is empty.
+Type *shaped(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
+  return Dims.empty() ? Elem : BlockType::get(Elem, Dims);
+}
+
+std::string expectResult(const Instruction &I, Type *Want, unsigned R = 0) {
+  Type *Got = I.getResult(R)->getType();
+  if (Got != Want)
+    return name(I) + " result " + (I.getNumResults() > 1 ? std::to_string(R) + " " : "") +
+           "must be " + ty(Want) + ", got " + ty(Got);
+  return "";
+}
+
+std::string validAxis(const Instruction &I, int64_t Axis, unsigned Rank) {
+  if (Axis < 0 || Axis >= int64_t(Rank))
+    return name(I) + " axis " + std::to_string(Axis) + " is out of range for rank " +
+           std::to_string(Rank);
+  return "";
+}
+
+/// The pointee of a pointer or block of pointers, shaped like it.
+Type *loadedType(Type *PtrTy) {
+  auto *P = llvm::cast<PointerType>(PtrTy->getScalarType());
+  return PtrTy->withElement(P->getPointee());
+}
+
+std::string pointerOperand(const Instruction &I, Type *T) {
+  return elements(I, T, isPtrElem, "a pointer or a block of pointers");
+}
+
+std::string maskOperand(const Instruction &I, Value *Mask, Type *PtrTy) {
+  if (!Mask)
+    return "";
+  Type *M = Mask->getType();
+  if (!M->getScalarType()->isBool() || M->getShape() != PtrTy->getShape())
+    return name(I) + " mask must be i1 shaped like the pointer " + ty(PtrTy) +
+           ", got " + ty(M);
+  return "";
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Values out of nothing
+//===----------------------------------------------------------------------===//
+
+bool ConstantInst::isFloat() const {
+  const AttrValue *V = getAttr(AttrKey::Value);
+  return V && V->K == AttrValue::Kind::Float;
+}
+
+double ConstantInst::getFloatValue() const {
+  const AttrValue *V = getAttr(AttrKey::Value);
+  return V && V->K == AttrValue::Kind::Float ? V->F : 0.0;
+}
+
+std::string ConstantInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 1));
+  TRY(allowAttrs(*this, {AttrKey::Value}));
+  TRY(requireAttr(*this, AttrKey::Value));
+  Type *T = getResult()->getType();
+  TRY(elements(*this, T, isNumElem, "an integer or float type"));
+  Type *E = T->getScalarType();
+  if (E->isFloat()) {
+    if (!isFloat())
+      return "'constant' of type " + ty(T) + " needs a float literal";
+    return "";
+  }
+  if (isFloat())
+    return "'constant' of type " + ty(T) + " needs an integer literal";
+  unsigned W = E->getScalarSizeInBits();
+  int64_t V = getIntValue();
+  // Integers are signless: accept the signed and the unsigned range.
+  bool Fits = W == 64 || (V >= -(int64_t(1) << (W - 1)) &&
+                          V < (int64_t(1) << W));
+  if (W == 1)
+    Fits = V == 0 || V == 1 || V == -1;
+  if (!Fits)
+    return "'constant' value " + std::to_string(V) + " does not fit in " + ty(E);
+  return "";
+}
+
+std::string UndefInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 1));
+  TRY(allowAttrs(*this, {}));
+  return elements(*this, getResult()->getType(), isAnyElem,
+                  "a scalar or block type");
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string elementClass(const Instruction &I, Type *T) {
+  switch (getOperandClass(I.getOpcode())) {
+  case OperandClass::IntOperands:
+    return elements(I, T, isIntElem, "integer operands");
+  case OperandClass::FloatOperands:
+    return elements(I, T, isFloatElem, "float operands");
+  case OperandClass::AnyOperands:
+    return elements(I, T, isNumElem, "integer or float operands");
+  case OperandClass::None: break;
+  }
+  return "";
+}
+} // namespace
+
+std::string BinaryInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *L = getLHS()->getType(), *R = getRHS()->getType();
+  TRY(sameType(*this, L, R, "operands"));
+  TRY(elementClass(*this, L));
+  return expectResult(*this, L);
+}
+
+std::string UnaryInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *T = getSrc()->getType();
+  TRY(elementClass(*this, T));
+  return expectResult(*this, T);
+}
+
+std::string FmaInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 3, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *T = getOperand(0)->getType();
+  TRY(sameType(*this, T, getOperand(1)->getType(), "operands"));
+  TRY(sameType(*this, T, getOperand(2)->getType(), "operands"));
+  TRY(elements(*this, T, isFloatElem, "float operands"));
+  return expectResult(*this, T);
+}
+
+std::string CmpInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  AttrKey Pred = isFloat() ? AttrKey::FPredicate : AttrKey::IPredicate;
+  TRY(allowAttrs(*this, {Pred}));
+  TRY(requireAttr(*this, Pred));
+  Type *L = getLHS()->getType(), *R = getRHS()->getType();
+  TRY(sameType(*this, L, R, "operands"));
+  if (isFloat())
+    TRY(elements(*this, L, isFloatElem, "float operands"));
+  else
+    TRY(elements(*this, L, [](Type *E) { return E->isInt() || E->isPointer(); },
+                 "integer or pointer operands"));
+  return expectResult(*this, L->withElement(Type::getI1(getContext())));
+}
+
+std::string SelectInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 3, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *C = getCondition()->getType(), *T = getTrueValue()->getType();
+  TRY(sameType(*this, T, getFalseValue()->getType(), "values"));
+  TRY(elements(*this, T, isAnyElem, "scalar or block values"));
+  if (!C->getScalarType()->isBool() ||
+      (C->isBlock() && C->getShape() != T->getShape()))
+    return "'select' condition must be i1 or an i1 block shaped like " + ty(T) +
+           ", got " + ty(C);
+  return expectResult(*this, T);
+}
+
+std::optional<RoundingMode> CastInst::getRounding() const {
+  if (!hasAttr(AttrKey::Rounding))
+    return std::nullopt;
+  return RoundingMode(getEnumAttr(AttrKey::Rounding));
+}
+
+std::string CastInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  if (getOpcode() == Opcode::FPTrunc)
+    TRY(allowAttrs(*this, {AttrKey::Rounding}));
+  else
+    TRY(allowAttrs(*this, {}));
+  Type *From = getSrc()->getType(), *To = getResult()->getType();
+  TRY(elements(*this, From, isAnyElem, "a scalar or block operand"));
+  TRY(elements(*this, To, isAnyElem, "a scalar or block result"));
+  TRY(sameShape(*this, From, To, "operand and result"));
+  Type *F = From->getScalarType(), *T = To->getScalarType();
+  unsigned FW = F->getScalarSizeInBits(), TW = T->getScalarSizeInBits();
+  bool OK = false;
+  const char *Rule = "";
+  switch (getOpcode()) {
+  case Opcode::Trunc:
+    OK = F->isInt() && T->isInt() && FW > TW;
+    Rule = "an integer to a narrower integer";
+    break;
+  case Opcode::ZExt:
+  case Opcode::SExt:
+    OK = F->isInt() && T->isInt() && FW < TW;
+    Rule = "an integer to a wider integer";
+    break;
+  case Opcode::FPTrunc:
+    OK = F->isFloat() && T->isFloat() && FW > TW;
+    Rule = "a float to a narrower float";
+    break;
+  case Opcode::FPExt:
+    OK = F->isFloat() && T->isFloat() && FW < TW;
+    Rule = "a float to a wider float";
+    break;
+  case Opcode::FPToUI:
+  case Opcode::FPToSI:
+    OK = F->isFloat() && T->isInt();
+    Rule = "a float to an integer";
+    break;
+  case Opcode::UIToFP:
+  case Opcode::SIToFP:
+    OK = F->isInt() && T->isFloat();
+    Rule = "an integer to a float";
+    break;
+  case Opcode::Bitcast:
+    OK = FW == TW && F->isPointer() == T->isPointer();
+    Rule = "between types of the same width (pointers to pointers)";
+    break;
+  case Opcode::PtrToInt:
+    OK = F->isPointer() && T->isInt();
+    Rule = "a pointer to an integer";
+    break;
+  case Opcode::IntToPtr:
+    OK = F->isInt() && T->isPointer();
+    Rule = "an integer to a pointer";
+    break;
+  default: break;
+  }
+  if (!OK)
+    return name(*this) + " casts " + Rule + ", not " + ty(From) + " to " + ty(To);
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+std::string GetElementPtrInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *P = getPtr()->getType(), *O = getOffset()->getType();
+  TRY(pointerOperand(*this, P));
+  TRY(elements(*this, O, isIntElem, "an integer offset"));
+  TRY(sameShape(*this, P, O, "pointer and offset"));
+  return expectResult(*this, P);
+}
+
+std::optional<CacheModifier> LoadInst::getCache() const {
+  if (!hasAttr(AttrKey::Cache))
+    return std::nullopt;
+  return CacheModifier(getEnumAttr(AttrKey::Cache));
+}
+std::optional<EvictionPolicy> LoadInst::getEvict() const {
+  if (!hasAttr(AttrKey::Evict))
+    return std::nullopt;
+  return EvictionPolicy(getEnumAttr(AttrKey::Evict));
+}
+std::optional<CacheModifier> StoreInst::getCache() const {
+  if (!hasAttr(AttrKey::Cache))
+    return std::nullopt;
+  return CacheModifier(getEnumAttr(AttrKey::Cache));
+}
+std::optional<EvictionPolicy> StoreInst::getEvict() const {
+  if (!hasAttr(AttrKey::Evict))
+    return std::nullopt;
+  return EvictionPolicy(getEnumAttr(AttrKey::Evict));
+}
+
+std::string LoadInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 3, 1));
+  TRY(allowAttrs(*this, {AttrKey::Cache, AttrKey::Evict, AttrKey::Volatile}));
+  if (auto C = getCache())
+    if (*C != CacheModifier::CA && *C != CacheModifier::CG &&
+        *C != CacheModifier::CV)
+      return "'load' cache modifier must be ca, cg or cv, got " +
+             stringify(*C).str();
+  Type *P = getPtr()->getType();
+  TRY(pointerOperand(*this, P));
+  TRY(maskOperand(*this, getMask(), P));
+  Type *Want = loadedType(P);
+  if (Value *O = getOther())
+    if (O->getType() != Want)
+      return "'load' other must have the loaded type " + ty(Want) + ", got " +
+             ty(O->getType());
+  return expectResult(*this, Want);
+}
+
+std::string StoreInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 3, 0));
+  TRY(allowAttrs(*this, {AttrKey::Cache, AttrKey::Evict}));
+  if (auto C = getCache())
+    if (*C == CacheModifier::CA || *C == CacheModifier::CV)
+      return "'store' cache modifier must be wb, cg, cs or wt, got " +
+             stringify(*C).str();
+  Type *P = getPtr()->getType();
+  TRY(pointerOperand(*this, P));
+  TRY(maskOperand(*this, getMask(), P));
+  Type *Want = loadedType(P);
+  if (getValue()->getType() != Want)
+    return "'store' value must have the pointee type " + ty(Want) + ", got " +
+           ty(getValue()->getType());
+  return "";
+}
+
+std::string AtomicRMWInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 3, 1));
+  TRY(allowAttrs(*this, {AttrKey::RMWKind, AttrKey::Sem, AttrKey::Scope}));
+  TRY(requireAttr(*this, AttrKey::RMWKind));
+  Type *P = getPtr()->getType();
+  TRY(pointerOperand(*this, P));
+  TRY(maskOperand(*this, getMask(), P));
+  Type *Want = loadedType(P);
+  if (getVal()->getType() != Want)
+    return "'atomic_rmw' value must have the pointee type " + ty(Want) +
+           ", got " + ty(getVal()->getType());
+  Type *E = Want->getScalarType();
+  switch (getKind()) {
+  case AtomicKind::FAdd:
+    if (!E->isFloat())
+      return "'atomic_rmw fadd' needs float elements, got " + ty(Want);
+    break;
+  case AtomicKind::Xchg:
+    if (!E->isInt() && !E->isFloat())
+      return "'atomic_rmw xchg' needs integer or float elements, got " + ty(Want);
+    break;
+  default:
+    if (!E->isInt())
+      return "'atomic_rmw " + stringify(getKind()).str() +
+             "' needs integer elements, got " + ty(Want);
+  }
+  return expectResult(*this, Want);
+}
+
+std::string AtomicCASInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 4, 1));
+  TRY(allowAttrs(*this, {AttrKey::Sem, AttrKey::Scope}));
+  Type *P = getPtr()->getType();
+  TRY(pointerOperand(*this, P));
+  TRY(maskOperand(*this, getMask(), P));
+  Type *Want = loadedType(P);
+  if (getCmp()->getType() != Want || getVal()->getType() != Want)
+    return "'atomic_cas' compare and new values must have the pointee type " +
+           ty(Want) + ", got " + ty(getCmp()->getType()) + " and " +
+           ty(getVal()->getType());
+  if (!Want->getScalarType()->isInt() && !Want->getScalarType()->isFloat())
+    return "'atomic_cas' needs integer or float elements, got " + ty(Want);
+  return expectResult(*this, Want);
+}
+
+//===----------------------------------------------------------------------===//
+// Block construction and reshaping
+//===----------------------------------------------------------------------===//
+
+std::string MakeRangeInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 1));
+  TRY(allowAttrs(*this, {AttrKey::Start, AttrKey::End}));
+  TRY(requireAttr(*this, AttrKey::Start));
+  TRY(requireAttr(*this, AttrKey::End));
+  int64_t S = getStart(), E = getEnd();
+  if (S < 0 || E <= S || E > (int64_t(1) << 31))
+    return "'make_range' needs 0 <= start < end <= 2^31, got [" +
+           std::to_string(S) + ", " + std::to_string(E) + ")";
+  if (!llvm::isPowerOf2_64(uint64_t(E - S)))
+    return "'make_range' length " + std::to_string(E - S) +
+           " is not a power of two";
+  return expectResult(*this, BlockType::get(Type::getI32(getContext()), {E - S}));
+}
+
+std::string SplatInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *S = getSrc()->getType(), *R = getResult()->getType();
+  if (!S->isScalar())
+    return "'splat' operand must be a scalar, got " + ty(S);
+  if (!R->isBlock() || R->getScalarType() != S)
+    return "'splat' result must be a block of " + ty(S) + ", got " + ty(R);
+  return "";
+}
+
+std::string BroadcastInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *S = getSrc()->getType(), *R = getResult()->getType();
+  if (!S->isBlock() || !R->isBlock() || S->getScalarType() != R->getScalarType() ||
+      S->getRank() != R->getRank())
+    return "'broadcast' needs blocks of the same rank and element type, got " +
+           ty(S) + " to " + ty(R);
+  for (unsigned D = 0; D < S->getRank(); ++D)
+    if (S->getShape()[D] != R->getShape()[D] && S->getShape()[D] != 1)
+      return "'broadcast' cannot change dimension " + std::to_string(D) +
+             " from " + std::to_string(S->getShape()[D]) + " to " +
+             std::to_string(R->getShape()[D]);
+  return "";
+}
+
+std::string ReshapeInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::AllowReorder}));
+  Type *S = getSrc()->getType(), *R = getResult()->getType();
+  if (!S->isBlock() || !R->isBlock() || S->getScalarType() != R->getScalarType())
+    return "'reshape' needs blocks of the same element type, got " + ty(S) +
+           " to " + ty(R);
+  if (S->getNumElements() != R->getNumElements())
+    return "'reshape' cannot change the number of elements, got " + ty(S) +
+           " to " + ty(R);
+  return "";
+}
+
+std::string ExpandDimsInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::Axis}));
+  TRY(requireAttr(*this, AttrKey::Axis));
+  Type *S = getSrc()->getType();
+  TRY(elements(*this, S, isAnyElem, "a scalar or block operand"));
+  TRY(validAxis(*this, getAxis(), S->getRank() + 1));
+  Shape Dims(S->getShape().begin(), S->getShape().end());
+  Dims.insert(Dims.begin() + getAxis(), 1);
+  return expectResult(*this, BlockType::get(S->getScalarType(), Dims));
+}
+
+std::string TransInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::Order}));
+  TRY(requireAttr(*this, AttrKey::Order));
+  Type *S = getSrc()->getType();
+  if (!S->isBlock())
+    return "'trans' operand must be a block, got " + ty(S);
+  llvm::ArrayRef<int64_t> Order = getOrder();
+  llvm::SmallSet<int64_t, 4> Seen;
+  bool Perm = Order.size() == S->getRank();
+  for (int64_t D : Order)
+    Perm &= D >= 0 && D < int64_t(S->getRank()) && Seen.insert(D).second;
+  if (!Perm)
+    return "'trans' order " + shapeStr(Order) +
+           " is not a permutation of the dimensions of " + ty(S);
+  Shape Dims;
+  for (int64_t D : Order)
+    Dims.push_back(S->getShape()[D]);
+  return expectResult(*this, BlockType::get(S->getScalarType(), Dims));
+}
+
+std::string JoinInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *L = getLHS()->getType();
+  TRY(sameType(*this, L, getRHS()->getType(), "operands"));
+  TRY(elements(*this, L, isAnyElem, "scalar or block operands"));
+  Shape Dims(L->getShape().begin(), L->getShape().end());
+  Dims.push_back(2);
+  return expectResult(*this, BlockType::get(L->getScalarType(), Dims));
+}
+
+std::string SplitInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 2));
+  TRY(allowAttrs(*this, {}));
+  Type *S = getSrc()->getType();
+  if (!S->isBlock() || S->getShape().back() != 2)
+    return "'split' operand must be a block whose last dimension is 2, got " +
+           ty(S);
+  Type *Half = shaped(S->getScalarType(), S->getShape().drop_back());
+  TRY(expectResult(*this, Half, 0));
+  return expectResult(*this, Half, 1);
+}
+
+std::string CatInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {}));
+  Type *L = getLHS()->getType();
+  TRY(sameType(*this, L, getRHS()->getType(), "operands"));
+  if (!L->isBlock())
+    return "'cat' operands must be blocks, got " + ty(L);
+  Shape Dims(L->getShape().begin(), L->getShape().end());
+  Dims[0] *= 2;
+  return expectResult(*this, BlockType::get(L->getScalarType(), Dims));
+}
+
+//===----------------------------------------------------------------------===//
+// Block computations
+//===----------------------------------------------------------------------===//
+
+std::string DotInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 3, 1));
+  TRY(allowAttrs(*this, {AttrKey::Precision, AttrKey::MaxNumImpreciseAcc}));
+  Type *A = getA()->getType(), *B = getB()->getType(), *C = getAcc()->getType();
+  if (!A->isBlock() || !B->isBlock() || !C->isBlock())
+    return "'dot' operands must be blocks, got " + ty(A) + ", " + ty(B) +
+           " and " + ty(C);
+  unsigned R = A->getRank();
+  if ((R != 2 && R != 3) || B->getRank() != R || C->getRank() != R)
+    return "'dot' operands must all be 2-d (or 3-d, batched), got " + ty(A) +
+           ", " + ty(B) + " and " + ty(C);
+  auto SA = A->getShape(), SB = B->getShape(), SC = C->getShape();
+  unsigned M = R - 2, N = R - 1;
+  bool BatchOK = R == 2 || (SA[0] == SB[0] && SA[0] == SC[0]);
+  if (SA[N] != SB[M] || SA[M] != SC[M] || SB[N] != SC[N] || !BatchOK)
+    return "'dot' shapes do not agree: " + ty(A) + " @ " + ty(B) + " + " + ty(C);
+  Type *EA = A->getScalarType(), *EB = B->getScalarType(), *EC = C->getScalarType();
+  bool Floats = EA->isFloat() && EB->isFloat() && EC->isFloat() &&
+                (EA == EB || (EA->isFP8() && EB->isFP8()));
+  bool Ints = EA->isInt(8) && EB->isInt(8) && EC->isInt(32);
+  if (!Floats && !Ints)
+    return "'dot' needs float operands of one type (or two fp8 types) with a "
+           "float accumulator, or i8 operands with an i32 accumulator; got " +
+           ty(EA) + ", " + ty(EB) + " and " + ty(EC);
+  return expectResult(*this, C);
+}
+
+std::optional<CombineKind> CombineInstBase::getKind() const {
+  if (!hasAttr(AttrKey::Kind))
+    return std::nullopt;
+  return CombineKind(getEnumAttr(AttrKey::Kind));
+}
+
+llvm::StringRef CombineInstBase::getCombine() const {
+  return getStringAttr(AttrKey::Combine);
+}
+
+Function *CombineInstBase::getCombineFunction() const {
+  Module *M = getModule();
+  return M && hasAttr(AttrKey::Combine) ? M->getFunction(getCombine()) : nullptr;
+}
+
+std::string CombineInstBase::checkCombine() const {
+  if (getNumOperands() == 0)
+    return name(*this) + " needs at least one operand";
+  if (getNumResults() != getNumOperands())
+    return name(*this) + " defines one result per operand, got " +
+           plural(getNumResults(), "result") + " for " +
+           plural(getNumOperands(), "operand");
+  if (getNumBlockOperands())
+    return name(*this) + " takes no block operands";
+  TRY(requireAttr(*this, AttrKey::Axis));
+  Type *T0 = getOperand(0)->getType();
+  if (!T0->isBlock())
+    return name(*this) + " operands must be blocks, got " + ty(T0);
+  for (unsigned I = 1; I < getNumOperands(); ++I)
+    TRY(sameShape(*this, T0, getOperand(I)->getType(), "operands"));
+  TRY(validAxis(*this, getAxis(), T0->getRank()));
+  bool HasKind = hasAttr(AttrKey::Kind), HasFn = hasAttr(AttrKey::Combine);
+  if (HasKind == HasFn)
+    return name(*this) + " needs exactly one of 'kind' and 'combine'";
+  if (HasKind) {
+    if (getNumOperands() != 1)
+      return name(*this) + " with a built-in kind takes one operand";
+    Type *E = T0->getScalarType();
+    CombineKind K = *getKind();
+    bool FloatKind = K == CombineKind::FAdd || K == CombineKind::FMul ||
+                     K == CombineKind::FMin || K == CombineKind::FMax;
+    if (FloatKind ? !E->isFloat() : !E->isInt())
+      return name(*this) + " kind '" + stringify(K).str() + "' needs " +
+             (FloatKind ? "float" : "integer") + " elements, got " + ty(T0);
+  }
+  return "";
+}
+
+std::string ReduceInst::checkFamilyTypes() const {
+  TRY(checkCombine());
+  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine}));
+  for (unsigned I = 0; I < getNumOperands(); ++I) {
+    Type *T = getOperand(I)->getType();
+    Shape Dims(T->getShape().begin(), T->getShape().end());
+    Dims.erase(Dims.begin() + getAxis());
+    TRY(expectResult(*this, shaped(T->getScalarType(), Dims), I));
+  }
+  return "";
+}
+
+std::string ScanInst::checkFamilyTypes() const {
+  TRY(checkCombine());
+  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine,
+                         AttrKey::Reverse}));
+  for (unsigned I = 0; I < getNumOperands(); ++I)
+    TRY(expectResult(*this, getOperand(I)->getType(), I));
+  return "";
+}
+
+std::string ArgMinMaxInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::TieBreakLeft}));
+  TRY(requireAttr(*this, AttrKey::Axis));
+  Type *S = getSrc()->getType();
+  if (!S->isBlock() || !isNumElem(S->getScalarType()))
+    return name(*this) + " operand must be a block of integers or floats, got " +
+           ty(S);
+  TRY(validAxis(*this, getAxis(), S->getRank()));
+  Shape Dims(S->getShape().begin(), S->getShape().end());
+  Dims.erase(Dims.begin() + getAxis());
+  return expectResult(*this, shaped(Type::getI32(getContext()), Dims));
+}
+
+std::string ProgramInfoInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 1));
+  TRY(allowAttrs(*this, {AttrKey::Axis}));
+  TRY(requireAttr(*this, AttrKey::Axis));
+  TRY(validAxis(*this, getAxis(), 3));
+  return expectResult(*this, Type::getI32(getContext()));
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+Function *CallInst::getCalledFunction() const {
+  Module *M = getModule();
+  return M ? M->getFunction(getCallee()) : nullptr;
+}
+
+std::string CallInst::checkFamilyTypes() const {
+  TRY(allowAttrs(*this, {AttrKey::Callee}));
+  TRY(requireAttr(*this, AttrKey::Callee));
+  if (getNumBlockOperands())
+    return "'call' takes no block operands";
+  return "";
+}
+
+std::string RetInst::checkFamilyTypes() const {
+  TRY(allowAttrs(*this, {}));
+  if (getNumResults() || getNumBlockOperands())
+    return "'ret' defines no results and takes no block operands";
+  return "";
+}
+
+std::string BrInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 0, 1));
+  return allowAttrs(*this, {});
+}
+
+std::string CondBrInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 0, 2));
+  TRY(allowAttrs(*this, {}));
+  if (!getCondition()->getType()->isBool())
+    return "'cond_br' condition must be i1, got " +
+           ty(getCondition()->getType());
+  return "";
+}
+
+Value *PhiInst::getIncomingValueForBlock(const BasicBlock *B) const {
+  for (unsigned I = 0; I < getNumIncoming(); ++I)
+    if (getIncomingBlock(I) == B)
+      return getIncomingValue(I);
+  return nullptr;
+}
+
+std::string PhiInst::checkFamilyTypes() const {
+  TRY(allowAttrs(*this, {}));
+  if (getNumResults() != 1)
+    return "'phi' defines 1 result, got " + std::to_string(getNumResults());
+  if (getNumOperands() != getNumBlockOperands())
+    return "'phi' needs one block per incoming value";
+  Type *T = getResult()->getType();
+  TRY(elements(*this, T, isAnyElem, "a scalar or block type"));
+  for (unsigned I = 0; I < getNumOperands(); ++I)
+    if (getOperand(I)->getType() != T)
+      return "'phi' incoming value " + std::to_string(I) + " has type " +
+             ty(getOperand(I)->getType()) + ", expected " + ty(T);
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization, debugging, external code and hints
+//===----------------------------------------------------------------------===//
+
+std::string BarrierInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 0));
+  return allowAttrs(*this, {});
+}
+
+std::string PrintInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, ~0u, 0));
+  TRY(allowAttrs(*this, {AttrKey::Prefix, AttrKey::Hex}));
+  for (Value *V : getOperands())
+    TRY(elements(*this, V->getType(), isAnyElem, "scalar or block operands"));
+  return "";
+}
+
+std::string AssertInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 0));
+  TRY(allowAttrs(*this, {AttrKey::Message}));
+  return elements(*this, getCondition()->getType(),
+                  [](Type *E) { return E->isBool(); },
+                  "an i1 or i1 block condition");
+}
+
+std::string ExternElementwiseInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, ~0u, 1));
+  TRY(allowAttrs(*this, {AttrKey::Symbol, AttrKey::Pure}));
+  TRY(requireAttr(*this, AttrKey::Symbol));
+  Type *R = getResult()->getType();
+  TRY(elements(*this, R, isNumElem, "an integer or float result"));
+  for (Value *V : getOperands()) {
+    TRY(elements(*this, V->getType(), isNumElem, "integer or float operands"));
+    TRY(sameShape(*this, V->getType(), R, "operands and result"));
+  }
+  return "";
+}
+
+std::string HintInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::Values}));
+  TRY(requireAttr(*this, AttrKey::Values));
+  Type *T = getSrc()->getType();
+  TRY(elements(*this, T, [](Type *E) { return E->isInt() || E->isPointer(); },
+               "an integer or pointer operand"));
+  size_t Want = std::max<size_t>(1, T->getRank());
+  if (getValues().size() != Want)
+    return name(*this) + " needs " + plural(Want, "value") + " (one per dimension), got " +
+           std::to_string(getValues().size());
+  for (int64_t V : getValues())
+    if (V <= 0)
+      return name(*this) + " values must be positive, got " + std::to_string(V);
+  return expectResult(*this, T);
+}
+
+//===----------------------------------------------------------------------===//
+// Constant queries
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> tritium::getConstantIntValue(const Value *V) {
+  auto *C = llvm::dyn_cast_or_null<ConstantInst>(V->getDefiningInstruction());
+  if (!C || C->isFloat() || !C->hasAttr(AttrKey::Value))
+    return std::nullopt;
+  return C->getIntValue();
+}
+
+std::optional<double> tritium::getConstantFloatValue(const Value *V) {
+  auto *C = llvm::dyn_cast_or_null<ConstantInst>(V->getDefiningInstruction());
+  if (!C || !C->isFloat())
+    return std::nullopt;
+  return C->getFloatValue();
+}

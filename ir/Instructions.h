@@ -1,0 +1,357 @@
+//===- Instructions.h - One class per opcode family --------------*- C++ -*-===//
+//
+// Each family of opcodes (see Ops.def) has a subclass of Instruction with
+// typed accessors and its type rules (checkFamilyTypes, in Instructions.cpp).
+// The classes add no data, so `isa<LoadInst>(I)` and `cast<LoadInst>(I)`
+// work on any instruction and generic code never needs them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_INSTRUCTIONS_H
+#define TRITIUM_IR_INSTRUCTIONS_H
+
+#include "ir/Instruction.h"
+
+namespace tritium {
+
+#define TRITIUM_FAMILY_CLASS(Name)                                             \
+public:                                                                        \
+  static bool classof(const Instruction *I) {                                  \
+    return I->getFamily() == OpFamily::Name;                                   \
+  }                                                                            \
+                                                                               \
+protected:                                                                     \
+  using Instruction::Instruction;                                              \
+  friend class Instruction;                                                    \
+  std::string checkFamilyTypes() const override;                               \
+                                                                               \
+public:
+
+/// `%r = constant 42 : i32`, `%r = constant 0.0 : <128 x f32>` (a splat).
+class ConstantInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Constant)
+  bool isFloat() const;
+  int64_t getIntValue() const { return getIntAttr(AttrKey::Value); }
+  double getFloatValue() const;
+};
+
+/// An unspecified value of a type, for variables not defined on every path.
+class UndefInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Undef)
+};
+
+class BinaryInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Binary)
+  Value *getLHS() const { return getOperand(0); }
+  Value *getRHS() const { return getOperand(1); }
+};
+
+class UnaryInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Unary)
+  Value *getSrc() const { return getOperand(0); }
+};
+
+/// a * b + c with a single rounding.
+class FmaInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Fma)
+};
+
+class CmpInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Cmp)
+  bool isFloat() const { return getOpcode() == Opcode::FCmp; }
+  ICmpPredicate getIPredicate() const {
+    return ICmpPredicate(getEnumAttr(AttrKey::IPredicate));
+  }
+  FCmpPredicate getFPredicate() const {
+    return FCmpPredicate(getEnumAttr(AttrKey::FPredicate));
+  }
+  Value *getLHS() const { return getOperand(0); }
+  Value *getRHS() const { return getOperand(1); }
+};
+
+class SelectInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Select)
+  Value *getCondition() const { return getOperand(0); }
+  Value *getTrueValue() const { return getOperand(1); }
+  Value *getFalseValue() const { return getOperand(2); }
+};
+
+class CastInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Cast)
+  Value *getSrc() const { return getOperand(0); }
+  std::optional<RoundingMode> getRounding() const;
+};
+
+/// Pointer plus an element offset, elementwise over blocks.
+class GetElementPtrInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(GetElementPtr)
+  Value *getPtr() const { return getOperand(0); }
+  Value *getOffset() const { return getOperand(1); }
+};
+
+/// `load %ptr[, %mask[, %other]]`: masked-off lanes give `other` (undefined
+/// without it).
+class LoadInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Load)
+  Value *getPtr() const { return getOperand(0); }
+  Value *getMask() const { return getNumOperands() > 1 ? getOperand(1) : nullptr; }
+  Value *getOther() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
+  std::optional<CacheModifier> getCache() const;
+  std::optional<EvictionPolicy> getEvict() const;
+  bool isVolatile() const { return hasAttr(AttrKey::Volatile); }
+};
+
+class StoreInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Store)
+  Value *getPtr() const { return getOperand(0); }
+  Value *getValue() const { return getOperand(1); }
+  Value *getMask() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
+  std::optional<CacheModifier> getCache() const;
+  std::optional<EvictionPolicy> getEvict() const;
+};
+
+/// `atomic_rmw add %ptr, %val[, %mask]`; returns the old values.
+class AtomicRMWInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AtomicRMW)
+  AtomicKind getKind() const { return AtomicKind(getEnumAttr(AttrKey::RMWKind)); }
+  Value *getPtr() const { return getOperand(0); }
+  Value *getVal() const { return getOperand(1); }
+  Value *getMask() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
+  MemSem getSem() const {
+    return MemSem(getEnumAttr(AttrKey::Sem, unsigned(MemSem::AcqRel)));
+  }
+  MemScope getScope() const {
+    return MemScope(getEnumAttr(AttrKey::Scope, unsigned(MemScope::GPU)));
+  }
+};
+
+/// `atomic_cas %ptr, %cmp, %val[, %mask]`; returns the old values.
+class AtomicCASInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AtomicCAS)
+  Value *getPtr() const { return getOperand(0); }
+  Value *getCmp() const { return getOperand(1); }
+  Value *getVal() const { return getOperand(2); }
+  Value *getMask() const { return getNumOperands() > 3 ? getOperand(3) : nullptr; }
+  MemSem getSem() const {
+    return MemSem(getEnumAttr(AttrKey::Sem, unsigned(MemSem::AcqRel)));
+  }
+  MemScope getScope() const {
+    return MemScope(getEnumAttr(AttrKey::Scope, unsigned(MemScope::GPU)));
+  }
+};
+
+/// The i32 block [start, end).
+class MakeRangeInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MakeRange)
+  int64_t getStart() const { return getIntAttr(AttrKey::Start); }
+  int64_t getEnd() const { return getIntAttr(AttrKey::End); }
+};
+
+/// Scalar to block.
+class SplatInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Splat)
+  Value *getSrc() const { return getOperand(0); }
+};
+
+/// Repeats dimensions of size 1.
+class BroadcastInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Broadcast)
+  Value *getSrc() const { return getOperand(0); }
+};
+
+/// Same elements in row-major order, new shape; with allow_reorder the
+/// order of elements may change (the compiler picks the cheapest).
+class ReshapeInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Reshape)
+  Value *getSrc() const { return getOperand(0); }
+  bool allowsReorder() const { return hasAttr(AttrKey::AllowReorder); }
+};
+
+/// Inserts a dimension of size 1 before dimension `axis`.
+class ExpandDimsInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(ExpandDims)
+  Value *getSrc() const { return getOperand(0); }
+  int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
+};
+
+/// Permutes dimensions: result dimension i is source dimension order[i].
+class TransInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Trans)
+  Value *getSrc() const { return getOperand(0); }
+  llvm::ArrayRef<int64_t> getOrder() const { return getIntListAttr(AttrKey::Order); }
+};
+
+/// Stacks two values along a new last dimension of size 2.
+class JoinInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Join)
+  Value *getLHS() const { return getOperand(0); }
+  Value *getRHS() const { return getOperand(1); }
+};
+
+/// The inverse of join: splits a last dimension of size 2 into two results.
+class SplitInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Split)
+  Value *getSrc() const { return getOperand(0); }
+};
+
+/// Concatenates two blocks along dimension 0.
+class CatInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Cat)
+  Value *getLHS() const { return getOperand(0); }
+  Value *getRHS() const { return getOperand(1); }
+};
+
+/// acc + a @ b, for <M x K>, <K x N>, <M x N> (or with a leading batch
+/// dimension).
+class DotInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Dot)
+  Value *getA() const { return getOperand(0); }
+  Value *getB() const { return getOperand(1); }
+  Value *getAcc() const { return getOperand(2); }
+  DotPrecision getPrecision() const {
+    return DotPrecision(getEnumAttr(AttrKey::Precision, unsigned(DotPrecision::IEEE)));
+  }
+  int64_t getMaxNumImpreciseAcc() const {
+    return getIntAttr(AttrKey::MaxNumImpreciseAcc, 0);
+  }
+};
+
+/// Shared accessors of reduce and scan: `axis` and either a built-in `kind`
+/// or a `combine` function taking two elements per operand.
+class CombineInstBase : public Instruction {
+public:
+  int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
+  std::optional<CombineKind> getKind() const;
+  /// The combine function's name, or "" for a built-in kind.
+  llvm::StringRef getCombine() const;
+  Function *getCombineFunction() const;
+  static bool classof(const Instruction *I) {
+    return I->getFamily() == OpFamily::Reduce || I->getFamily() == OpFamily::Scan;
+  }
+
+protected:
+  using Instruction::Instruction;
+  std::string checkCombine() const;
+};
+
+class ReduceInst : public CombineInstBase {
+public:
+  static bool classof(const Instruction *I) {
+    return I->getFamily() == OpFamily::Reduce;
+  }
+
+protected:
+  using CombineInstBase::CombineInstBase;
+  friend class Instruction;
+  std::string checkFamilyTypes() const override;
+};
+
+class ScanInst : public CombineInstBase {
+public:
+  bool isReverse() const { return hasAttr(AttrKey::Reverse); }
+  static bool classof(const Instruction *I) {
+    return I->getFamily() == OpFamily::Scan;
+  }
+
+protected:
+  using CombineInstBase::CombineInstBase;
+  friend class Instruction;
+  std::string checkFamilyTypes() const override;
+};
+
+/// Index (i32) of the minimum or maximum along `axis`.
+class ArgMinMaxInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(ArgMinMax)
+  Value *getSrc() const { return getOperand(0); }
+  int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
+  bool isMax() const { return getOpcode() == Opcode::ArgMax; }
+  bool tieBreakLeft() const { return hasAttr(AttrKey::TieBreakLeft); }
+};
+
+/// get_program_id / get_num_programs along axis 0, 1 or 2.
+class ProgramInfoInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(ProgramInfo)
+  int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
+};
+
+class CallInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Call)
+  llvm::StringRef getCallee() const { return getStringAttr(AttrKey::Callee); }
+  /// The callee in this instruction's module, or null.
+  Function *getCalledFunction() const;
+};
+
+class RetInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Ret)
+};
+
+class BrInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Br)
+  BasicBlock *getDest() const { return getBlockOperand(0); }
+};
+
+class CondBrInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(CondBr)
+  Value *getCondition() const { return getOperand(0); }
+  BasicBlock *getTrueDest() const { return getBlockOperand(0); }
+  BasicBlock *getFalseDest() const { return getBlockOperand(1); }
+};
+
+/// Operand i flows in from block operand i.
+class PhiInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Phi)
+  unsigned getNumIncoming() const { return getNumOperands(); }
+  Value *getIncomingValue(unsigned I) const { return getOperand(I); }
+  BasicBlock *getIncomingBlock(unsigned I) const { return getBlockOperand(I); }
+  void addIncoming(Value *V, BasicBlock *B) {
+    addOperand(V);
+    addBlockOperand(B);
+  }
+  void removeIncoming(unsigned I) {
+    removeOperand(I);
+    removeBlockOperand(I);
+  }
+  /// The value flowing in from \p B, or null.
+  Value *getIncomingValueForBlock(const BasicBlock *B) const;
+};
+
+class BarrierInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Barrier)
+};
+
+class PrintInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Print)
+  llvm::StringRef getPrefix() const { return getStringAttr(AttrKey::Prefix); }
+  bool isHex() const { return hasAttr(AttrKey::Hex); }
+};
+
+class AssertInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Assert)
+  Value *getCondition() const { return getOperand(0); }
+  llvm::StringRef getMessage() const { return getStringAttr(AttrKey::Message); }
+};
+
+/// An elementwise call of a device-library function (libdevice, ocml).
+class ExternElementwiseInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(ExternElementwise)
+  llvm::StringRef getSymbol() const { return getStringAttr(AttrKey::Symbol); }
+  bool isPure() const { return hasAttr(AttrKey::Pure); }
+};
+
+/// multiple_of / max_contiguous / max_constancy: returns its operand and
+/// tells the axis analysis a fact per dimension.
+class HintInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Hint)
+  Value *getSrc() const { return getOperand(0); }
+  llvm::ArrayRef<int64_t> getValues() const { return getIntListAttr(AttrKey::Values); }
+};
+
+#undef TRITIUM_FAMILY_CLASS
+
+/// The integer a `constant` defines (scalar or splat), if \p V is one.
+std::optional<int64_t> getConstantIntValue(const Value *V);
+/// The float a `constant` defines (scalar or splat), if \p V is one.
+std::optional<double> getConstantFloatValue(const Value *V);
+
+} // namespace tritium
+
+#endif // TRITIUM_IR_INSTRUCTIONS_H

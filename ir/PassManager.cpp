@@ -1,0 +1,147 @@
+//===- PassManager.cpp - Running passes and caching analyses --------------===//
+
+#include "ir/PassManager.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <chrono>
+
+using namespace tritium;
+
+void AnalysisManager::invalidate(const PreservedAnalyses &PA) {
+  if (PA.areAllPreserved())
+    return;
+  llvm::SmallVector<std::pair<const void *, Function *>, 8> Dead;
+  for (auto &E : Cache)
+    if (!PA.isPreserved(E.first.first))
+      Dead.push_back(E.first);
+  for (auto &K : Dead)
+    Cache.erase(K);
+}
+
+PreservedAnalyses FunctionPass::run(Module &M, AnalysisManager &AM) {
+  PreservedAnalyses All = PreservedAnalyses::all();
+  bool Changed = false;
+  for (Function *F : M.functions()) {
+    PreservedAnalyses PA = runOnFunction(*F, AM);
+    if (!PA.areAllPreserved()) {
+      // Later functions must not see analyses this one invalidated; the
+      // cache is keyed per function, so invalidate as we go.
+      AM.invalidate(PA);
+      Changed = true;
+      All = PA;
+    }
+  }
+  return Changed ? All : PreservedAnalyses::all();
+}
+
+void PassManager::run(Module &M, AnalysisManager &AM) {
+  for (auto &P : Passes) {
+    if (Opts.PrintBeforeAll && Opts.PrintStream) {
+      *Opts.PrintStream << "// -----// IR before " << P->getName()
+                        << " //----- //\n";
+      printModule(M, *Opts.PrintStream);
+    }
+    auto Start = std::chrono::steady_clock::now();
+    PreservedAnalyses PA = P->run(M, AM);
+    if (Opts.Timer)
+      Opts.Timer(P->getName(), std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - Start)
+                                   .count());
+    AM.invalidate(PA);
+    if (Opts.PrintAfterAll && Opts.PrintStream) {
+      *Opts.PrintStream << "// -----// IR after " << P->getName()
+                        << " //----- //\n";
+      printModule(M, *Opts.PrintStream);
+    }
+    if (Opts.VerifyEach) {
+      std::vector<std::string> Errors = verifyModule(M);
+      if (!Errors.empty())
+        throw CompileError("the IR is invalid after pass '" +
+                           P->getName().str() + "':\n" +
+                           llvm::join(Errors, "\n"));
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+PassRegistry &PassRegistry::global() {
+  static PassRegistry R = [] {
+    PassRegistry R;
+    registerIRPasses(R);
+    return R;
+  }();
+  return R;
+}
+
+void PassRegistry::add(llvm::StringRef Name, llvm::StringRef Description,
+                       Factory F) {
+  Entries[Name] = Entry{Name.str(), Description.str(), std::move(F)};
+}
+
+const PassRegistry::Entry *PassRegistry::lookup(llvm::StringRef Name) const {
+  auto It = Entries.find(Name);
+  return It == Entries.end() ? nullptr : &It->second;
+}
+
+std::vector<const PassRegistry::Entry *> PassRegistry::entries() const {
+  std::vector<const Entry *> Es;
+  for (auto &E : Entries)
+    Es.push_back(&E.second);
+  llvm::sort(Es, [](const Entry *A, const Entry *B) { return A->Name < B->Name; });
+  return Es;
+}
+
+void PassRegistry::parsePipeline(llvm::StringRef Pipeline,
+                                 PassManager &PM) const {
+  llvm::SmallVector<llvm::StringRef, 8> Names;
+  Pipeline.split(Names, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Name : Names) {
+    Name = Name.trim();
+    const Entry *E = lookup(Name);
+    if (!E)
+      throw CompileError("unknown pass '" + Name.str() +
+                         "' (tritium-opt --list-passes shows them all)");
+    PM.add(E->Create());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The passes of ir/
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Runs the verifier and fails with its messages.
+class VerifyPass : public Pass {
+public:
+  llvm::StringRef getName() const override { return "verify"; }
+  PreservedAnalyses run(Module &M, AnalysisManager &) override {
+    verifyModuleOrThrow(M);
+    return PreservedAnalyses::all();
+  }
+};
+
+/// Prints the module to stderr, for pipelines like "dce,print,cse".
+class PrintPass : public Pass {
+public:
+  llvm::StringRef getName() const override { return "print"; }
+  PreservedAnalyses run(Module &M, AnalysisManager &) override {
+    printModule(M, llvm::errs());
+    return PreservedAnalyses::all();
+  }
+};
+} // namespace
+
+void tritium::registerIRPasses(PassRegistry &R) {
+  R.add("verify", "Check the module's invariants (see ir/Verifier.cpp)",
+        [] { return std::make_unique<VerifyPass>(); });
+  R.add("print", "Print the module to stderr",
+        [] { return std::make_unique<PrintPass>(); });
+}

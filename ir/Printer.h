@@ -1,0 +1,38 @@
+//===- Printer.h - The text form of the IR -----------------------*- C++ -*-===//
+//
+// Prints modules, functions, blocks and instructions in the syntax that
+// Parser.h reads back (docs/ir.md has the grammar). Values print as %name when
+// they have a unique identifier-like name and as %<id> otherwise, blocks as
+// their name or bb<id>, with the ids of Function::renumber().
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_PRINTER_H
+#define TRITIUM_IR_PRINTER_H
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace tritium {
+
+class BasicBlock;
+class Function;
+class Instruction;
+class Module;
+
+struct PrintOptions {
+  /// Append ` loc("file":line:col)` to instructions with a known location.
+  bool PrintLocs = false;
+};
+
+void printModule(const Module &M, llvm::raw_ostream &OS,
+                 const PrintOptions &Opts = {});
+void printFunction(const Function &F, llvm::raw_ostream &OS,
+                   const PrintOptions &Opts = {});
+void printBlock(const BasicBlock &B, llvm::raw_ostream &OS,
+                const PrintOptions &Opts = {});
+/// One instruction without indentation or newline.
+void printInstruction(const Instruction &I, llvm::raw_ostream &OS,
+                      const PrintOptions &Opts = {});
+
+} // namespace tritium
+
+#endif // TRITIUM_IR_PRINTER_H

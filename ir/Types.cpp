@@ -1,0 +1,234 @@
+//===- Types.cpp - Tritium IR types and their uniquing --------------------===//
+
+#include "ir/Types.h"
+#include "ir/Context.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <vector>
+
+using namespace tritium;
+
+struct Context::Impl {
+  std::unique_ptr<Type> Void;
+  std::unique_ptr<IntType> Ints[5]; // i1, i8, i16, i32, i64
+  std::unique_ptr<Type> Floats[6];  // in Kind order from F8E4M3
+  std::map<std::pair<Type *, unsigned>, std::unique_ptr<PointerType>> Ptrs;
+  std::map<std::pair<Type *, std::vector<int64_t>>, std::unique_ptr<BlockType>>
+      Blocks;
+  std::map<std::pair<std::vector<Type *>, std::vector<Type *>>,
+           std::unique_ptr<FunctionType>>
+      Funcs;
+  llvm::StringSet<> Strings;
+};
+
+Context::Context() : P(std::make_unique<Impl>()) {
+  P->Void.reset(new Type(*this, Type::Kind::Void));
+  const unsigned Widths[] = {1, 8, 16, 32, 64};
+  for (unsigned I = 0; I < 5; ++I)
+    P->Ints[I].reset(new IntType(*this, Widths[I]));
+  for (unsigned I = 0; I < 6; ++I)
+    P->Floats[I].reset(new Type(
+        *this, Type::Kind(unsigned(Type::Kind::F8E4M3) + I)));
+}
+
+Context::~Context() = default;
+
+llvm::StringRef Context::intern(llvm::StringRef S) {
+  return P->Strings.insert(S).first->getKey();
+}
+
+//===----------------------------------------------------------------------===//
+// Constructors
+//===----------------------------------------------------------------------===//
+
+Type *Type::getVoid(Context &C) { return C.P->Void.get(); }
+
+Type *Type::getInt(Context &C, unsigned Width) {
+  switch (Width) {
+  case 1: return C.P->Ints[0].get();
+  case 8: return C.P->Ints[1].get();
+  case 16: return C.P->Ints[2].get();
+  case 32: return C.P->Ints[3].get();
+  case 64: return C.P->Ints[4].get();
+  }
+  assert(false && "integer width must be 1, 8, 16, 32 or 64");
+  return nullptr;
+}
+
+Type *Type::getFloat(Context &C, Kind K) {
+  assert(K >= Kind::F8E4M3 && K <= Kind::F64 && "not a float kind");
+  return C.P->Floats[unsigned(K) - unsigned(Kind::F8E4M3)].get();
+}
+
+PointerType *PointerType::get(Type *Pointee, unsigned AddrSpace) {
+  assert(Pointee->isScalar() && "pointers point to scalars");
+  Context &C = Pointee->getContext();
+  auto &Slot = C.P->Ptrs[{Pointee, AddrSpace}];
+  if (!Slot)
+    Slot.reset(new PointerType(C, Pointee, AddrSpace));
+  return Slot.get();
+}
+
+std::string BlockType::checkShape(llvm::ArrayRef<int64_t> Dims) {
+  if (Dims.empty())
+    return "a block needs at least one dimension";
+  for (int64_t D : Dims)
+    if (D <= 0 || !llvm::isPowerOf2_64(uint64_t(D)))
+      return "block dimension " + std::to_string(D) +
+             " is not a power of two";
+  return "";
+}
+
+BlockType *BlockType::get(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
+  assert(Elem->isScalar() && "blocks hold scalars");
+  assert(checkShape(Dims).empty() && "invalid block shape");
+  Context &C = Elem->getContext();
+  auto &Slot = C.P->Blocks[{Elem, std::vector<int64_t>(Dims.begin(), Dims.end())}];
+  if (!Slot)
+    Slot.reset(new BlockType(C, Elem, Dims));
+  return Slot.get();
+}
+
+FunctionType *FunctionType::get(Context &C, llvm::ArrayRef<Type *> Params,
+                                llvm::ArrayRef<Type *> Results) {
+  auto &Slot = C.P->Funcs[{std::vector<Type *>(Params.begin(), Params.end()),
+                           std::vector<Type *>(Results.begin(), Results.end())}];
+  if (!Slot)
+    Slot.reset(new FunctionType(C, Params, Results));
+  return Slot.get();
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+bool Type::isInt(unsigned Width) const {
+  auto *I = llvm::dyn_cast<IntType>(this);
+  return I && I->getWidth() == Width;
+}
+
+Type *Type::getScalarType() {
+  if (auto *B = llvm::dyn_cast<BlockType>(this))
+    return B->getElementType();
+  return this;
+}
+
+llvm::ArrayRef<int64_t> Type::getShape() const {
+  if (auto *B = llvm::dyn_cast<BlockType>(this))
+    return B->getBlockShape();
+  return {};
+}
+
+int64_t Type::getNumElements() const {
+  int64_t N = 1;
+  for (int64_t D : getShape())
+    N *= D;
+  return N;
+}
+
+unsigned Type::getScalarSizeInBits() const {
+  switch (K) {
+  case Kind::Int: return llvm::cast<IntType>(this)->getWidth();
+  case Kind::F8E4M3:
+  case Kind::F8E5M2: return 8;
+  case Kind::F16:
+  case Kind::BF16: return 16;
+  case Kind::F32: return 32;
+  case Kind::F64: return 64;
+  case Kind::Pointer: return 64;
+  case Kind::Block:
+    return llvm::cast<BlockType>(this)->getElementType()->getScalarSizeInBits();
+  case Kind::Void:
+  case Kind::Function: return 0;
+  }
+  return 0;
+}
+
+unsigned Type::getFPMantissaWidth() const {
+  switch (K) {
+  case Kind::F8E4M3: return 4;
+  case Kind::F8E5M2: return 3;
+  case Kind::F16: return 11;
+  case Kind::BF16: return 8;
+  case Kind::F32: return 24;
+  case Kind::F64: return 53;
+  case Kind::Block:
+    return llvm::cast<BlockType>(this)->getElementType()->getFPMantissaWidth();
+  default: return 0;
+  }
+}
+
+Type *Type::withElement(Type *Elem) {
+  if (auto *B = llvm::dyn_cast<BlockType>(this))
+    return BlockType::get(Elem, B->getBlockShape());
+  return Elem;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+void Type::print(llvm::raw_ostream &OS) const {
+  switch (K) {
+  case Kind::Void: OS << "void"; return;
+  case Kind::Int: OS << 'i' << llvm::cast<IntType>(this)->getWidth(); return;
+  case Kind::F8E4M3: OS << "f8e4m3"; return;
+  case Kind::F8E5M2: OS << "f8e5m2"; return;
+  case Kind::F16: OS << "f16"; return;
+  case Kind::BF16: OS << "bf16"; return;
+  case Kind::F32: OS << "f32"; return;
+  case Kind::F64: OS << "f64"; return;
+  case Kind::Pointer: {
+    auto *P = llvm::cast<PointerType>(this);
+    OS << "ptr<" << *P->getPointee();
+    if (P->getAddressSpace() != PointerType::Global)
+      OS << ", " << P->getAddressSpace();
+    OS << '>';
+    return;
+  }
+  case Kind::Block: {
+    auto *B = llvm::cast<BlockType>(this);
+    OS << '<';
+    for (int64_t D : B->getBlockShape())
+      OS << D << " x ";
+    OS << *B->getElementType() << '>';
+    return;
+  }
+  case Kind::Function: {
+    auto *F = llvm::cast<FunctionType>(this);
+    OS << '(';
+    printTypeList(OS, F->getParams());
+    OS << ") -> ";
+    if (F->getResults().empty())
+      OS << "void";
+    else if (F->getResults().size() == 1)
+      OS << *F->getResults()[0];
+    else {
+      OS << '(';
+      printTypeList(OS, F->getResults());
+      OS << ')';
+    }
+    return;
+  }
+  }
+}
+
+std::string Type::str() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  print(OS);
+  return S;
+}
+
+void tritium::printTypeList(llvm::raw_ostream &OS,
+                            llvm::ArrayRef<Type *> Types) {
+  for (size_t I = 0; I < Types.size(); ++I) {
+    if (I)
+      OS << ", ";
+    Types[I]->print(OS);
+  }
+}

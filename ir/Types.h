@@ -1,0 +1,186 @@
+//===- Types.h - Tritium IR types --------------------------------*- C++ -*-===//
+//
+// The type system of the Tritium IR. Types are uniqued in a Context and
+// compared by pointer:
+//
+//   void, i1, i8, i16, i32, i64          integers are signless
+//   f8e4m3, f8e5m2, f16, bf16, f32, f64  floats
+//   ptr<T> / ptr<T, AS>                  pointer to a scalar in address space AS
+//   <d0 x d1 x ... x T>                  a block (tile) of scalars; every
+//                                        dimension is a static power of two
+//   (T0, T1) -> R / -> (R0, R1)          function types
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_TYPES_H
+#define TRITIUM_IR_TYPES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tritium {
+
+class Context;
+
+/// Shape of a block value: one static extent per dimension.
+using Shape = llvm::SmallVector<int64_t, 4>;
+
+class Type {
+public:
+  enum class Kind : uint8_t {
+    Void,
+    Int,
+    F8E4M3,
+    F8E5M2,
+    F16,
+    BF16,
+    F32,
+    F64,
+    Pointer,
+    Block,
+    Function,
+  };
+
+  Kind getKind() const { return K; }
+  Context &getContext() const { return Ctx; }
+
+  bool isVoid() const { return K == Kind::Void; }
+  bool isInt() const { return K == Kind::Int; }
+  bool isInt(unsigned Width) const;
+  bool isBool() const { return isInt(1); }
+  bool isFloat() const { return K >= Kind::F8E4M3 && K <= Kind::F64; }
+  bool isFP8() const { return K == Kind::F8E4M3 || K == Kind::F8E5M2; }
+  bool isPointer() const { return K == Kind::Pointer; }
+  bool isBlock() const { return K == Kind::Block; }
+  bool isFunction() const { return K == Kind::Function; }
+  /// Int, float or pointer: what a block may hold.
+  bool isScalar() const { return isInt() || isFloat() || isPointer(); }
+
+  /// For a block its element type; otherwise the type itself.
+  Type *getScalarType();
+  /// For a block its shape; for anything else an empty shape.
+  llvm::ArrayRef<int64_t> getShape() const;
+  unsigned getRank() const { return getShape().size(); }
+  /// Number of elements of a block; 1 for scalars.
+  int64_t getNumElements() const;
+  /// Bit width of an int or float, 64 for pointers, of the element for a
+  /// block; 0 for void and functions.
+  unsigned getScalarSizeInBits() const;
+  /// Number of significant mantissa bits of a float type (f32: 24).
+  unsigned getFPMantissaWidth() const;
+
+  /// The same shape as this type (if a block) with element \p Elem.
+  Type *withElement(Type *Elem);
+
+  void print(llvm::raw_ostream &OS) const;
+  std::string str() const;
+
+  // Constructors of the scalar types.
+  static Type *getVoid(Context &C);
+  static Type *getInt(Context &C, unsigned Width);
+  static Type *getI1(Context &C) { return getInt(C, 1); }
+  static Type *getI8(Context &C) { return getInt(C, 8); }
+  static Type *getI16(Context &C) { return getInt(C, 16); }
+  static Type *getI32(Context &C) { return getInt(C, 32); }
+  static Type *getI64(Context &C) { return getInt(C, 64); }
+  static Type *getFloat(Context &C, Kind K);
+  static Type *getF16(Context &C) { return getFloat(C, Kind::F16); }
+  static Type *getBF16(Context &C) { return getFloat(C, Kind::BF16); }
+  static Type *getF32(Context &C) { return getFloat(C, Kind::F32); }
+  static Type *getF64(Context &C) { return getFloat(C, Kind::F64); }
+
+  virtual ~Type() = default;
+
+protected:
+  Type(Context &C, Kind K) : Ctx(C), K(K) {}
+
+private:
+  friend class Context;
+  Context &Ctx;
+  Kind K;
+};
+
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &OS, const Type &T) {
+  T.print(OS);
+  return OS;
+}
+
+class IntType : public Type {
+public:
+  unsigned getWidth() const { return Width; }
+  static bool classof(const Type *T) { return T->getKind() == Kind::Int; }
+
+private:
+  friend class Context;
+  IntType(Context &C, unsigned W) : Type(C, Kind::Int), Width(W) {}
+  unsigned Width;
+};
+
+class PointerType : public Type {
+public:
+  /// Address spaces as NVPTX and AMDGPU number them.
+  enum : unsigned { Generic = 0, Global = 1, Shared = 3 };
+
+  Type *getPointee() const { return Pointee; }
+  unsigned getAddressSpace() const { return AddrSpace; }
+
+  /// \p Pointee must be a scalar type.
+  static PointerType *get(Type *Pointee, unsigned AddrSpace = Global);
+  static bool classof(const Type *T) { return T->getKind() == Kind::Pointer; }
+
+private:
+  friend class Context;
+  PointerType(Context &C, Type *P, unsigned AS)
+      : Type(C, Kind::Pointer), Pointee(P), AddrSpace(AS) {}
+  Type *Pointee;
+  unsigned AddrSpace;
+};
+
+class BlockType : public Type {
+public:
+  Type *getElementType() const { return Elem; }
+  llvm::ArrayRef<int64_t> getBlockShape() const { return Dims; }
+
+  /// \p Elem must be a scalar and \p Dims valid (see checkShape).
+  static BlockType *get(Type *Elem, llvm::ArrayRef<int64_t> Dims);
+  /// Why \p Dims cannot be a block shape, or an empty string if it can.
+  static std::string checkShape(llvm::ArrayRef<int64_t> Dims);
+  static bool classof(const Type *T) { return T->getKind() == Kind::Block; }
+
+private:
+  friend class Context;
+  BlockType(Context &C, Type *E, llvm::ArrayRef<int64_t> D)
+      : Type(C, Kind::Block), Elem(E), Dims(D.begin(), D.end()) {}
+  Type *Elem;
+  Shape Dims;
+};
+
+class FunctionType : public Type {
+public:
+  llvm::ArrayRef<Type *> getParams() const { return Params; }
+  llvm::ArrayRef<Type *> getResults() const { return Results; }
+
+  static FunctionType *get(Context &C, llvm::ArrayRef<Type *> Params,
+                           llvm::ArrayRef<Type *> Results);
+  static bool classof(const Type *T) { return T->getKind() == Kind::Function; }
+
+private:
+  friend class Context;
+  FunctionType(Context &C, llvm::ArrayRef<Type *> P, llvm::ArrayRef<Type *> R)
+      : Type(C, Kind::Function), Params(P.begin(), P.end()),
+        Results(R.begin(), R.end()) {}
+  llvm::SmallVector<Type *, 4> Params;
+  llvm::SmallVector<Type *, 1> Results;
+};
+
+/// Prints a list of types separated by ", ".
+void printTypeList(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types);
+
+} // namespace tritium
+
+#endif // TRITIUM_IR_TYPES_H

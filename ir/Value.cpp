@@ -1,0 +1,95 @@
+//===- Value.cpp - SSA values and use lists -------------------------------===//
+
+#include "ir/Value.h"
+#include "ir/BasicBlock.h"
+#include "ir/Instruction.h"
+
+using namespace tritium;
+
+//===----------------------------------------------------------------------===//
+// Use
+//===----------------------------------------------------------------------===//
+
+unsigned Use::getOperandNo() const {
+  return unsigned(this - User->Operands.get());
+}
+
+void Use::addToList(Use **List) {
+  Next = *List;
+  if (Next)
+    Next->Prev = &Next;
+  Prev = List;
+  *List = this;
+}
+
+void Use::removeFromList() {
+  *Prev = Next;
+  if (Next)
+    Next->Prev = Prev;
+  Next = nullptr;
+  Prev = nullptr;
+}
+
+void Use::set(Value *V) {
+  if (Val)
+    removeFromList();
+  Val = V;
+  if (V)
+    addToList(&V->FirstUse);
+}
+
+//===----------------------------------------------------------------------===//
+// Value
+//===----------------------------------------------------------------------===//
+
+Value::~Value() {
+  assert(use_empty() && "deleting a value that still has uses");
+}
+
+Instruction *Value::getDefiningInstruction() const {
+  if (auto *R = llvm::dyn_cast<Result>(this))
+    return R->getOwner();
+  return nullptr;
+}
+
+Function *Value::getFunction() const {
+  if (auto *A = llvm::dyn_cast<Argument>(this))
+    return A->getParent();
+  return getDefiningInstruction()->getFunction();
+}
+
+unsigned Value::getNumUses() const {
+  unsigned N = 0;
+  for (Use *U = FirstUse; U; U = U->getNext())
+    ++N;
+  return N;
+}
+
+llvm::SmallVector<Instruction *, 4> Value::getUsers() const {
+  llvm::SmallVector<Instruction *, 4> Users;
+  for (const Use &U : uses())
+    Users.push_back(U.getUser());
+  return Users;
+}
+
+void Value::replaceAllUsesWith(Value *New) {
+  assert(New != this && "replacing a value with itself");
+  while (FirstUse)
+    FirstUse->set(New);
+}
+
+void Value::printAsOperand(llvm::raw_ostream &OS) const {
+  if (hasName())
+    OS << '%' << Name;
+  else
+    OS << '%' << Id;
+}
+
+void Value::print(llvm::raw_ostream &OS) const {
+  if (Instruction *I = getDefiningInstruction()) {
+    I->print(OS);
+    return;
+  }
+  printAsOperand(OS);
+  OS << ": " << *Ty;
+}
