@@ -37,6 +37,11 @@ public:
   llvm::StringRef getName() const { return Name; }
   FunctionType *getFunctionType() const { return Ty; }
   llvm::ArrayRef<Type *> getResultTypes() const { return Ty->getResults(); }
+  /// Changes the result types; the frontend knows them only after it has
+  /// seen the function's returns.
+  void setResultTypes(llvm::ArrayRef<Type *> Results) {
+    Ty = FunctionType::get(getContext(), Ty->getParams(), Results);
+  }
 
   /// A kernel is launched from the host; it returns nothing.
   bool isKernel() const { return Kernel; }

@@ -1,0 +1,284 @@
+//===- Semantic.h - The meaning of the kernel language -----------*- C++ -*-===//
+//
+// The semantic layer the Python AST walker calls: it types every operation
+// the way Triton does (promotion, broadcasting, implicit splats, pointer
+// arithmetic, C-like integer division), reports misuse in the user's terms
+// ("incompatible shapes [128] and [64] for +") as a CompileError at the
+// current source location, and emits IR through an IRBuilder. It also owns
+// the SSA construction of one function at a time (variables of the Python
+// source become SSA values) and a stack of functions under construction, so
+// the walker can build a called @jit function or a reduce combine function
+// while the caller is half-built.
+//
+// Values cross this interface as TValue (an IR value and its language type)
+// and operands as Operand (a TValue or a Python literal, which takes part in
+// promotion "weakly", as in NumPy 2 and Triton).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_FRONTEND_SEMANTIC_H
+#define TRITIUM_FRONTEND_SEMANTIC_H
+
+#include "frontend/DType.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "ir/SSABuilder.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tritium {
+
+/// A value of the language: an IR value and its language type.
+struct TValue {
+  Value *V = nullptr;
+  DType *Ty = nullptr;
+  explicit operator bool() const { return V != nullptr; }
+};
+
+/// What the user wrote as an operand: a value or a Python literal.
+class Operand {
+public:
+  enum class Kind : uint8_t { Value, Bool, Int, Float };
+
+  Operand(TValue V) : K(Kind::Value), Val(V) {}
+  static Operand boolean(bool B);
+  /// \p Bits is the value's two's complement; \p IsUnsigned64 marks a Python
+  /// int in [2^63, 2^64), which only uint64 can hold.
+  static Operand integer(int64_t Bits, bool IsUnsigned64 = false);
+  static Operand floating(double F);
+
+  Kind getKind() const { return K; }
+  bool isValue() const { return K == Kind::Value; }
+  bool isLiteral() const { return K != Kind::Value; }
+  TValue getValue() const { return Val; }
+  int64_t getInt() const { return I; }
+  double getFloat() const { return F; }
+  /// The literal's own type (Triton's to_tensor): int32, uint32, int64 or
+  /// uint64 by magnitude; fp32 (fp64 if it does not fit); int1.
+  DType *getLiteralType() const;
+
+private:
+  Operand() = default;
+  Kind K = Kind::Bool;
+  TValue Val;
+  int64_t I = 0;
+  bool U64 = false;
+  double F = 0;
+};
+
+class Semantic {
+public:
+  explicit Semantic(Module &M);
+  ~Semantic();
+
+  Module &getModule() const { return M; }
+  Context &getContext() const { return M.getContext(); }
+  IRBuilder &getBuilder() { return B; }
+  /// Location of what is built next (and of the errors thrown).
+  void setLoc(Loc L) { B.setLoc(L); }
+  Loc getLoc() const { return B.getLoc(); }
+  /// Throws CompileError at the current location.
+  [[noreturn]] void error(const llvm::Twine &Msg) const;
+
+  /// The language type of a value this layer built (phis created by SSA
+  /// construction get the type of what flows into them).
+  DType *getDType(Value *V);
+
+  //===--------------------------------------------------------------------===//
+  // Functions, blocks and variables
+  //===--------------------------------------------------------------------===//
+
+  /// Starts building a new function and makes it current (the previous one
+  /// is resumed by endFunction). Its result types are set by setResultTypes
+  /// once the walker has seen the returns. The entry block is created,
+  /// sealed and made the insertion point.
+  Function *beginFunction(llvm::StringRef Name, llvm::ArrayRef<DType *> Params,
+                          llvm::ArrayRef<std::string> ParamNames,
+                          bool IsKernel);
+  /// Sets the current function's result types.
+  void setResultTypes(llvm::ArrayRef<DType *> Results);
+  /// Finishes the current function: seals every block and returns to the
+  /// function that was current before.
+  void endFunction();
+  Function *getFunction() const;
+  TValue getArg(unsigned I) const;
+
+  BasicBlock *createBlock(llvm::StringRef Name = "");
+  void setInsertBlock(BasicBlock *BB);
+  BasicBlock *getInsertBlock() const { return B.getInsertBlock(); }
+  /// Whether the insertion block already ends in a terminator (code after a
+  /// return is dead and is not built).
+  bool isTerminated() const;
+  void br(BasicBlock *Dest);
+  /// \p Cond is converted to int1 (a scalar; != 0 for ints and floats).
+  void condBr(Operand Cond, BasicBlock *T, BasicBlock *F);
+  void seal(BasicBlock *BB);
+  void ret(llvm::ArrayRef<TValue> Vals);
+
+  void writeVar(llvm::StringRef Name, TValue V);
+  /// The variable's value in the insertion block; nullopt if undefined.
+  std::optional<TValue> readVar(llvm::StringRef Name);
+
+  /// Calls \p Callee (which must be complete enough to have its result types).
+  std::vector<TValue> call(Function *Callee, llvm::ArrayRef<TValue> Args);
+
+  //===--------------------------------------------------------------------===//
+  // Creation
+  //===--------------------------------------------------------------------===//
+
+  /// A scalar constant of the literal's own type, or of \p Ty if given.
+  TValue constant(Operand Lit, DType *Ty = nullptr);
+  /// tl.full(shape, value, dtype); tl.zeros is full(shape, 0, dtype).
+  TValue full(llvm::ArrayRef<int64_t> Shape, Operand Value, DType *Ty);
+  /// tl.arange(start, end): int32 block; end - start a power of two.
+  TValue arange(int64_t Start, int64_t End);
+  TValue programId(int64_t Axis);
+  TValue numPrograms(int64_t Axis);
+
+  //===--------------------------------------------------------------------===//
+  // Arithmetic (types promoted and shapes broadcast as Triton does)
+  //===--------------------------------------------------------------------===//
+
+  enum class BinOp : uint8_t {
+    Add,
+    Sub,
+    Mul,
+    TrueDiv,   ///< `/`: always float
+    FloorDiv,  ///< `//`: integers, truncating like C
+    Mod,       ///< `%`: srem/urem/frem, sign of the dividend
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,       ///< arithmetic for signed, logical for unsigned
+    LogicalAnd,
+    LogicalOr,
+    FDiv,      ///< tl.fdiv (approximate allowed)
+    DivRn,     ///< tl.div_rn (IEEE round-to-nearest)
+    UMulHi,    ///< tl.umulhi
+  };
+  TValue binary(BinOp Op, Operand L, Operand R);
+  /// tl.minimum / tl.maximum.
+  TValue minMax(bool IsMax, Operand L, Operand R, bool PropagateNan);
+
+  enum class CmpOp : uint8_t { EQ, NE, LT, LE, GT, GE };
+  TValue compare(CmpOp Op, Operand L, Operand R);
+
+  enum class UnaryOp : uint8_t {
+    Neg,
+    Plus,
+    Invert, ///< ~x
+    Not,    ///< not x (x == 0)
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Sqrt,
+    SqrtRn,
+    Rsqrt,
+    Sin,
+    Cos,
+    Abs,
+    Floor,
+    Ceil,
+    Erf,
+  };
+  TValue unary(UnaryOp Op, Operand X);
+  TValue fma(Operand A, Operand B, Operand C);
+  /// tl.where(c, x, y): c converted to int1, x and y promoted together.
+  TValue where(Operand C, Operand X, Operand Y);
+  TValue clamp(Operand X, Operand Lo, Operand Hi, bool PropagateNan);
+  /// x.to(dtype, bitcast=..., fp_downcast_rounding=...).
+  TValue cast(Operand X, DType *To, bool Bitcast = false,
+              std::optional<RoundingMode> Rounding = std::nullopt);
+
+  //===--------------------------------------------------------------------===//
+  // Memory (cache/eviction/semantics/scope spelled as in Triton:
+  // ".ca", "evict_last", "acq_rel", "gpu"; "" for the default)
+  //===--------------------------------------------------------------------===//
+
+  TValue load(TValue Ptr, std::optional<Operand> Mask,
+              std::optional<Operand> Other, llvm::StringRef Cache = "",
+              llvm::StringRef Evict = "", bool Volatile = false);
+  void store(TValue Ptr, Operand Val, std::optional<Operand> Mask,
+             llvm::StringRef Cache = "", llvm::StringRef Evict = "");
+  /// \p Op: "add", "max", "min", "and", "or", "xor", "xchg" (floats and
+  /// signedness pick the IR kind; float max/min are built from int atomics).
+  TValue atomicRMW(llvm::StringRef Op, TValue Ptr, Operand Val,
+                   std::optional<Operand> Mask, llvm::StringRef Sem = "",
+                   llvm::StringRef Scope = "");
+  TValue atomicCAS(TValue Ptr, Operand Cmp, Operand Val,
+                   llvm::StringRef Sem = "", llvm::StringRef Scope = "");
+
+  //===--------------------------------------------------------------------===//
+  // Shapes
+  //===--------------------------------------------------------------------===//
+
+  /// tl.broadcast_to (splats scalars).
+  TValue broadcastTo(Operand X, llvm::ArrayRef<int64_t> Shape);
+  /// tl.broadcast(a, b): both to their common shape.
+  std::pair<TValue, TValue> broadcast(Operand A, Operand B);
+  TValue reshape(TValue X, llvm::ArrayRef<int64_t> Shape, bool CanReorder = false);
+  TValue expandDims(TValue X, int64_t Axis);
+  TValue permute(TValue X, llvm::ArrayRef<int64_t> Dims);
+  TValue trans(TValue X);
+  TValue join(Operand A, Operand B);
+  std::pair<TValue, TValue> split(TValue X);
+  TValue cat(TValue A, TValue B, bool CanReorder = false);
+
+  //===--------------------------------------------------------------------===//
+  // Block computations
+  //===--------------------------------------------------------------------===//
+
+  /// tl.dot. \p InputPrecision: "tf32", "tf32x3", "ieee" or "" (the default
+  /// for the operand types).
+  TValue dot(TValue A, TValue Bv, std::optional<TValue> Acc,
+             llvm::StringRef InputPrecision, int64_t MaxNumImpreciseAcc,
+             DType *OutDType);
+  /// tl.sum/max/min/xor_sum/reduce_or...: \p Kind is "sum", "max", "min",
+  /// "xor_sum", "and", "or", "prod"; \p Axis -1 reduces all dimensions.
+  TValue reduce(TValue X, llvm::StringRef Kind, int64_t Axis, bool KeepDims,
+                DType *AccDType = nullptr);
+  /// tl.reduce with a combine function already built by the walker.
+  std::vector<TValue> reduce(llvm::ArrayRef<TValue> Xs, int64_t Axis,
+                             Function *Combine, bool KeepDims);
+  TValue argMinMax(TValue X, bool IsMax, int64_t Axis, bool TieBreakLeft,
+                   bool KeepDims);
+  /// tl.cumsum / tl.cumprod: \p Kind is "sum" or "prod".
+  TValue scan(TValue X, llvm::StringRef Kind, int64_t Axis, bool Reverse,
+              DType *AccDType = nullptr);
+  std::vector<TValue> scan(llvm::ArrayRef<TValue> Xs, int64_t Axis,
+                           Function *Combine, bool Reverse);
+
+  //===--------------------------------------------------------------------===//
+  // Hints, debugging, external functions
+  //===--------------------------------------------------------------------===//
+
+  /// \p Op is Opcode::MultipleOf, MaxContiguous or MaxConstancy.
+  TValue hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values);
+  void debugBarrier();
+  void devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals, bool Hex);
+  void deviceAssert(Operand Cond, llvm::StringRef Message);
+  /// An elementwise call of a device-library function; operands are
+  /// broadcast together; \p Result is the result's scalar type.
+  TValue externElementwise(llvm::StringRef Symbol, llvm::ArrayRef<Operand> Args,
+                           DType *Result, bool Pure = true);
+
+private:
+  struct FunctionState;
+  FunctionState &cur() const;
+
+  Module &M;
+  IRBuilder B;
+  std::vector<std::unique_ptr<FunctionState>> Stack;
+  llvm::DenseMap<Value *, DType *> DTypes;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_FRONTEND_SEMANTIC_H
