@@ -1,4 +1,418 @@
-// placeholder: being written
+//===- Verifier.cpp - Checking a module's invariants ----------------------===//
+//
+// The invariants every pass may assume and must keep. The verifier checks
+// all of them and reports every violation, not just the first, each as
+//
+//   in @fn, bb2, '%5 = add %3, %4 : i32': operand %4 does not dominate this use
+//
+// (function, block and printed instruction, with the ids the printer uses;
+// function- and argument-level messages stop after the function or the
+// argument).
+//
+// Function
+//   F1  It has at least one block; the first is the entry.
+//   F2  The entry block has no predecessors and no phis.
+//   F3  A kernel returns nothing.
+//   F4  Argument attributes fit the argument's type: divisibility is a
+//       positive power of two, on an integer or pointer; equal_to_1 and
+//       constant only on integers, the constant fitting the width; noalias
+//       only on pointers.
+// Block
+//   B1  It ends with exactly one terminator and has none elsewhere.
+//   B2  Phis come before every other instruction.
+//   B3  A phi's incoming blocks are the block's predecessors as a multiset
+//       (a block branching here twice appears twice), and the edges from one
+//       block carry the same value.
+// Instruction
+//   I1  checkTypes() holds: the type rules of its family (Instructions.cpp).
+//   I2  Every operand is an argument of this function or a result of an
+//       instruction in one of its blocks.
+//   I3  Every block operand (branch target, phi incoming block) is a block of
+//       this function.
+//   I4  Every definition dominates its uses. A phi uses an operand at the end
+//       of the corresponding incoming block. Uses in blocks unreachable from
+//       the entry are not checked, as nothing there runs.
+//   I5  `ret` returns values of the function's result types.
+//   I6  `call` names a function of the module that is not a kernel; the
+//       argument and result types match its signature.
+//   I7  The `combine` function of a reduce or scan over N operands with
+//       element types E0..EN-1 exists, is not a kernel and has the type
+//       (E0, .., EN-1, E0, .., EN-1) -> (E0, .., EN-1).
+//
+// I5 to I7 are checked only on instructions that pass I1. Not required:
+// unique value or block names (the printer falls back to ids), the cached
+// predecessor lists (kept up to date by the IR itself), absence of
+// recursion.
+//
+//===----------------------------------------------------------------------===//
+
 #include "ir/Verifier.h"
-std::vector<std::string> tritium::verifyModule(const Module &) { return {}; }
-void tritium::verifyModuleOrThrow(const Module &) {}
+#include "ir/Diagnostics.h"
+#include "ir/Dominance.h"
+#include "ir/Instructions.h"
+#include "ir/Module.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace tritium;
+
+namespace {
+
+std::string plural(size_t N, const char *What) {
+  return std::to_string(N) + " " + What + (N == 1 ? "" : "s");
+}
+
+std::string typeStr(const Type *T) { return T->str(); }
+
+/// Result types as a signature shows them: "i32" or "(i32, f32)".
+std::string resultsStr(llvm::ArrayRef<Type *> Types) {
+  if (Types.size() == 1)
+    return typeStr(Types[0]);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << '(';
+  printTypeList(OS, Types);
+  OS << ')';
+  return S;
+}
+
+class FunctionVerifier {
+public:
+  FunctionVerifier(const Function &F, std::vector<std::string> &Errors)
+      : F(F), Errors(Errors), DT(F) {}
+
+  void run();
+
+private:
+  void verifyArgument(const Argument &A);
+  void verifyBlock(const BasicBlock &B);
+  void verifyPhiEdges(const PhiInst &Phi);
+  void verifyOperands(const Instruction &I);
+  void verifyRet(const Instruction &I);
+  void verifyCall(const CallInst &I);
+  void verifyCombine(const CombineInstBase &I);
+
+  /// Records "in @fn[, block[, 'inst']]: Msg".
+  void report(const BasicBlock *B, const Instruction *I, const llvm::Twine &Msg);
+  void report(const Instruction &I, const llvm::Twine &Msg) {
+    report(I.getParent(), &I, Msg);
+  }
+  static std::string str(const Value *V);
+  static std::string str(const BasicBlock *B);
+
+  const Function &F;
+  std::vector<std::string> &Errors;
+  DominatorTree DT;
+  /// Predecessor edges computed from the terminators, one entry per edge.
+  llvm::DenseMap<const BasicBlock *, llvm::SmallVector<BasicBlock *, 2>> Preds;
+};
+
+void FunctionVerifier::report(const BasicBlock *B, const Instruction *I,
+                              const llvm::Twine &Msg) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "in @" << F.getName();
+  if (B)
+    OS << ", " << str(B);
+  if (I)
+    OS << ", '" << *I << "'";
+  OS << ": " << Msg;
+  Errors.push_back(std::move(S));
+}
+
+std::string FunctionVerifier::str(const Value *V) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  V->printAsOperand(OS);
+  return S;
+}
+
+std::string FunctionVerifier::str(const BasicBlock *B) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  B->printAsOperand(OS);
+  return S;
+}
+
+void FunctionVerifier::run() {
+  // Messages print values and blocks by id.
+  const_cast<Function &>(F).renumber();
+
+  for (const Argument *A : F.args())
+    verifyArgument(*A);
+  if (F.isKernel() && !F.getResultTypes().empty())
+    report(nullptr, nullptr,
+           "a kernel returns nothing, but its type returns " +
+               resultsStr(F.getResultTypes()));
+  if (F.empty()) {
+    report(nullptr, nullptr, "function has no blocks");
+    return;
+  }
+
+  for (const BasicBlock &B : F)
+    if (Instruction *T = B.getTerminator())
+      for (BasicBlock *S : T->getBlockOperands())
+        if (S && S->getParent() == &F)
+          Preds[S].push_back(const_cast<BasicBlock *>(&B));
+
+  const BasicBlock &Entry = F.front();
+  llvm::SmallPtrSet<const BasicBlock *, 4> Reported;
+  for (const BasicBlock *P : Preds.lookup(&Entry))
+    if (Reported.insert(P).second)
+      report(&Entry, nullptr, "the entry block has a predecessor, " + str(P));
+
+  for (const BasicBlock &B : F)
+    verifyBlock(B);
+}
+
+void FunctionVerifier::verifyArgument(const Argument &A) {
+  const ArgAttrs &At = A.getAttrs();
+  Type *T = A.getType();
+  auto Bad = [&](const llvm::Twine &Msg) {
+    Errors.push_back(("in @" + F.getName() + ", argument " + str(&A) + ": " +
+                      Msg)
+                         .str());
+  };
+  if (At.Divisibility) {
+    if (!T->isInt() && !T->isPointer())
+      Bad("divisibility applies to integers and pointers, not " + typeStr(T));
+    else if (At.Divisibility < 0 || !llvm::isPowerOf2_64(At.Divisibility))
+      Bad("divisibility " + llvm::Twine(At.Divisibility) +
+          " is not a positive power of two");
+  }
+  if (At.EqualTo1 && !T->isInt())
+    Bad("equal_to_1 applies to integers, not " + typeStr(T));
+  if (At.ConstantValue) {
+    int64_t V = *At.ConstantValue;
+    unsigned W = T->isInt() ? T->getScalarSizeInBits() : 0;
+    // Like the `constant` opcode: the signed or the unsigned range.
+    if (!T->isInt())
+      Bad("constant applies to integers, not " + typeStr(T));
+    else if (W < 64 && (V < -(int64_t(1) << (W - 1)) || V >= (int64_t(1) << W)))
+      Bad("constant " + llvm::Twine(V) + " does not fit in " + typeStr(T));
+  }
+  if (At.NoAlias && !T->isPointer())
+    Bad("noalias applies to pointers, not " + typeStr(T));
+}
+
+void FunctionVerifier::verifyBlock(const BasicBlock &B) {
+  const Instruction *Term = B.getTerminator();
+  if (!Term)
+    report(&B, nullptr, "block does not end with a terminator");
+
+  bool SeenNonPhi = false;
+  for (const Instruction &I : B) {
+    if (I.isTerminator() && &I != Term)
+      report(I, "terminator in the middle of a block");
+    if (auto *Phi = llvm::dyn_cast<PhiInst>(&I)) {
+      if (&B == &F.front()) {
+        // Its edges would only repeat the entry's predecessor message.
+        report(I, "the entry block cannot have phis");
+      } else {
+        if (SeenNonPhi)
+          report(I, "phi after a non-phi instruction; phis come first");
+        verifyPhiEdges(*Phi);
+      }
+    } else {
+      SeenNonPhi = true;
+    }
+
+    std::string TypeErr = I.checkTypes();
+    if (!TypeErr.empty())
+      report(I, TypeErr);
+    verifyOperands(I);
+    if (!TypeErr.empty())
+      continue;
+    if (I.getOpcode() == Opcode::Ret)
+      verifyRet(I);
+    else if (auto *Call = llvm::dyn_cast<CallInst>(&I))
+      verifyCall(*Call);
+    else if (auto *C = llvm::dyn_cast<CombineInstBase>(&I))
+      verifyCombine(*C);
+  }
+}
+
+void FunctionVerifier::verifyPhiEdges(const PhiInst &Phi) {
+  // Edges per block: (from the CFG, in the phi), in a deterministic order.
+  llvm::MapVector<const BasicBlock *, std::pair<unsigned, unsigned>> Edges;
+  for (const BasicBlock *P : Preds.lookup(Phi.getParent()))
+    ++Edges[P].first;
+  llvm::DenseMap<const BasicBlock *, Value *> ValueFrom;
+  llvm::SmallPtrSet<const BasicBlock *, 4> Conflicting;
+  unsigned N = std::min(Phi.getNumOperands(), Phi.getNumBlockOperands());
+  for (unsigned K = 0; K < N; ++K) {
+    const BasicBlock *In = Phi.getIncomingBlock(K);
+    if (!In || In->getParent() != &F)
+      continue; // reported as a block operand
+    ++Edges[In].second;
+    auto [It, New] = ValueFrom.insert({In, Phi.getIncomingValue(K)});
+    if (!New && It->second != Phi.getIncomingValue(K) &&
+        Conflicting.insert(In).second)
+      report(Phi, "phi has different incoming values for " + str(In));
+  }
+  for (auto &[Block, Count] : Edges) {
+    auto [FromCFG, InPhi] = Count;
+    if (FromCFG == InPhi)
+      continue;
+    if (InPhi == 0)
+      report(Phi, "phi has no incoming value for predecessor " + str(Block));
+    else if (FromCFG == 0)
+      report(Phi, "phi has an incoming value for " + str(Block) +
+                      ", which is not a predecessor");
+    else
+      report(Phi, "phi has " + plural(InPhi, "incoming value") + " for " +
+                      str(Block) + ", which branches here " +
+                      plural(FromCFG, "time"));
+  }
+}
+
+void FunctionVerifier::verifyOperands(const Instruction &I) {
+  auto *Phi = llvm::dyn_cast<PhiInst>(&I);
+  for (unsigned K = 0; K < I.getNumBlockOperands(); ++K) {
+    const BasicBlock *B = I.getBlockOperand(K);
+    if (B && B->getParent() != &F)
+      report(I, "block operand " + llvm::Twine(K) +
+                    " is not a block of this function");
+  }
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    const Value *V = I.getOperand(K);
+    if (!V)
+      continue; // reported by checkTypes
+    const Function *Owner = V->getFunction();
+    if (Owner != &F) {
+      if (Owner)
+        report(I, "operand " + llvm::Twine(K) +
+                      " is defined in another function, @" + Owner->getName());
+      else
+        report(I, "operand " + llvm::Twine(K) +
+                      " is defined by an instruction that is in no function");
+      continue;
+    }
+    if (!Phi) {
+      // Renumbering made instruction ids follow block order, so a same-block
+      // definition must have the smaller id; this keeps the check linear.
+      const Instruction *Def = V->getDefiningInstruction();
+      bool OK = !DT.isReachable(I.getParent()) ||
+                (Def && Def->getParent() == I.getParent()
+                     ? Def->getId() < I.getId()
+                     : DT.dominates(V, &I));
+      if (!OK)
+        report(I, "operand " + str(V) + " does not dominate this use");
+      continue;
+    }
+    if (K >= Phi->getNumBlockOperands())
+      continue; // reported by checkTypes
+    const BasicBlock *In = Phi->getIncomingBlock(K);
+    if (!In || In->getParent() != &F || !DT.isReachable(In))
+      continue;
+    if (!DT.dominatesEdgeUse(V, In))
+      report(I, "incoming value " + str(V) + " does not dominate the end of " +
+                    str(In));
+  }
+}
+
+void FunctionVerifier::verifyRet(const Instruction &I) {
+  llvm::ArrayRef<Type *> Want = F.getResultTypes();
+  if (F.isKernel())
+    Want = {};
+  if (I.getNumOperands() != Want.size()) {
+    report(I, "'ret' returns " + plural(I.getNumOperands(), "value") +
+                  ", but @" + F.getName() + " returns " +
+                  llvm::Twine(Want.size()));
+    return;
+  }
+  for (unsigned K = 0; K < Want.size(); ++K)
+    if (I.getOperand(K)->getType() != Want[K])
+      report(I, "'ret' value " + llvm::Twine(K) + " has type " +
+                    typeStr(I.getOperand(K)->getType()) + ", but @" +
+                    F.getName() + " returns " + typeStr(Want[K]));
+}
+
+void FunctionVerifier::verifyCall(const CallInst &I) {
+  Module *M = F.getParent();
+  Function *Callee = M ? M->getFunction(I.getCallee()) : nullptr;
+  if (!Callee) {
+    report(I, "'call' callee @" + I.getCallee() +
+                  " is not a function of the module");
+    return;
+  }
+  if (Callee->isKernel()) {
+    report(I, "'call' callee @" + I.getCallee() +
+                  " is a kernel, which only the host can launch");
+    return;
+  }
+  llvm::ArrayRef<Type *> Params = Callee->getFunctionType()->getParams();
+  llvm::ArrayRef<Type *> Results = Callee->getResultTypes();
+  std::string Name = "@" + Callee->getName().str();
+  if (I.getNumOperands() != Params.size())
+    report(I, "'call' passes " + plural(I.getNumOperands(), "argument") +
+                  ", but " + Name + " takes " + llvm::Twine(Params.size()));
+  else
+    for (unsigned K = 0; K < Params.size(); ++K)
+      if (I.getOperand(K)->getType() != Params[K])
+        report(I, "'call' argument " + llvm::Twine(K) + " has type " +
+                      typeStr(I.getOperand(K)->getType()) + ", but " + Name +
+                      " takes " + typeStr(Params[K]));
+  if (I.getNumResults() != Results.size())
+    report(I, "'call' defines " + plural(I.getNumResults(), "result") +
+                  ", but " + Name + " returns " + llvm::Twine(Results.size()));
+  else
+    for (unsigned K = 0; K < Results.size(); ++K)
+      if (I.getResult(K)->getType() != Results[K])
+        report(I, "'call' result " + llvm::Twine(K) + " has type " +
+                      typeStr(I.getResult(K)->getType()) + ", but " + Name +
+                      " returns " + typeStr(Results[K]));
+}
+
+void FunctionVerifier::verifyCombine(const CombineInstBase &I) {
+  if (I.getKind())
+    return; // a built-in combine
+  llvm::StringRef What = I.getOpcodeName();
+  Module *M = F.getParent();
+  Function *Fn = M ? M->getFunction(I.getCombine()) : nullptr;
+  if (!Fn) {
+    report(I, "'" + What + "' combine function @" + I.getCombine() +
+                  " is not a function of the module");
+    return;
+  }
+  if (Fn->isKernel()) {
+    report(I, "'" + What + "' combine function @" + I.getCombine() +
+                  " is a kernel");
+    return;
+  }
+  llvm::SmallVector<Type *, 4> Elems, Params;
+  for (const Value *V : I.getOperands())
+    Elems.push_back(V->getType()->getScalarType());
+  Params.append(Elems.begin(), Elems.end());
+  Params.append(Elems.begin(), Elems.end());
+  FunctionType *Want = FunctionType::get(F.getContext(), Params, Elems);
+  if (Fn->getFunctionType() != Want)
+    report(I, "'" + What + "' combine function @" + I.getCombine() +
+                  " must have type " + typeStr(Want) + ", got " +
+                  typeStr(Fn->getFunctionType()));
+}
+
+} // namespace
+
+std::vector<std::string> tritium::verifyFunction(const Function &F) {
+  std::vector<std::string> Errors;
+  FunctionVerifier(F, Errors).run();
+  return Errors;
+}
+
+std::vector<std::string> tritium::verifyModule(const Module &M) {
+  std::vector<std::string> Errors;
+  for (const Function *F : M.functions())
+    FunctionVerifier(*F, Errors).run();
+  return Errors;
+}
+
+void tritium::verifyModuleOrThrow(const Module &M) {
+  std::vector<std::string> Errors = verifyModule(M);
+  if (!Errors.empty())
+    throw CompileError(llvm::join(Errors, "\n"));
+}
