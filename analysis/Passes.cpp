@@ -1,0 +1,50 @@
+//===- Passes.cpp - Printer passes of the analyses ------------------------===//
+//
+// Each analysis has a printer pass so that its results can be tested as text
+// (`tritium-opt f.tir -p 'print<axis-info>'`), as LLVM prints domtrees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Passes.h"
+#include "analysis/AxisInfo.h"
+#include "ir/Function.h"
+#include "ir/Module.h"
+#include "ir/PassManager.h"
+
+using namespace tritium;
+
+namespace {
+/// Prints the axis facts of every integer and pointer value to stderr.
+class PrintAxisInfoPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "print<axis-info>"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    AxisInfoAnalysis &AI = AM.get<AxisInfoAnalysis>(F);
+    llvm::raw_ostream &OS = llvm::errs();
+    OS << "axis info of @" << F.getName() << ":\n";
+    auto Show = [&](const Value *V) {
+      Type *E = V->getType()->getScalarType();
+      if (!E->isInt() && !E->isPointer())
+        return;
+      OS << "  ";
+      V->printAsOperand(OS);
+      OS << ": ";
+      AI.get(V).print(OS);
+      OS << '\n';
+    };
+    for (Argument *A : F.args())
+      Show(A);
+    for (BasicBlock &B : F)
+      for (Instruction &I : B)
+        for (unsigned R = 0; R < I.getNumResults(); ++R)
+          Show(I.getResult(R));
+    return PreservedAnalyses::all();
+  }
+};
+} // namespace
+
+void tritium::registerAnalysisPasses(PassRegistry &R) {
+  R.add("print<axis-info>",
+        "Print contiguity, divisibility and constancy of every value",
+        [] { return std::make_unique<PrintAxisInfoPass>(); });
+}

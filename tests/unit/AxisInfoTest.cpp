@@ -1,0 +1,134 @@
+// AxisInfo on hand-built kernels: the vector-add address and mask pattern,
+// 2-d tiles, hints, remainders and loops.
+#include "analysis/AxisInfo.h"
+#include "ir/Builder.h"
+#include "ir/Context.h"
+#include "ir/Module.h"
+#include "ir/PassManager.h"
+
+#include <doctest/doctest.h>
+
+using namespace tritium;
+
+namespace {
+struct Kernel {
+  Context Ctx;
+  Module M{Ctx};
+  Function *F;
+  IRBuilder B{Ctx};
+  /// kernel(ptr<f32> x {div 16}, i32 n {div 16})
+  Kernel() {
+    Type *P = PointerType::get(Type::getF32(Ctx));
+    F = M.createFunction("k", FunctionType::get(Ctx, {P, Type::getI32(Ctx)}, {}));
+    F->setKernel(true);
+    F->getArg(0)->getAttrs().Divisibility = 16;
+    F->getArg(1)->getAttrs().Divisibility = 16;
+    B.setInsertPoint(F->createBlock());
+  }
+  std::string info(Value *V) {
+    AxisInfoAnalysis AI(*F);
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    AI.get(V).print(OS);
+    return S;
+  }
+};
+} // namespace
+
+TEST_CASE("vector add: offsets, pointers and the bounds mask") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *Pid = B.createProgramId(0);
+  Value *Start = B.createBinary(Opcode::Mul, Pid, B.getInt32(1024));
+  Value *Offs = B.createBinary(Opcode::Add, B.createSplat(Start, {1024}),
+                               B.createMakeRange(0, 1024));
+  Value *Ptrs = B.createGEP(B.createSplat(K.F->getArg(0), {1024}), Offs);
+  Value *Mask = B.createICmp(ICmpPredicate::SLT, Offs,
+                             B.createSplat(K.F->getArg(1), {1024}));
+  Value *X = B.createLoad(Ptrs, Mask);
+  B.createRet();
+
+  CHECK(K.info(Start) == "contiguity=[1] divisibility=[1024] constancy=[1]");
+  CHECK(K.info(Offs) == "contiguity=[1024] divisibility=[1024] constancy=[1]");
+  // 16-byte aligned base, 4-byte elements advancing by one.
+  CHECK(K.info(Ptrs) == "contiguity=[1024] divisibility=[16] constancy=[1]");
+  // The bound is a multiple of 16, so the mask is uniform in aligned runs of 16.
+  CHECK(K.info(Mask) == "contiguity=[1] divisibility=[1] constancy=[16]");
+  AxisInfoAnalysis AI(*K.F);
+  CHECK(AI.getPtrVectorWidth(Ptrs, 0) == 4);
+  CHECK(AI.getMaskConstancy(Mask, 0) == 16);
+  CHECK(AI.get(X).Constancy[0] == 1);
+}
+
+TEST_CASE("2-d tile: row offsets broadcast against column offsets") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  // rows[:, None] * 64 + cols[None, :]
+  Value *Rows = B.createExpandDims(B.createMakeRange(0, 32), 1);
+  Value *RowOff = B.createBinary(Opcode::Mul, Rows,
+                                 B.getIntConstant(BlockType::get(B.getI32Ty(), {32, 1}), 64));
+  Value *Cols = B.createExpandDims(B.createMakeRange(0, 64), 0);
+  Value *Off = B.createBinary(Opcode::Add, B.createBroadcast(RowOff, {32, 64}),
+                              B.createBroadcast(Cols, {32, 64}));
+  B.createRet();
+  // One run along dim0 starting at 0; each element is its own run along dim1.
+  CHECK(K.info(Rows) ==
+        "contiguity=[32, 1] divisibility=[1073741824, 1] constancy=[1, 1]");
+  CHECK(K.info(RowOff) == "contiguity=[1, 1] divisibility=[64, 64] constancy=[1, 1]");
+  CHECK(K.info(Off) == "contiguity=[1, 64] divisibility=[1, 64] constancy=[1, 1]");
+}
+
+TEST_CASE("runs cut short lose divisibility; remainders and hints") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *R = B.createMakeRange(0, 128);
+  // A uniform operand that is constant only in runs of 4.
+  Value *Q = B.createBinary(Opcode::SDiv, R, B.getIntConstant(R->getType(), 4));
+  CHECK(K.info(Q) == "contiguity=[1] divisibility=[1] constancy=[4]");
+  Value *Mod = B.createBinary(Opcode::SRem, R, B.getIntConstant(R->getType(), 32));
+  CHECK(K.info(Mod) == "contiguity=[32] divisibility=[1073741824] constancy=[1]");
+  Value *N = B.createHint(Opcode::MultipleOf, K.F->getArg(1), {8});
+  CHECK(K.info(N) == "contiguity=[1] divisibility=[8] constancy=[1]");
+  Value *Sum = B.createBinary(Opcode::Add, R, B.createSplat(N, {128}));
+  CHECK(K.info(Sum) == "contiguity=[128] divisibility=[8] constancy=[1]");
+  Value *H = B.createHint(Opcode::MaxContiguous, B.createHint(Opcode::MultipleOf, Sum, {128}), {128});
+  CHECK(K.info(H) == "contiguity=[128] divisibility=[128] constancy=[1]");
+  B.createRet();
+}
+
+TEST_CASE("a loop-carried offset keeps the facts of its increments") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  BasicBlock *Entry = B.getInsertBlock();
+  BasicBlock *Loop = K.F->createBlock("loop");
+  BasicBlock *Exit = K.F->createBlock("exit");
+  Value *Init = B.createMakeRange(0, 64);
+  Value *Step = B.getIntConstant(Init->getType(), 64);
+  B.createBr(Loop);
+  B.setInsertPoint(Loop);
+  PhiInst *Phi = B.createPhi(Init->getType());
+  Value *Next = B.createBinary(Opcode::Add, Phi->getResult(), Step);
+  Value *Done = B.createICmp(ICmpPredicate::SGE, K.F->getArg(1), B.getInt32(0));
+  B.createCondBr(Done, Exit, Loop);
+  Phi->addIncoming(Init, Entry);
+  Phi->addIncoming(Next, Loop);
+  B.setInsertPoint(Exit);
+  B.createRet();
+  CHECK(K.info(Phi->getResult()) ==
+        "contiguity=[64] divisibility=[64] constancy=[1]");
+  CHECK(K.info(Next) == "contiguity=[64] divisibility=[64] constancy=[1]");
+}
+
+TEST_CASE("arguments: divisibility, equal_to_1 and the analysis cache") {
+  Kernel K;
+  K.F->getArg(1)->getAttrs().EqualTo1 = true;
+  K.F->getArg(1)->getAttrs().Divisibility = 0;
+  K.B.createRet();
+  CHECK(K.info(K.F->getArg(0)) == "contiguity=[1] divisibility=[16] constancy=[1]");
+  CHECK(K.info(K.F->getArg(1)) ==
+        "contiguity=[1] divisibility=[1] constancy=[1] constant=1");
+  AnalysisManager AM;
+  AxisInfoAnalysis &A1 = AM.get<AxisInfoAnalysis>(*K.F);
+  AxisInfoAnalysis &A2 = AM.get<AxisInfoAnalysis>(*K.F);
+  CHECK(&A1 == &A2);
+}
