@@ -1,0 +1,6 @@
+"""The compiler: the code generator (codegen.py, AST -> Tritium IR) and
+compile() with its stages (compiler.py)."""
+
+from .compiler import ASTSource, CompiledKernel, GPUTarget, IRSource, compile, parse_target
+
+__all__ = ["ASTSource", "CompiledKernel", "GPUTarget", "IRSource", "compile", "parse_target"]

@@ -1,0 +1,679 @@
+"""tritium.compile: a kernel (or IR text) through the stages to a CompiledKernel.
+
+    k = tritium.compile(ASTSource(add_kernel, {"x": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+                                  constexprs={"BLOCK": 1024}),
+                        target="cuda:90", options={"num_warps": 4})
+    print(k.asm["tir"])
+
+The stages are an ordered dict, name -> ``fn(src, metadata, options) -> src``,
+built per compile. The frontend contributes ``tir``: the code generator's
+module after the pass pipeline (``TIR_PIPELINE``). A backend registered for
+the target's kind (``register_backend("cuda", backend)``) appends its own,
+e.g. ``llir``, ``ptx``, ``cubin``: its ``add_stages(stages, options, target)``
+is called with the dict. A stage's name is also the extension of its dump and
+override files and its key in ``CompiledKernel.asm``. With no backend for the
+target, compilation stops after ``tir`` and ``asm`` holds ``source`` (for a
+Python kernel) and ``tir``.
+
+A compile first looks in the on-disk cache (runtime/cache.py), keyed by the
+source's hash, the options, the target and the compiler version; a hit costs
+no frontend work. TRITIUM_ALWAYS_COMPILE, TRITIUM_KERNEL_DUMP,
+TRITIUM_KERNEL_OVERRIDE and TRITIUM_DUMP_IR skip reading it (they need a real
+compile); an override's result is never stored.
+"""
+
+import collections
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+
+from .. import knobs
+from ..runtime import cache as _cache
+
+__all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
+           "parse_target", "register_backend", "TIR_PIPELINE", "CompileOptions"]
+
+# --------------------------------------------------------------------------
+# Targets
+# --------------------------------------------------------------------------
+
+GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size"])
+GPUTarget.__str__ = lambda t: f"{t.backend}:{t.arch}"
+
+#: Architectures a target may name. LLVM 16 knows sm_90 at most and AMDGPU
+#: processors up to gfx940 (docs: TOOLCHAIN.md); warp size 64 on CDNA.
+CUDA_ARCHS = (70, 72, 75, 80, 86, 87, 89, 90)
+HIP_ARCHS = {"gfx908": 64, "gfx90a": 64, "gfx940": 64, "gfx941": 64,
+             "gfx1030": 32, "gfx1100": 32}
+_DEFAULT_TARGETS = {"cuda": "cuda:90", "hip": "hip:gfx90a"}
+_target_cache = {}
+
+
+def parse_target(target):
+    """``"cuda:90"``, ``"cuda:sm_80"``, ``"hip:gfx90a"``, ``"cuda"`` (its
+    default arch), a GPUTarget or a (backend, arch[, warp_size]) tuple ->
+    GPUTarget; ValueError naming the accepted values otherwise."""
+    if isinstance(target, GPUTarget):
+        return target
+    if isinstance(target, tuple):
+        backend, arch = target[0], target[1]
+        target = f"{backend}:{arch}"
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a string such as 'cuda:90', got {target!r}")
+    hit = _target_cache.get(target)
+    if hit is not None:
+        return hit
+    text = _DEFAULT_TARGETS.get(target.strip().lower(), target.strip().lower())
+    kind, _, arch = text.partition(":")
+    if kind == "cuda":
+        m = re.fullmatch(r"(?:sm_?)?(\d+)a?", arch)
+        cc = int(m.group(1)) if m else None
+        if cc not in CUDA_ARCHS:
+            raise ValueError(f"unsupported CUDA target {target!r}: expected cuda:<cc> "
+                             f"with cc in {', '.join(map(str, CUDA_ARCHS))}")
+        result = GPUTarget("cuda", cc, 32)
+    elif kind == "hip":
+        if arch not in HIP_ARCHS:
+            raise ValueError(f"unsupported HIP target {target!r}: expected hip:<gfx> "
+                             f"with gfx in {', '.join(HIP_ARCHS)}")
+        result = GPUTarget("hip", arch, HIP_ARCHS[arch])
+    else:
+        raise ValueError(f"unknown target {target!r}: expected 'cuda:<cc>' "
+                         "(e.g. cuda:90) or 'hip:<gfx>' (e.g. hip:gfx90a)")
+    _target_cache[target] = result
+    return result
+
+
+# --------------------------------------------------------------------------
+# Backends: compile stages per target kind
+# --------------------------------------------------------------------------
+
+_backends = {}
+
+#: How an override file of a stage is read back: stage -> fn(text or bytes).
+#: ``tir`` parses into a module; a backend adds its own (binary stages get bytes).
+STAGE_PARSERS = {}
+BINARY_STAGES = {"cubin", "hsaco"}
+
+
+def register_backend(kind, backend):
+    """Registers the compile stages for targets of ``kind`` ("cuda", "hip").
+
+    ``backend.add_stages(stages, options, target)`` appends stages after
+    ``tir``; optional ``backend.options`` is a dict of extra launch options
+    and their defaults (e.g. HIP's ``waves_per_eu``); optional
+    ``backend.binary_ext`` names the stage holding the loadable binary;
+    optional ``backend.version`` (a string) joins the cache key.
+    """
+    _backends[kind] = backend
+
+
+def get_backend(target):
+    return _backends.get(target.backend)
+
+
+# --------------------------------------------------------------------------
+# Options
+# --------------------------------------------------------------------------
+
+#: Launch/compile options every target accepts, with their defaults.
+COMMON_OPTIONS = {
+    "num_warps": 4,
+    "num_stages": 3,
+    "num_ctas": 1,
+    "maxnreg": None,
+    "enable_fp_fusion": True,
+    "debug": False,
+    "sanitize_overflow": True,
+    "launch_cooperative_grid": False,
+    "launch_pdl": False,
+    "extern_libs": None,
+    "arch": None,
+}
+#: Extra options per target kind, until a backend registers its own.
+TARGET_OPTIONS = {
+    "cuda": {},
+    "hip": {"num_stages": 2, "waves_per_eu": 0, "matrix_instr_nonkdim": 0,
+            "kpack": 1, "schedule_hint": "none"},
+}
+
+
+class CompileOptions:
+    """The options of one compile; attributes and ``opts["name"]`` both work.
+    Immutable once built; ``hash()`` is stable across processes."""
+
+    __slots__ = ("_d", "_hash")
+
+    def __init__(self, values):
+        object.__setattr__(self, "_d", dict(values))
+        object.__setattr__(self, "_hash", None)
+
+    def __getattr__(self, name):
+        try:
+            return self._d[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("CompileOptions is immutable")
+
+    def __getitem__(self, name):
+        return self._d[name]
+
+    def __contains__(self, name):
+        return name in self._d
+
+    def get(self, name, default=None):
+        return self._d.get(name, default)
+
+    def items(self):
+        return self._d.items()
+
+    def to_dict(self):
+        return dict(self._d)
+
+    def hash(self):
+        if self._hash is None:
+            text = json.dumps(sorted((k, _stable_repr(v)) for k, v in self._d.items()))
+            object.__setattr__(self, "_hash", hashlib.sha256(text.encode()).hexdigest())
+        return self._hash
+
+    def __repr__(self):
+        return f"CompileOptions({self._d!r})"
+
+
+def known_options(target):
+    opts = dict(COMMON_OPTIONS)
+    opts.update(TARGET_OPTIONS.get(target.backend, {}))
+    backend = get_backend(target)
+    if backend is not None:
+        opts.update(getattr(backend, "options", None) or {})
+    return opts
+
+
+def make_options(target, options=None, kernel_name="kernel"):
+    """Fills defaults and checks every option; TypeError for an unknown name
+    (the message names it), ValueError for a bad value."""
+    defaults = known_options(target)
+    values = dict(defaults)
+    for name, value in (options or {}).items():
+        if name not in defaults:
+            raise TypeError(f"{kernel_name}() got an unexpected keyword argument {name!r}: "
+                            f"not a parameter of the kernel nor a launch option for "
+                            f"{target.backend} ({', '.join(sorted(defaults))})")
+        values[name] = value
+    nw = values["num_warps"]
+    if not isinstance(nw, int) or nw < 1 or nw & (nw - 1) or nw > 32:
+        raise ValueError(f"num_warps must be a power of 2 between 1 and 32, got {nw!r}")
+    ns = values["num_stages"]
+    if not isinstance(ns, int) or ns < 0:
+        raise ValueError(f"num_stages must be a non-negative int, got {ns!r}")
+    if knobs.runtime.debug:
+        values["debug"] = True
+    return CompileOptions(values)
+
+
+# --------------------------------------------------------------------------
+# Sources
+# --------------------------------------------------------------------------
+
+def _stable_repr(v):
+    """A text that is equal across processes for equal constexpr/option values
+    (types included: 1, 1.0 and True differ)."""
+    if v is None or isinstance(v, (bool, int, float, str, bytes)):
+        return f"{type(v).__name__}:{v!r}"
+    if isinstance(v, (tuple, list)):
+        return f"{type(v).__name__}(" + ",".join(_stable_repr(x) for x in v) + ")"
+    if isinstance(v, dict):
+        return "dict(" + ",".join(f"{_stable_repr(k)}={_stable_repr(x)}"
+                                 for k, x in sorted(v.items(), key=lambda kv: repr(kv[0]))) + ")"
+    key = getattr(v, "cache_key", None)  # a JITFunction passed as a constexpr
+    if isinstance(key, str):
+        return f"jit:{key}"
+    inner = getattr(v, "value", None)  # tl.constexpr
+    if inner is not None and type(v).__name__ == "constexpr":
+        return _stable_repr(inner)
+    return f"{type(v).__name__}:{v}"
+
+
+def _normalize_constexprs(fn, constexprs):
+    """Keys may be names, indices or Triton's (index,) tuples -> names."""
+    out = {}
+    for k, v in (constexprs or {}).items():
+        if isinstance(k, tuple):
+            k = k[0]
+        if isinstance(k, int):
+            k = fn.arg_names[k]
+        out[k] = v
+    return out
+
+
+_ATTR_ALIASES = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}
+
+
+def _normalize_attrs(fn, attrs):
+    """Keys may be indices, names or (index,) tuples; values a dict or
+    Triton's [["tt.divisibility", 16]] list -> {index: {"divisibility": 16}}."""
+    out = {}
+    for k, v in (attrs or {}).items():
+        if isinstance(k, tuple):
+            k = k[0]
+        if isinstance(k, str):
+            k = fn.arg_names.index(k)
+        if not isinstance(v, dict):
+            v = {_ATTR_ALIASES.get(a, a): b for a, b in v}
+        out[k] = dict(v)
+    return out
+
+
+class ASTSource:
+    """A @jit function with a signature: Triton's ``ASTSource`` shape.
+
+    ``signature`` maps parameter names (or indices) to type strings ("*fp32",
+    "i32", ... or "constexpr"); a parameter given in ``constexprs`` may be left
+    out of it. ``attrs`` maps an argument to {"divisibility": 16} and/or
+    {"equal_to_1": True}.
+    """
+
+    ext = "py"
+
+    def __init__(self, fn, signature, constexprs=None, attrs=None):
+        self.fn = fn
+        self.constexprs = _normalize_constexprs(fn, constexprs)
+        sig = {}
+        for k, v in (signature or {}).items():
+            sig[fn.arg_names[k] if isinstance(k, int) else k] = v
+        for name in fn.arg_names:
+            if name not in sig:
+                if name in self.constexprs:
+                    sig[name] = "constexpr"
+                else:
+                    raise TypeError(f"ASTSource({fn.__name__}): the signature gives no type "
+                                    f"for parameter {name!r}")
+        for name, ty in sig.items():
+            if name not in fn.arg_names:
+                raise TypeError(f"ASTSource({fn.__name__}): {name!r} is not a parameter")
+            if ty == "constexpr" and name not in self.constexprs:
+                param = fn.params[fn.arg_names.index(name)]
+                if not param.has_default:
+                    raise TypeError(f"ASTSource({fn.__name__}): constexpr parameter {name!r} "
+                                    "has no value in constexprs")
+                self.constexprs[name] = param.default
+        self.signature = {name: sig[name] for name in fn.arg_names}
+        self.attrs = _normalize_attrs(fn, attrs)
+        self.name = fn.__name__
+
+    def hash(self):
+        text = "|".join([
+            self.fn.cache_key,
+            json.dumps(self.signature),
+            _stable_repr(sorted(self.constexprs.items())),
+            _stable_repr(sorted(self.attrs.items())),
+        ])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def make_ir(self, options, timings):
+        t0 = time.perf_counter()
+        module = _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options)
+        timings["frontend"] = time.perf_counter() - t0
+        return module
+
+    def source_text(self):
+        return self.fn.src
+
+
+class IRSource:
+    """Tritium IR text (a ``.tir`` file or a string); it is the ``tir`` stage:
+    parsed and verified, then handed to the later stages unchanged."""
+
+    ext = "tir"
+
+    def __init__(self, text, path=None):
+        self.text = text
+        self.path = path
+        m = re.search(r"\b(?:kernel|func)\s+@([A-Za-z_$.][\w$.]*)", text)
+        self.name = m.group(1) if m else (
+            os.path.splitext(os.path.basename(path))[0] if path else "kernel")
+
+    def hash(self):
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    def make_ir(self, options, timings):
+        t0 = time.perf_counter()
+        module = _ir_api().parse_module(self.text, self.path or "<tir>")
+        module.verify()
+        timings["parse"] = time.perf_counter() - t0
+        return module
+
+    def source_text(self):
+        return None
+
+
+def _as_source(src):
+    if isinstance(src, (ASTSource, IRSource)):
+        return src
+    if isinstance(src, os.PathLike) or (isinstance(src, str) and "\n" not in src
+                                        and src.endswith(".tir")):
+        path = os.fspath(src)
+        with open(path) as f:
+            return IRSource(f.read(), path)
+    if isinstance(src, str):
+        return IRSource(src)
+    raise TypeError(f"tritium.compile: src must be an ASTSource, a .tir path or IR text, "
+                    f"got {type(src).__name__}")
+
+
+# --------------------------------------------------------------------------
+# The IR API and the frontend (resolved at use: both land from other work)
+# --------------------------------------------------------------------------
+
+class _IRAPI:
+    def __init__(self, mod):
+        self.parse_module = mod.parse_module
+        self.list_passes = mod.list_passes
+
+
+_ir = None
+
+
+def _ir_api():
+    """``_C.ir`` (parse_module, list_passes), or the same names on ``_C``."""
+    global _ir
+    if _ir is None:
+        from .. import _C
+        _ir = _IRAPI(getattr(_C, "ir", _C))
+    return _ir
+
+
+#: The code generator entry point; None means ``codegen.ast_to_ir``. Tests
+#: may set it to a wrapper that counts compiles.
+ast_to_ir = None
+
+
+def _frontend():
+    if ast_to_ir is not None:
+        return ast_to_ir
+    from . import codegen
+    return codegen.ast_to_ir
+
+
+#: The frontend's pass pipeline, in order. Passes not (yet) registered in
+#: _C are skipped; ``verify`` closes the pipeline.
+TIR_PIPELINE = ("inline", "canonicalize", "cse", "licm", "peephole", "dce")
+
+
+def tir_pipeline():
+    registered = {name for name, _ in _ir_api().list_passes()}
+    passes = [p for p in TIR_PIPELINE if p in registered]
+    if "verify" in registered:
+        passes.append("verify")
+    return passes
+
+
+def _wants_dump(setting, name):
+    return bool(setting) and (setting.strip().lower() in ("1", "true", "yes", "on", "all")
+                              or name in setting.split(","))
+
+
+def _make_tir_stage(name, timings):
+    def tir(module, metadata, options):
+        passes = tir_pipeline()
+        metadata["pipeline"] = passes
+        t0 = time.perf_counter()
+        verify_each = bool(options.get("debug"))
+        if _wants_dump(knobs.compilation.dump_ir, name):
+            out = sys.stderr
+            for p in passes:
+                print(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}", file=out)
+                module.run_passes(p, verify_each)
+                print(f"// -----// IR Dump After {p} ({name}) //----- //\n{module}", file=out)
+        elif passes:
+            module.run_passes(",".join(passes), verify_each)
+        timings["passes"] = time.perf_counter() - t0
+        return module
+    return tir
+
+
+STAGE_PARSERS["tir"] = lambda text: _ir_api().parse_module(text, "<override>")
+
+
+# --------------------------------------------------------------------------
+# CompiledKernel
+# --------------------------------------------------------------------------
+
+_metadata_types = {}
+
+
+def _metadata_tuple(d):
+    fields = tuple(d)
+    cls = _metadata_types.get(fields)
+    if cls is None:
+        cls = collections.namedtuple("KernelMetadata", fields)
+        _metadata_types[fields] = cls
+    values = dict(d)
+    if isinstance(values.get("target"), (list, tuple)):
+        values["target"] = GPUTarget(*values["target"])
+    return cls(**values)
+
+
+class CompiledKernel:
+    """One compiled kernel: ``asm`` (stage name -> text or bytes), ``metadata``
+    (a namedtuple: name, hash, target, num_warps, num_stages, shared, debug,
+    signature, ...), and the launcher the active driver makes on first run."""
+
+    #: Set by JITFunction: the parameter indices passed to the launcher.
+    _arg_indices = ()
+    _repr = None
+
+    def __init__(self, asm, metadata, metadata_group=None, module=None, src=None):
+        self.asm = asm
+        self.metadata = _metadata_tuple(metadata)
+        self.metadata_group = metadata_group or {}
+        self.module = module
+        self.src = src
+        self.name = metadata["name"]
+        self.hash = metadata["hash"]
+        self.target = self.metadata.target
+        self.target_str = f"{self.target.backend}:{self.target.arch}"
+        self.compile_times = {}
+        self.launcher = None
+        self._n_regs = metadata.get("n_regs")
+        self._n_spills = metadata.get("n_spills")
+        self._n_max_threads = metadata.get("n_max_threads")
+
+    # Filled in by the driver's make_launcher (the binary's real usage).
+    n_regs = property(lambda self: self._n_regs,
+                      lambda self, v: setattr(self, "_n_regs", v))
+    n_spills = property(lambda self: self._n_spills,
+                        lambda self, v: setattr(self, "_n_spills", v))
+    n_max_threads = property(lambda self: self._n_max_threads,
+                             lambda self, v: setattr(self, "_n_max_threads", v))
+
+    @property
+    def kernel(self):
+        """The loadable binary (cubin/hsaco bytes), or None without a backend."""
+        backend = _backends.get(self.target.backend)
+        ext = getattr(backend, "binary_ext", None)
+        return self.asm.get(ext) if ext else None
+
+    def make_launcher(self):
+        """Asks the active driver for this kernel's launcher (the backend hook);
+        raises NoBackendError when there is none."""
+        from ..runtime import driver
+        self.launcher = driver.active.make_launcher(self)
+        return self.launcher
+
+    def run(self, grid_x, grid_y, grid_z, stream, *args):
+        """Launches with the kernel's non-constexpr arguments in order."""
+        launcher = self.launcher or self.make_launcher()
+        return launcher(grid_x, grid_y, grid_z, stream, args)
+
+    def __getitem__(self, grid):
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+
+        def launch(*args, stream=None):
+            from ..runtime import driver
+            if stream is None:
+                stream = driver.active.get_current_stream(driver.active.get_current_device())
+            return self.run(grid[0], grid[1], grid[2], stream, *args)
+        return launch
+
+    def launch_metadata(self, grid, stream, *args):
+        return {"name": self.name, "grid": grid, "stream": stream}
+
+    def __repr__(self):
+        return f"<CompiledKernel {self.name} {self.target_str} {self.hash[:12]}>"
+
+
+# --------------------------------------------------------------------------
+# compile()
+# --------------------------------------------------------------------------
+
+def _stage_file(name, stage):
+    return f"{name}.{'py' if stage == 'source' else stage}"
+
+
+def _print_times(name, key, timings, cached):
+    parts = [f"{k} {v * 1e3:.2f} ms" for k, v in timings.items()]
+    where = "disk cache hit, " if cached else ""
+    print(f"[tritium] compile {name} {key[:12]}: {where}" + ", ".join(parts), file=sys.stderr)
+
+
+def _read_override(name, key, stage):
+    path = os.path.join(knobs.cache.override_dir, key, _stage_file(name, stage))
+    if not os.path.exists(path):
+        return None
+    if stage in BINARY_STAGES:
+        with open(path, "rb") as f:
+            return f.read()
+    with open(path) as f:
+        text = f.read()
+    parse = STAGE_PARSERS.get(stage)
+    return parse(text) if parse else text
+
+
+def _dump(name, key, stage, value):
+    d = os.path.join(knobs.cache.dump_dir, key)
+    os.makedirs(d, exist_ok=True)
+    _cache.write_atomic(os.path.join(d, _stage_file(name, stage)),
+                        value if isinstance(value, bytes) else str(value).encode())
+
+
+def _as_asm(value):
+    return value if isinstance(value, (bytes, str)) else str(value)
+
+
+def compile(src, target=None, options=None):
+    """Compiles ``src`` (an ASTSource, a .tir path or IR text) for ``target``
+    ("cuda:90", "cuda:80", "hip:gfx90a", a GPUTarget; default: the active
+    driver's) with ``options`` (a dict of launch options) -> CompiledKernel."""
+    t_start = time.perf_counter()
+    src = _as_source(src)
+    if target is None:
+        from ..runtime import driver
+        target = driver.active.get_current_target()
+    target = parse_target(target)
+    if not isinstance(options, CompileOptions):
+        options = make_options(target, options, src.name)
+    if options.get("arch"):
+        target = parse_target(f"{target.backend}:{options['arch']}")
+    backend = get_backend(target)
+    name = src.name
+
+    key = _cache.compile_key(src.hash(), options.hash(), str(target),
+                             getattr(backend, "version", ""))
+    override = knobs.compilation.kernel_override
+    dump = knobs.compilation.kernel_dump
+    read_cache = not (knobs.compilation.always_compile or override or dump
+                      or _wants_dump(knobs.compilation.dump_ir, name))
+    manager = _cache.FileCacheManager(key)
+    if read_cache:
+        files = manager.load()
+        if files is not None:
+            kernel = _from_cache_files(files, manager)
+            if kernel is not None:
+                kernel.compile_times = {"load": time.perf_counter() - t_start}
+                if knobs.compilation.print_stage_times:
+                    _print_times(name, key, kernel.compile_times, True)
+                return kernel
+
+    timings = {}
+    metadata = {
+        "name": name,
+        "hash": key,
+        "target": list(target),
+        "tritium_version": _cache.package_version(),
+        **options.to_dict(),
+        "warp_size": target.warp_size,
+        "shared": 0,
+        "signature": getattr(src, "signature", None),
+        "equal_to_1": sorted(i for i, a in getattr(src, "attrs", {}).items()
+                             if a.get("equal_to_1")),
+        "n_regs": None,
+        "n_spills": None,
+        "n_max_threads": None,
+    }
+    metadata.pop("extern_libs", None)
+    stages = {"tir": _make_tir_stage(name, timings)}
+    if backend is not None:
+        backend.add_stages(stages, options, target)
+
+    asm = {}
+    if src.source_text() is not None:
+        asm["source"] = src.source_text()
+    module = src.make_ir(options, timings)
+    names = list(stages)
+    first = names.index(src.ext) + 1 if src.ext in stages else 0
+    if first:
+        asm[src.ext] = _as_asm(module)
+    if dump:
+        for stage, text in asm.items():
+            _dump(name, key, stage, text)
+    value = module
+    tir_module = module
+    for stage in names[first:]:
+        replaced = _read_override(name, key, stage) if override else None
+        if replaced is not None:
+            value = replaced
+        else:
+            t0 = time.perf_counter()
+            value = stages[stage](value, metadata, options)
+            if stage not in timings and stage != "tir":
+                timings[stage] = time.perf_counter() - t0
+        asm[stage] = _as_asm(value)
+        if stage == "tir":
+            tir_module = value
+        if dump:
+            _dump(name, key, stage, asm[stage])
+    metadata["stages"] = list(asm)
+    timings["total"] = time.perf_counter() - t_start
+
+    files = {_stage_file(name, stage): text for stage, text in asm.items()}
+    files[_stage_file(name, "json")] = json.dumps(metadata, default=str)
+    group = {} if override else manager.store(files)
+    kernel = CompiledKernel(asm, metadata, group, module=tir_module, src=src)
+    kernel.compile_times = timings
+    if knobs.compilation.print_stage_times:
+        _print_times(name, key, timings, False)
+    return kernel
+
+
+def _from_cache_files(files, manager):
+    meta = [f for f in files if f.endswith(".json")]
+    if len(meta) != 1:
+        manager.discard()
+        return None
+    try:
+        metadata = json.loads(files[meta[0]])
+        name = metadata["name"]
+        asm = {}
+        for stage in metadata["stages"]:
+            data = files[_stage_file(name, stage)]
+            asm[stage] = data if stage in BINARY_STAGES else data.decode()
+    except (KeyError, ValueError, UnicodeDecodeError):
+        manager.discard()
+        return None
+    return CompiledKernel(asm, metadata, manager.paths(files))

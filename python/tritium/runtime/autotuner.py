@@ -1,0 +1,289 @@
+"""@tritium.autotune, @tritium.heuristics and Config, with Triton's behaviour.
+
+The first launch with a new tuning key (the values of the ``key`` arguments
+and the dtype of every tensor argument) compiles every config that survives
+pruning, times each with ``do_bench`` and keeps the fastest in
+``self.cache``; later launches with that key go straight to it. A config
+that fails to compile, or to run, gets an infinite time.
+
+Timing needs a GPU: the default ``do_bench`` is the active driver's
+``benchmark`` (runtime/driver.py), which raises NoBackendError without a GPU
+backend - after every config has been compiled. ``do_bench=`` replaces it
+(tests pass a fake timer that reads ``fn.config``).
+"""
+
+import builtins
+import time
+
+from .. import knobs
+from . import driver as _driver
+from .jit import KernelInterface, JITFunction
+
+__all__ = ["Config", "Autotuner", "Heuristics", "autotune", "heuristics"]
+
+
+class Config:
+    """A point of the tuning space: meta-parameters (``kwargs``) and launch
+    options."""
+
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None,
+                 pre_hook=None, ir_override=None):
+        self.kwargs = dict(kwargs)
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+        self.ir_override = ir_override
+
+    def all_kwargs(self):
+        """The meta-parameters and the launch options that are set."""
+        opts = {"num_warps": self.num_warps, "num_stages": self.num_stages,
+                "num_ctas": self.num_ctas, "maxnreg": self.maxnreg}
+        return {**self.kwargs, **{k: v for k, v in opts.items() if v is not None}}
+
+    def _key(self):
+        return (tuple(sorted(self.kwargs.items())), self.num_warps, self.num_stages,
+                self.num_ctas, self.maxnreg, self.pre_hook, self.ir_override)
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and self._key() == other._key()
+
+    def __str__(self):
+        parts = [f"{k}: {v}" for k, v in self.kwargs.items()]
+        parts += [f"num_warps: {self.num_warps}", f"num_ctas: {self.num_ctas}",
+                  f"num_stages: {self.num_stages}", f"maxnreg: {self.maxnreg}"]
+        return ", ".join(parts)
+
+    __repr__ = __str__
+
+
+def _base_fn(fn):
+    while not isinstance(fn, JITFunction):
+        fn = fn.fn
+    return fn
+
+
+class _ConfigCall:
+    """What do_bench times: one launch with ``config``; ``config`` is there
+    for fake timers."""
+
+    def __init__(self, tuner, config, args, kwargs):
+        self.tuner, self.config, self.args, self.kwargs = tuner, config, args, kwargs
+        self.__name__ = f"{tuner.base_fn.__name__}[{config}]"
+
+    def __call__(self):
+        t = self.tuner
+        nargs = dict(zip(t.arg_names, self.args))
+        full = {**nargs, **self.kwargs, **self.config.all_kwargs()}
+        if self.config.pre_hook:
+            self.config.pre_hook(full)
+        t._pre_hook(full)
+        try:
+            t.fn.run(*self.args, grid=self.kwargs["grid"], warmup=False,
+                     **{k: v for k, v in self.kwargs.items() if k != "grid"},
+                     **self.config.all_kwargs())
+        finally:
+            t._post_hook(full)
+
+
+class Autotuner(KernelInterface):
+    def __init__(self, fn, arg_names, configs, key, reset_to_zero=None, restore_value=None,
+                 pre_hook=None, post_hook=None, prune_configs_by=None, warmup=None, rep=None,
+                 use_cuda_graph=False, do_bench=None, cache_results=False):
+        self.fn = fn
+        self.base_fn = _base_fn(fn)
+        self.arg_names = arg_names
+        self.configs = list(configs) if configs else [Config({})]
+        self.keys = list(key)
+        self.reset_to_zero = list(reset_to_zero or [])
+        self.restore_value = list(restore_value or [])
+        self.user_pre_hook = pre_hook
+        self.user_post_hook = post_hook
+        prune = prune_configs_by or {}
+        self.perf_model = prune.get("perf_model")
+        self.configs_top_k = prune.get("top_k", 1.0)
+        self.early_config_prune = prune.get("early_config_prune")
+        self.num_warmups = warmup
+        self.num_reps = rep
+        self.user_do_bench = do_bench
+        self.cache = {}
+        self.configs_timings = None
+        self.best_config = None
+        self.bench_time = 0.0
+        self._restored = {}
+        self.__name__ = self.base_fn.__name__
+        for name in self.keys + self.reset_to_zero + self.restore_value:
+            if name not in arg_names:
+                raise ValueError(f"autotune: {name!r} is not a parameter of "
+                                 f"{self.base_fn.__name__} ({', '.join(arg_names)})")
+
+    # -- hooks around a timed launch ---------------------------------------
+
+    def _pre_hook(self, full):
+        for name in self.reset_to_zero:
+            full[name].zero_()
+        for name in self.restore_value:
+            self._restored[name] = full[name].clone()
+        if self.user_pre_hook:
+            self.user_pre_hook(full)
+
+    def _post_hook(self, full):
+        for name, saved in self._restored.items():
+            full[name].copy_(saved)
+        self._restored = {}
+        if self.user_post_hook:
+            self.user_post_hook(full, exception=None)
+
+    # -- tuning ------------------------------------------------------------
+
+    def _tuning_key(self, args, kwargs):
+        all_args = {**dict(zip(self.arg_names, args)), **kwargs}
+        key = [all_args[k] for k in self.keys if k in all_args]
+        key += [str(a.dtype) for a in args if hasattr(a, "dtype")]
+        return tuple(key)
+
+    def prune_configs(self, kwargs, nargs):
+        pruned = self.configs
+        if self.early_config_prune:
+            pruned = list(self.early_config_prune(self.configs, nargs, **kwargs))
+            if not pruned:
+                raise RuntimeError("autotune: early_config_prune removed every config")
+        if self.perf_model:
+            top_k = self.configs_top_k
+            if isinstance(top_k, float) and top_k <= 1.0:
+                top_k = int(len(pruned) * top_k)
+            top_k = builtins.max(1, top_k)
+            if len(pruned) > top_k:
+                est = {c: self.perf_model(**nargs, **kwargs, **c.all_kwargs()) for c in pruned}
+                pruned = sorted(est, key=est.get)[:top_k]
+        return pruned
+
+    def _do_bench(self):
+        if self.user_do_bench is not None:
+            return self.user_do_bench
+        drv = _driver.active.get()
+        kw = {}
+        if self.num_warmups is not None:
+            kw["warmup"] = self.num_warmups
+        if self.num_reps is not None:
+            kw["rep"] = self.num_reps
+        return lambda fn, quantiles=None: drv.benchmark(fn, quantiles=quantiles, **kw)
+
+    def _check_conflicts(self, kwargs, config):
+        conflicts = set(kwargs) & set(config.all_kwargs())
+        if conflicts:
+            raise ValueError(f"Conflicting meta-parameters: {', '.join(sorted(conflicts))}. "
+                             "Make sure that you don't re-define auto-tuned symbols.")
+
+    def _compile_all(self, configs, args, kwargs, grid):
+        """Compiles every config; those that fail get an infinite time."""
+        failed = {}
+        for config in configs:
+            self._check_conflicts(kwargs, config)
+            try:
+                self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
+            except Exception as e:  # a CompilationError, OutOfResources, a bad option
+                failed[config] = e
+        return failed
+
+    def _bench(self, configs, args, kwargs, grid):
+        failed = self._compile_all(configs, args, kwargs, grid)
+        if len(failed) == len(configs):
+            raise next(iter(failed.values()))
+        do_bench = self._do_bench()
+        timings = {}
+        for config in configs:
+            if config in failed:
+                timings[config] = [float("inf")] * 3
+                continue
+            call = _ConfigCall(self, config, args, {**kwargs, "grid": grid})
+            try:
+                t = do_bench(call, quantiles=(0.5, 0.2, 0.8))
+            except _driver.NoBackendError:
+                raise
+            except Exception:
+                t = float("inf")
+            timings[config] = t if isinstance(t, (list, tuple)) else [t]
+        return timings
+
+    def run(self, *args, grid, warmup, **kwargs):
+        nargs = dict(zip(self.arg_names, args))
+        if len(self.configs) > 1:
+            key = self._tuning_key(args, kwargs)
+            config = self.cache.get(key)
+            if config is None:
+                pruned = self.prune_configs(kwargs, nargs)
+                if warmup:
+                    return [self.fn.run(*args, grid=grid, warmup=True, **kwargs,
+                                        **c.all_kwargs()) for c in pruned]
+                t0 = time.perf_counter()
+                if len(pruned) == 1:  # nothing to compare: no need to time it
+                    timings = {pruned[0]: [0.0, 0.0, 0.0]}
+                else:
+                    timings = self._bench(pruned, args, kwargs, grid)
+                self.bench_time = time.perf_counter() - t0
+                config = builtins.min(timings, key=lambda c: timings[c][0])
+                self.cache[key] = config
+                self.configs_timings = timings
+                if knobs.autotuning.print:
+                    print(f"Triton autotuning for function {self.base_fn.__name__} finished "
+                          f"after {self.bench_time:.2f}s; best config selected: {config};")
+        else:
+            config = self.configs[0]
+        self.best_config = config
+        self._check_conflicts(kwargs, config)
+        if config.pre_hook is not None and not warmup:
+            config.pre_hook({**nargs, **kwargs, **config.all_kwargs()})
+        return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Compiles every config (after pruning); returns their kernels."""
+        nargs = dict(zip(self.arg_names, args))
+        return [self.fn.warmup(*args, grid=grid, **kwargs, **c.all_kwargs())
+                for c in self.prune_configs(kwargs, nargs)]
+
+
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None,
+             pre_hook=None, post_hook=None, warmup=None, rep=None, use_cuda_graph=False,
+             do_bench=None, cache_results=False):
+    """Decorates a @jit kernel (or a @heuristics one) to be tuned over
+    ``configs`` whenever the values of the ``key`` arguments change."""
+
+    def decorator(fn):
+        return Autotuner(fn, _base_fn(fn).arg_names, configs, key, reset_to_zero,
+                         restore_value, pre_hook=pre_hook, post_hook=post_hook,
+                         prune_configs_by=prune_configs_by, warmup=warmup, rep=rep,
+                         use_cuda_graph=use_cuda_graph, do_bench=do_bench,
+                         cache_results=cache_results)
+    return decorator
+
+
+class Heuristics(KernelInterface):
+    def __init__(self, fn, arg_names, values):
+        self.fn = fn
+        self.values = values
+        self.arg_names = arg_names
+        self.__name__ = _base_fn(fn).__name__
+
+    def run(self, *args, **kwargs):
+        for name, heur in self.values.items():
+            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
+        return self.fn.run(*args, **kwargs)
+
+    def warmup(self, *args, grid=None, **kwargs):
+        for name, heur in self.values.items():
+            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
+        return self.fn.warmup(*args, grid=grid, **kwargs)
+
+
+def heuristics(values):
+    """Decorates a kernel so that each meta-parameter in ``values`` is set to
+    ``values[name](args)`` at every launch (``args``: the bound arguments)."""
+
+    def decorator(fn):
+        return Heuristics(fn, _base_fn(fn).arg_names, values)
+    return decorator

@@ -1,0 +1,334 @@
+"""The on-disk kernel cache and the hashes that key it.
+
+Layout: ``$TRITIUM_CACHE_DIR/<key>/`` holds one compiled kernel: a file per
+stage (``add_kernel.tir``, later ``add_kernel.ptx``, ``add_kernel.cubin``),
+its metadata (``add_kernel.json``) and ``manifest.json``, which lists every
+file with its SHA-256, the entry's key, and a checksum of that list.
+
+Robustness, which is the whole point:
+
+* An entry is built in a private temporary directory and published with one
+  ``rename``; readers never see a half-written entry, and two processes
+  compiling the same kernel both succeed (the second rename loses, and its
+  directory is thrown away). Entries are never modified after publication.
+* Every read checks the manifest's checksum and each file's SHA-256; a
+  truncated, corrupt or incomplete entry is moved aside and deleted, and the
+  kernel is compiled again - never served.
+* A cache directory that cannot be written (permissions, full disk) only
+  costs a warning: the compile still returns its kernel.
+
+The key (``compile_key``) covers the kernel's source and, through
+``DependenciesFinder``, every @jit function and constexpr global it reaches;
+the specialization, the options, the target and ``version_key()``: the
+package version, the extension libraries' contents and the compiler's and
+language's Python sources.
+"""
+
+import ast
+import builtins
+import functools
+import glob
+import hashlib
+import inspect
+import json
+import os
+import shutil
+import uuid
+import warnings
+
+from .. import knobs
+
+__all__ = ["FileCacheManager", "DependenciesFinder", "compile_key", "version_key",
+           "write_atomic", "fingerprint"]
+
+MANIFEST = "manifest.json"
+_FORMAT = 1
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic(path, data):
+    """Writes ``data`` (bytes) to ``path`` through a temporary file in the same
+    directory and ``os.replace``: readers see the old file or the new one."""
+    tmp = f"{path}.tmp.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _manifest_checksum(key, files):
+    return _sha256(json.dumps([_FORMAT, key, files], sort_keys=True).encode())
+
+
+class FileCacheManager:
+    """One entry of the on-disk cache, ``<cache dir>/<key>``."""
+
+    def __init__(self, key, cache_dir=None):
+        self.key = key
+        self.cache_dir = cache_dir or knobs.cache.dir
+        self.entry = os.path.join(self.cache_dir, key)
+
+    def paths(self, files):
+        return {name: os.path.join(self.entry, name) for name in files}
+
+    def load(self):
+        """The entry's files ({name: bytes}) if it exists and every checksum
+        holds; None otherwise (a damaged entry is deleted first)."""
+        try:
+            with open(os.path.join(self.entry, MANIFEST), "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            if os.path.isdir(self.entry):  # a directory without a manifest
+                self.discard()
+            return None
+        except OSError:
+            return None
+        try:
+            manifest = json.loads(raw)
+            files = manifest["files"]
+            ok = (manifest.get("format") == _FORMAT and manifest.get("key") == self.key
+                  and manifest.get("checksum") == _manifest_checksum(self.key, files))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            ok = False
+        if not ok:
+            self.discard()
+            return None
+        out = {}
+        for name, digest in files.items():
+            try:
+                with open(os.path.join(self.entry, name), "rb") as f:
+                    data = f.read()
+            except OSError:
+                self.discard()
+                return None
+            if _sha256(data) != digest:
+                self.discard()
+                return None
+            out[name] = data
+        return out
+
+    def store(self, files):
+        """Publishes ``files`` ({name: str or bytes}) as this entry; returns
+        their paths, or {} when the cache directory cannot be written."""
+        data = {n: (v if isinstance(v, bytes) else v.encode()) for n, v in files.items()}
+        digests = {n: _sha256(v) for n, v in data.items()}
+        manifest = {"format": _FORMAT, "key": self.key, "files": digests,
+                    "checksum": _manifest_checksum(self.key, digests)}
+        tmp = os.path.join(self.cache_dir, f".tmp.{self.key[:16]}.{os.getpid()}."
+                                           f"{uuid.uuid4().hex[:8]}")
+        try:
+            os.makedirs(self.cache_dir, exist_ok=True)
+            os.mkdir(tmp)
+            for name, blob in data.items():
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(blob)
+            # The manifest goes last: a directory without one is never valid.
+            with open(os.path.join(tmp, MANIFEST), "wb") as f:
+                f.write(json.dumps(manifest, sort_keys=True).encode())
+            try:
+                os.rename(tmp, self.entry)
+            except OSError:
+                # Another process published the same entry first; keep theirs.
+                shutil.rmtree(tmp, ignore_errors=True)
+        except OSError as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            warnings.warn(f"tritium: cannot write the kernel cache in {self.cache_dir} ({e}); "
+                          "set TRITIUM_CACHE_DIR to a writable directory", RuntimeWarning,
+                          stacklevel=3)
+            return {}
+        return self.paths(data)
+
+    def discard(self):
+        """Moves the entry aside, then deletes it, so that no reader ever
+        opens a half-deleted directory under the entry's name."""
+        trash = os.path.join(self.cache_dir, f".trash.{self.key[:16]}.{os.getpid()}."
+                                             f"{uuid.uuid4().hex[:8]}")
+        try:
+            os.rename(self.entry, trash)
+        except OSError:
+            return
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------
+# Version key
+# --------------------------------------------------------------------------
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@functools.lru_cache(maxsize=None)
+def package_version():
+    try:
+        from .. import _C
+        return str(_C.__version__)
+    except ImportError:
+        return "unknown"
+
+
+def _file_digest(path):
+    """SHA-256 of a (large) file's contents, memoized across processes by
+    its (path, size, mtime, inode) in the cache directory's ``.stamps``."""
+    st = os.stat(path)
+    stamp = _sha256(f"{path}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}".encode())[:32]
+    stamp_path = os.path.join(knobs.cache.dir, ".stamps", stamp)
+    try:
+        with open(stamp_path) as f:
+            digest = f.read()
+        if len(digest) == 64:
+            return digest
+    except OSError:
+        pass
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    digest = h.hexdigest()
+    try:
+        os.makedirs(os.path.dirname(stamp_path), exist_ok=True)
+        write_atomic(stamp_path, digest.encode())
+    except OSError:
+        pass
+    return digest
+
+
+@functools.lru_cache(maxsize=None)
+def version_key():
+    """The compiler's identity: package version, the contents of the
+    extension libraries, and the compiler's and language's Python sources."""
+    h = hashlib.sha256(package_version().encode())
+    for so in sorted(glob.glob(os.path.join(_PKG_DIR, "*.so"))):
+        h.update(os.path.basename(so).encode() + _file_digest(so).encode())
+    for sub in ("compiler", "language"):
+        for py in sorted(glob.glob(os.path.join(_PKG_DIR, sub, "**", "*.py"), recursive=True)):
+            with open(py, "rb") as f:
+                h.update(os.path.relpath(py, _PKG_DIR).encode() + f.read())
+    return h.hexdigest()
+
+
+def compile_key(src_hash, options_hash, target, backend_version=""):
+    text = "|".join([src_hash, options_hash, str(target), str(backend_version), version_key()])
+    return _sha256(text.encode())
+
+
+# --------------------------------------------------------------------------
+# What a kernel reaches: @jit functions and constexpr globals
+# --------------------------------------------------------------------------
+
+_SCALARS = (int, float, bool, str, bytes, complex, type(None))
+
+
+def _constexpr_type():
+    try:
+        from ..language import constexpr
+        return constexpr
+    except ImportError:
+        return None
+
+
+def fingerprint(value):
+    """A comparable, hashable summary of a global's value, or None when the
+    value is not something a kernel bakes in (modules, functions, classes,
+    arbitrary objects)."""
+    t = type(value)
+    if t.__name__ == "constexpr" and hasattr(value, "value"):
+        inner = fingerprint(value.value)
+        return None if inner is None else ("constexpr", inner)
+    if t in _SCALARS:
+        return (t.__name__, value)
+    if t is tuple:
+        parts = tuple(fingerprint(v) for v in value)
+        return None if any(p is None for p in parts) else ("tuple", parts)
+    if t.__module__.startswith("tritium") and not callable(value):
+        return ("obj", t.__name__, str(value))  # e.g. a tl.dtype
+    return None
+
+
+class DependenciesFinder(ast.NodeVisitor):
+    """Walks a @jit function's AST and hashes what its code means: its source,
+    the cache key of every @jit function it names (recursively) and the
+    value of every global it reads that a kernel bakes in. ``used_globals``
+    maps (display name, id(namespace)) -> (name in namespace, namespace,
+    fingerprint) for the check at launch that they have not changed."""
+
+    def __init__(self, jit_fn):
+        self.fn = jit_fn
+        self.globals = jit_fn.__globals__
+        try:
+            self.nonlocals = inspect.getclosurevars(jit_fn.fn).nonlocals
+        except (TypeError, ValueError):
+            self.nonlocals = {}
+        self.hasher = hashlib.sha256(jit_fn.src.encode())
+        self.hasher.update(f"|line={jit_fn.starting_line_number}"
+                           f"|noinline={bool(jit_fn.noinline)}".encode())
+        self.used_globals = {}
+        self.local_names = set()
+
+    def run(self):
+        tree = self.fn.parse()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.arg):
+                self.local_names.add(node.arg)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                self.local_names.add(node.id)
+        self.visit(tree)
+        return self.hasher.hexdigest()
+
+    def _lookup(self, name):
+        if name in self.nonlocals:
+            return self.nonlocals[name], self.nonlocals, True
+        if name in self.globals:
+            return self.globals[name], self.globals, True
+        return None, None, False
+
+    def _note(self, display, name, value, namespace):
+        from .jit import JITFunction
+        if isinstance(value, JITFunction):
+            if value is not self.fn:
+                self.hasher.update(f"|jit:{display}={value.cache_key}".encode())
+                self.used_globals.update(value.used_global_vals)
+            return
+        fp = fingerprint(value)
+        if fp is None:
+            return
+        self.hasher.update(f"|global:{display}={fp!r}".encode())
+        self.used_globals[(display, id(namespace))] = (name, namespace, fp)
+
+    def visit_Name(self, node):
+        if not isinstance(node.ctx, ast.Load) or node.id in self.local_names:
+            return None
+        value, namespace, found = self._lookup(node.id)
+        if not found:
+            return getattr(builtins, node.id, None)
+        self._note(node.id, node.id, value, namespace)
+        return value
+
+    def visit_Attribute(self, node):
+        base = self.visit(node.value)
+        if base is None or not inspect.ismodule(base):
+            return None
+        value = getattr(base, node.attr, None)
+        # Only @jit functions and constexprs reached through a module count;
+        # the rest (tl.load, tl.float32) is the language itself.
+        from .jit import JITFunction
+        if isinstance(value, JITFunction) or type(value).__name__ == "constexpr":
+            self._note(f"{base.__name__}.{node.attr}", node.attr, value, vars(base))
+        return value
+
+    def visit_FunctionDef(self, node):
+        # Only the body and defaults matter; annotations name tl.constexpr.
+        for stmt in node.body:
+            self.visit(stmt)
+        for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+            self.visit(default)
+
+    visit_AsyncFunctionDef = visit_FunctionDef

@@ -1,0 +1,146 @@
+"""The runtime's one seam to a GPU: the active driver.
+
+Everything that touches a device goes through ``driver.active``, an object
+with the methods of ``Driver`` below. Without a GPU backend it is a
+``NullDriver``: kernels compile (for the target that TRITIUM_DEFAULT_BACKEND
+names) and launching or benchmarking raises ``NoBackendError``.
+
+What a GPU backend fills in (the CUDA and HIP issues)::
+
+    class CudaDriver(tritium.runtime.driver.Driver):
+        def is_active(self): ...            # libcuda loads and sees a device
+        def get_current_target(self): ...   # GPUTarget("cuda", 90, 32)
+        def get_current_device(self): ...   # hashable; keys the per-device caches
+        def get_current_stream(self, device): ...
+        def make_launcher(self, kernel):    # THE hook: load kernel.asm[binary],
+            ...                             # fill kernel.n_regs/n_spills, raise
+            return launch                   # OutOfResources; return
+                                            # launch(gx, gy, gz, stream, args)
+        def benchmark(self, fn, quantiles=None, warmup=25, rep=100,
+                      return_mode="mean"): ...   # events-based do_bench
+
+    tritium.runtime.driver.register(CudaDriver())
+
+``launch(gx, gy, gz, stream, args)`` receives the kernel's non-constexpr
+arguments in parameter order, as the user passed them (tensors, ints,
+floats); arguments that ``kernel.metadata`` marks ``equal_to_1`` are still
+passed. The compile stages (llir, ptx, cubin) are registered separately, with
+``tritium.compiler.compiler.register_backend``, because compiling for a
+target needs no device.
+"""
+
+from .. import knobs
+
+__all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active"]
+
+
+class NoBackendError(RuntimeError):
+    """Raised when a kernel must run (or be timed) and no GPU backend is active."""
+
+
+_NO_BACKEND = (
+    "no GPU backend available: tritium compiled '{name}' for {target} but cannot "
+    "{what} it. Use kernel.warmup(...)/tritium.compile(...) to compile only, or "
+    "TRITIUM_INTERPRET=1 to run kernels on the CPU")
+
+
+class Driver:
+    """The interface of a GPU backend's driver (see the module docstring)."""
+
+    def is_active(self):
+        return False
+
+    def get_current_target(self):
+        raise NotImplementedError
+
+    def get_current_device(self):
+        raise NotImplementedError
+
+    def get_current_stream(self, device):
+        raise NotImplementedError
+
+    def make_launcher(self, kernel):
+        raise NotImplementedError
+
+    def benchmark(self, fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
+        raise NotImplementedError
+
+
+class NullDriver(Driver):
+    """The driver when no GPU backend is active: compile-only."""
+
+    def is_active(self):
+        return True
+
+    def get_current_target(self):
+        from ..compiler.compiler import parse_target
+        return parse_target(knobs.runtime.default_backend)
+
+    def get_current_device(self):
+        # The per-device caches are keyed by the target text, so changing
+        # TRITIUM_DEFAULT_BACKEND between launches compiles for the new one.
+        return knobs.default_backend_fast()
+
+    def get_current_stream(self, device):
+        return 0
+
+    def make_launcher(self, kernel):
+        raise NoBackendError(_NO_BACKEND.format(
+            name=kernel.name, target=kernel.target_str, what="launch"))
+
+    def benchmark(self, fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
+        raise NoBackendError(_NO_BACKEND.format(
+            name=getattr(fn, "__name__", "the function"),
+            target=knobs.runtime.default_backend, what="benchmark"))
+
+
+_registered = []
+
+
+class _Active:
+    """``driver.active``: forwards to the first registered driver that is
+    active, else to a NullDriver; chosen on first use and kept."""
+
+    def __init__(self):
+        self._obj = None
+
+    def _pick(self):
+        for drv in _registered:
+            try:
+                if drv.is_active():
+                    return drv
+            except Exception:  # a broken driver must not stop compile-only use
+                continue
+        return NullDriver()
+
+    def get(self):
+        if self._obj is None:
+            self._obj = self._pick()
+        return self._obj
+
+    def set(self, drv):
+        self._obj = drv
+
+    def reset(self):
+        self._obj = None
+
+    def __getattr__(self, name):
+        return getattr(self.get(), name)
+
+
+active = _Active()
+
+
+def register(drv):
+    """Adds a backend's driver; it becomes active if it reports a device."""
+    _registered.append(drv)
+    active.reset()
+
+
+def set_active(drv):
+    """Forces ``drv`` (e.g. a test's fake driver) as the active driver;
+    ``set_active(None)`` goes back to choosing among registered drivers."""
+    if drv is None:
+        active.reset()
+    else:
+        active.set(drv)

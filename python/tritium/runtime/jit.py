@@ -1,0 +1,642 @@
+"""@tritium.jit: JITFunction, kernel[grid](...), specialization, warmup.
+
+A launch ``kernel[grid](*args, num_warps=4, BLOCK=128)`` runs:
+
+1. the kernel's *binder*, a Python function generated once per kernel with
+   the kernel's own parameter list, so Python itself binds positional,
+   keyword and default arguments (and names the parameter when one is
+   missing or unexpected). It returns the arguments in parameter order, the
+   specialization tuple (per argument: type and ``==1``/``%16`` facts, or the
+   value of a constexpr) and the remaining keywords (launch options);
+2. one dict lookup in the per-device cache with that key; on a miss the
+   key is decoded into a signature, constexprs and attrs and compiled
+   (tritium.compile, which consults the on-disk cache first);
+3. the grid (a tuple, or a callable of the bound arguments) and the launch,
+   through ``CompiledKernel.launcher`` made by the active driver
+   (runtime/driver.py). Without a GPU backend that raises NoBackendError -
+   after compiling, so ``warmup`` and compile-only use work everywhere.
+
+Specialization follows Triton: an int argument is i32, i64 or u64 by value;
+ints equal to 1 get ``equal_to_1``, ints divisible by 16 and pointers aligned
+to 16 bytes get ``divisibility=16``, unless the parameter is in
+``do_not_specialize`` (no value facts) or ``do_not_specialize_on_alignment``
+(no divisibility).
+"""
+
+import ast
+import functools
+import inspect
+import operator
+import re
+import textwrap
+
+from .. import knobs
+from . import driver as _driver
+from .cache import fingerprint
+
+__all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
+           "cdiv", "next_power_of_2"]
+
+
+def cdiv(x, y):
+    """Ceiling division: ``cdiv(10, 4) == 3``."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(n)
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+# --------------------------------------------------------------------------
+# Argument types
+# --------------------------------------------------------------------------
+
+#: dtype names (torch's, numpy's, tl's and Triton's strings) -> type string.
+_DTYPE_NAMES = {
+    "bool": "i1", "int1": "i1", "i1": "i1",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
+    "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64",
+    "float16": "fp16", "half": "fp16", "fp16": "fp16",
+    "bfloat16": "bf16", "bf16": "bf16",
+    "float32": "fp32", "float": "fp32", "fp32": "fp32",
+    "float64": "fp64", "double": "fp64", "fp64": "fp64",
+    "float8_e4m3fn": "fp8e4nv", "float8e4nv": "fp8e4nv", "fp8e4nv": "fp8e4nv",
+    "float8_e5m2": "fp8e5", "float8e5": "fp8e5", "fp8e5": "fp8e5",
+    "float8_e4m3fnuz": "fp8e4b8", "float8e4b8": "fp8e4b8", "fp8e4b8": "fp8e4b8",
+    "float8_e5m2fnuz": "fp8e5b16", "float8e5b16": "fp8e5b16", "fp8e5b16": "fp8e5b16",
+    "float8e4b15": "fp8e4b15", "fp8e4b15": "fp8e4b15",
+}
+_SCALAR_TYPES = frozenset(_DTYPE_NAMES.values())
+#: __cuda_array_interface__ typestr (without byte order) -> type string.
+_TYPESTR = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
+            "u1": "u8", "u2": "u16", "u4": "u32", "u8": "u64",
+            "f2": "fp16", "f4": "fp32", "f8": "fp64"}
+
+
+class _ArgError(TypeError):
+    """An argument that cannot be typed; run() re-raises it naming the parameter."""
+
+
+def _dtype_to_str(dtype):
+    """Any dtype object (torch.float32, np.dtype('float32'), tl.float32, the
+    string 'fp32') -> Triton's type string, e.g. 'fp32'."""
+    name = str(dtype)
+    for prefix in ("torch.", "triton.language.", "tritium.language.", "tl."):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    ty = _DTYPE_NAMES.get(name)
+    if ty is None:
+        ty = _DTYPE_NAMES.get(getattr(dtype, "name", None))
+    if ty is None:
+        raise _ArgError(f"unsupported tensor dtype {dtype!r}")
+    return ty
+
+
+def _interned(ty, tag=""):
+    return _INTERNED.setdefault((ty, tag), (ty, tag))
+
+
+_INTERNED = {}
+_I32, _I32_ONE, _I32_DIV = _interned("i32"), _interned("i32", "1"), _interned("i32", "D")
+_I64, _I64_DIV = _interned("i64"), _interned("i64", "D")
+_U64, _U64_DIV = _interned("u64"), _interned("u64", "D")
+_FP32, _I1 = _interned("fp32"), _interned("i1")
+_NONE = ("constexpr", None)
+
+#: Tensor classes seen so far (types with data_ptr() and dtype), and the
+#: interned pointer entries per dtype, so that the warm path allocates nothing.
+_TENSOR_TYPES = set()
+_PTR_ALIGNED = {}
+_PTR_UNALIGNED = {}
+
+
+def _pointer_entry(dtype, aligned):
+    table = _PTR_ALIGNED if aligned else _PTR_UNALIGNED
+    entry = _interned("*" + _dtype_to_str(dtype), "D" if aligned else "")
+    try:
+        table[dtype] = entry
+    except TypeError:  # an unhashable dtype: not memoized
+        pass
+    return entry
+
+
+def _int_spec(x, value, align):
+    if -0x80000000 <= x <= 0x7FFFFFFF:
+        if value:
+            if x == 1:
+                return _I32_ONE
+            if align and not x & 15:
+                return _I32_DIV
+        return _I32
+    if -0x8000000000000000 <= x <= 0x7FFFFFFFFFFFFFFF:
+        return _I64_DIV if value and align and not x & 15 else _I64
+    if 0 < x <= 0xFFFFFFFFFFFFFFFF:
+        return _U64_DIV if value and align and not x & 15 else _U64
+    raise _ArgError(f"integer {x} does not fit in 64 bits")
+
+
+def _specialize(x, value=True, align=True):
+    """One argument -> its specialization entry: (type string, tag) with tag
+    "1" (== 1), "D" (divisible by 16 / 16-byte aligned) or "", or
+    ("constexpr", value) for values that are baked in."""
+    t = type(x)
+    if t in _TENSOR_TYPES:
+        dtype = x.dtype
+        if value and align and not x.data_ptr() & 15:
+            entry = _PTR_ALIGNED.get(dtype)
+            return entry if entry is not None else _pointer_entry(dtype, True)
+        entry = _PTR_UNALIGNED.get(dtype)
+        return entry if entry is not None else _pointer_entry(dtype, False)
+    if t is int:
+        return _int_spec(x, value, align)
+    if t is float:
+        return _FP32
+    if t is bool:
+        return _I1
+    if x is None:
+        return _NONE
+    if callable(getattr(x, "data_ptr", None)) and hasattr(x, "dtype"):
+        _TENSOR_TYPES.add(t)
+        return _specialize(x, value, align)
+    return _specialize_other(x, value, align)
+
+
+def _specialize_other(x, value, align):
+    cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is not None:
+        ty = _TYPESTR.get(cai["typestr"][1:])
+        if ty is None:
+            raise _ArgError(f"unsupported __cuda_array_interface__ typestr {cai['typestr']!r}")
+        ptr = cai["data"][0]
+        return ("*" + ty, "D" if align and value and not ptr & 15 else "")
+    if isinstance(x, _TypedArg):
+        return x.entry
+    if isinstance(x, int):  # int subclasses (IntEnum, numpy ints are not)
+        return _I1 if isinstance(x, bool) else _int_spec(int(x), value, align)
+    if isinstance(x, float):
+        return _FP32
+    if isinstance(x, (JITFunction, KernelInterface)):
+        return ("constexpr", x)
+    if type(x).__name__ == "constexpr" and hasattr(x, "value"):
+        return ("constexpr", x.value)
+    if type(x).__module__.startswith(("tritium", "triton")) and type(x).__name__ in ("dtype", "DType"):
+        return ("constexpr", x)
+    np_dtype = getattr(x, "dtype", None)
+    if np_dtype is not None and getattr(x, "shape", None) == ():  # numpy scalars
+        kind = getattr(np_dtype, "kind", "")
+        if kind in "iu":
+            return _int_spec(int(x), value, align)
+        if kind == "f":
+            return _FP32
+        if kind == "b":
+            return _I1
+    raise _ArgError(f"cannot pass an object of type {type(x).__name__} to a kernel "
+                    "(expected a tensor (data_ptr() and dtype, or __cuda_array_interface__), "
+                    "an int, a float, a bool, None or a constexpr)")
+
+
+def _spec_no_value(x):
+    return _specialize(x, False, False)
+
+
+def _spec_no_align(x):
+    return _specialize(x, True, False)
+
+
+# --------------------------------------------------------------------------
+# warmup() placeholders
+# --------------------------------------------------------------------------
+
+class MockTensor:
+    """A stand-in tensor for warmup: a dtype and a 16-byte aligned pointer."""
+
+    def __init__(self, dtype, shape=None):
+        self.dtype = dtype
+        self.shape = shape or [1]
+
+    @staticmethod
+    def wrap_dtype(arg):
+        if type(arg).__name__ == "dtype" and type(arg).__module__ == "torch":
+            return MockTensor(arg)
+        return arg
+
+    def data_ptr(self):
+        return 0
+
+
+class _TypedArg:
+    """A type string given to warmup in place of a value: "*fp32" (an aligned
+    pointer), "*fp32:1" (not aligned), "i32" (no value facts), "i32:16"
+    (divisible by 16), "i32:1" (equal to 1)."""
+
+    def __init__(self, text):
+        ty, _, fact = text.strip().partition(":")
+        ty = ty.strip()
+        base = ty[1:].lstrip("k") if ty.startswith("*") else ty
+        if base not in _SCALAR_TYPES:
+            raise _ArgError(f"unknown type string {text!r}")
+        if ty.startswith("*"):
+            tag = "" if fact == "1" else "D"
+        else:
+            tag = {"": "", "16": "D", "1": "1"}.get(fact)
+            if tag is None:
+                raise _ArgError(f"bad specialization {fact!r} in {text!r} (use :16 or :1)")
+        self.entry = (ty, tag)
+        self.text = text
+
+
+# --------------------------------------------------------------------------
+# JITFunction
+# --------------------------------------------------------------------------
+
+class KernelInterface:
+    """``kernel[grid](*args, **kwargs)`` == ``kernel.run(*args, grid=grid,
+    warmup=False, **kwargs)``; shared by JITFunction, Autotuner, Heuristics."""
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid, warmup=False)
+
+
+def _is_constexpr_annotation(ann):
+    if ann is inspect.Parameter.empty or ann is None:
+        return False
+    if isinstance(ann, str):
+        return re.search(r"\bconstexpr\b", ann) is not None
+    return getattr(ann, "__name__", None) == "constexpr"
+
+
+def _annotation_type(ann):
+    """A non-constexpr annotation naming a dtype (``n: tl.int64`` or "i64")
+    -> its type string; None otherwise."""
+    if ann is inspect.Parameter.empty or ann is None or _is_constexpr_annotation(ann):
+        return None
+    try:
+        return _dtype_to_str(ann.split(".")[-1] if isinstance(ann, str) else ann)
+    except TypeError:
+        return None
+
+
+class KernelParam:
+    """A parameter of a @jit function, as Triton describes it."""
+
+    def __init__(self, num, param, do_not_specialize, do_not_specialize_on_alignment):
+        self.num = num
+        self._param = param
+        self.name = param.name
+        self.annotation = param.annotation
+        self.is_constexpr = _is_constexpr_annotation(param.annotation)
+        self.annotation_type = _annotation_type(param.annotation)
+        self.do_not_specialize = do_not_specialize
+        self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
+        self.has_default = param.default is not inspect.Parameter.empty
+        self.default = param.default if self.has_default else None
+        self.is_const = isinstance(param.annotation, str) and re.search(
+            r"\bconst\b", param.annotation) is not None
+
+    def __repr__(self):
+        return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"
+
+
+def _resolve_param_set(names_or_indices, arg_names, what):
+    out = set()
+    for x in names_or_indices or ():
+        if isinstance(x, int):
+            if not 0 <= x < len(arg_names):
+                raise ValueError(f"{what}: index {x} is out of range for {len(arg_names)} "
+                                 "parameters")
+            out.add(x)
+        elif x in arg_names:
+            out.add(arg_names.index(x))
+        else:
+            raise ValueError(f"{what}: {x!r} is not a parameter ({', '.join(arg_names)})")
+    return out
+
+
+_MISSING = object()
+
+
+def _arg_picker(indices, n):
+    """bound arguments -> the tuple the launcher gets (non-constexprs)."""
+    if len(indices) == n:
+        return lambda bound: bound
+    if not indices:
+        return lambda bound: ()
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda bound: (bound[i],)
+    return operator.itemgetter(*indices)
+
+
+def _shown_value(fp):
+    """The value a fingerprint (cache.fingerprint) stands for, for messages."""
+    while fp and fp[0] == "constexpr":
+        fp = fp[1]
+    return fp[-1] if fp else None
+
+
+class JITFunction(KernelInterface):
+    """A @jit function: compiled per specialization on first launch."""
+
+    def __init__(self, fn, version=None, do_not_specialize=None,
+                 do_not_specialize_on_alignment=None, debug=None, noinline=None,
+                 repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.version = version
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        self.__doc__ = fn.__doc__
+        self.__globals__ = fn.__globals__
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        for p in self.signature.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"@jit function {fn.__name__} cannot take *{p.name}: "
+                                "kernels have a fixed parameter list")
+        dns = _resolve_param_set(do_not_specialize, self.arg_names, "do_not_specialize")
+        dnsa = _resolve_param_set(do_not_specialize_on_alignment, self.arg_names,
+                                  "do_not_specialize_on_alignment")
+        self.do_not_specialize = sorted(dns)
+        self.do_not_specialize_on_alignment = sorted(dnsa)
+        self.params = [KernelParam(i, p, i in dns, i in dnsa)
+                       for i, p in enumerate(self.signature.parameters.values())]
+        self.constexprs = [p.num for p in self.params if p.is_constexpr]
+        self.debug = debug
+        self.noinline = bool(noinline)
+        self.repr = (lambda _: fn.__name__) if repr is None else repr
+        self.launch_metadata = launch_metadata
+        self.pre_run_hooks = []
+        self.device_caches = {}
+        self._cache_key = None
+        self.used_global_vals = {}
+
+        lines, first = inspect.getsourcelines(fn)
+        src = textwrap.dedent("".join(lines))
+        m = re.search(r"^(async\s+)?def\s+\w+\s*\(", src, re.MULTILINE)
+        self.starting_line_number = first + src[:m.start()].count("\n")
+        self.src = src[m.start():]
+        self.file_name = inspect.getsourcefile(fn) or "<unknown>"
+        functools.update_wrapper(self, fn, updated=())
+
+    # -- identity -----------------------------------------------------------
+
+    @property
+    def cache_key(self):
+        """A hash of the source, every @jit function and constexpr global it
+        reaches (computed at first use, so callees may be defined later)."""
+        if self._cache_key is None:
+            from .cache import DependenciesFinder
+            finder = DependenciesFinder(self)
+            self._cache_key = "computing"  # recursion guard for mutual calls
+            try:
+                key = finder.run()
+                if self.version is not None:
+                    key = f"{key}-{self.version}"
+            except BaseException:
+                self._cache_key = None
+                raise
+            self.used_global_vals = finder.used_globals
+            self._cache_key = key
+        return self._cache_key
+
+    def parse(self):
+        tree = ast.parse(self.src)
+        assert isinstance(tree, ast.Module) and len(tree.body) == 1 and \
+            isinstance(tree.body[0], ast.FunctionDef), "expected a single function definition"
+        return tree
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Cannot call @triton.jit'd outside of the scope of a kernel")
+
+    def __repr__(self):
+        return f"JITFunction({self.module}:{self.__qualname__})"
+
+    def add_pre_run_hook(self, hook):
+        """``hook(*args, **kwargs)`` runs before every launch of this kernel."""
+        self.pre_run_hooks.append(hook)
+
+    # -- launching ----------------------------------------------------------
+
+    def _make_binder(self):
+        """Generates ``binder(<the kernel's parameters>, **options) ->
+        (args, specialization, options)``; see the module docstring."""
+        # Internal names carry a prefix no kernel parameter is expected to use.
+        ns = {"_tritium_spec": _specialize, "_tritium_spec_nv": _spec_no_value,
+              "_tritium_spec_na": _spec_no_align, "_tritium_type": type}
+        params, spec = [], []
+        seen_kwonly = False
+        for p in self.params:
+            kind = p._param.kind
+            if kind is inspect.Parameter.KEYWORD_ONLY and not seen_kwonly:
+                params.append("*")
+                seen_kwonly = True
+            text = p.name
+            if p.has_default:
+                ns[f"_tritium_default_{p.num}"] = p.default
+                text += f"=_tritium_default_{p.num}"
+            params.append(text)
+            if p.is_constexpr:
+                spec.append(f"{p.name}, _tritium_type({p.name})")
+            elif p.do_not_specialize:
+                spec.append(f"_tritium_spec_nv({p.name})")
+            elif p.do_not_specialize_on_alignment:
+                spec.append(f"_tritium_spec_na({p.name})")
+            else:
+                spec.append(f"_tritium_spec({p.name})")
+            if kind is inspect.Parameter.POSITIONAL_ONLY and (
+                    p.num + 1 == len(self.params)
+                    or self.params[p.num + 1]._param.kind is not inspect.Parameter.POSITIONAL_ONLY):
+                params.append("/")
+        names = ", ".join(p.name for p in self.params)
+        src = (f"def {self.__name__}({', '.join(params + ['**_tritium_options'])}):\n"
+               f"    return ({names}{',' if len(self.params) == 1 else ''}), "
+               f"({', '.join(spec)}{',' if len(spec) == 1 else ''}), _tritium_options\n")
+        exec(compile(src, f"<tritium binder of {self.__name__}>", "exec"), ns)
+        return ns[self.__name__]
+
+    def _device_cache(self, device):
+        entry = self.device_caches.get(device)
+        if entry is None:
+            target = _driver.active.get_current_target()
+            entry = ({}, target, self._make_binder())
+            self.device_caches[device] = entry
+        return entry
+
+    def _explain_bad_arg(self, args, kwargs, error):
+        """Rebinds slowly to say which argument could not be typed."""
+        try:
+            bound = self.signature.bind_partial(*args, **{k: v for k, v in kwargs.items()
+                                                          if k in self.arg_names})
+        except TypeError:
+            return error
+        for p in self.params:
+            if p.is_constexpr or p.name not in bound.arguments:
+                continue
+            try:
+                _specialize(bound.arguments[p.name])
+            except _ArgError as e:
+                return TypeError(f"{self.__name__}(): argument {p.name!r} (parameter {p.num}): {e}")
+        return error
+
+    def run(self, *args, grid, warmup, **kwargs):
+        for hook in self.pre_run_hooks:
+            hook(*args, **kwargs)
+        drv = _driver.active.get()
+        device = drv.get_current_device()
+        kernel_cache, target, binder = self.device_caches.get(device) or self._device_cache(device)
+        try:
+            bound, spec, options = binder(*args, **kwargs)
+        except _ArgError as e:
+            raise self._explain_bad_arg(args, kwargs, e) from None
+        debug = knobs.debug_enabled()
+        key = (spec, tuple(sorted(options.items())), debug) if options or debug else spec
+        try:
+            kernel = kernel_cache.get(key)
+        except TypeError:
+            raise TypeError(f"{self.__name__}(): constexpr arguments must be hashable "
+                            f"(got {spec!r})") from None
+        if kernel is None:
+            kernel = self._compile(bound, spec, options, target)
+            kernel_cache[key] = kernel
+        if self.used_global_vals:
+            self._check_globals()
+        if warmup:
+            return kernel
+
+        if callable(grid):
+            grid = grid(dict(zip(self.arg_names, bound)))
+        n = len(grid)
+        if n == 1:
+            gx, gy, gz = grid[0], 1, 1
+        elif n == 2:
+            gx, gy, gz = grid[0], grid[1], 1
+        elif n == 3:
+            gx, gy, gz = grid
+        else:
+            raise ValueError(f"{self.__name__}: the grid must have 1 to 3 dimensions, "
+                             f"got {grid!r}")
+        launcher = kernel.launcher or kernel.make_launcher()
+        stream = drv.get_current_stream(device)
+        call_args = kernel._launch_args(bound)
+        enter = knobs.runtime.launch_enter_hook
+        if enter is not None:
+            enter(self, kernel, (gx, gy, gz), call_args)
+        launcher(gx, gy, gz, stream, call_args)
+        exit_hook = knobs.runtime.launch_exit_hook
+        if exit_hook is not None:
+            exit_hook(self, kernel, (gx, gy, gz), call_args)
+        return kernel
+
+    def _check_globals(self):
+        for (display, _), (name, namespace, fp) in self.used_global_vals.items():
+            new = fingerprint(namespace.get(name, _MISSING))
+            if new != fp:
+                old_v = _shown_value(fp)
+                new_v = _shown_value(new) if new else namespace.get(name, "<deleted>")
+                raise RuntimeError(f"Global variable {display} has changed since we compiled "
+                                   f"this kernel, from {old_v!r} to {new_v!r}")
+
+    def _decode(self, bound, spec):
+        """A specialization tuple -> (signature, constexprs, attrs)."""
+        signature, constexprs, attrs = {}, {}, {}
+        i = 0
+        for p in self.params:
+            if p.is_constexpr:
+                signature[p.name] = "constexpr"
+                constexprs[p.name] = spec[i]
+                i += 2
+                continue
+            ty, tag = spec[i]
+            i += 1
+            if ty == "constexpr":
+                signature[p.name] = "constexpr"
+                constexprs[p.name] = tag
+                continue
+            if p.annotation_type is not None and not ty.startswith("*"):
+                ty = p.annotation_type
+            if p.is_const and ty.startswith("*") and not ty.startswith("*k"):
+                ty = "*k" + ty[1:]
+            signature[p.name] = ty
+            if tag == "1":
+                attrs[p.num] = {"equal_to_1": True}
+            elif tag == "D":
+                attrs[p.num] = {"divisibility": 16}
+        return signature, constexprs, attrs
+
+    def _compile(self, bound, spec, options, target):
+        from ..compiler import compiler as _compiler
+        signature, constexprs, attrs = self._decode(bound, spec)
+        opts = dict(options)
+        if self.debug is not None and "debug" not in opts:
+            opts["debug"] = self.debug
+        opts = _compiler.make_options(target, opts, self.__name__)
+        _ = self.cache_key  # fills used_global_vals before the check at launch
+        src = _compiler.ASTSource(self, signature, constexprs, attrs)
+        kernel = _compiler.compile(src, target=target, options=opts)
+        kernel._arg_indices = tuple(p.num for p in self.params
+                                    if signature[p.name] != "constexpr")
+        kernel._launch_args = _arg_picker(kernel._arg_indices, len(self.params))
+        kernel._repr = self.repr(signature)
+        hook = knobs.runtime.jit_post_compile_hook
+        if hook is not None:
+            hook(self, kernel)
+        return kernel
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Compiles for these arguments without launching; returns the
+        CompiledKernel. Tensors, MockTensors, torch dtypes, or type strings
+        ("*fp32", "i32", "i32:16") stand for arguments."""
+        args = [self._placeholder(i, a) for i, a in enumerate(args)]
+        kwargs = {k: self._placeholder(k, v) for k, v in kwargs.items()}
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def _placeholder(self, where, value):
+        if isinstance(where, int):
+            param = self.params[where] if where < len(self.params) else None
+        else:
+            param = next((p for p in self.params if p.name == where), None)
+        if param is None or param.is_constexpr:
+            return value
+        if isinstance(value, str):
+            try:
+                return _TypedArg(value)
+            except _ArgError as e:
+                raise TypeError(f"{self.__name__}.warmup(): argument {param.name!r}: {e}") from None
+        return MockTensor.wrap_dtype(value)
+
+    def preload(self, specialization_data):
+        raise NotImplementedError("preload is not supported yet")
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
+        do_not_specialize_on_alignment=None, debug=None, noinline=None):
+    """Decorates a kernel (or a helper it calls): ``@jit`` or ``@jit(...)``.
+
+    With TRITIUM_INTERPRET=1 set when the function is decorated, the
+    interpreter's ``tritium.runtime.interpreter.InterpretedFunction`` is
+    returned instead, once that module exists.
+    """
+
+    def decorator(fn):
+        assert callable(fn), "@jit decorates functions"
+        if knobs.runtime.interpret:
+            try:
+                from .interpreter import InterpretedFunction
+            except ImportError:
+                pass
+            else:
+                return InterpretedFunction(
+                    fn, version=version, do_not_specialize=do_not_specialize,
+                    do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                    debug=debug, noinline=noinline, repr=repr,
+                    launch_metadata=launch_metadata)
+        return JITFunction(fn, version=version, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, repr=repr,
+                           launch_metadata=launch_metadata)
+
+    return decorator if fn is None else decorator(fn)

@@ -1,0 +1,156 @@
+"""tritium.compile: targets, sources, stages, CompiledKernel."""
+
+import os
+
+import pytest
+
+from tritium.compiler import compiler
+from tritium.compiler.compiler import ASTSource, CompiledKernel, GPUTarget, parse_target
+from tritium.runtime.jit import jit
+
+from runtime_helpers import tl
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))))
+VECTOR_ADD = os.path.join(REPO, "examples", "vector_add.tir")
+
+
+@jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+
+
+SIG = {"src_ptr": "*fp32", "dst_ptr": "*fp32", "n": "i32"}
+
+
+def test_parse_target():
+    assert parse_target("cuda:90") == GPUTarget("cuda", 90, 32)
+    assert parse_target("cuda:sm_80") == GPUTarget("cuda", 80, 32)
+    assert parse_target("hip:gfx90a") == GPUTarget("hip", "gfx90a", 64)
+    assert parse_target("cuda") == GPUTarget("cuda", 90, 32)
+    assert parse_target(("cuda", 80)) == GPUTarget("cuda", 80, 32)
+    assert str(parse_target("hip:gfx90a")) == "hip:gfx90a"
+    with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:91'"):
+        parse_target("cuda:91")
+    with pytest.raises(ValueError, match="unsupported HIP target 'hip:gfx942'"):
+        parse_target("hip:gfx942")
+    with pytest.raises(ValueError, match="unknown target 'metal:1'"):
+        parse_target("metal:1")
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:80", "hip:gfx90a"])
+def test_compile_ast_source(target, frontend):
+    src = ASTSource(copy_kernel, SIG, constexprs={"BLOCK": 256}, attrs={0: {"divisibility": 16}})
+    k = compiler.compile(src, target=target, options={"num_warps": 8})
+    assert isinstance(k, CompiledKernel)
+    assert set(k.asm) == {"source", "tir"}  # no backend: stops after tir
+    assert "kernel @copy_kernel" in k.asm["tir"]
+    assert k.asm["source"].startswith("def copy_kernel(")
+    assert k.name == "copy_kernel" and k.metadata.name == "copy_kernel"
+    assert k.metadata.target == parse_target(target)
+    assert k.metadata.num_warps == 8
+    assert k.metadata.num_stages == (2 if target.startswith("hip") else 3)
+    assert k.metadata.shared == 0 and k.metadata.debug is False
+    assert k.metadata.warp_size == (64 if target.startswith("hip") else 32)
+    assert k.hash == k.metadata.hash and len(k.hash) == 64
+    assert k.n_regs is None and k.n_spills is None  # unknown without a backend
+    _, sig, cx, attrs, opts = frontend.last
+    assert sig == {**SIG, "BLOCK": "constexpr"} and cx == {"BLOCK": 256}
+    assert attrs == {0: {"divisibility": 16}}
+
+
+def test_ast_source_accepts_triton_key_forms(frontend):
+    src = ASTSource(copy_kernel, {0: "*fp16", 1: "*fp16", 2: "i32", 3: "constexpr"},
+                    constexprs={(3,): 64}, attrs={(0,): [["tt.divisibility", 16]]})
+    assert src.signature["src_ptr"] == "*fp16" and src.constexprs == {"BLOCK": 64}
+    assert src.attrs == {0: {"divisibility": 16}}
+    compiler.compile(src, target="cuda:90")
+    with pytest.raises(TypeError, match="no type for parameter 'n'"):
+        ASTSource(copy_kernel, {"src_ptr": "*fp16", "dst_ptr": "*fp16"}, constexprs={"BLOCK": 4})
+    with pytest.raises(TypeError, match="constexpr parameter 'BLOCK' has no value"):
+        ASTSource(copy_kernel, {**SIG, "BLOCK": "constexpr"})
+
+
+def test_targets_key_the_cache(frontend):
+    src = ASTSource(copy_kernel, SIG, constexprs={"BLOCK": 256})
+    hashes = {compiler.compile(src, target=t).hash for t in ("cuda:90", "cuda:80", "hip:gfx90a")}
+    assert len(hashes) == 3 and frontend.count == 3
+    assert compiler.compile(src, target="cuda:80").hash in hashes
+    assert frontend.count == 3  # the disk cache answered
+
+
+def test_compile_tir_file_and_text():
+    k = compiler.compile(VECTOR_ADD, target="cuda:90")
+    assert k.name == "vector_add" and set(k.asm) == {"tir"}
+    assert "kernel @vector_add" in k.asm["tir"]
+    with open(VECTOR_ADD) as f:
+        text = f.read()
+    k2 = compiler.compile(text, target="hip:gfx90a")
+    assert k2.asm["tir"] == k.asm["tir"] and k2.metadata.target.backend == "hip"
+    import pathlib
+    assert compiler.compile(pathlib.Path(VECTOR_ADD), target="cuda:80").name == "vector_add"
+
+
+def test_compile_bad_tir_raises_compilation_error():
+    from tritium.errors import CompilationError
+    with pytest.raises(CompilationError):
+        compiler.compile("kernel @k() {\nentry:\n  bogus\n}\n", target="cuda:90")
+
+
+def test_bad_options():
+    src = VECTOR_ADD
+    with pytest.raises(TypeError, match="unexpected keyword argument 'waves_per_eu'"):
+        compiler.compile(src, target="cuda:90", options={"waves_per_eu": 2})
+    k = compiler.compile(src, target="hip:gfx90a", options={"waves_per_eu": 2})
+    assert k.metadata.waves_per_eu == 2
+
+
+class FakeBackend:
+    """Registers two text stages after tir, like a real backend would."""
+
+    binary_ext = "bin"
+    options = {"fake_opt": 0}
+
+    def __init__(self):
+        self.ran = []
+
+    def add_stages(self, stages, options, target):
+        def llir(module, metadata, opts):
+            self.ran.append("llir")
+            assert "kernel @" in str(module)
+            return f"; llir for {metadata['name']} on {target}\n"
+
+        def binary(text, metadata, opts):
+            self.ran.append("bin")
+            metadata["shared"] = 1024
+            metadata["n_regs"] = 40
+            return text.encode() + b"\x00BIN"
+        stages["llir"] = llir
+        stages["bin"] = binary
+
+
+@pytest.fixture
+def fake_backend(monkeypatch):
+    backend = FakeBackend()
+    monkeypatch.setitem(compiler._backends, "cuda", backend)
+    monkeypatch.setattr(compiler, "BINARY_STAGES", compiler.BINARY_STAGES | {"bin"})
+    return backend
+
+
+def test_backend_registers_stages(fake_backend, frontend):
+    src = ASTSource(copy_kernel, SIG, constexprs={"BLOCK": 64})
+    k = compiler.compile(src, target="cuda:80", options={"fake_opt": 3})
+    assert list(k.asm) == ["source", "tir", "llir", "bin"]
+    assert k.asm["llir"] == "; llir for copy_kernel on cuda:80\n"
+    assert k.asm["bin"].endswith(b"\x00BIN") and k.kernel == k.asm["bin"]
+    assert k.metadata.shared == 1024 and k.n_regs == 40 and k.metadata.fake_opt == 3
+    # ... and the disk cache restores them, bytes included.
+    fake_backend.ran.clear()
+    k2 = compiler.compile(src, target="cuda:80", options={"fake_opt": 3})
+    assert fake_backend.ran == [] and k2.asm == k.asm and k2.metadata == k.metadata
+    assert k2.module is None and k.module is not None
+    assert set(os.path.basename(p) for p in k2.metadata_group.values()) == {
+        "copy_kernel.py", "copy_kernel.tir", "copy_kernel.llir", "copy_kernel.bin",
+        "copy_kernel.json"}

@@ -1,0 +1,142 @@
+"""Knobs: read at use time, documented, and each one's effect."""
+
+import os
+import re
+import shutil
+
+from tritium import knobs
+from tritium.compiler import compiler
+from tritium.compiler.compiler import ASTSource
+from tritium.runtime.jit import jit
+
+from runtime_helpers import FakeTensor, tl
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))))
+
+
+@jit
+def knob_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1, mask=offs < n)
+
+
+def src():
+    return ASTSource(knob_kernel, {"x_ptr": "*fp32", "n": "i32"}, constexprs={"BLOCK": 64})
+
+
+def test_every_knob_is_documented():
+    with open(os.path.join(REPO, "docs", "knobs.md")) as f:
+        doc = f.read()
+    for group, attr, env, default, text in knobs.all_knobs():
+        assert f"`{env}`" in doc, env
+        assert text
+    documented = set(re.findall(r"`(TRITIUM_[A-Z_]+)`", doc))
+    assert documented <= {k[2] for k in knobs.all_knobs()}, "docs name an unknown knob"
+
+
+def test_read_at_use_time(monkeypatch, tmp_path):
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert knobs.cache.dir == str(tmp_path / "elsewhere")
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    assert knobs.compilation.always_compile is True
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "0")
+    assert knobs.compilation.always_compile is False
+    knobs.compilation.always_compile = True  # a Python override wins...
+    assert knobs.compilation.always_compile is True
+    del knobs.compilation.always_compile    # ... until deleted
+    assert knobs.compilation.always_compile is False
+    monkeypatch.delenv("TRITIUM_CACHE_DIR")
+    monkeypatch.setenv("TRITIUM_HOME", str(tmp_path))
+    assert knobs.cache.dir == os.path.join(str(tmp_path), ".tritium", "cache")
+    monkeypatch.setenv("TRITIUM_DEBUG", "yes")
+    assert knobs.runtime.debug and knobs.debug_enabled()
+    monkeypatch.setenv("TRITIUM_DEBUG", "0")
+    assert not knobs.runtime.debug and not knobs.debug_enabled()
+
+
+def test_always_compile(monkeypatch, frontend):
+    compiler.compile(src(), target="cuda:90")
+    compiler.compile(src(), target="cuda:90")
+    assert frontend.count == 1
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    compiler.compile(src(), target="cuda:90")
+    compiler.compile(src(), target="cuda:90")
+    assert frontend.count == 3
+
+
+def test_dump_ir_before_and_after_each_pass(monkeypatch, capsys):
+    monkeypatch.setenv("TRITIUM_DUMP_IR", "1")
+    compiler.compile(src(), target="cuda:90")
+    err = capsys.readouterr().err
+    passes = compiler.tir_pipeline()
+    assert passes, "the tir pipeline runs at least the verifier"
+    for p in passes:
+        assert f"IR Dump Before {p} (knob_kernel)" in err
+        assert f"IR Dump After {p} (knob_kernel)" in err
+    assert err.count("kernel @knob_kernel") == 2 * len(passes)
+    # A name filter: other kernels stay quiet.
+    monkeypatch.setenv("TRITIUM_DUMP_IR", "some_other_kernel")
+    compiler.compile(src(), target="cuda:80")
+    assert "IR Dump" not in capsys.readouterr().err
+
+
+def test_kernel_dump_writes_every_stage(monkeypatch, private_dirs):
+    monkeypatch.setenv("TRITIUM_KERNEL_DUMP", "1")
+    k = compiler.compile(src(), target="cuda:90")
+    d = private_dirs["dump"] / k.hash
+    assert sorted(os.listdir(d)) == ["knob_kernel.py", "knob_kernel.tir"]
+    assert (d / "knob_kernel.tir").read_text() == k.asm["tir"]
+
+
+def test_override_round_trip(monkeypatch, private_dirs, frontend):
+    original = compiler.compile(src(), target="cuda:90")
+    monkeypatch.setenv("TRITIUM_KERNEL_DUMP", "1")
+    k = compiler.compile(src(), target="cuda:90")
+    assert k.hash == original.hash
+    monkeypatch.delenv("TRITIUM_KERNEL_DUMP")
+    # Copy the dump to the override directory and edit the tir stage: rename
+    # the kernel and add stray blanks, which parsing and printing normalize.
+    shutil.copytree(private_dirs["dump"] / k.hash, private_dirs["override"] / k.hash)
+    tir = private_dirs["override"] / k.hash / "knob_kernel.tir"
+    tir.write_text(tir.read_text().replace("kernel @knob_kernel", "kernel    @edited_kernel"))
+    monkeypatch.setenv("TRITIUM_KERNEL_OVERRIDE", "1")
+    edited = compiler.compile(src(), target="cuda:90")
+    assert "kernel @edited_kernel" in edited.asm["tir"]  # parsed back, then printed
+    assert "kernel @edited_kernel" in str(edited.module)
+    # The override is never stored: without it, the original comes back.
+    monkeypatch.delenv("TRITIUM_KERNEL_OVERRIDE")
+    count = frontend.count
+    again = compiler.compile(src(), target="cuda:90")
+    assert again.asm["tir"] == original.asm["tir"] and frontend.count == count
+
+
+def test_override_with_invalid_ir_reports_it(monkeypatch, private_dirs):
+    import pytest
+    from tritium.errors import CompilationError
+    k = compiler.compile(src(), target="cuda:90")
+    d = private_dirs["override"] / k.hash
+    d.mkdir(parents=True)
+    (d / "knob_kernel.tir").write_text("kernel @broken(\n")
+    monkeypatch.setenv("TRITIUM_KERNEL_OVERRIDE", "1")
+    with pytest.raises(CompilationError):
+        compiler.compile(src(), target="cuda:90")
+
+
+def test_print_stage_times(monkeypatch, capsys):
+    monkeypatch.setenv("TRITIUM_PRINT_STAGE_TIMES", "1")
+    compiler.compile(src(), target="cuda:90")
+    err = capsys.readouterr().err
+    assert re.search(r"\[tritium\] compile knob_kernel \w+: frontend [\d.]+ ms, passes "
+                     r"[\d.]+ ms, total [\d.]+ ms", err), err
+    compiler.compile(src(), target="cuda:90")
+    assert "disk cache hit, load" in capsys.readouterr().err
+
+
+def test_default_backend(monkeypatch, frontend):
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "hip")
+    k = knob_kernel.warmup(FakeTensor(4), 16, BLOCK=64, grid=(1,))
+    assert k.metadata.target == compiler.parse_target("hip:gfx90a")
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+    k = knob_kernel.warmup(FakeTensor(4), 16, BLOCK=64, grid=(1,))
+    assert k.metadata.target == compiler.parse_target("cuda:80")
