@@ -319,6 +319,18 @@ def _resolve_param_set(names_or_indices, arg_names, what):
 _MISSING = object()
 
 
+def _freeze(x):
+    """A hashable copy of ``x``: lists, dicts and sets become tuples."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_freeze(v) for v in x)
+    if isinstance(x, dict):
+        return ("dict",) + tuple(sorted((k, _freeze(v)) for k, v in x.items()))
+    if isinstance(x, (set, frozenset)):
+        return ("set",) + tuple(sorted(_freeze(v) for v in x))
+    hash(x)  # anything else must be hashable: let the TypeError name it
+    return x
+
+
 def _arg_picker(indices, n):
     """bound arguments -> the tuple the launcher gets (non-constexprs)."""
     if len(indices) == n:
@@ -496,9 +508,9 @@ class JITFunction(KernelInterface):
         key = (spec, tuple(sorted(options.items())), debug) if options or debug else spec
         try:
             kernel = kernel_cache.get(key)
-        except TypeError:
-            raise TypeError(f"{self.__name__}(): constexpr arguments must be hashable "
-                            f"(got {spec!r})") from None
+        except TypeError:  # a list constexpr, a dict option (extern_libs): freeze it
+            key = _freeze(key)
+            kernel = kernel_cache.get(key)
         if kernel is None:
             kernel = self._compile(bound, spec, options, target)
             kernel_cache[key] = kernel
@@ -522,14 +534,28 @@ class JITFunction(KernelInterface):
         launcher = kernel.launcher or kernel.make_launcher()
         stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)
-        enter = knobs.runtime.launch_enter_hook
+        enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
+        if enter is None and exit_hook is None:
+            launcher(gx, gy, gz, stream, call_args)
+            return kernel
+        info = self._launch_info(kernel, (gx, gy, gz), stream, bound)
         if enter is not None:
-            enter(self, kernel, (gx, gy, gz), call_args)
+            enter(info)
         launcher(gx, gy, gz, stream, call_args)
-        exit_hook = knobs.runtime.launch_exit_hook
         if exit_hook is not None:
-            exit_hook(self, kernel, (gx, gy, gz), call_args)
+            exit_hook(info)
         return kernel
+
+    def _launch_info(self, kernel, grid, stream, bound):
+        """What the launch hooks (profilers) get: a dict with the kernel's
+        name, the grid, the stream, the bound arguments, and whatever the
+        ``launch_metadata(grid, kernel, args)`` given to @jit returns."""
+        args = dict(zip(self.arg_names, bound))
+        info = {"name": kernel.name, "function": self, "kernel": kernel, "grid": grid,
+                "stream": stream, "args": args}
+        if self.launch_metadata is not None:
+            info.update(self.launch_metadata(grid, kernel, args) or {})
+        return info
 
     def _check_globals(self):
         for (display, _), (name, namespace, fp) in self.used_global_vals.items():

@@ -327,13 +327,37 @@ def test_pre_run_hook_and_launch_hooks(fake_driver, monkeypatch):
     add_kernel.add_pre_run_hook(lambda *a, **k: calls.append("pre"))
     try:
         monkeypatch.setattr(knobs.runtime, "launch_enter_hook",
-                            lambda *a: calls.append("enter"), raising=False)
+                            lambda info: calls.append(("enter", info["name"], info["grid"])))
+        monkeypatch.setattr(knobs.runtime, "launch_exit_hook",
+                            lambda info: calls.append(("exit", info["args"]["n"])))
         x, y, out = tensors()
-        add_kernel[(1,)](x, y, out, 4)
-        assert calls == ["pre", "enter"]
+        add_kernel[(2,)](x, y, out, 4)
+        assert calls == ["pre", ("enter", "add_kernel", (2, 1, 1)), ("exit", 4)]
     finally:
         add_kernel.pre_run_hooks.clear()
-        knobs.runtime.launch_enter_hook = None
+
+
+def test_launch_metadata(fake_driver, monkeypatch):
+    from tritium import knobs
+
+    @jit(launch_metadata=lambda grid, kernel, args: {"bytes": 4 * args["n"]})
+    def k(p, n):
+        tl.store(p, n)
+    seen = []
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", seen.append)
+    k[(1,)](FakeTensor(4), 10)
+    assert seen[0]["bytes"] == 40 and seen[0]["kernel"] is fake_driver.launches[-1][3]
+
+
+def test_unhashable_constexpr_and_option(frontend):
+    @jit
+    def k(p, SHAPE: tl.constexpr):
+        tl.store(p, 1)
+    k.warmup(FakeTensor(4), [2, 3], grid=(1,))
+    k.warmup(FakeTensor(4), [2, 3], grid=(1,))
+    assert frontend.count == 1
+    add_kernel.warmup(*tensors(), 16, grid=(1,), extern_libs={"libdevice": "/x.bc"})
+    assert frontend.count == 2
 
 
 def test_warm_path_skips_compilation(frontend, fake_driver, monkeypatch):
