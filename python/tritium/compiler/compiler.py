@@ -334,7 +334,8 @@ class IRSource:
     def __init__(self, text, path=None):
         self.text = text
         self.path = path
-        m = re.search(r"\b(?:kernel|func)\s+@([A-Za-z_$.][\w$.]*)", text)
+        m = (re.search(r"\bkernel\s+@([A-Za-z_$.][\w$.]*)", text)
+             or re.search(r"\bfunc\s+@([A-Za-z_$.][\w$.]*)", text))
         self.name = m.group(1) if m else (
             os.path.splitext(os.path.basename(path))[0] if path else "kernel")
 

@@ -33,6 +33,7 @@ import inspect
 import json
 import os
 import shutil
+import time
 import uuid
 import warnings
 
@@ -139,6 +140,7 @@ class FileCacheManager:
             except OSError:
                 # Another process published the same entry first; keep theirs.
                 shutil.rmtree(tmp, ignore_errors=True)
+            _sweep_once(self.cache_dir)
         except OSError as e:
             shutil.rmtree(tmp, ignore_errors=True)
             warnings.warn(f"tritium: cannot write the kernel cache in {self.cache_dir} ({e}); "
@@ -157,6 +159,32 @@ class FileCacheManager:
         except OSError:
             return
         shutil.rmtree(trash, ignore_errors=True)
+
+
+_swept = set()
+#: Temporary and trash directories older than this are leftovers of a
+#: process that died mid-write; a live writer takes milliseconds.
+STALE_SECONDS = 3600
+
+
+def _sweep_once(cache_dir):
+    """Once per process and directory: deletes stale ``.tmp.*``/``.trash.*``."""
+    if cache_dir in _swept:
+        return
+    _swept.add(cache_dir)
+    now = time.time()
+    try:
+        names = os.listdir(cache_dir)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith((".tmp.", ".trash.")):
+            path = os.path.join(cache_dir, name)
+            try:
+                if now - os.stat(path).st_mtime > STALE_SECONDS:
+                    shutil.rmtree(path, ignore_errors=True)
+            except OSError:
+                pass
 
 
 # --------------------------------------------------------------------------

@@ -241,6 +241,19 @@ def test_concurrent_writers(tmp_path, private_dirs):
     assert files is not None and files["scale_kernel.tir"].decode() == got[0][1]
 
 
+def test_stale_temporaries_are_swept(private_dirs, monkeypatch):
+    d = private_dirs["cache"]
+    d.mkdir(parents=True, exist_ok=True)
+    stale, fresh = d / ".tmp.dead.1.x", d / ".tmp.live.2.y"
+    stale.mkdir()
+    fresh.mkdir()
+    old = os.stat(stale).st_mtime - 2 * cache.STALE_SECONDS
+    os.utime(stale, (old, old))
+    monkeypatch.setattr(cache, "_swept", set())
+    cache.FileCacheManager("c" * 64).store({"a.tir": "x"})
+    assert not stale.exists() and fresh.exists()
+
+
 def test_write_atomic(tmp_path):
     path = tmp_path / "f"
     cache.write_atomic(str(path), b"one")
