@@ -24,7 +24,8 @@ What a GPU backend fills in (the CUDA and HIP issues)::
 ``launch(gx, gy, gz, stream, args)`` receives the kernel's non-constexpr
 arguments in parameter order, as the user passed them (tensors, ints,
 floats); arguments that ``kernel.metadata`` marks ``equal_to_1`` are still
-passed. The compile stages (llir, ptx, cubin) are registered separately, with
+passed, and ``kernel.metadata.signature`` gives every argument's type. An
+empty grid (a zero dimension) must launch nothing, as in Triton. The compile stages (llir, ptx, cubin) are registered separately, with
 ``tritium.compiler.compiler.register_backend``, because compiling for a
 target needs no device.
 """

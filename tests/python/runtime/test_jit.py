@@ -28,7 +28,8 @@ def nospec_kernel(x_ptr, y_ptr, n, m):
 
 @jit
 def scalar_kernel(out_ptr, a, b, flag):
-    tl.store(out_ptr, a + b)
+    if out_ptr is not None:
+        tl.store(out_ptr, a + b)
 
 
 @pytest.fixture(autouse=True)
