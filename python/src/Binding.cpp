@@ -1,0 +1,185 @@
+//===- Binding.cpp - The tritium._C extension module ----------------------===//
+//
+// The thin layer between Python and the C++ core. For now it exposes the IR,
+// in the submodule _C.ir (and, for short, at the top of _C):
+//
+//   m = tritium._C.parse_module(text, name="<input>")   # -> Module
+//   str(m); m.verify(); m.run_passes("verify,print", verify_each=False)
+//   tritium._C.list_passes()                            # [(name, description)]
+//
+// A later layer (the frontend, the runtime) adds its own submodule from its
+// own bindX(py::module_ &) function.
+//
+// Every CompileError thrown by the core becomes tritium.CompilationError
+// (python/tritium/errors.py), with the location split into fields and the
+// message formatted against the source text (line and caret) when the text is
+// known. Nothing here aborts on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+#include "ir/Context.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "ir/Parser.h"
+#include "ir/PassManager.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace tritium;
+
+namespace {
+
+/// A parsed module together with the Context it lives in (which must outlive
+/// it) and the text it came from (which error messages quote).
+class PyModule {
+public:
+  PyModule(std::unique_ptr<Context> Ctx, std::unique_ptr<Module> M,
+           std::string Text, std::string Name)
+      : Ctx(std::move(Ctx)), M(std::move(M)), Text(std::move(Text)),
+        Name(std::move(Name)) {}
+
+  std::string str() const { return M->str(); }
+  void verify() const { verifyModuleOrThrow(*M); }
+
+  void runPasses(const std::string &Pipeline, bool VerifyEach) {
+    PassManagerOptions Opts;
+    Opts.VerifyEach = VerifyEach;
+    PassManager PM(std::move(Opts));
+    PassRegistry::global().parsePipeline(Pipeline, PM);
+    PM.run(*M);
+  }
+
+  const std::string &getText() const { return Text; }
+  const std::string &getName() const { return Name; }
+
+private:
+  std::unique_ptr<Context> Ctx;
+  std::unique_ptr<Module> M;
+  std::string Text;
+  std::string Name;
+};
+
+/// Sets tritium.CompilationError(message, file, line, col, detail) for \p E
+/// as the pending Python error. \p Text, when given, is the source parsed
+/// under \p Name; the detail then quotes the offending line under a caret.
+void setCompilationError(const CompileError &E, const std::string *Text,
+                         const std::string &Name = "") {
+  py::object Cls = py::module_::import("tritium.errors").attr("CompilationError");
+  const Loc &L = E.getLoc();
+  py::object File = py::none(), Line = py::none(), Col = py::none();
+  if (L.isKnown()) {
+    File = py::str(L.File.str());
+    Line = py::int_(L.Line);
+    Col = py::int_(L.Col);
+  }
+  std::string Detail = E.describe();
+  if (L.isKnown() && Text) {
+    Detail = formatError(E, *Text);
+    while (!Detail.empty() && Detail.back() == '\n')
+      Detail.pop_back();
+  }
+  py::object Err = Cls(std::string(E.what()), File, Line, Col, Detail);
+  PyErr_SetObject(Cls.ptr(), Err.ptr());
+}
+
+/// Calls \p F, turning a CompileError into CompilationError formatted
+/// against \p Text, the source parsed under \p Name.
+template <typename FnT>
+auto withSource(const std::string &Text, const std::string &Name, FnT F)
+    -> decltype(F()) {
+  try {
+    return F();
+  } catch (const CompileError &E) {
+    setCompilationError(E, &Text, Name);
+    throw py::error_already_set();
+  }
+}
+
+/// _C.ir: modules of IR text, the verifier and the pass pipeline.
+void bindIR(py::module_ &M) {
+  py::class_<PyModule>(M, "Module", "A module of Tritium IR")
+      .def("__str__", &PyModule::str, "The module in the text form of the IR")
+      .def("__repr__",
+           [](const PyModule &Mod) {
+             return "<tritium Module '" + Mod.getName() + "'>";
+           })
+      .def_property_readonly("name", &PyModule::getName,
+                             "The buffer name given to parse_module")
+      .def(
+          "verify",
+          [](const PyModule &Mod) {
+            withSource(Mod.getText(), Mod.getName(), [&] { Mod.verify(); });
+          },
+          "Checks the module's invariants; raises CompilationError listing "
+          "every violation")
+      .def(
+          "run_passes",
+          [](PyModule &Mod, const std::string &Pipeline, bool VerifyEach) {
+            withSource(Mod.getText(), Mod.getName(),
+                       [&] { Mod.runPasses(Pipeline, VerifyEach); });
+          },
+          py::arg("pipeline"), py::arg("verify_each") = false,
+          "Runs a comma-separated pipeline such as \"verify,print\" on the "
+          "module in place");
+
+  M.def(
+      "parse_module",
+      [](const std::string &Text, const std::string &Name) {
+        // The error's location points into the Context: keep it alive until
+        // the error has been converted.
+        auto Ctx = std::make_unique<Context>();
+        std::unique_ptr<Module> Mod = withSource(
+            Text, Name, [&] { return parseModule(Text, *Ctx, Name); });
+        return std::make_unique<PyModule>(std::move(Ctx), std::move(Mod), Text,
+                                          Name);
+      },
+      py::arg("text"), py::arg("name") = "<input>",
+      "Parses the text form of the IR; raises CompilationError with the "
+      "line and column of the first error");
+
+  M.def(
+      "list_passes",
+      [] {
+        std::vector<std::pair<std::string, std::string>> Passes;
+        for (const PassRegistry::Entry *E : PassRegistry::global().entries())
+          Passes.emplace_back(E->Name, E->Description);
+        return Passes;
+      },
+      "Every pass a pipeline may name, as (name, description) pairs sorted "
+      "by name");
+}
+
+} // namespace
+
+PYBIND11_MODULE(_C, M) {
+  M.doc() = "Tritium's C++ core; each layer is a submodule (_C.ir, ...)";
+  M.attr("__version__") = TRITIUM_VERSION;
+
+  registerAllPasses(PassRegistry::global());
+
+  py::register_exception_translator([](std::exception_ptr P) {
+    try {
+      if (P)
+        std::rethrow_exception(P);
+    } catch (const CompileError &E) {
+      setCompilationError(E, nullptr);
+    }
+  });
+
+  py::module_ IR = M.def_submodule("ir", "Tritium IR: parse, print, verify, "
+                                         "run passes");
+  bindIR(IR);
+  // The IR entry points also sit at the top, as tritium._C.parse_module.
+  for (const char *Name : {"Module", "parse_module", "list_passes"})
+    M.attr(Name) = IR.attr(Name);
+}
