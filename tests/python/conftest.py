@@ -1,0 +1,52 @@
+"""pytest set-up for Tritium's Python tests.
+
+Imports the in-tree package (python/tritium, where the build puts the
+extension) ahead of any installed copy, and registers the ``gpu`` marker:
+tests marked ``@pytest.mark.gpu`` run only where the CUDA driver (libcuda)
+loads and reports a device, and are skipped elsewhere.
+"""
+
+import ctypes
+import functools
+import glob
+import os
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_IN_TREE = os.path.join(REPO, "python")
+if glob.glob(os.path.join(_IN_TREE, "tritium", "_C*.so")):
+    sys.path.insert(0, _IN_TREE)
+
+
+@functools.lru_cache(maxsize=None)
+def cuda_device_count():
+    """Devices the CUDA driver reports; 0 without a driver or a GPU."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return 0
+    count = ctypes.c_int(0)
+    if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
+        return 0
+    return count.value
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "gpu: needs an NVIDIA GPU and its driver (skipped without them)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if cuda_device_count() > 0:
+        return
+    skip = pytest.mark.skip(reason="no CUDA GPU or libcuda on this machine")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def examples_dir():
+    return os.path.join(REPO, "examples")
