@@ -1,10 +1,23 @@
 //===- Passes.cpp - Registering every pass --------------------------------===//
 
 #include "codegen/Passes.h"
+#include "analysis/Passes.h"
+#include "codegen/transforms/Transforms.h"
 #include "ir/PassManager.h"
 
 using namespace tritium;
 
 void tritium::registerAllPasses(PassRegistry &R) {
   registerIRPasses(R);
+  registerAnalysisPasses(R);
+#define TRANSFORM_PASS(Name, Class, Description)                              \
+  R.add(Name, Description, [] { return std::make_unique<Class>(); });
+#include "codegen/transforms/Passes.def"
+}
+
+llvm::StringRef tritium::getDefaultPipeline() {
+  // inline first, so that the other passes see whole kernels; canonicalize
+  // before cse, so that equal expressions have one form; dce last, to sweep
+  // what the others left behind.
+  return "inline,canonicalize,cse,licm,peephole,dce";
 }

@@ -2,6 +2,8 @@
 #ifndef TRITIUM_CODEGEN_PASSES_H
 #define TRITIUM_CODEGEN_PASSES_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace tritium {
 
 class PassRegistry;
@@ -9,6 +11,11 @@ class PassRegistry;
 /// Adds every pass Tritium has (ir/, analysis/, codegen/) to \p R. Safe to
 /// call more than once.
 void registerAllPasses(PassRegistry &R);
+
+/// The machine-independent cleanup pipeline the compiler runs on a kernel
+/// fresh from the frontend, as a pipeline string for
+/// PassRegistry::parsePipeline: "inline,canonicalize,cse,licm,peephole,dce".
+llvm::StringRef getDefaultPipeline();
 
 } // namespace tritium
 

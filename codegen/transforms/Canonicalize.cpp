@@ -1,0 +1,710 @@
+//===- Canonicalize.cpp - Constant folding and algebraic simplification ---===//
+//
+// `canonicalize` folds instructions whose operands are constants and
+// rewrites algebraic identities, until nothing changes. A worklist holds
+// every instruction at first; when one is replaced, its users go back on
+// the list, and when one is erased, the definitions of its operands do (they
+// may have become dead). Instructions left without uses and without side
+// effects are erased, as LLVM's InstCombine does.
+//
+// Folding (scalars and splat constants alike; a block constant is a splat):
+//   - integer arithmetic wraps at the type's width; sdiv/udiv/srem/urem
+//     never fold a division by zero or the overflowing INT_MIN / -1; shifts
+//     by the width or more do not fold
+//   - icmp and fcmp of constants; icmp of a value with itself
+//   - casts: trunc/zext/sext, int<->float (a float to int conversion out of
+//     range or of a NaN does not fold), fptrunc/fpext (honouring an rtz
+//     rounding attribute) and bitcasts between ints and floats
+//   - float arithmetic in the type's own precision through llvm::APFloat,
+//     which rounds correctly to f16, bf16, f32 and f64; fp8 constants are
+//     not folded, since f8e4m3's finite-only encoding is the backend's to
+//     define
+//   - select with a constant condition; splat, broadcast, reshape,
+//     expand_dims and trans of a constant become a constant of the result
+//     type
+//   - cond_br on a constant becomes br, and the phis of the block no longer
+//     branched to lose their entry
+//
+// Simplification: x+0, x-0, x*1, x*0 and x-x (integers), x&x, x&0, x&-1,
+// x|x, x|0, x^0, x^x, shifts by 0, x/1, x%1, min/max(x, x), x*1.0,
+// x+(-0.0), x-0.0, x/1.0, select(c, x, x), select(c, true, false),
+// neg(neg x), abs(abs x), abs(neg x), trunc(zext/sext x) to x's type (and
+// to a narrower or wider type by one cast), zext(zext x), sext(sext x),
+// sext(zext x), fpext(fpext x), bitcast chains, and phis whose incoming
+// values are all one value. Commutative instructions get a constant operand
+// on the right and icmp gets it on the right with the predicate swapped, so
+// that cse sees one form.
+//
+// Requires: SSA form. Preserves: the dominator tree unless a cond_br was
+// folded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/transforms/TransformUtils.h"
+#include "codegen/transforms/Transforms.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/APSInt.h"
+
+#include <optional>
+
+using namespace tritium;
+using llvm::APFloat;
+using llvm::APInt;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reading constants
+//===----------------------------------------------------------------------===//
+
+/// The semantics folding uses for \p Elem, or null for types not folded.
+const llvm::fltSemantics *getSemantics(const Type *Elem) {
+  switch (Elem->getKind()) {
+  case Type::Kind::F16: return &APFloat::IEEEhalf();
+  case Type::Kind::BF16: return &APFloat::BFloat();
+  case Type::Kind::F32: return &APFloat::IEEEsingle();
+  case Type::Kind::F64: return &APFloat::IEEEdouble();
+  default: return nullptr;
+  }
+}
+
+/// The integer constant (scalar or splat) \p V defines, at its width.
+std::optional<APInt> getIntConstant(const Value *V) {
+  std::optional<int64_t> C = getConstantIntValue(V);
+  Type *Elem = V->getType()->getScalarType();
+  if (!C || !Elem->isInt())
+    return std::nullopt;
+  return APInt(Elem->getScalarSizeInBits(), uint64_t(*C), /*isSigned=*/true);
+}
+
+/// The float constant (scalar or splat) \p V defines, in its type's
+/// semantics.
+std::optional<APFloat> getFloatConstant(const Value *V) {
+  std::optional<double> C = getConstantFloatValue(V);
+  const llvm::fltSemantics *Sem = getSemantics(V->getType()->getScalarType());
+  if (!C || !Sem)
+    return std::nullopt;
+  APFloat F(*C);
+  bool LosesInfo;
+  F.convert(*Sem, APFloat::rmNearestTiesToEven, &LosesInfo);
+  return F;
+}
+
+bool isIntConstant(const Value *V, int64_t Want) {
+  std::optional<APInt> C = getIntConstant(V);
+  return C && *C == APInt(C->getBitWidth(), uint64_t(Want), /*isSigned=*/true);
+}
+
+bool isFloatConstant(const Value *V, double Want) {
+  std::optional<APFloat> C = getFloatConstant(V);
+  if (!C)
+    return false;
+  APFloat W(Want);
+  bool LosesInfo;
+  W.convert(C->getSemantics(), APFloat::rmNearestTiesToEven, &LosesInfo);
+  return C->bitwiseIsEqual(W);
+}
+
+bool isConstant(const Value *V) {
+  Instruction *I = V->getDefiningInstruction();
+  return I && I->getOpcode() == Opcode::Constant;
+}
+
+ICmpPredicate swapPredicate(ICmpPredicate P) {
+  switch (P) {
+  case ICmpPredicate::SLT: return ICmpPredicate::SGT;
+  case ICmpPredicate::SLE: return ICmpPredicate::SGE;
+  case ICmpPredicate::SGT: return ICmpPredicate::SLT;
+  case ICmpPredicate::SGE: return ICmpPredicate::SLE;
+  case ICmpPredicate::ULT: return ICmpPredicate::UGT;
+  case ICmpPredicate::ULE: return ICmpPredicate::UGE;
+  case ICmpPredicate::UGT: return ICmpPredicate::ULT;
+  case ICmpPredicate::UGE: return ICmpPredicate::ULE;
+  default: return P; // eq, ne
+  }
+}
+
+bool isCommutative(Opcode Op) {
+  switch (Op) {
+  case Opcode::Add: case Opcode::Mul: case Opcode::And: case Opcode::Or:
+  case Opcode::Xor: case Opcode::SMin: case Opcode::SMax: case Opcode::UMin:
+  case Opcode::UMax: case Opcode::UMulHi: case Opcode::FAdd:
+  case Opcode::FMul: case Opcode::FMin: case Opcode::FMax:
+  case Opcode::FMinimum: case Opcode::FMaximum:
+    return true;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Folding values
+//===----------------------------------------------------------------------===//
+
+std::optional<APInt> foldIntBinary(Opcode Op, const APInt &L, const APInt &R) {
+  unsigned W = L.getBitWidth();
+  switch (Op) {
+  case Opcode::Add: return L + R;
+  case Opcode::Sub: return L - R;
+  case Opcode::Mul: return L * R;
+  case Opcode::SDiv:
+  case Opcode::SRem:
+    if (R.isZero() || (L.isMinSignedValue() && R.isAllOnes()))
+      return std::nullopt;
+    return Op == Opcode::SDiv ? L.sdiv(R) : L.srem(R);
+  case Opcode::UDiv:
+  case Opcode::URem:
+    if (R.isZero())
+      return std::nullopt;
+    return Op == Opcode::UDiv ? L.udiv(R) : L.urem(R);
+  case Opcode::Shl:
+  case Opcode::LShr:
+  case Opcode::AShr:
+    if (R.uge(W))
+      return std::nullopt;
+    if (Op == Opcode::Shl)
+      return L.shl(R);
+    return Op == Opcode::LShr ? L.lshr(R) : L.ashr(R);
+  case Opcode::And: return L & R;
+  case Opcode::Or: return L | R;
+  case Opcode::Xor: return L ^ R;
+  case Opcode::SMin: return L.slt(R) ? L : R;
+  case Opcode::SMax: return L.sgt(R) ? L : R;
+  case Opcode::UMin: return L.ult(R) ? L : R;
+  case Opcode::UMax: return L.ugt(R) ? L : R;
+  case Opcode::UMulHi:
+    return (L.zext(2 * W) * R.zext(2 * W)).lshr(W).trunc(W);
+  default: return std::nullopt;
+  }
+}
+
+std::optional<APFloat> foldFloatBinary(Opcode Op, APFloat L, const APFloat &R) {
+  const auto RNE = APFloat::rmNearestTiesToEven;
+  switch (Op) {
+  case Opcode::FAdd: L.add(R, RNE); return L;
+  case Opcode::FSub: L.subtract(R, RNE); return L;
+  case Opcode::FMul: L.multiply(R, RNE); return L;
+  case Opcode::FDiv: L.divide(R, RNE); return L;
+  case Opcode::FRem: L.mod(R); return L; // fmod: exact, no rounding
+  case Opcode::FMin: return llvm::minnum(L, R);
+  case Opcode::FMax: return llvm::maxnum(L, R);
+  case Opcode::FMinimum: return llvm::minimum(L, R);
+  case Opcode::FMaximum: return llvm::maximum(L, R);
+  default: return std::nullopt;
+  }
+}
+
+bool foldICmp(ICmpPredicate P, const APInt &L, const APInt &R) {
+  switch (P) {
+  case ICmpPredicate::EQ: return L == R;
+  case ICmpPredicate::NE: return L != R;
+  case ICmpPredicate::SLT: return L.slt(R);
+  case ICmpPredicate::SLE: return L.sle(R);
+  case ICmpPredicate::SGT: return L.sgt(R);
+  case ICmpPredicate::SGE: return L.sge(R);
+  case ICmpPredicate::ULT: return L.ult(R);
+  case ICmpPredicate::ULE: return L.ule(R);
+  case ICmpPredicate::UGT: return L.ugt(R);
+  case ICmpPredicate::UGE: return L.uge(R);
+  }
+  return false;
+}
+
+bool foldFCmp(FCmpPredicate P, const APFloat &L, const APFloat &R) {
+  APFloat::cmpResult C = L.compare(R);
+  bool Unordered = C == APFloat::cmpUnordered;
+  bool LT = C == APFloat::cmpLessThan, GT = C == APFloat::cmpGreaterThan,
+       EQ = C == APFloat::cmpEqual;
+  switch (P) {
+  case FCmpPredicate::OEQ: return EQ;
+  case FCmpPredicate::ONE: return LT || GT;
+  case FCmpPredicate::OLT: return LT;
+  case FCmpPredicate::OLE: return LT || EQ;
+  case FCmpPredicate::OGT: return GT;
+  case FCmpPredicate::OGE: return GT || EQ;
+  case FCmpPredicate::ORD: return !Unordered;
+  case FCmpPredicate::UNO: return Unordered;
+  case FCmpPredicate::UEQ: return Unordered || EQ;
+  case FCmpPredicate::UNE: return !EQ;
+  case FCmpPredicate::ULT: return Unordered || LT;
+  case FCmpPredicate::ULE: return Unordered || LT || EQ;
+  case FCmpPredicate::UGT: return Unordered || GT;
+  case FCmpPredicate::UGE: return Unordered || GT || EQ;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+class Canonicalizer {
+public:
+  explicit Canonicalizer(Function &F) : F(F), Builder(F.getContext()) {}
+
+  bool run();
+  bool changedCFG() const { return ChangedCFG; }
+
+private:
+  /// A value equivalent to \p I (existing, or new and inserted before
+  /// \p I), or null if no rule applies. May instead change \p I in place,
+  /// then returns null and sets Changed.
+  Value *simplify(Instruction *I);
+  Value *simplifyBinary(BinaryInst *I);
+  Value *simplifyUnary(UnaryInst *I);
+  Value *simplifyFma(FmaInst *I);
+  Value *simplifyCmp(CmpInst *I);
+  Value *simplifySelect(SelectInst *I);
+  Value *simplifyCast(CastInst *I);
+  Value *simplifyShape(Instruction *I);
+  Value *simplifyPhi(PhiInst *I);
+  bool simplifyCondBr(CondBrInst *I);
+
+  /// Constants of \p T (shaped like it), inserted at the builder's point.
+  Value *makeInt(Type *T, const APInt &V);
+  Value *makeFloat(Type *T, const APFloat &V);
+  Value *makeBool(Type *T, bool V) { return makeInt(T, APInt(1, V)); }
+  /// A new cast of \p V to \p To before the current instruction.
+  Value *makeCast(Opcode Op, Value *V, Type *To);
+
+  /// Replaces every result of \p I by \p V and erases \p I.
+  void replace(Instruction *I, Value *V);
+  /// Erases \p I (unused), queueing the definitions of its operands.
+  void erase(Instruction *I);
+
+  Function &F;
+  IRBuilder Builder;
+  InstructionWorklist Worklist;
+  bool Changed = false;
+  bool ChangedCFG = false;
+};
+
+bool Canonicalizer::run() {
+  Worklist.pushFunction(F);
+  while (Instruction *I = Worklist.pop()) {
+    if (isTriviallyDead(*I)) {
+      erase(I);
+      continue;
+    }
+    Builder.setInsertPoint(I);
+    Builder.setLoc(I->getLoc());
+    if (Value *V = simplify(I))
+      replace(I, V);
+  }
+  return Changed;
+}
+
+void Canonicalizer::replace(Instruction *I, Value *V) {
+  Value *Old = I->getResult();
+  for (Instruction *User : Old->getUsers())
+    Worklist.push(User);
+  Old->replaceAllUsesWith(V);
+  erase(I);
+}
+
+void Canonicalizer::erase(Instruction *I) {
+  for (Value *Op : I->getOperands())
+    Worklist.pushDefOf(Op);
+  Worklist.remove(I);
+  I->dropAllReferences();
+  I->eraseFromParent();
+  Changed = true;
+}
+
+Value *Canonicalizer::makeInt(Type *T, const APInt &V) {
+  unsigned W = T->getScalarSizeInBits();
+  APInt Val = V.sextOrTrunc(W);
+  // i1 prints as 0/1; wider integers as their signed value.
+  int64_t N = W == 1 ? int64_t(Val.getZExtValue()) : Val.getSExtValue();
+  return Builder.getIntConstant(T, N);
+}
+
+Value *Canonicalizer::makeFloat(Type *T, const APFloat &V) {
+  return Builder.getFloatConstant(T, V.convertToDouble());
+}
+
+Value *Canonicalizer::makeCast(Opcode Op, Value *V, Type *To) {
+  Value *C = Builder.createCast(Op, V, To);
+  Worklist.pushDefOf(C);
+  return C;
+}
+
+Value *Canonicalizer::simplify(Instruction *I) {
+  if (auto *B = llvm::dyn_cast<BinaryInst>(I))
+    return simplifyBinary(B);
+  if (auto *U = llvm::dyn_cast<UnaryInst>(I))
+    return simplifyUnary(U);
+  if (auto *Fma = llvm::dyn_cast<FmaInst>(I))
+    return simplifyFma(Fma);
+  if (auto *C = llvm::dyn_cast<CmpInst>(I))
+    return simplifyCmp(C);
+  if (auto *S = llvm::dyn_cast<SelectInst>(I))
+    return simplifySelect(S);
+  if (auto *C = llvm::dyn_cast<CastInst>(I))
+    return simplifyCast(C);
+  if (auto *P = llvm::dyn_cast<PhiInst>(I))
+    return simplifyPhi(P);
+  if (auto *Br = llvm::dyn_cast<CondBrInst>(I)) {
+    simplifyCondBr(Br);
+    return nullptr;
+  }
+  switch (I->getOpcode()) {
+  case Opcode::Splat:
+  case Opcode::Broadcast:
+  case Opcode::Reshape:
+  case Opcode::ExpandDims:
+  case Opcode::Trans:
+    return simplifyShape(I);
+  default:
+    return nullptr;
+  }
+}
+
+Value *Canonicalizer::simplifyBinary(BinaryInst *I) {
+  Opcode Op = I->getOpcode();
+  Type *T = I->getResult()->getType();
+  Value *L = I->getLHS(), *R = I->getRHS();
+
+  if (T->getScalarType()->isInt()) {
+    std::optional<APInt> CL = getIntConstant(L), CR = getIntConstant(R);
+    if (CL && CR)
+      if (std::optional<APInt> V = foldIntBinary(Op, *CL, *CR))
+        return makeInt(T, *V);
+  } else if (std::optional<APFloat> CL = getFloatConstant(L)) {
+    if (std::optional<APFloat> CR = getFloatConstant(R))
+      if (std::optional<APFloat> V = foldFloatBinary(Op, *CL, *CR))
+        return makeFloat(T, *V);
+  }
+
+  // Constants go right, so the rules below and cse see one form.
+  if (isCommutative(Op) && isConstant(L) && !isConstant(R)) {
+    I->setOperand(0, R);
+    I->setOperand(1, L);
+    std::swap(L, R);
+    Changed = true;
+  }
+
+  switch (Op) {
+  case Opcode::Add:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Shl:
+  case Opcode::LShr:
+  case Opcode::AShr:
+    if (isIntConstant(R, 0))
+      return L;
+    break;
+  case Opcode::Sub:
+    if (isIntConstant(R, 0))
+      return L;
+    if (L == R)
+      return makeInt(T, APInt(T->getScalarSizeInBits(), 0));
+    break;
+  case Opcode::Mul:
+    if (isIntConstant(R, 1))
+      return L;
+    if (isIntConstant(R, 0))
+      return R;
+    break;
+  case Opcode::SDiv:
+  case Opcode::UDiv:
+    if (isIntConstant(R, 1))
+      return L;
+    break;
+  case Opcode::SRem:
+  case Opcode::URem:
+    if (isIntConstant(R, 1))
+      return makeInt(T, APInt(T->getScalarSizeInBits(), 0));
+    break;
+  case Opcode::And:
+    if (L == R || isIntConstant(R, -1))
+      return L;
+    if (isIntConstant(R, 0))
+      return R;
+    break;
+  case Opcode::FMul:
+  case Opcode::FDiv:
+    if (isFloatConstant(R, 1.0))
+      return L;
+    break;
+  case Opcode::FAdd:
+    if (isFloatConstant(R, -0.0))
+      return L;
+    break;
+  case Opcode::FSub:
+    if (isFloatConstant(R, 0.0))
+      return L;
+    break;
+  default:
+    break;
+  }
+
+  switch (Op) {
+  case Opcode::Or:
+  case Opcode::SMin:
+  case Opcode::SMax:
+  case Opcode::UMin:
+  case Opcode::UMax:
+  case Opcode::FMin:
+  case Opcode::FMax:
+  case Opcode::FMinimum:
+  case Opcode::FMaximum:
+    if (L == R)
+      return L;
+    break;
+  case Opcode::Xor:
+    if (L == R)
+      return makeInt(T, APInt(T->getScalarSizeInBits(), 0));
+    break;
+  default:
+    break;
+  }
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifyUnary(UnaryInst *I) {
+  Opcode Op = I->getOpcode();
+  Type *T = I->getResult()->getType();
+  Value *Src = I->getSrc();
+
+  if (std::optional<APInt> C = getIntConstant(Src)) {
+    if (Op == Opcode::Neg)
+      return makeInt(T, -*C);
+    if (Op == Opcode::Abs) // wraps: abs(INT_MIN) is INT_MIN
+      return makeInt(T, C->isNegative() ? -*C : *C);
+  }
+  if (std::optional<APFloat> C = getFloatConstant(Src)) {
+    switch (Op) {
+    case Opcode::Neg: return makeFloat(T, llvm::neg(*C));
+    case Opcode::Abs: return makeFloat(T, llvm::abs(*C));
+    case Opcode::Floor:
+    case Opcode::Ceil: {
+      APFloat V = *C;
+      V.roundToIntegral(Op == Opcode::Floor ? APFloat::rmTowardNegative
+                                            : APFloat::rmTowardPositive);
+      return makeFloat(T, V);
+    }
+    default: break;
+    }
+  }
+
+  Instruction *Def = Src->getDefiningInstruction();
+  if (!Def)
+    return nullptr;
+  if (Op == Opcode::Neg && Def->getOpcode() == Opcode::Neg)
+    return Def->getOperand(0);
+  if (Op == Opcode::Abs && Def->getOpcode() == Opcode::Abs)
+    return Src;
+  if (Op == Opcode::Abs && Def->getOpcode() == Opcode::Neg) {
+    I->setOperand(0, Def->getOperand(0));
+    Worklist.push(I);
+    Worklist.push(Def);
+    Changed = true;
+  }
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifyFma(FmaInst *I) {
+  std::optional<APFloat> A = getFloatConstant(I->getOperand(0)),
+                         B = getFloatConstant(I->getOperand(1)),
+                         C = getFloatConstant(I->getOperand(2));
+  if (!A || !B || !C)
+    return nullptr;
+  A->fusedMultiplyAdd(*B, *C, APFloat::rmNearestTiesToEven);
+  return makeFloat(I->getResult()->getType(), *A);
+}
+
+Value *Canonicalizer::simplifyCmp(CmpInst *I) {
+  Type *T = I->getResult()->getType();
+  Value *L = I->getLHS(), *R = I->getRHS();
+  if (!I->isFloat()) {
+    ICmpPredicate P = I->getIPredicate();
+    std::optional<APInt> CL = getIntConstant(L), CR = getIntConstant(R);
+    if (CL && CR)
+      return makeBool(T, foldICmp(P, *CL, *CR));
+    if (L == R)
+      return makeBool(T, foldICmp(P, APInt(1, 0), APInt(1, 0)));
+    if (isConstant(L) && !isConstant(R)) {
+      I->setOperand(0, R);
+      I->setOperand(1, L);
+      I->setAttr(AttrKey::IPredicate,
+                 AttrValue::enumerator(unsigned(swapPredicate(P))));
+      Changed = true;
+    }
+    return nullptr;
+  }
+  std::optional<APFloat> CL = getFloatConstant(L), CR = getFloatConstant(R);
+  if (CL && CR)
+    return makeBool(T, foldFCmp(I->getFPredicate(), *CL, *CR));
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifySelect(SelectInst *I) {
+  Value *TV = I->getTrueValue(), *FV = I->getFalseValue();
+  if (TV == FV)
+    return TV;
+  if (std::optional<int64_t> C = getConstantIntValue(I->getCondition()))
+    return *C ? TV : FV;
+  // select(c, true, false) is c when c already has the result's shape.
+  Value *Cond = I->getCondition();
+  if (Cond->getType() == I->getResult()->getType() && isIntConstant(TV, 1) &&
+      isIntConstant(FV, 0))
+    return Cond;
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifyCast(CastInst *I) {
+  Opcode Op = I->getOpcode();
+  Value *Src = I->getSrc();
+  Type *To = I->getResult()->getType();
+  Type *ToElem = To->getScalarType();
+  unsigned ToW = ToElem->getScalarSizeInBits();
+
+  if (std::optional<APInt> C = getIntConstant(Src)) {
+    switch (Op) {
+    case Opcode::Trunc: return makeInt(To, C->trunc(ToW));
+    case Opcode::ZExt: return makeInt(To, C->zext(ToW));
+    case Opcode::SExt: return makeInt(To, C->sext(ToW));
+    case Opcode::UIToFP:
+    case Opcode::SIToFP:
+      if (const llvm::fltSemantics *Sem = getSemantics(ToElem)) {
+        APFloat V(*Sem);
+        V.convertFromAPInt(*C, Op == Opcode::SIToFP,
+                           APFloat::rmNearestTiesToEven);
+        return makeFloat(To, V);
+      }
+      break;
+    case Opcode::Bitcast:
+      if (ToElem->isInt())
+        return Src->getType() == To ? Src : nullptr;
+      if (const llvm::fltSemantics *Sem = getSemantics(ToElem))
+        return makeFloat(To, APFloat(*Sem, *C));
+      break;
+    default: break;
+    }
+  }
+  if (std::optional<APFloat> C = getFloatConstant(Src)) {
+    switch (Op) {
+    case Opcode::FPTrunc:
+    case Opcode::FPExt:
+      if (const llvm::fltSemantics *Sem = getSemantics(ToElem)) {
+        APFloat V = *C;
+        bool LosesInfo;
+        std::optional<RoundingMode> RM = I->getRounding();
+        V.convert(*Sem,
+                  RM == RoundingMode::RTZ ? APFloat::rmTowardZero
+                                          : APFloat::rmNearestTiesToEven,
+                  &LosesInfo);
+        return makeFloat(To, V);
+      }
+      break;
+    case Opcode::FPToUI:
+    case Opcode::FPToSI: {
+      llvm::APSInt V(ToW, /*isUnsigned=*/Op == Opcode::FPToUI);
+      bool IsExact;
+      if (C->convertToInteger(V, APFloat::rmTowardZero, &IsExact) &
+          APFloat::opInvalidOp)
+        break; // out of range or NaN: no defined value to fold to
+      return makeInt(To, V);
+    }
+    case Opcode::Bitcast:
+      if (ToElem->isInt())
+        return makeInt(To, C->bitcastToAPInt());
+      if (const llvm::fltSemantics *Sem = getSemantics(ToElem))
+        return makeFloat(To, APFloat(*Sem, C->bitcastToAPInt()));
+      break;
+    default: break;
+    }
+  }
+
+  // Chains of casts.
+  Instruction *Def = Src->getDefiningInstruction();
+  if (Op == Opcode::Bitcast && Src->getType() == To)
+    return Src;
+  if (!Def || !llvm::isa<CastInst>(Def))
+    return nullptr;
+  Opcode Inner = Def->getOpcode();
+  Value *X = Def->getOperand(0);
+  Type *XTy = X->getType();
+  unsigned XW = XTy->getScalarSizeInBits();
+  if (Op == Opcode::Trunc && (Inner == Opcode::ZExt || Inner == Opcode::SExt)) {
+    // The extension added bits that the truncation takes away again.
+    if (XTy == To)
+      return X;
+    if (ToW < XW)
+      return makeCast(Opcode::Trunc, X, To);
+    return makeCast(Inner, X, To);
+  }
+  if ((Op == Opcode::ZExt && Inner == Opcode::ZExt) ||
+      (Op == Opcode::SExt && (Inner == Opcode::SExt || Inner == Opcode::ZExt)))
+    return makeCast(Inner, X, To);
+  if (Op == Opcode::FPExt && Inner == Opcode::FPExt)
+    return makeCast(Opcode::FPExt, X, To);
+  if (Op == Opcode::Bitcast && Inner == Opcode::Bitcast)
+    return XTy == To ? X : makeCast(Opcode::Bitcast, X, To);
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifyShape(Instruction *I) {
+  // Reshaping a splat constant gives a splat constant.
+  Value *Src = I->getOperand(0);
+  Type *T = I->getResult()->getType();
+  if (std::optional<int64_t> C = getConstantIntValue(Src))
+    return Builder.getIntConstant(T, *C);
+  if (std::optional<double> C = getConstantFloatValue(Src))
+    return Builder.getFloatConstant(T, *C);
+  return nullptr;
+}
+
+Value *Canonicalizer::simplifyPhi(PhiInst *I) {
+  // A phi whose incoming values are one value V (or the phi itself, around
+  // a loop) is V; V dominates every incoming edge, hence the phi's block.
+  Value *Self = I->getResult(), *Same = nullptr;
+  for (unsigned K = 0; K < I->getNumIncoming(); ++K) {
+    Value *V = I->getIncomingValue(K);
+    if (V == Self || V == Same)
+      continue;
+    if (Same)
+      return nullptr;
+    Same = V;
+  }
+  return Same;
+}
+
+bool Canonicalizer::simplifyCondBr(CondBrInst *I) {
+  BasicBlock *B = I->getParent();
+  BasicBlock *Taken = nullptr, *NotTaken = nullptr;
+  if (I->getTrueDest() == I->getFalseDest()) {
+    Taken = NotTaken = I->getTrueDest();
+  } else if (std::optional<int64_t> C = getConstantIntValue(I->getCondition())) {
+    Taken = *C ? I->getTrueDest() : I->getFalseDest();
+    NotTaken = *C ? I->getFalseDest() : I->getTrueDest();
+  } else {
+    return false;
+  }
+  Builder.setInsertPoint(B);
+  Builder.createBr(Taken);
+  erase(I);
+  removePhiEntriesForEdge(NotTaken, B);
+  for (PhiInst *P : NotTaken->phis())
+    Worklist.push(P);
+  ChangedCFG = true;
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses CanonicalizePass::runOnFunction(Function &F,
+                                                  AnalysisManager &) {
+  Canonicalizer C(F);
+  if (!C.run())
+    return PreservedAnalyses::all();
+  if (C.changedCFG())
+    return PreservedAnalyses::none();
+  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+}

@@ -1,0 +1,247 @@
+//===- LICM.cpp - Loop-invariant code motion ----------------------------===//
+//
+// `licm` moves instructions that compute the same value on every iteration
+// of a loop into the loop's preheader, so they run once:
+//
+//   1. Find the natural loops: an edge B -> H is a back edge when H
+//      dominates B; the loop of H is H plus every block that reaches a back
+//      edge's source without passing through H. Loops sharing a header are
+//      one loop.
+//   2. Visit the loops innermost first (an inner loop has fewer blocks than
+//      any loop around it), so what leaves an inner loop can leave the
+//      outer one too.
+//   3. Give the loop a preheader: the single predecessor from outside when
+//      it branches only to the header, or else a new block that the
+//      outside predecessors branch to instead, taking over their phi
+//      entries in the header.
+//   4. Hoist, with a worklist, every instruction whose operands are all
+//      defined outside the loop and that is safe to run even when the loop
+//      would not have reached it: no side effects, no memory access at all
+//      (loads stay, since nothing proves yet that the loop does not store
+//      to the same address), no phis, calls or atomics, and no integer
+//      division or remainder unless the divisor is a constant that cannot
+//      trap (not 0, nor -1 for the signed ones).
+//
+// Loops whose header is the entry block have no place for a preheader and
+// are left alone.
+//
+// Requires: SSA form. Preserves: the dominator tree unless a preheader was
+// created.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/transforms/TransformUtils.h"
+#include "codegen/transforms/Transforms.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace tritium;
+
+namespace {
+
+struct Loop {
+  BasicBlock *Header;
+  llvm::SmallPtrSet<BasicBlock *, 16> Blocks;
+  /// The blocks in reverse post-order, for a deterministic walk.
+  llvm::SmallVector<BasicBlock *, 16> Order;
+
+  bool contains(const BasicBlock *B) const {
+    return Blocks.count(const_cast<BasicBlock *>(B));
+  }
+  bool isDefinedOutside(const Value *V) const {
+    Instruction *I = V->getDefiningInstruction();
+    return !I || !contains(I->getParent());
+  }
+};
+
+/// Whether running \p I where the loop might not have run it is harmless.
+bool isSafeToHoist(const Instruction &I) {
+  if (I.hasSideEffects() || I.mayReadMemory() || I.mayWriteMemory() ||
+      I.isTerminator())
+    return false;
+  switch (I.getOpcode()) {
+  case Opcode::Phi:
+  case Opcode::Load:
+  case Opcode::AtomicRMW:
+  case Opcode::AtomicCAS:
+  case Opcode::Call:
+    return false;
+  case Opcode::SDiv:
+  case Opcode::SRem: {
+    std::optional<int64_t> D = getConstantIntValue(I.getOperand(1));
+    return D && *D != 0 && *D != -1;
+  }
+  case Opcode::UDiv:
+  case Opcode::URem: {
+    std::optional<int64_t> D = getConstantIntValue(I.getOperand(1));
+    return D && *D != 0;
+  }
+  default:
+    return true;
+  }
+}
+
+class LoopInvariantCodeMotion {
+public:
+  LoopInvariantCodeMotion(Function &F, const DominatorTree &DT)
+      : F(F), DT(DT) {}
+
+  bool run();
+  bool createdPreheader() const { return CreatedPreheader; }
+
+private:
+  void findLoops();
+  /// The preheader of \p L, created if needed; null if there is none.
+  BasicBlock *getOrCreatePreheader(Loop &L);
+  bool hoist(Loop &L, BasicBlock *Preheader);
+
+  Function &F;
+  const DominatorTree &DT;
+  std::vector<Loop> Loops;
+  bool CreatedPreheader = false;
+};
+
+bool LoopInvariantCodeMotion::run() {
+  findLoops();
+  bool Changed = false;
+  for (unsigned I = 0; I < Loops.size(); ++I) {
+    BasicBlock *Preheader = getOrCreatePreheader(Loops[I]);
+    if (!Preheader)
+      continue;
+    // A new preheader of an inner loop lies in every loop around it: those
+    // that contain the header without it being their own header.
+    for (unsigned J = I + 1; J < Loops.size(); ++J)
+      if (Loops[J].contains(Loops[I].Header) &&
+          Loops[J].Header != Loops[I].Header &&
+          Loops[J].Blocks.insert(Preheader).second)
+        Loops[J].Order.insert(llvm::find(Loops[J].Order, Loops[I].Header),
+                              Preheader);
+    Changed |= hoist(Loops[I], Preheader);
+  }
+  return Changed || CreatedPreheader;
+}
+
+void LoopInvariantCodeMotion::findLoops() {
+  llvm::DenseMap<BasicBlock *, unsigned> LoopOf;
+  for (BasicBlock *B : DT.getReversePostOrder())
+    for (BasicBlock *H : B->successors()) {
+      if (!H || !DT.dominates(H, B))
+        continue;
+      auto [It, New] = LoopOf.try_emplace(H, Loops.size());
+      if (New)
+        Loops.push_back(Loop{H, {H}, {}});
+      // Walk backwards from the back edge's source up to the header.
+      Loop &L = Loops[It->second];
+      llvm::SmallVector<BasicBlock *, 16> Stack;
+      if (L.Blocks.insert(B).second)
+        Stack.push_back(B);
+      while (!Stack.empty())
+        for (BasicBlock *P : Stack.pop_back_val()->predecessors())
+          if (DT.isReachable(P) && L.Blocks.insert(P).second)
+            Stack.push_back(P);
+    }
+  for (Loop &L : Loops)
+    for (BasicBlock *B : DT.getReversePostOrder())
+      if (L.contains(B))
+        L.Order.push_back(B);
+  // Innermost first: a loop nested in another has strictly fewer blocks.
+  llvm::stable_sort(Loops, [](const Loop &A, const Loop &B) {
+    return A.Blocks.size() < B.Blocks.size();
+  });
+}
+
+BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
+  BasicBlock *H = L.Header;
+  if (H == F.getEntryBlock())
+    return nullptr;
+  llvm::SmallSetVector<BasicBlock *, 4> Outside;
+  for (BasicBlock *P : H->predecessors())
+    if (!L.contains(P))
+      Outside.insert(P);
+  if (Outside.empty())
+    return nullptr;
+  if (Outside.size() == 1 && Outside[0]->successors().size() == 1)
+    return Outside[0];
+
+  auto *Pre = new BasicBlock(H->hasName() ? H->getName().str() + ".preheader"
+                                          : std::string("preheader"));
+  F.insert(H->getIterator(), Pre);
+  IRBuilder Builder(F.getContext());
+  // The header's phis keep their entries from inside the loop; the entries
+  // from outside merge in the preheader, through a phi there unless they
+  // all carry one value.
+  for (PhiInst *P : H->phis()) {
+    Builder.setLoc(P->getLoc());
+    llvm::SmallVector<std::pair<Value *, BasicBlock *>, 4> In, Back;
+    for (unsigned K = 0; K < P->getNumIncoming(); ++K)
+      (Outside.count(P->getIncomingBlock(K)) ? In : Back)
+          .push_back({P->getIncomingValue(K), P->getIncomingBlock(K)});
+    Value *Merged = In.empty() ? nullptr : In.front().first;
+    if (llvm::any_of(In, [&](auto &E) { return E.first != Merged; })) {
+      Builder.setInsertPoint(Pre);
+      PhiInst *NewPhi = Builder.createPhi(P->getResult()->getType());
+      for (auto &[V, B] : In)
+        NewPhi->addIncoming(V, B);
+      Merged = NewPhi->getResult();
+    }
+    // Rebuild the entries with the preheader's first, where the entry
+    // from outside usually stands.
+    while (P->getNumIncoming())
+      P->removeIncoming(P->getNumIncoming() - 1);
+    if (Merged)
+      P->addIncoming(Merged, Pre);
+    for (auto &[V, B] : Back)
+      P->addIncoming(V, B);
+  }
+  for (BasicBlock *O : Outside) {
+    Instruction *T = O->getTerminator();
+    for (unsigned K = 0; K < T->getNumBlockOperands(); ++K)
+      if (T->getBlockOperand(K) == H)
+        T->setBlockOperand(K, Pre);
+  }
+  Builder.setInsertPoint(Pre);
+  Builder.setLoc(H->front().getLoc());
+  Builder.createBr(H);
+  CreatedPreheader = true;
+  return Pre;
+}
+
+bool LoopInvariantCodeMotion::hoist(Loop &L, BasicBlock *Preheader) {
+  InstructionWorklist Worklist;
+  // Pushed in reverse so that pop() returns them in program order.
+  for (BasicBlock *B : llvm::reverse(L.Order))
+    for (Instruction &I : llvm::reverse(*B))
+      Worklist.push(&I);
+  Instruction *InsertPt = Preheader->getTerminator();
+  bool Changed = false;
+  while (Instruction *I = Worklist.pop()) {
+    if (!L.contains(I->getParent()) || !isSafeToHoist(*I) ||
+        !llvm::all_of(I->getOperands(),
+                      [&](Value *V) { return L.isDefinedOutside(V); }))
+      continue;
+    I->moveBefore(InsertPt);
+    Changed = true;
+    for (Value *R : I->getResults())
+      for (Instruction *User : R->getUsers())
+        if (L.contains(User->getParent()))
+          Worklist.push(User);
+  }
+  return Changed;
+}
+
+} // namespace
+
+PreservedAnalyses LICMPass::runOnFunction(Function &F, AnalysisManager &AM) {
+  if (F.empty())
+    return PreservedAnalyses::all();
+  LoopInvariantCodeMotion LICM(F, AM.get<DominatorTreeAnalysis>(F));
+  if (!LICM.run())
+    return PreservedAnalyses::all();
+  if (LICM.createdPreheader())
+    return PreservedAnalyses::none();
+  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+}

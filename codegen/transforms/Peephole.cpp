@@ -1,0 +1,269 @@
+//===- Peephole.cpp - Block-shape folding and mask simplification -------===//
+//
+// `peephole` rewrites short chains of block-shaping instructions that the
+// frontend's broadcasting rules produce, and memory operations whose mask is
+// known, with a worklist until nothing changes:
+//
+//   - broadcast to the operand's own type, reshape to the operand's own
+//     type and trans by the identity order are the operand
+//   - broadcast, reshape, expand_dims or trans of a splat is a splat of the
+//     result's shape (so expand_dims + broadcast of a splat is one splat)
+//   - broadcast of a broadcast is one broadcast; reshape of a reshape is one
+//     reshape (allowing reorder if either did), or the source when the
+//     shapes match
+//   - trans of a trans is one trans by the composed order, or the source
+//     when the orders cancel
+//   - a load, store or atomic whose mask is all true drops the mask (a load
+//     its `other` too); a load whose mask is all false is its `other` (or
+//     undef), and a store whose mask is all false is erased
+//
+// A mask is known when it is a constant (scalar or splat) or a splat,
+// broadcast, reshape, expand_dims or trans of a known mask; see
+// knownMaskValue, the extension point where the axis analysis will add
+// masks it proves all true (e.g. `offsets < n` with n a multiple of the
+// block size). A splat of a splat cannot occur: splat takes a scalar.
+// Instructions left without uses and without side effects are erased.
+//
+// Requires: SSA form. Preserves: the CFG and so the dominator tree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/transforms/TransformUtils.h"
+#include "codegen/transforms/Transforms.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+
+using namespace tritium;
+
+namespace {
+
+bool isIdentityOrder(llvm::ArrayRef<int64_t> Order) {
+  for (unsigned I = 0; I < Order.size(); ++I)
+    if (Order[I] != int64_t(I))
+      return false;
+  return true;
+}
+
+/// The instruction defining \p V if it has opcode \p Op, else null.
+Instruction *getDef(Value *V, Opcode Op) {
+  Instruction *I = V->getDefiningInstruction();
+  return I && I->getOpcode() == Op ? I : nullptr;
+}
+
+class Peephole {
+public:
+  explicit Peephole(Function &F) : F(F), Builder(F.getContext()) {}
+  bool run();
+
+private:
+  /// A value equivalent to \p I (existing, or new and inserted before
+  /// \p I), or null. Mask rules change \p I in place or erase it instead.
+  Value *simplify(Instruction *I);
+  Value *simplifyBroadcast(Instruction *I);
+  Value *simplifyReshape(ReshapeInst *I);
+  Value *simplifyTrans(TransInst *I);
+  Value *simplifyLoad(LoadInst *I);
+  void simplifyStore(StoreInst *I);
+
+  /// Whether every lane of \p Mask is true (true), false (false), or
+  /// unknown (nullopt). Extension point: the axis analysis will answer
+  /// for masks that are not constants.
+  std::optional<bool> knownMaskValue(Value *Mask) const;
+
+  /// Removes operands from \p First on, queueing what they were defined by.
+  void dropOperandsFrom(Instruction *I, unsigned First);
+  void replace(Instruction *I, Value *V);
+  void erase(Instruction *I);
+  Value *queued(Value *V) {
+    Worklist.pushDefOf(V);
+    return V;
+  }
+
+  Function &F;
+  IRBuilder Builder;
+  InstructionWorklist Worklist;
+  bool Changed = false;
+};
+
+bool Peephole::run() {
+  Worklist.pushFunction(F);
+  while (Instruction *I = Worklist.pop()) {
+    if (isTriviallyDead(*I)) {
+      erase(I);
+      continue;
+    }
+    Builder.setInsertPoint(I);
+    Builder.setLoc(I->getLoc());
+    if (Value *V = simplify(I))
+      replace(I, V);
+  }
+  return Changed;
+}
+
+void Peephole::replace(Instruction *I, Value *V) {
+  Value *Old = I->getResult();
+  for (Instruction *User : Old->getUsers())
+    Worklist.push(User);
+  Old->replaceAllUsesWith(V);
+  erase(I);
+}
+
+void Peephole::erase(Instruction *I) {
+  for (Value *Op : I->getOperands())
+    Worklist.pushDefOf(Op);
+  Worklist.remove(I);
+  I->dropAllReferences();
+  I->eraseFromParent();
+  Changed = true;
+}
+
+void Peephole::dropOperandsFrom(Instruction *I, unsigned First) {
+  while (I->getNumOperands() > First) {
+    Worklist.pushDefOf(I->getOperand(I->getNumOperands() - 1));
+    I->removeOperand(I->getNumOperands() - 1);
+  }
+  Changed = true;
+}
+
+std::optional<bool> Peephole::knownMaskValue(Value *Mask) const {
+  if (std::optional<int64_t> C = getConstantIntValue(Mask))
+    return *C != 0;
+  Instruction *I = Mask->getDefiningInstruction();
+  if (!I)
+    return std::nullopt;
+  switch (I->getOpcode()) {
+  case Opcode::Splat:
+  case Opcode::Broadcast:
+  case Opcode::Reshape:
+  case Opcode::ExpandDims:
+  case Opcode::Trans:
+    // Every lane comes from a lane of the operand.
+    return knownMaskValue(I->getOperand(0));
+  default:
+    return std::nullopt;
+  }
+}
+
+Value *Peephole::simplify(Instruction *I) {
+  switch (I->getOpcode()) {
+  case Opcode::Broadcast:
+    return simplifyBroadcast(I);
+  case Opcode::Reshape:
+    return simplifyReshape(llvm::cast<ReshapeInst>(I));
+  case Opcode::ExpandDims:
+    if (Instruction *S = getDef(I->getOperand(0), Opcode::Splat))
+      return queued(Builder.createSplat(S->getOperand(0),
+                                        I->getResult()->getType()->getShape()));
+    return nullptr;
+  case Opcode::Trans:
+    return simplifyTrans(llvm::cast<TransInst>(I));
+  case Opcode::Load:
+    return simplifyLoad(llvm::cast<LoadInst>(I));
+  case Opcode::Store:
+    simplifyStore(llvm::cast<StoreInst>(I));
+    return nullptr;
+  case Opcode::AtomicRMW:
+    if (I->getNumOperands() > 2 && knownMaskValue(I->getOperand(2)) == true)
+      dropOperandsFrom(I, 2);
+    return nullptr;
+  case Opcode::AtomicCAS:
+    if (I->getNumOperands() > 3 && knownMaskValue(I->getOperand(3)) == true)
+      dropOperandsFrom(I, 3);
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+Value *Peephole::simplifyBroadcast(Instruction *I) {
+  Value *Src = I->getOperand(0);
+  Type *T = I->getResult()->getType();
+  if (Src->getType() == T)
+    return Src;
+  if (Instruction *S = getDef(Src, Opcode::Splat))
+    return queued(Builder.createSplat(S->getOperand(0), T->getShape()));
+  if (Instruction *B = getDef(Src, Opcode::Broadcast))
+    return queued(Builder.createBroadcast(B->getOperand(0), T->getShape()));
+  return nullptr;
+}
+
+Value *Peephole::simplifyReshape(ReshapeInst *I) {
+  Value *Src = I->getSrc();
+  Type *T = I->getResult()->getType();
+  if (Src->getType() == T)
+    return Src;
+  if (Instruction *S = getDef(Src, Opcode::Splat))
+    return queued(Builder.createSplat(S->getOperand(0), T->getShape()));
+  if (auto *Inner = llvm::cast_or_null<ReshapeInst>(getDef(Src, Opcode::Reshape))) {
+    Value *X = Inner->getSrc();
+    if (X->getType() == T)
+      return X;
+    return queued(Builder.createReshape(X, T->getShape(),
+                                        I->allowsReorder() ||
+                                            Inner->allowsReorder()));
+  }
+  return nullptr;
+}
+
+Value *Peephole::simplifyTrans(TransInst *I) {
+  Value *Src = I->getSrc();
+  if (isIdentityOrder(I->getOrder()))
+    return Src;
+  if (Instruction *S = getDef(Src, Opcode::Splat))
+    return queued(Builder.createSplat(S->getOperand(0),
+                                      I->getResult()->getType()->getShape()));
+  auto *Inner = llvm::cast_or_null<TransInst>(getDef(Src, Opcode::Trans));
+  if (!Inner)
+    return nullptr;
+  // Result dimension i is the inner result's dimension Outer[i], which is
+  // the source's dimension InnerOrder[Outer[i]].
+  llvm::ArrayRef<int64_t> Outer = I->getOrder(), InnerOrder = Inner->getOrder();
+  llvm::SmallVector<int64_t, 4> Composed;
+  for (int64_t D : Outer)
+    Composed.push_back(InnerOrder[D]);
+  if (isIdentityOrder(Composed))
+    return Inner->getSrc();
+  return queued(Builder.createTrans(Inner->getSrc(), Composed));
+}
+
+Value *Peephole::simplifyLoad(LoadInst *I) {
+  Value *Mask = I->getMask();
+  if (!Mask)
+    return nullptr;
+  std::optional<bool> Known = knownMaskValue(Mask);
+  if (!Known)
+    return nullptr;
+  if (*Known) {
+    dropOperandsFrom(I, 1);
+    return nullptr;
+  }
+  // A volatile load still happens, masked off or not.
+  if (I->isVolatile())
+    return nullptr;
+  if (Value *Other = I->getOther())
+    return Other;
+  return queued(Builder.createUndef(I->getResult()->getType()));
+}
+
+void Peephole::simplifyStore(StoreInst *I) {
+  Value *Mask = I->getMask();
+  if (!Mask)
+    return;
+  std::optional<bool> Known = knownMaskValue(Mask);
+  if (!Known)
+    return;
+  if (*Known)
+    dropOperandsFrom(I, 2);
+  else
+    erase(I);
+}
+
+} // namespace
+
+PreservedAnalyses PeepholePass::runOnFunction(Function &F, AnalysisManager &) {
+  Peephole P(F);
+  if (!P.run())
+    return PreservedAnalyses::all();
+  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+}

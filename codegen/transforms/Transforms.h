@@ -1,0 +1,63 @@
+//===- Transforms.h - The machine-independent passes -------------*- C++ -*-===//
+//
+// The passes that clean up the IR the frontend emits before any layout or
+// target decision: inline, dce, cse, canonicalize, licm and peephole. Each
+// is a small class here; its work lives in an anonymous namespace of its own
+// file (codegen/transforms/<Pass>.cpp), whose header comment is its
+// contract. Passes.def lists them once for the registry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_TRANSFORMS_TRANSFORMS_H
+#define TRITIUM_CODEGEN_TRANSFORMS_TRANSFORMS_H
+
+#include "ir/PassManager.h"
+
+namespace tritium {
+
+/// Inlines every call to a function not marked noinline and not recursive,
+/// then removes the device functions whose calls were all inlined.
+class InlinerPass : public Pass {
+public:
+  llvm::StringRef getName() const override { return "inline"; }
+  PreservedAnalyses run(Module &M, AnalysisManager &AM) override;
+};
+
+/// Removes unreachable blocks and instructions that compute nothing used by
+/// an instruction with side effects, dead phi cycles included.
+class DCEPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "dce"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
+/// Replaces a pure instruction by an identical one that dominates it.
+class CSEPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "cse"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
+/// Constant folding and algebraic simplification, to a fixpoint.
+class CanonicalizePass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "canonicalize"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
+/// Hoists pure, non-memory, loop-invariant instructions into preheaders.
+class LICMPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "licm"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
+/// Folds chains of block-shaping instructions and simplifies constant masks.
+class PeepholePass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "peephole"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_TRANSFORMS_TRANSFORMS_H
