@@ -108,7 +108,8 @@ private:
   std::vector<std::string> &Errors;
   DominatorTree DT;
   /// Predecessor edges computed from the terminators, one entry per edge.
-  llvm::DenseMap<const BasicBlock *, llvm::SmallVector<BasicBlock *, 2>> Preds;
+  llvm::DenseMap<const BasicBlock *, llvm::SmallVector<const BasicBlock *, 2>>
+      Preds;
 };
 
 void FunctionVerifier::report(const BasicBlock *B, const Instruction *I,
@@ -157,7 +158,7 @@ void FunctionVerifier::run() {
     if (Instruction *T = B.getTerminator())
       for (BasicBlock *S : T->getBlockOperands())
         if (S && S->getParent() == &F)
-          Preds[S].push_back(const_cast<BasicBlock *>(&B));
+          Preds[S].push_back(&B);
 
   const BasicBlock &Entry = F.front();
   llvm::SmallPtrSet<const BasicBlock *, 4> Reported;
