@@ -27,8 +27,11 @@ std::unique_ptr<Module> parseModule(llvm::StringRef Text, Context &Ctx,
 Type *parseType(llvm::StringRef Text, Context &Ctx);
 
 /// Formats \p E for a terminal: "file:line:col: error: message", then the
-/// source line from \p Text and a caret under the column.
-std::string formatError(const CompileError &E, llvm::StringRef Text);
+/// source line from \p Text and a caret under the column. Given the name
+/// \p Text was parsed under, the source line is left out for errors located
+/// in other files (instructions carrying the loc() of a Python source).
+std::string formatError(const CompileError &E, llvm::StringRef Text,
+                        llvm::StringRef BufferName = "");
 
 } // namespace tritium
 
