@@ -1,0 +1,230 @@
+//===- PTXEmitter.cpp - LLVM IR to PTX to cubin ---------------------------===//
+
+#include "codegen/nvptx/PTXEmitter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <regex>
+
+using namespace tritium;
+
+namespace {
+void initNVPTX() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::string envOr(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V ? V : "";
+}
+} // namespace
+
+std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(unsigned Arch) {
+  initNVPTX();
+  std::string Triple = "nvptx64-nvidia-cuda", Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  if (!T)
+    return nullptr;
+  unsigned Known = std::min(Arch, 90u);
+  std::string CPU = "sm_" + std::to_string(Known);
+  llvm::TargetOptions Opts;
+  // Triton contracts a*b+c into fma by default (enable_fp_fusion).
+  Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  return std::unique_ptr<llvm::TargetMachine>(T->createTargetMachine(
+      Triple, CPU, "+ptx78", Opts, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOpt::Aggressive));
+}
+
+void tritium::prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM) {
+  M.setTargetTriple(TM.getTargetTriple().str());
+  M.setDataLayout(TM.createDataLayout());
+}
+
+std::string tritium::findLibdevice() {
+  llvm::SmallVector<std::string, 4> Candidates;
+  if (std::string P = envOr("TRITIUM_LIBDEVICE_PATH"); !P.empty())
+    Candidates.push_back(P);
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (std::string H = envOr(Var); !H.empty())
+      Candidates.push_back(H + "/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  for (const std::string &C : Candidates)
+    if (llvm::sys::fs::exists(C))
+      return C;
+  return "";
+}
+
+std::string tritium::linkLibdevice(llvm::Module &M, bool FlushDenormals) {
+  bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
+    return F.isDeclaration() && F.getName().startswith("__nv_");
+  });
+  // libdevice asks __nvvm_reflect("__CUDA_FTZ"); the NVVMReflect pass of the
+  // NVPTX backend answers from this module flag.
+  M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", FlushDenormals);
+  if (!Needed)
+    return "";
+  std::string Path = findLibdevice();
+  if (Path.empty())
+    return "libdevice.10.bc not found (set TRITIUM_LIBDEVICE_PATH or CUDA_HOME)";
+  llvm::SMDiagnostic Diag;
+  // Lazy loading materializes only the functions the linker pulls in.
+  std::unique_ptr<llvm::Module> Lib =
+      llvm::getLazyIRFileModule(Path, Diag, M.getContext());
+  if (!Lib)
+    return "cannot read " + Path + ": " + Diag.getMessage().str();
+  Lib->setTargetTriple(M.getTargetTriple());
+  Lib->setDataLayout(M.getDataLayout());
+  if (llvm::Linker::linkModules(M, std::move(Lib),
+                                llvm::Linker::LinkOnlyNeeded))
+    return "linking " + Path + " failed";
+  // Keep only the kernels visible; libdevice bodies become internal so the
+  // optimizer can inline and drop them.
+  llvm::internalizeModule(M, [](const llvm::GlobalValue &G) {
+    return !G.isDeclaration() && !G.getName().startswith("__nv_") &&
+           G.hasExternalLinkage() && llvm::isa<llvm::Function>(G);
+  });
+  return "";
+}
+
+void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM) {
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  llvm::PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  llvm::ModulePassManager MPM =
+      PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  MPM.run(M, MAM);
+}
+
+std::string tritium::emitPTX(llvm::Module &M, llvm::TargetMachine &TM,
+                             std::string &Error) {
+  llvm::SmallString<0> Buf;
+  llvm::raw_svector_ostream OS(Buf);
+  llvm::legacy::PassManager PM;
+  if (TM.addPassesToEmitFile(PM, OS, nullptr, llvm::CGFT_AssemblyFile)) {
+    Error = "the NVPTX target cannot emit assembly";
+    return "";
+  }
+  PM.run(M);
+  return std::string(Buf.str());
+}
+
+std::string tritium::patchPTXHeader(llvm::StringRef PTX, llvm::StringRef Version,
+                                    llvm::StringRef Target) {
+  std::string Out;
+  Out.reserve(PTX.size() + 16);
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  PTX.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    llvm::StringRef L = Lines[I];
+    if (L.startswith(".version ") && !Version.empty())
+      Out += (".version " + Version).str();
+    else if (L.startswith(".target ") && !Target.empty())
+      Out += (".target " + Target).str();
+    else
+      Out += L.str();
+    if (I + 1 < Lines.size())
+      Out += '\n';
+  }
+  return Out;
+}
+
+std::string tritium::findPtxas() {
+  if (std::string P = envOr("TRITIUM_PTXAS_PATH"); !P.empty())
+    return llvm::sys::fs::can_execute(P) ? P : "";
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (std::string H = envOr(Var); !H.empty())
+      if (llvm::sys::fs::can_execute(H + "/bin/ptxas"))
+        return H + "/bin/ptxas";
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  if (auto P = llvm::sys::findProgramByName("ptxas"))
+    return *P;
+  return "";
+}
+
+CubinResult tritium::assembleCubin(llvm::StringRef PTX, unsigned Arch,
+                                   llvm::StringRef Ptxas) {
+  CubinResult R;
+  llvm::SmallString<128> In, Out, Log;
+  if (llvm::sys::fs::createTemporaryFile("tritium", "ptx", In) ||
+      llvm::sys::fs::createTemporaryFile("tritium", "cubin", Out) ||
+      llvm::sys::fs::createTemporaryFile("tritium", "log", Log)) {
+    R.Error = "cannot create temporary files for ptxas";
+    return R;
+  }
+  auto Cleanup = [&] {
+    llvm::sys::fs::remove(In);
+    llvm::sys::fs::remove(Out);
+    llvm::sys::fs::remove(Log);
+  };
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(In, EC);
+    if (EC) {
+      R.Error = "cannot write " + In.str().str();
+      Cleanup();
+      return R;
+    }
+    OS << PTX;
+  }
+  std::string Gpu = "--gpu-name=sm_" + std::to_string(Arch);
+  llvm::SmallVector<llvm::StringRef, 8> Args = {Ptxas, "-v", "-O3", Gpu,
+                                                In.str(), "-o", Out.str()};
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Log.str(), Log.str()};
+  std::string ExecErr;
+  int RC = llvm::sys::ExecuteAndWait(Ptxas, Args, std::nullopt, Redirects, 0, 0,
+                                     &ExecErr);
+  if (auto Buf = llvm::MemoryBuffer::getFile(Log))
+    R.Log = (*Buf)->getBuffer().str();
+  if (RC != 0) {
+    R.Error = "ptxas failed" + (ExecErr.empty() ? "" : " (" + ExecErr + ")") +
+              ":\n" + R.Log;
+    Cleanup();
+    return R;
+  }
+  if (auto Buf = llvm::MemoryBuffer::getFile(Out, /*IsText=*/false))
+    R.Cubin = (*Buf)->getBuffer().str();
+  Cleanup();
+  std::smatch M;
+  if (std::regex_search(R.Log, M, std::regex("Used (\\d+) registers")))
+    R.Registers = std::stoi(M[1]);
+  if (std::regex_search(R.Log, M, std::regex("(\\d+) bytes spill stores, (\\d+) bytes spill loads"))) {
+    R.SpillStores = std::stoi(M[1]);
+    R.SpillLoads = std::stoi(M[2]);
+  }
+  if (R.Cubin.empty())
+    R.Error = "ptxas produced no cubin";
+  return R;
+}

@@ -1,0 +1,72 @@
+//===- PTXEmitter.h - LLVM IR to PTX to cubin --------------------*- C++ -*-===//
+//
+// The NVPTX end of the pipeline: link libdevice (only the functions used),
+// optimize the LLVM module, let LLVM's NVPTX backend print PTX for the
+// device's sm_XX, and assemble it with ptxas into a cubin whose register and
+// spill counts are read back from `ptxas -v`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
+#define TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace tritium {
+
+/// The NVPTX target machine for sm_<\p Arch> (LLVM 16 knows up to sm_90 and
+/// PTX 7.8; newer architectures are emitted as sm_90 and patched).
+std::unique_ptr<llvm::TargetMachine> createNVPTXTargetMachine(unsigned Arch);
+
+/// Sets the module's triple and data layout for \p TM.
+void prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM);
+
+/// Where libdevice.10.bc is: TRITIUM_LIBDEVICE_PATH, then CUDA_HOME,
+/// CUDA_PATH, /usr/local/cuda; empty if none exists.
+std::string findLibdevice();
+
+/// Links the libdevice functions \p M calls (only those) and internalizes
+/// them; sets the nvvm-reflect-ftz flag to \p FlushDenormals. Returns an
+/// error message, or "" on success (also when nothing needs linking).
+std::string linkLibdevice(llvm::Module &M, bool FlushDenormals = false);
+
+/// Runs LLVM's O3 pipeline on \p M for \p TM.
+void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM);
+
+/// Prints PTX for \p M. Returns "" and sets \p Error on failure.
+std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,
+                    std::string &Error);
+
+/// Rewrites the `.version` and `.target` lines of \p PTX (for targets or
+/// instructions newer than LLVM 16 knows).
+std::string patchPTXHeader(llvm::StringRef PTX, llvm::StringRef Version,
+                           llvm::StringRef Target);
+
+/// Where ptxas is: TRITIUM_PTXAS_PATH, CUDA_HOME/bin, /usr/local/cuda/bin,
+/// PATH; empty if none is found.
+std::string findPtxas();
+
+struct CubinResult {
+  std::string Cubin;    ///< the ELF image; empty on failure
+  std::string Log;      ///< ptxas's output (errors or -v info)
+  int Registers = -1;   ///< per thread, from ptxas -v
+  int SpillStores = -1; ///< bytes
+  int SpillLoads = -1;  ///< bytes
+  std::string Error;    ///< why it failed
+};
+
+/// Assembles \p PTX for sm_<\p Arch> with \p Ptxas (-v, -O3).
+CubinResult assembleCubin(llvm::StringRef PTX, unsigned Arch,
+                          llvm::StringRef Ptxas);
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H

@@ -1,0 +1,78 @@
+// The NVPTX end: LLVM IR -> PTX (with libdevice) -> cubin through ptxas.
+#include "codegen/nvptx/PTXEmitter.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <doctest/doctest.h>
+
+using namespace tritium;
+
+namespace {
+const char *KernelIR = R"(
+define void @k(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %f = sitofp i32 %tid to float
+  %e = call float @__nv_expf(float %f)
+  %p = getelementptr float, ptr addrspace(1) %out, i32 %tid
+  store float %e, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare float @__nv_expf(float)
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+)";
+} // namespace
+
+TEST_CASE("LLVM IR with a libdevice call becomes PTX and a cubin") {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(KernelIR, Diag, Ctx);
+  REQUIRE(M);
+  auto TM = createNVPTXTargetMachine(90);
+  REQUIRE(TM);
+  prepareNVPTXModule(*M, *TM);
+  if (findLibdevice().empty()) {
+    MESSAGE("libdevice not installed; skipping");
+    return;
+  }
+  CHECK(linkLibdevice(*M) == "");
+  CHECK(M->getFunction("__nv_expf") != nullptr);
+  optimizeModule(*M, *TM);
+  // The libdevice body was inlined and dropped; only the kernel remains.
+  CHECK(M->getFunction("__nv_expf") == nullptr);
+  std::string Err;
+  std::string PTX = emitPTX(*M, *TM, Err);
+  CHECK(Err == "");
+  CHECK(PTX.find(".visible .entry k(") != std::string::npos);
+  CHECK(PTX.find(".target sm_90") != std::string::npos);
+  CHECK(PTX.find("ex2.approx") != std::string::npos);
+  std::string Patched = patchPTXHeader(PTX, "8.0", "sm_90a");
+  CHECK(Patched.find(".version 8.0\n") != std::string::npos);
+  CHECK(Patched.find(".target sm_90a\n") != std::string::npos);
+
+  std::string Ptxas = findPtxas();
+  if (Ptxas.empty()) {
+    MESSAGE("ptxas not installed; skipping the cubin");
+    return;
+  }
+  CubinResult R = assembleCubin(PTX, 90, Ptxas);
+  CHECK(R.Error == "");
+  CHECK(R.Cubin.substr(0, 4) == "\x7f" "ELF");
+  CHECK(R.Registers > 0);
+  CHECK(R.SpillStores == 0);
+}
+
+TEST_CASE("ptxas errors come back with its message") {
+  std::string Ptxas = findPtxas();
+  if (Ptxas.empty())
+    return;
+  CubinResult R = assembleCubin(".version 7.8\n.target sm_90\nbogus;\n", 90, Ptxas);
+  CHECK(R.Cubin.empty());
+  CHECK(R.Error.find("ptxas failed") != std::string::npos);
+  CHECK(R.Error.find("syntax error") != std::string::npos);
+}
