@@ -229,10 +229,19 @@ def test_concurrent_writers(tmp_path, private_dirs):
              for _ in range(n)]
     for p in procs:
         p.start()
-    got = [results.get(timeout=120) for _ in range(n)]
+    import queue
+    import time
+    got, deadline = [], time.monotonic() + 120
+    while len(got) < n and time.monotonic() < deadline:
+        try:
+            got.append(results.get(timeout=0.5))
+        except queue.Empty:
+            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+            assert not dead, f"a writer died (exit codes {dead})"
     for p in procs:
         p.join(timeout=60)
         assert p.exitcode == 0
+    assert len(got) == n
     assert len({h for h, _ in got}) == 1 and len({t for _, t in got}) == 1
     key = got[0][0]
     assert entries(private_dirs["cache"]) == [key]
