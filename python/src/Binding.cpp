@@ -84,7 +84,7 @@ void setCompilationError(const CompileError &E, const std::string *Text,
   }
   std::string Detail = E.describe();
   if (L.isKnown() && Text) {
-    Detail = formatError(E, *Text);
+    Detail = formatError(E, *Text, Name);
     while (!Detail.empty() && Detail.back() == '\n')
       Detail.pop_back();
   }
