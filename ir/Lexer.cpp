@@ -114,9 +114,9 @@ Token Lexer::lex() {
       error(Start, llvm::Twine("unexpected character '") + llvm::Twine(C) +
                        "'");
     } else {
-      error(Start, "unexpected byte 0x" +
-                       llvm::utohexstr((unsigned char)C, /*LowerCase=*/true,
-                                       /*Width=*/2));
+      char Hex[3] = {llvm::hexdigit((C >> 4) & 15, /*LowerCase=*/true),
+                     llvm::hexdigit(C & 15, /*LowerCase=*/true), 0};
+      error(Start, llvm::Twine("unexpected byte 0x") + Hex);
     }
   }
   AtLineStart = false;

@@ -574,6 +574,8 @@ void Parser::parseInstruction(BasicBlock *B) {
   if (onLine(Token::Colon)) {
     Token Colon = Tok;
     consume();
+    if (Tok.StartsLine)
+      errorMissing("expected the result types after ':'");
     parseTypeList(P.Types);
     if (P.Types.size() != Names.size())
       error(Colon, "expected " + llvm::Twine(Names.size()) +
