@@ -13,4 +13,13 @@ passes on it::
 from .errors import CompilationError
 from ._C import Module, list_passes, parse_module, __version__
 
-__all__ = ["CompilationError", "Module", "list_passes", "parse_module", "__version__"]
+# The runtime: @jit, launching, compile(), autotuning (docs/runtime.md).
+from . import knobs, runtime, testing
+from .compiler import compile
+from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBackendError, autotune,
+                      cdiv, heuristics, jit, next_power_of_2)
+
+__all__ = ["CompilationError", "Module", "list_passes", "parse_module", "__version__",
+           "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
+           "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",
+           "runtime", "testing"]
