@@ -137,6 +137,9 @@ class _Runtime(_Group):
 
 
 class _Autotuning(_Group):
+    cache = _Knob("TRITIUM_CACHE_AUTOTUNING", False, "bool",
+                  "Keep each autotuned key's best config on disk "
+                  "($TRITIUM_CACHE_DIR/autotune), as cache_results=True does.")
     print = _Knob("TRITIUM_PRINT_AUTOTUNING", False, "bool",
                   "Print the best config and the tuning time of every autotuned key.")
 

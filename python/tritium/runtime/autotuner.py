@@ -9,10 +9,15 @@ that fails to compile, or to run, gets an infinite time.
 Timing needs a GPU: the default ``do_bench`` is the active driver's
 ``benchmark`` (runtime/driver.py), which raises NoBackendError without a GPU
 backend - after every config has been compiled. ``do_bench=`` replaces it
-(tests pass a fake timer that reads ``fn.config``).
+(tests pass a fake timer that reads ``fn.config``). With ``cache_results=True``
+or TRITIUM_CACHE_AUTOTUNING=1 the winner of each key is also kept on disk,
+so the next process skips the timing.
 """
 
 import builtins
+import hashlib
+import json
+import os
 import time
 
 from .. import knobs
@@ -110,6 +115,7 @@ class Autotuner(KernelInterface):
         self.num_warmups = warmup
         self.num_reps = rep
         self.user_do_bench = do_bench
+        self.cache_results = cache_results
         self.cache = {}
         self.configs_timings = None
         self.best_config = None
@@ -221,12 +227,19 @@ class Autotuner(KernelInterface):
                     return [self.fn.run(*args, grid=grid, warmup=True, **kwargs,
                                         **c.all_kwargs()) for c in pruned]
                 t0 = time.perf_counter()
-                if len(pruned) == 1:  # nothing to compare: no need to time it
+                disk = self._disk_entry(key, pruned)
+                config = disk.load(pruned) if disk else None
+                if config is not None:
+                    timings = None
+                elif len(pruned) == 1:  # nothing to compare: no need to time it
                     timings = {pruned[0]: [0.0, 0.0, 0.0]}
                 else:
                     timings = self._bench(pruned, args, kwargs, grid)
+                if config is None:
+                    config = builtins.min(timings, key=lambda c: timings[c][0])
+                    if disk:
+                        disk.store(pruned, config, timings)
                 self.bench_time = time.perf_counter() - t0
-                config = builtins.min(timings, key=lambda c: timings[c][0])
                 self.cache[key] = config
                 self.configs_timings = timings
                 if knobs.autotuning.print:
@@ -240,11 +253,62 @@ class Autotuner(KernelInterface):
             config.pre_hook({**nargs, **kwargs, **config.all_kwargs()})
         return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
 
+    def _disk_entry(self, key, configs):
+        if not (self.cache_results or knobs.autotuning.cache):
+            return None
+        return _TuningRecord(self.base_fn, key, configs)
+
     def warmup(self, *args, grid=None, **kwargs):
         """Compiles every config (after pruning); returns their kernels."""
         nargs = dict(zip(self.arg_names, args))
         return [self.fn.warmup(*args, grid=grid, **kwargs, **c.all_kwargs())
                 for c in self.prune_configs(kwargs, nargs)]
+
+
+class _TuningRecord:
+    """The winner of one tuning key on disk (``cache_results=True`` or
+    TRITIUM_CACHE_AUTOTUNING): ``$TRITIUM_CACHE_DIR/autotune/<hash>.json``,
+    keyed by the kernel's cache key, the tuning key, the configs, the target
+    and the compiler version; written atomically, checksummed like the
+    kernel cache, and ignored when damaged."""
+
+    def __init__(self, fn, key, configs):
+        from ..compiler.compiler import _stable_repr
+        from . import cache
+        target = _driver.active.get().get_current_target()
+        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(map(str, configs)),
+                         str(target), cache.version_key()])
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        self.path = os.path.join(knobs.cache.dir, "autotune", digest + ".json")
+        self.key = digest
+
+    def load(self, configs):
+        try:
+            with open(self.path) as f:
+                record = json.load(f)
+            body = record["body"]
+            if (record["checksum"] != _checksum(body) or body["key"] != self.key
+                    or body["configs"] != [str(c) for c in configs]):
+                return None
+            return configs[body["best"]]
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return None
+
+    def store(self, configs, best, timings):
+        from .cache import write_atomic
+        body = {"key": self.key, "configs": [str(c) for c in configs],
+                "best": configs.index(best),
+                "timings": [timings[c][0] for c in configs]}
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            write_atomic(self.path, json.dumps({"body": body, "checksum": _checksum(body)})
+                         .encode())
+        except OSError:
+            pass  # an unwritable cache only loses the record
+
+
+def _checksum(body):
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None,

@@ -170,6 +170,28 @@ def test_autotune_over_heuristics(fake_driver, frontend):
     assert fake_driver.launches[-1][3].metadata.num_warps == 2
 
 
+def test_cache_results_on_disk(fake_driver, monkeypatch, private_dirs):
+    timer = FakeTimer({32: 3.0, 64: 1.0, 128: 2.0})
+    k = make_kernel(timer, cache_results=True)
+    k[(1,)](FakeTensor(8), FakeTensor(8), 8)
+    assert len(timer.calls) == 3 and k.best_config == CONFIGS[1]
+    records = list((private_dirs["cache"] / "autotune").iterdir())
+    assert len(records) == 1
+    fresh = make_kernel(timer, cache_results=True)  # another "process": same kernel source
+    fresh[(1,)](FakeTensor(8), FakeTensor(8), 8)
+    assert len(timer.calls) == 3 and fresh.best_config == CONFIGS[1]
+    fresh[(1,)](FakeTensor(8), FakeTensor(8), 16)  # a new key is timed
+    assert len(timer.calls) == 6
+    records[0].write_text(records[0].read_text().replace('"best": 1', '"best": 0'))
+    damaged = make_kernel(timer, cache_results=True)
+    damaged[(1,)](FakeTensor(8), FakeTensor(8), 8)  # the checksum fails: timed again
+    assert len(timer.calls) == 9 and damaged.best_config == CONFIGS[1]
+    monkeypatch.setenv("TRITIUM_CACHE_AUTOTUNING", "1")
+    knob = make_kernel(timer)
+    knob[(1,)](FakeTensor(8), FakeTensor(8), 8)
+    assert len(timer.calls) == 9
+
+
 def test_testing_helpers():
     testing.assert_close(np.ones(4), np.ones(4) + 1e-4)
     with pytest.raises(AssertionError, match="1 of 4 elements differ"):
