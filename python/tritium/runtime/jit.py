@@ -566,6 +566,18 @@ class JITFunction(KernelInterface):
                 raise RuntimeError(f"Global variable {display} has changed since we compiled "
                                    f"this kernel, from {old_v!r} to {new_v!r}")
 
+    def _normalize_used_globals(self):
+        """The code generator records the globals it reads in Triton's form,
+        (name, id(ns)) -> (value, ns); keep them as (name, ns, fingerprint)
+        so that the launch compares small summaries, not objects."""
+        for k, v in list(self.used_global_vals.items()):
+            if len(v) == 2:
+                fp = fingerprint(v[0])
+                if fp is None:
+                    del self.used_global_vals[k]
+                else:
+                    self.used_global_vals[k] = (k[0], v[1], fp)
+
     def _decode(self, bound, spec):
         """A specialization tuple -> (signature, constexprs, attrs)."""
         signature, constexprs, attrs = {}, {}, {}
@@ -603,6 +615,7 @@ class JITFunction(KernelInterface):
         _ = self.cache_key  # fills used_global_vals before the check at launch
         src = _compiler.ASTSource(self, signature, constexprs, attrs)
         kernel = _compiler.compile(src, target=target, options=opts)
+        self._normalize_used_globals()
         kernel._arg_indices = tuple(p.num for p in self.params
                                     if signature[p.name] != "constexpr")
         kernel._launch_args = _arg_picker(kernel._arg_indices, len(self.params))

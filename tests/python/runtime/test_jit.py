@@ -402,6 +402,24 @@ def test_changed_constexpr_global_raises(frontend, fake_driver, tmp_path):
         mod.k[(1,)](p)
 
 
+def test_globals_recorded_in_triton_form(frontend, fake_driver, tmp_path, monkeypatch):
+    """The code generator may record globals as Triton does, (value, ns)."""
+    mod = load_module(tmp_path, "kmod_triton_form", KMOD)
+    from tritium.compiler import compiler
+    inner = compiler.ast_to_ir
+
+    def recording(fn, *args):
+        fn.used_global_vals[("SCALE", id(mod.__dict__))] = (mod.SCALE, mod.__dict__)
+        return inner(fn, *args)
+    monkeypatch.setattr(compiler, "ast_to_ir", recording)
+    p = FakeTensor(4)
+    mod.k[(1,)](p)
+    mod.k[(1,)](p)
+    mod.SCALE = tl.constexpr(5)
+    with pytest.raises(RuntimeError, match="Global variable SCALE has changed"):
+        mod.k[(1,)](p)
+
+
 KMOD = """
 from runtime_helpers import tl
 from tritium.runtime.jit import jit
