@@ -2,7 +2,8 @@
 //
 // Which blocks (and so which definitions) are available where. Built once
 // per function from the CFG that the terminators spell out; it stays valid
-// while no terminator changes, whatever happens to other instructions.
+// while no block or terminator is added, removed or retargeted, whatever
+// happens to other instructions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_IR_DOMINANCE_H

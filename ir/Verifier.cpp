@@ -273,6 +273,8 @@ void FunctionVerifier::verifyPhiEdges(const PhiInst &Phi) {
 
 void FunctionVerifier::verifyOperands(const Instruction &I) {
   auto *Phi = llvm::dyn_cast<PhiInst>(&I);
+  // Nothing in an unreachable block runs, so its uses need no dominance.
+  bool CheckDominance = DT.isReachable(I.getParent());
   for (unsigned K = 0; K < I.getNumBlockOperands(); ++K) {
     const BasicBlock *B = I.getBlockOperand(K);
     if (B && B->getParent() != &F)
@@ -293,14 +295,15 @@ void FunctionVerifier::verifyOperands(const Instruction &I) {
                       " is defined by an instruction that is in no function");
       continue;
     }
+    if (!CheckDominance)
+      continue;
     if (!Phi) {
       // Renumbering made instruction ids follow block order, so a same-block
       // definition must have the smaller id; this keeps the check linear.
       const Instruction *Def = V->getDefiningInstruction();
-      bool OK = !DT.isReachable(I.getParent()) ||
-                (Def && Def->getParent() == I.getParent()
-                     ? Def->getId() < I.getId()
-                     : DT.dominates(V, &I));
+      bool OK = Def && Def->getParent() == I.getParent()
+                    ? Def->getId() < I.getId()
+                    : DT.dominates(V, &I);
       if (!OK)
         report(I, "operand " + str(V) + " does not dominate this use");
       continue;

@@ -452,6 +452,22 @@ TEST_CASE("I4: uses in unreachable blocks are not checked") {
                               "does not dominate this use"});
 }
 
+TEST_CASE("I4: a phi in an unreachable block is not checked either") {
+  Diamond T;
+  Value *A = T.F->getArg(0);
+  T.Phi->addIncoming(A, T.BB[1]);
+  T.Phi->addIncoming(A, T.BB[2]);
+  T.B.setInsertPoint(T.BB[2]->getTerminator());
+  Value *X = T.B.createBinary(Opcode::Add, A, A); // bb2 does not dominate bb1
+  BasicBlock *Dead = T.F->createBlock();
+  T.B.setInsertPoint(Dead);
+  T.B.createPhi(T.i32())->addIncoming(X, T.BB[1]);
+  T.B.createRet();
+  CHECK(T.verify() == Strings{"in @f, bb4, '%4 = phi [%2, bb1] : i32': phi has "
+                              "an incoming value for bb1, which is not a "
+                              "predecessor"});
+}
+
 TEST_CASE("I5: ret returns the function's result types") {
   IR T;
   Function *F = T.func("f", {T.i32(), T.f32()}, {T.f32(), T.i32()});
