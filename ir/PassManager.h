@@ -59,11 +59,16 @@ class AnalysisManager {
 public:
   /// The result of \p AnalysisT for \p F, computed now if not cached.
   template <typename AnalysisT> typename AnalysisT::Result &get(Function &F) {
+    using ModelT = Model<typename AnalysisT::Result>;
+    if (auto *Cached = getCached<AnalysisT>(F))
+      return *Cached;
+    // Run first, insert after: the analysis may get() others, which grows
+    // the map and would move a slot taken before the run (and a run that
+    // throws must not leave an empty slot behind).
+    auto Res = std::make_unique<ModelT>(AnalysisT::run(F, *this));
     auto &Slot = Cache[{&AnalysisT::ID, &F}];
-    if (!Slot)
-      Slot = std::make_unique<Model<typename AnalysisT::Result>>(
-          AnalysisT::run(F, *this));
-    return static_cast<Model<typename AnalysisT::Result> *>(Slot.get())->R;
+    Slot = std::move(Res);
+    return static_cast<ModelT *>(Slot.get())->R;
   }
   /// The cached result, or null.
   template <typename AnalysisT>
