@@ -106,9 +106,12 @@ void BasicBlock::eraseFromParent() {
 BasicBlock *BasicBlock::splitAt(iterator Pos, llvm::StringRef Name) {
   auto *New = new BasicBlock(Name);
   Parent->insert(std::next(getIterator()), New);
-  // The terminator moves with the tail, so the old successors' predecessor
-  // lists change from this block to the new one.
-  llvm::SmallVector<BasicBlock *, 2> OldSuccs = successors();
+  // The terminator moves with a non-empty tail, so the old successors'
+  // predecessor lists change from this block to the new one. An empty tail
+  // (Pos == end()) leaves the terminator and its edges here.
+  llvm::SmallVector<BasicBlock *, 2> OldSuccs;
+  if (Pos != end())
+    OldSuccs = successors();
   while (Pos != end()) {
     Instruction *I = &*Pos++;
     remove(I);
