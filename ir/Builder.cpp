@@ -274,14 +274,18 @@ Value *IRBuilder::createDot(Value *A, Value *B, Value *Acc, DotPrecision P,
 }
 
 namespace {
-llvm::SmallVector<Type *, 2> reducedTypes(Loc L, llvm::ArrayRef<Value *> Vs,
+/// The types of \p Vs without dimension \p Axis; \p Op names the opcode in
+/// errors.
+llvm::SmallVector<Type *, 2> reducedTypes(Loc L, Opcode Op,
+                                          llvm::ArrayRef<Value *> Vs,
                                           int64_t Axis) {
   llvm::SmallVector<Type *, 2> Types;
   for (Value *V : Vs) {
     Type *T = V->getType();
     if (Axis < 0 || Axis >= int64_t(T->getRank()))
-      reportError(L, "'reduce' axis " + std::to_string(Axis) +
-                         " is out of range for " + T->str());
+      reportError(L, "'" + getOpcodeName(Op) + "' axis " +
+                         std::to_string(Axis) + " is out of range for " +
+                         T->str());
     Shape Dims(T->getShape().begin(), T->getShape().end());
     Dims.erase(Dims.begin() + Axis);
     Types.push_back(getShapedType(T->getScalarType(), Dims));
@@ -298,7 +302,8 @@ llvm::SmallVector<Value *, 2> results(Instruction *I) {
 } // namespace
 
 Value *IRBuilder::createReduce(Value *V, int64_t Axis, CombineKind K) {
-  return single(create(Opcode::Reduce, reducedTypes(CurLoc, {V}, Axis), {V},
+  return single(create(Opcode::Reduce,
+                       reducedTypes(CurLoc, Opcode::Reduce, {V}, Axis), {V},
                        {intAttr(AttrKey::Axis, Axis),
                         enumAttr(AttrKey::Kind, unsigned(K))}));
 }
@@ -306,7 +311,8 @@ Value *IRBuilder::createReduce(Value *V, int64_t Axis, CombineKind K) {
 llvm::SmallVector<Value *, 2>
 IRBuilder::createReduce(llvm::ArrayRef<Value *> Vs, int64_t Axis,
                         llvm::StringRef Combine) {
-  return results(create(Opcode::Reduce, reducedTypes(CurLoc, Vs, Axis), Vs,
+  return results(create(Opcode::Reduce,
+                        reducedTypes(CurLoc, Opcode::Reduce, Vs, Axis), Vs,
                         {intAttr(AttrKey::Axis, Axis),
                          attr(AttrKey::Combine, AttrValue::symbol(Combine))}));
 }
@@ -335,12 +341,12 @@ IRBuilder::createScan(llvm::ArrayRef<Value *> Vs, int64_t Axis,
 
 Value *IRBuilder::createArgMinMax(bool IsMax, Value *V, int64_t Axis,
                                   bool TieBreakLeft) {
-  Type *T = reducedTypes(CurLoc, {V}, Axis)[0]->withElement(getI32Ty());
+  Opcode Op = IsMax ? Opcode::ArgMax : Opcode::ArgMin;
+  Type *T = reducedTypes(CurLoc, Op, {V}, Axis)[0]->withElement(getI32Ty());
   AttrList Attrs = {intAttr(AttrKey::Axis, Axis)};
   if (TieBreakLeft)
     Attrs.push_back(unitAttr(AttrKey::TieBreakLeft));
-  return single(create(IsMax ? Opcode::ArgMax : Opcode::ArgMin, {T}, {V},
-                       std::move(Attrs)));
+  return single(create(Op, {T}, {V}, std::move(Attrs)));
 }
 
 Value *IRBuilder::createProgramId(int64_t Axis) {
