@@ -13,10 +13,12 @@
 #include "ir/Function.h"
 #include "ir/Module.h"
 #include "ir/SSABuilder.h"
+#include "ir/Verifier.h"
 
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 using namespace tritium;
 
@@ -62,6 +64,8 @@ struct SSAFixture {
   }
   Value *add(Value *L, Value *R) { return B.createBinary(Opcode::Add, L, R); }
   std::string ir() { return F->str(); }
+  /// The verifier's complaints about the function (none expected).
+  std::vector<std::string> verify() { return verifyFunction(*F); }
 };
 
 } // namespace
@@ -72,6 +76,7 @@ TEST_CASE_FIXTURE(SSAFixture, "straight-line code needs no phis") {
   write("x", add(read("x"), c(2)));
   use("x");
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   store %p, %n
@@ -107,6 +112,7 @@ TEST_CASE_FIXTURE(SSAFixture, "if/else diamond joins in a phi") {
   use("x");
   use("n");
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   %3 = constant 1 : i32
@@ -141,6 +147,7 @@ TEST_CASE_FIXTURE(SSAFixture, "if without else joins the old and new value") {
   at(Merge);
   use("x");
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   %3 = constant 1 : i32
@@ -187,6 +194,7 @@ TEST_CASE_FIXTURE(SSAFixture, "nested ifs place a phi at each join") {
   use("x");
   use("y");
   B.createRet();
+  CHECK(verify().empty());
   // Each join gets one phi per variable; in2 and in1 find the outer values
   // through their single predecessors.
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
@@ -240,6 +248,7 @@ TEST_CASE_FIXTURE(SSAFixture, "while loop carries its variables in header phis")
   at(Exit);
   use("s");
   B.createRet();
+  CHECK(verify().empty());
   // n is only read in the loop: its header phi [%n, %n-self] was trivial.
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
@@ -302,6 +311,7 @@ TEST_CASE_FIXTURE(SSAFixture, "nested loops keep only the phis that merge") {
   at(X1);
   use("t");
   B.createRet();
+  CHECK(verify().empty());
   // h2's phi of i (only read in the inner loop) and both phis of n were
   // trivial; t is carried by both loops (%9 is h2's), j by the inner one.
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
@@ -362,6 +372,7 @@ TEST_CASE_FIXTURE(SSAFixture, "a variable only read in a loop gets no phi") {
   CHECK(SSA.readVariable("x", Body) == F->getArg(0));
   CHECK(SSA.readVariable("x", H) == F->getArg(0));
   B.createRet();
+  CHECK(verify().empty());
   CHECK(H->phis().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
@@ -412,6 +423,7 @@ TEST_CASE_FIXTURE(SSAFixture, "removing a phi re-checks the phis that use it") {
   use("y"); // y is defined only inside the loop: phi(undef, n) in exit's
             // single predecessor, the header
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   %3 = undef : i32
@@ -460,6 +472,7 @@ TEST_CASE_FIXTURE(SSAFixture, "a variable defined only in a branch") {
   CHECK(SSA.readVariable("never", Merge) == nullptr);
   CHECK_FALSE(SSA.isDefined("never", Merge));
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   %3 = undef : i32
@@ -501,6 +514,7 @@ TEST_CASE_FIXTURE(SSAFixture, "many variables in one loop") {
   for (int I = 0; I < N; ++I)
     use(Name(I));
   B.createRet();
+  CHECK(verify().empty());
   REQUIRE(H->phis().size() == N / 2);
   for (int I = 0; I < N; ++I) {
     Value *V = SSA.readVariable(Name(I), Exit);
@@ -526,6 +540,7 @@ TEST_CASE_FIXTURE(SSAFixture, "a join of two paths from one block") {
   CHECK(M->predecessors().size() == 2);
   use("x");
   B.createRet();
+  CHECK(verify().empty());
   CHECK(M->phis().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
@@ -550,6 +565,7 @@ TEST_CASE_FIXTURE(SSAFixture, "an unreachable cycle of blocks ends the search") 
   at(M);
   use("x");
   B.createRet();
+  CHECK(verify().empty());
   CHECK(ir() == R"(kernel @k(%n: i32, %c: i1, %p: ptr<i32>) {
 entry:
   %3 = constant 7 : i32
