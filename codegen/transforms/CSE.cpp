@@ -12,10 +12,11 @@
 // between two of them), nor are atomics, calls, phis, undefs or anything
 // with a side effect.
 //
-// Requires: SSA form. Preserves: the CFG and so the dominator tree.
+// Requires: verified IR. Preserves: the CFG and so the dominator tree.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
@@ -30,30 +31,6 @@
 using namespace tritium;
 
 namespace {
-
-bool isCommutative(Opcode Op) {
-  switch (Op) {
-  case Opcode::Add:
-  case Opcode::Mul:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::SMin:
-  case Opcode::SMax:
-  case Opcode::UMin:
-  case Opcode::UMax:
-  case Opcode::UMulHi:
-  case Opcode::FAdd:
-  case Opcode::FMul:
-  case Opcode::FMin:
-  case Opcode::FMax:
-  case Opcode::FMinimum:
-  case Opcode::FMaximum:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// Whether \p I may be replaced by an identical instruction that dominates
 /// it.

@@ -35,19 +35,18 @@
 // on the right and icmp gets it on the right with the predicate swapped, so
 // that cse sees one form.
 //
-// Requires: SSA form. Preserves: the dominator tree unless a cond_br was
+// Requires: verified IR. Preserves: the dominator tree unless a cond_br was
 // folded.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/transforms/ConstantFold.h"
 #include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
 
-#include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/APSInt.h"
 
 #include <optional>
@@ -61,39 +60,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Reading constants
 //===----------------------------------------------------------------------===//
-
-/// The semantics folding uses for \p Elem, or null for types not folded.
-const llvm::fltSemantics *getSemantics(const Type *Elem) {
-  switch (Elem->getKind()) {
-  case Type::Kind::F16: return &APFloat::IEEEhalf();
-  case Type::Kind::BF16: return &APFloat::BFloat();
-  case Type::Kind::F32: return &APFloat::IEEEsingle();
-  case Type::Kind::F64: return &APFloat::IEEEdouble();
-  default: return nullptr;
-  }
-}
-
-/// The integer constant (scalar or splat) \p V defines, at its width.
-std::optional<APInt> getIntConstant(const Value *V) {
-  std::optional<int64_t> C = getConstantIntValue(V);
-  Type *Elem = V->getType()->getScalarType();
-  if (!C || !Elem->isInt())
-    return std::nullopt;
-  return APInt(Elem->getScalarSizeInBits(), uint64_t(*C), /*isSigned=*/true);
-}
-
-/// The float constant (scalar or splat) \p V defines, in its type's
-/// semantics.
-std::optional<APFloat> getFloatConstant(const Value *V) {
-  std::optional<double> C = getConstantFloatValue(V);
-  const llvm::fltSemantics *Sem = getSemantics(V->getType()->getScalarType());
-  if (!C || !Sem)
-    return std::nullopt;
-  APFloat F(*C);
-  bool LosesInfo;
-  F.convert(*Sem, APFloat::rmNearestTiesToEven, &LosesInfo);
-  return F;
-}
 
 bool isIntConstant(const Value *V, int64_t Want) {
   std::optional<APInt> C = getIntConstant(V);
@@ -127,116 +93,6 @@ ICmpPredicate swapPredicate(ICmpPredicate P) {
   case ICmpPredicate::UGE: return ICmpPredicate::ULE;
   default: return P; // eq, ne
   }
-}
-
-bool isCommutative(Opcode Op) {
-  switch (Op) {
-  case Opcode::Add: case Opcode::Mul: case Opcode::And: case Opcode::Or:
-  case Opcode::Xor: case Opcode::SMin: case Opcode::SMax: case Opcode::UMin:
-  case Opcode::UMax: case Opcode::UMulHi: case Opcode::FAdd:
-  case Opcode::FMul: case Opcode::FMin: case Opcode::FMax:
-  case Opcode::FMinimum: case Opcode::FMaximum:
-    return true;
-  default:
-    return false;
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Folding values
-//===----------------------------------------------------------------------===//
-
-std::optional<APInt> foldIntBinary(Opcode Op, const APInt &L, const APInt &R) {
-  unsigned W = L.getBitWidth();
-  switch (Op) {
-  case Opcode::Add: return L + R;
-  case Opcode::Sub: return L - R;
-  case Opcode::Mul: return L * R;
-  case Opcode::SDiv:
-  case Opcode::SRem:
-    if (R.isZero() || (L.isMinSignedValue() && R.isAllOnes()))
-      return std::nullopt;
-    return Op == Opcode::SDiv ? L.sdiv(R) : L.srem(R);
-  case Opcode::UDiv:
-  case Opcode::URem:
-    if (R.isZero())
-      return std::nullopt;
-    return Op == Opcode::UDiv ? L.udiv(R) : L.urem(R);
-  case Opcode::Shl:
-  case Opcode::LShr:
-  case Opcode::AShr:
-    if (R.uge(W))
-      return std::nullopt;
-    if (Op == Opcode::Shl)
-      return L.shl(R);
-    return Op == Opcode::LShr ? L.lshr(R) : L.ashr(R);
-  case Opcode::And: return L & R;
-  case Opcode::Or: return L | R;
-  case Opcode::Xor: return L ^ R;
-  case Opcode::SMin: return L.slt(R) ? L : R;
-  case Opcode::SMax: return L.sgt(R) ? L : R;
-  case Opcode::UMin: return L.ult(R) ? L : R;
-  case Opcode::UMax: return L.ugt(R) ? L : R;
-  case Opcode::UMulHi:
-    return (L.zext(2 * W) * R.zext(2 * W)).lshr(W).trunc(W);
-  default: return std::nullopt;
-  }
-}
-
-std::optional<APFloat> foldFloatBinary(Opcode Op, APFloat L, const APFloat &R) {
-  const auto RNE = APFloat::rmNearestTiesToEven;
-  switch (Op) {
-  case Opcode::FAdd: L.add(R, RNE); return L;
-  case Opcode::FSub: L.subtract(R, RNE); return L;
-  case Opcode::FMul: L.multiply(R, RNE); return L;
-  case Opcode::FDiv: L.divide(R, RNE); return L;
-  case Opcode::FRem: L.mod(R); return L; // fmod: exact, no rounding
-  case Opcode::FMin: return llvm::minnum(L, R);
-  case Opcode::FMax: return llvm::maxnum(L, R);
-  case Opcode::FMinimum: return llvm::minimum(L, R);
-  case Opcode::FMaximum: return llvm::maximum(L, R);
-  default: return std::nullopt;
-  }
-}
-
-bool foldICmp(ICmpPredicate P, const APInt &L, const APInt &R) {
-  switch (P) {
-  case ICmpPredicate::EQ: return L == R;
-  case ICmpPredicate::NE: return L != R;
-  case ICmpPredicate::SLT: return L.slt(R);
-  case ICmpPredicate::SLE: return L.sle(R);
-  case ICmpPredicate::SGT: return L.sgt(R);
-  case ICmpPredicate::SGE: return L.sge(R);
-  case ICmpPredicate::ULT: return L.ult(R);
-  case ICmpPredicate::ULE: return L.ule(R);
-  case ICmpPredicate::UGT: return L.ugt(R);
-  case ICmpPredicate::UGE: return L.uge(R);
-  }
-  return false;
-}
-
-bool foldFCmp(FCmpPredicate P, const APFloat &L, const APFloat &R) {
-  APFloat::cmpResult C = L.compare(R);
-  bool Unordered = C == APFloat::cmpUnordered;
-  bool LT = C == APFloat::cmpLessThan, GT = C == APFloat::cmpGreaterThan,
-       EQ = C == APFloat::cmpEqual;
-  switch (P) {
-  case FCmpPredicate::OEQ: return EQ;
-  case FCmpPredicate::ONE: return LT || GT;
-  case FCmpPredicate::OLT: return LT;
-  case FCmpPredicate::OLE: return LT || EQ;
-  case FCmpPredicate::OGT: return GT;
-  case FCmpPredicate::OGE: return GT || EQ;
-  case FCmpPredicate::ORD: return !Unordered;
-  case FCmpPredicate::UNO: return Unordered;
-  case FCmpPredicate::UEQ: return Unordered || EQ;
-  case FCmpPredicate::UNE: return !EQ;
-  case FCmpPredicate::ULT: return Unordered || LT;
-  case FCmpPredicate::ULE: return Unordered || LT || EQ;
-  case FCmpPredicate::UGT: return Unordered || GT;
-  case FCmpPredicate::UGE: return Unordered || GT || EQ;
-  }
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -301,6 +157,10 @@ bool Canonicalizer::run() {
 
 void Canonicalizer::replace(Instruction *I, Value *V) {
   Value *Old = I->getResult();
+  // Unreachable blocks may hold an instruction that uses itself (I4 does not
+  // look there); `%x = add %x, 0` simplifying to itself is no change.
+  if (V == Old)
+    return;
   for (Instruction *User : Old->getUsers())
     Worklist.push(User);
   Old->replaceAllUsesWith(V);
@@ -572,7 +432,7 @@ Value *Canonicalizer::simplifyCast(CastInst *I) {
     case Opcode::SExt: return makeInt(To, C->sext(ToW));
     case Opcode::UIToFP:
     case Opcode::SIToFP:
-      if (const llvm::fltSemantics *Sem = getSemantics(ToElem)) {
+      if (const llvm::fltSemantics *Sem = getFoldSemantics(ToElem)) {
         APFloat V(*Sem);
         V.convertFromAPInt(*C, Op == Opcode::SIToFP,
                            APFloat::rmNearestTiesToEven);
@@ -582,7 +442,7 @@ Value *Canonicalizer::simplifyCast(CastInst *I) {
     case Opcode::Bitcast:
       if (ToElem->isInt())
         return Src->getType() == To ? Src : nullptr;
-      if (const llvm::fltSemantics *Sem = getSemantics(ToElem))
+      if (const llvm::fltSemantics *Sem = getFoldSemantics(ToElem))
         return makeFloat(To, APFloat(*Sem, *C));
       break;
     default: break;
@@ -592,7 +452,7 @@ Value *Canonicalizer::simplifyCast(CastInst *I) {
     switch (Op) {
     case Opcode::FPTrunc:
     case Opcode::FPExt:
-      if (const llvm::fltSemantics *Sem = getSemantics(ToElem)) {
+      if (const llvm::fltSemantics *Sem = getFoldSemantics(ToElem)) {
         APFloat V = *C;
         bool LosesInfo;
         std::optional<RoundingMode> RM = I->getRounding();
@@ -615,7 +475,7 @@ Value *Canonicalizer::simplifyCast(CastInst *I) {
     case Opcode::Bitcast:
       if (ToElem->isInt())
         return makeInt(To, C->bitcastToAPInt());
-      if (const llvm::fltSemantics *Sem = getSemantics(ToElem))
+      if (const llvm::fltSemantics *Sem = getFoldSemantics(ToElem))
         return makeFloat(To, APFloat(*Sem, C->bitcastToAPInt()));
       break;
     default: break;
@@ -681,7 +541,8 @@ bool Canonicalizer::simplifyCondBr(CondBrInst *I) {
   BasicBlock *Taken = nullptr, *NotTaken = nullptr;
   if (I->getTrueDest() == I->getFalseDest()) {
     Taken = NotTaken = I->getTrueDest();
-  } else if (std::optional<int64_t> C = getConstantIntValue(I->getCondition())) {
+  } else if (std::optional<int64_t> C =
+                 getConstantIntValue(I->getCondition())) {
     Taken = *C ? I->getTrueDest() : I->getFalseDest();
     NotTaken = *C ? I->getFalseDest() : I->getTrueDest();
   } else {

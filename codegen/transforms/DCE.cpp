@@ -17,16 +17,16 @@
 // Branches are always live: dce never removes control flow between
 // reachable blocks (that needs post-dominance and is left to a CFG pass).
 //
-// Requires: SSA form (defs dominate uses). Preserves: the dominator tree
-// when no block was unreachable. Invalidates: everything else it touched.
+// Requires: verified IR. Preserves: the dominator tree when no block was
+// unreachable.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
-#include "ir/Builder.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
+#include "ir/Instructions.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -87,21 +87,8 @@ void DeadCodeElimination::removeUnreachableBlocks() {
             if (P->getIncomingBlock(K) == B)
               P->removeIncoming(K);
 
-  // In SSA form nothing reachable uses a value of an unreachable block;
-  // should a malformed input do so anyway, it gets an undef instead of a
-  // dangling pointer.
-  IRBuilder Builder(F.getContext());
-  for (BasicBlock *B : Dead)
-    for (Instruction &I : *B)
-      for (Value *R : I.getResults())
-        for (Instruction *User : R->getUsers())
-          if (Reachable.count(User->getParent())) {
-            Builder.setInsertPoint(F.getEntryBlock(),
-                                   F.getEntryBlock()->getFirstNonPhi());
-            R->replaceAllUsesWith(Builder.createUndef(R->getType()));
-            break;
-          }
-
+  // Verified IR (I4) uses no value of an unreachable block elsewhere, so
+  // dropping their references leaves every value of theirs unused.
   for (BasicBlock *B : Dead)
     for (Instruction &I : *B)
       I.dropAllReferences();

@@ -25,7 +25,7 @@
 //      as its combine function). Kernels, functions never called and
 //      functions still referenced stay.
 //
-// Requires: verified SSA (call operands match the callee's arguments).
+// Requires: verified IR (so call operands match the callee's arguments).
 // Preserves: nothing in the functions it changed.
 //
 //===----------------------------------------------------------------------===//
@@ -151,9 +151,9 @@ llvm::SmallVector<CallInst *, 4> Inliner::inlineCall(CallInst *C,
                                                     Function &Callee) {
   BasicBlock *Head = C->getParent();
   Function &Caller = *Head->getParent();
-  BasicBlock *Tail = Head->splitAt(std::next(C->getIterator()),
-                                   Head->hasName() ? Head->getName().str() + ".cont"
-                                                   : "");
+  std::string TailName =
+      Head->hasName() ? Head->getName().str() + ".cont" : std::string();
+  BasicBlock *Tail = Head->splitAt(std::next(C->getIterator()), TailName);
 
   // Blocks first, so branches can be retargeted as instructions are copied.
   llvm::DenseMap<BasicBlock *, BasicBlock *> BlockMap;

@@ -22,10 +22,7 @@
 //      division or remainder unless the divisor is a constant that cannot
 //      trap (not 0, nor -1 for the signed ones).
 //
-// Loops whose header is the entry block have no place for a preheader and
-// are left alone.
-//
-// Requires: SSA form. Preserves: the dominator tree unless a preheader was
+// Requires: verified IR. Preserves: the dominator tree unless a preheader was
 // created.
 //
 //===----------------------------------------------------------------------===//
@@ -156,14 +153,12 @@ void LoopInvariantCodeMotion::findLoops() {
 
 BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
   BasicBlock *H = L.Header;
-  if (H == F.getEntryBlock())
-    return nullptr;
   llvm::SmallSetVector<BasicBlock *, 4> Outside;
   for (BasicBlock *P : H->predecessors())
     if (!L.contains(P))
       Outside.insert(P);
   if (Outside.empty())
-    return nullptr;
+    return nullptr; // the entry block, which verified IR never loops to (F2)
   if (Outside.size() == 1 && Outside[0]->successors().size() == 1)
     return Outside[0];
 

@@ -24,7 +24,7 @@
 // block size). A splat of a splat cannot occur: splat takes a scalar.
 // Instructions left without uses and without side effects are erased.
 //
-// Requires: SSA form. Preserves: the CFG and so the dominator tree.
+// Requires: verified IR. Preserves: the CFG and so the dominator tree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +103,10 @@ bool Peephole::run() {
 
 void Peephole::replace(Instruction *I, Value *V) {
   Value *Old = I->getResult();
+  // Unreachable blocks may hold an instruction that uses itself (I4 does not
+  // look there); `%x = add %x, 0` simplifying to itself is no change.
+  if (V == Old)
+    return;
   for (Instruction *User : Old->getUsers())
     Worklist.push(User);
   Old->replaceAllUsesWith(V);
@@ -195,7 +199,8 @@ Value *Peephole::simplifyReshape(ReshapeInst *I) {
     return Src;
   if (Instruction *S = getDef(Src, Opcode::Splat))
     return queued(Builder.createSplat(S->getOperand(0), T->getShape()));
-  if (auto *Inner = llvm::cast_or_null<ReshapeInst>(getDef(Src, Opcode::Reshape))) {
+  if (auto *Inner =
+          llvm::cast_or_null<ReshapeInst>(getDef(Src, Opcode::Reshape))) {
     Value *X = Inner->getSrc();
     if (X->getType() == T)
       return X;

@@ -22,6 +22,30 @@ void InstructionWorklist::pushFunction(Function &F) {
     push(I);
 }
 
+bool tritium::isCommutative(Opcode Op) {
+  switch (Op) {
+  case Opcode::Add:
+  case Opcode::Mul:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::SMin:
+  case Opcode::SMax:
+  case Opcode::UMin:
+  case Opcode::UMax:
+  case Opcode::UMulHi:
+  case Opcode::FAdd:
+  case Opcode::FMul:
+  case Opcode::FMin:
+  case Opcode::FMax:
+  case Opcode::FMinimum:
+  case Opcode::FMaximum:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool tritium::isTriviallyDead(const Instruction &I) {
   return I.use_empty() && !I.hasSideEffects();
 }

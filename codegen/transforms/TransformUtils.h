@@ -1,4 +1,4 @@
-//===- TransformUtils.h - Helpers shared by the transforms -------*- C++ -*-===//
+//===- TransformUtils.h - Helpers shared by the transforms ------*- C++ -*-===//
 //
 // Small pieces several passes of codegen/transforms need: a worklist of
 // instructions that tolerates erasure, the trivially-dead test, phi fix-up
@@ -11,12 +11,15 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstdint>
+
 namespace tritium {
 
 class BasicBlock;
 class Function;
 class Instruction;
 class Value;
+enum class Opcode : uint16_t;
 
 /// A LIFO worklist of instructions without duplicates. An instruction that
 /// is about to be erased must be remove()d first; pop() then never returns
@@ -48,6 +51,9 @@ private:
   llvm::SmallVector<Instruction *, 64> List;
   llvm::DenseSet<Instruction *> Members;
 };
+
+/// Whether `a Op b` equals `b Op a` for every a and b.
+bool isCommutative(Opcode Op);
 
 /// True if \p I has no used result and no side effect, so erasing it
 /// changes nothing observable.

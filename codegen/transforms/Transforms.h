@@ -1,4 +1,4 @@
-//===- Transforms.h - The machine-independent passes -------------*- C++ -*-===//
+//===- Transforms.h - The machine-independent passes ------------*- C++ -*-===//
 //
 // The passes that clean up the IR the frontend emits before any layout or
 // target decision: inline, dce, cse, canonicalize, licm and peephole. Each

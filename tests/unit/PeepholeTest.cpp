@@ -20,41 +20,52 @@ std::string peephole(const std::string &R, const std::string &Body) {
 } // namespace
 
 TEST_CASE("peephole: reshaping a splat gives a splat") {
-  CHECK(peephole("<16 x 32 x f32>", "  %s = splat %x : <32 x f32>\n"
-                                    "  %e = expand_dims %s {axis=0} : <1 x 32 x f32>\n"
-                                    "  %r = broadcast %e : <16 x 32 x f32>\n") ==
+  CHECK(peephole("<16 x 32 x f32>",
+                 "  %s = splat %x : <32 x f32>\n"
+                 "  %e = expand_dims %s {axis=0} : <1 x 32 x f32>\n"
+                 "  %r = broadcast %e : <16 x 32 x f32>\n") ==
         "splat %x : <16 x 32 x f32>");
-  CHECK(peephole("<4 x 8 x f32>", "  %s = splat %x : <32 x f32>\n"
-                                  "  %r = reshape %s : <4 x 8 x f32>\n") ==
+  CHECK(peephole("<4 x 8 x f32>",
+                 "  %s = splat %x : <32 x f32>\n"
+                 "  %r = reshape %s : <4 x 8 x f32>\n") ==
         "splat %x : <4 x 8 x f32>");
-  CHECK(peephole("<8 x 4 x f32>", "  %s = splat %x : <4 x 8 x f32>\n"
-                                  "  %r = trans %s {order=[1, 0]} : <8 x 4 x f32>\n") ==
+  CHECK(peephole("<8 x 4 x f32>",
+                 "  %s = splat %x : <4 x 8 x f32>\n"
+                 "  %r = trans %s {order=[1, 0]} : <8 x 4 x f32>\n") ==
         "splat %x : <8 x 4 x f32>");
-  CHECK(peephole("<1 x 4 x f32>", "  %s = splat %x : <4 x f32>\n"
-                                  "  %r = expand_dims %s {axis=0} : <1 x 4 x f32>\n") ==
+  CHECK(peephole("<1 x 4 x f32>",
+                 "  %s = splat %x : <4 x f32>\n"
+                 "  %r = expand_dims %s {axis=0} : <1 x 4 x f32>\n") ==
         "splat %x : <1 x 4 x f32>");
 }
 
 TEST_CASE("peephole: shape changes to the same type vanish") {
-  CHECK(peephole("<4 x 8 x f32>", "  %r = broadcast %v : <4 x 8 x f32>\n") == "%v");
   CHECK(peephole("<4 x 8 x f32>",
-                 "  %r = reshape %v {allow_reorder} : <4 x 8 x f32>\n") == "%v");
-  CHECK(peephole("<4 x 8 x f32>", "  %r = trans %v {order=[0, 1]} : <4 x 8 x f32>\n") ==
+                 "  %r = broadcast %v : <4 x 8 x f32>\n") == "%v");
+  CHECK(peephole("<4 x 8 x f32>",
+                 "  %r = reshape %v {allow_reorder} : <4 x 8 x f32>\n") ==
+        "%v");
+  CHECK(peephole("<4 x 8 x f32>",
+                 "  %r = trans %v {order=[0, 1]} : <4 x 8 x f32>\n") ==
         "%v");
 }
 
 TEST_CASE("peephole: chains of the same shape change compose") {
-  CHECK(peephole("<4 x 8 x f32>", "  %t = trans %v {order=[1, 0]} : <8 x 4 x f32>\n"
-                                  "  %r = trans %t {order=[1, 0]} : <4 x 8 x f32>\n") ==
+  CHECK(peephole("<4 x 8 x f32>",
+                 "  %t = trans %v {order=[1, 0]} : <8 x 4 x f32>\n"
+                 "  %r = trans %t {order=[1, 0]} : <4 x 8 x f32>\n") ==
         "%v");
-  CHECK(peephole("<32 x f32>", "  %a = reshape %v : <8 x 4 x f32>\n"
-                               "  %r = reshape %a : <32 x f32>\n") ==
+  CHECK(peephole("<32 x f32>",
+                 "  %a = reshape %v : <8 x 4 x f32>\n"
+                 "  %r = reshape %a : <32 x f32>\n") ==
         "reshape %v : <32 x f32>");
-  CHECK(peephole("<32 x f32>", "  %a = reshape %v {allow_reorder} : <8 x 4 x f32>\n"
-                               "  %r = reshape %a : <32 x f32>\n") ==
+  CHECK(peephole("<32 x f32>",
+                 "  %a = reshape %v {allow_reorder} : <8 x 4 x f32>\n"
+                 "  %r = reshape %a : <32 x f32>\n") ==
         "reshape %v {allow_reorder} : <32 x f32>");
-  CHECK(peephole("<4 x 8 x f32>", "  %a = reshape %v : <32 x f32>\n"
-                                  "  %r = reshape %a : <4 x 8 x f32>\n") ==
+  CHECK(peephole("<4 x 8 x f32>",
+                 "  %a = reshape %v : <32 x f32>\n"
+                 "  %r = reshape %a : <4 x 8 x f32>\n") ==
         "%v");
   std::string Out = runPipeline(R"(func @f(%v: <2 x 4 x 8 x f32>) -> <8 x 2 x 4 x f32> {
 bb0:
@@ -63,7 +74,7 @@ bb0:
   ret %b
 }
 )",
-                                "peephole");
+                 "peephole");
   CHECK(returnedDef(Out) == "trans %v {order=[2, 0, 1]} : <8 x 2 x 4 x f32>");
   Out = runPipeline(R"(func @f(%v: <1 x 8 x f32>) -> <4 x 8 x f32> {
 bb0:
@@ -93,7 +104,7 @@ bb0:
   ret
 }
 )",
-                                "peephole");
+                 "peephole");
   CHECK(Out == R"(kernel @k(%p: ptr<f32>, %q: ptr<i32>, %i: i32) {
 bb0:
   %r = make_range {start=0, end=128} : <128 x i32>
@@ -125,7 +136,7 @@ bb0:
   ret
 }
 )",
-                                "peephole");
+                 "peephole");
   CHECK(Out == R"(kernel @k(%p: ptr<f32>) {
 bb0:
   %sp = splat %p : <128 x ptr<f32>>

@@ -1,4 +1,4 @@
-//===- TransformTestUtils.h - Running passes on IR text in doctests -*- C++ -*-===//
+//===- TransformTestUtils.h - Running passes on IR text ---------*- C++ -*-===//
 //
 // The tests of codegen/transforms parse a module from a string, run a
 // pipeline with the verifier after every pass, and compare what prints.
