@@ -5,9 +5,9 @@
 //
 //   in @fn, bb2, '%5 = add %3, %4 : i32': operand %4 does not dominate this use
 //
-// (function, block and printed instruction, with the ids the printer uses;
-// function- and argument-level messages stop after the function or the
-// argument).
+// naming the function, the block and the printed instruction with the ids
+// the printer uses. Messages about a whole function or one of its arguments
+// stop at `in @fn` or `in @fn, argument %a`.
 //
 // Function
 //   F1  It has at least one block; the first is the entry.
