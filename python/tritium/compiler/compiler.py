@@ -375,6 +375,7 @@ class _IRAPI:
     def __init__(self, mod):
         self.parse_module = mod.parse_module
         self.list_passes = mod.list_passes
+        self.default_pipeline = getattr(mod, "default_pipeline", None)
 
 
 _ir = None
@@ -407,8 +408,13 @@ TIR_PIPELINE = ("inline", "canonicalize", "cse", "licm", "peephole", "dce")
 
 
 def tir_pipeline():
-    registered = {name for name, _ in _ir_api().list_passes()}
-    passes = [p for p in TIR_PIPELINE if p in registered]
+    """The passes the ``tir`` stage runs: the core's default pipeline
+    (``_C.ir.default_pipeline()`` once bound, else TIR_PIPELINE, which
+    mirrors codegen/Passes.h), then ``verify``."""
+    ir = _ir_api()
+    registered = {name for name, _ in ir.list_passes()}
+    wanted = ir.default_pipeline().split(",") if ir.default_pipeline else TIR_PIPELINE
+    passes = [p for p in wanted if p in registered]
     if "verify" in registered:
         passes.append("verify")
     return passes
