@@ -35,8 +35,13 @@ public:
   bool isVoid() const { return K == Kind::Void; }
   bool isInt() const { return K == Kind::Int; }
   bool isBool() const { return K == Kind::Int && Width == 1; }
-  bool isSigned() const { return K == Kind::Int && Signed; }
-  bool isUnsigned() const { return K == Kind::Int && !Signed && Width != 1; }
+  /// int8..int64. int1 counts as unsigned, as in Triton: bool promotes like
+  /// an unsigned integer, compares unsigned and converts with zext/uitofp.
+  bool isSigned() const { return K == Kind::Int && Signed && Width != 1; }
+  /// uint8..uint64 and int1.
+  bool isUnsigned() const { return K == Kind::Int && (!Signed || Width == 1); }
+  /// fp16, bf16, fp32 and fp64 (Triton's "standard" floats: not fp8).
+  bool isStandardFloat() const { return isFloat() && !isFP8(); }
   bool isFloat() const { return K == Kind::Float; }
   bool isFP8() const {
     return K == Kind::Float &&

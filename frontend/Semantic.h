@@ -56,11 +56,16 @@ public:
   bool isValue() const { return K == Kind::Value; }
   bool isLiteral() const { return K != Kind::Value; }
   TValue getValue() const { return Val; }
+  /// The integer's two's complement bits (0 or 1 for a bool).
   int64_t getInt() const { return I; }
+  /// True for an int in [2^63, 2^64): getInt() is then negative.
+  bool isUnsigned64() const { return U64; }
   double getFloat() const { return F; }
   /// The literal's own type (Triton's to_tensor): int32, uint32, int64 or
   /// uint64 by magnitude; fp32 (fp64 if it does not fit); int1.
   DType *getLiteralType() const;
+  /// The literal as Python prints it ("-1", "1.5", "True"), for messages.
+  std::string str() const;
 
 private:
   Operand() = default;
@@ -80,13 +85,16 @@ public:
   Context &getContext() const { return M.getContext(); }
   IRBuilder &getBuilder() { return B; }
   /// Location of what is built next (and of the errors thrown).
-  void setLoc(Loc L) { B.setLoc(L); }
+  void setLoc(Loc L);
   Loc getLoc() const { return B.getLoc(); }
   /// Throws CompileError at the current location.
   [[noreturn]] void error(const llvm::Twine &Msg) const;
 
-  /// The language type of a value this layer built (phis created by SSA
-  /// construction get the type of what flows into them).
+  /// The language type of a value this layer built. A phi placed by SSA
+  /// construction has the type of what flows into it (all incoming values
+  /// must agree); while its block is unsealed and nothing flows in yet, the
+  /// type of the variable it stands for. Values built elsewhere get
+  /// DType::fromIR (integers signed).
   DType *getDType(Value *V);
 
   //===--------------------------------------------------------------------===//
@@ -96,14 +104,16 @@ public:
   /// Starts building a new function and makes it current (the previous one
   /// is resumed by endFunction). Its result types are set by setResultTypes
   /// once the walker has seen the returns. The entry block is created,
-  /// sealed and made the insertion point.
+  /// sealed and made the insertion point, and each parameter is written to
+  /// the variable of its name (arguments are named after them).
   Function *beginFunction(llvm::StringRef Name, llvm::ArrayRef<DType *> Params,
                           llvm::ArrayRef<std::string> ParamNames,
                           bool IsKernel);
   /// Sets the current function's result types.
   void setResultTypes(llvm::ArrayRef<DType *> Results);
   /// Finishes the current function: seals every block and returns to the
-  /// function that was current before.
+  /// function that was current before (and to its insertion point). It adds
+  /// no `ret`: the walker ends every path itself.
   void endFunction();
   Function *getFunction() const;
   TValue getArg(unsigned I) const;
@@ -117,6 +127,10 @@ public:
   void br(BasicBlock *Dest);
   /// \p Cond is converted to int1 (a scalar; != 0 for ints and floats).
   void condBr(Operand Cond, BasicBlock *T, BasicBlock *F);
+  /// Declares that all predecessors of \p BB are known: completes its phis
+  /// and checks that each variable has one type on every path into it.
+  /// A TValue read from a phi of \p BB before sealing may be replaced by
+  /// sealing (a trivial phi is removed): read variables again afterwards.
   void seal(BasicBlock *BB);
   void ret(llvm::ArrayRef<TValue> Vals);
 
@@ -124,7 +138,9 @@ public:
   /// The variable's value in the insertion block; nullopt if undefined.
   std::optional<TValue> readVar(llvm::StringRef Name);
 
-  /// Calls \p Callee (which must be complete enough to have its result types).
+  /// Calls \p Callee (which must be complete enough to have its result
+  /// types). Results are typed by the callee's setResultTypes when this layer
+  /// built it, else by DType::fromIR.
   std::vector<TValue> call(Function *Callee, llvm::ArrayRef<TValue> Args);
 
   //===--------------------------------------------------------------------===//
@@ -241,15 +257,21 @@ public:
              llvm::StringRef InputPrecision, int64_t MaxNumImpreciseAcc,
              DType *OutDType);
   /// tl.sum/max/min/xor_sum/reduce_or...: \p Kind is "sum", "max", "min",
-  /// "xor_sum", "and", "or", "prod"; \p Axis -1 reduces all dimensions.
-  TValue reduce(TValue X, llvm::StringRef Kind, int64_t Axis, bool KeepDims,
-                DType *AccDType = nullptr);
-  /// tl.reduce with a combine function already built by the walker.
-  std::vector<TValue> reduce(llvm::ArrayRef<TValue> Xs, int64_t Axis,
-                             Function *Combine, bool KeepDims);
+  /// "xor_sum", "and", "or", "prod". \p Axis may be negative (counted from
+  /// the end, as in Python); nullopt (Python's axis=None) reduces all
+  /// dimensions. \p AccDType (sum's dtype=) is what X is cast to first.
+  TValue reduce(TValue X, llvm::StringRef Kind, std::optional<int64_t> Axis,
+                bool KeepDims, DType *AccDType = nullptr);
+  /// tl.reduce with a combine function already built by the walker (2N
+  /// scalar parameters, N results for N inputs).
+  std::vector<TValue> reduce(llvm::ArrayRef<TValue> Xs,
+                             std::optional<int64_t> Axis, Function *Combine,
+                             bool KeepDims);
+  /// tl.argmin / tl.argmax: an int32 index; \p Axis may be negative.
   TValue argMinMax(TValue X, bool IsMax, int64_t Axis, bool TieBreakLeft,
                    bool KeepDims);
-  /// tl.cumsum / tl.cumprod: \p Kind is "sum" or "prod".
+  /// tl.cumsum / tl.cumprod: \p Kind is "sum" or "prod"; \p Axis may be
+  /// negative.
   TValue scan(TValue X, llvm::StringRef Kind, int64_t Axis, bool Reverse,
               DType *AccDType = nullptr);
   std::vector<TValue> scan(llvm::ArrayRef<TValue> Xs, int64_t Axis,
@@ -263,7 +285,10 @@ public:
   TValue hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values);
   void debugBarrier();
   void devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals, bool Hex);
-  void deviceAssert(Operand Cond, llvm::StringRef Message);
+  /// tl.device_assert(cond, msg, mask): lanes where \p Mask is false pass.
+  /// Whether assertions are enabled (debug) is the caller's decision.
+  void deviceAssert(Operand Cond, llvm::StringRef Message,
+                    std::optional<Operand> Mask = std::nullopt);
   /// An elementwise call of a device-library function; operands are
   /// broadcast together; \p Result is the result's scalar type.
   TValue externElementwise(llvm::StringRef Symbol, llvm::ArrayRef<Operand> Args,
@@ -273,10 +298,69 @@ private:
   struct FunctionState;
   FunctionState &cur() const;
 
+  //===--------------------------------------------------------------------===//
+  // Helpers the op families share
+  //===--------------------------------------------------------------------===//
+
+  /// Records \p Ty as the language type of \p V (every value built here).
+  TValue make(Value *V, DType *Ty);
+  /// The literal type of a literal, the dtype of a value.
+  DType *typeOf(const Operand &O) const;
+  /// Triton's to_tensor: a literal becomes a scalar constant of its own type.
+  TValue toValue(const Operand &O);
+  /// The literal \p O as a constant of scalar type \p Ty shaped \p Dims,
+  /// its value converted as a cast would (wrapped, truncated, != 0).
+  TValue literal(const Operand &O, DType *Ty, llvm::ArrayRef<int64_t> Dims = {});
+  /// Casts \p X's elements to the scalar type \p Ty (Casts.cpp).
+  TValue castTo(TValue X, DType *Ty,
+                std::optional<RoundingMode> Rounding = std::nullopt);
+  /// Reinterprets \p X's elements as the scalar type \p Ty of equal width.
+  TValue bitcastTo(TValue X, DType *Ty);
+  /// Converts \p X to int1 (!= 0 unless it already is one).
+  TValue toBool(TValue X);
+  /// Triton's broadcast_impl_shape: splats a scalar; a block must have the
+  /// rank of \p Dims and may only grow its 1-sized dimensions.
+  TValue broadcastToShape(TValue X, llvm::ArrayRef<int64_t> Dims);
+  /// Pads \p X's rank with leading 1s and broadcasts it to \p Dims, which
+  /// must be compatible (see commonShape).
+  TValue expandToShape(TValue X, llvm::ArrayRef<int64_t> Dims);
+  /// The broadcast shape of \p A and \p B; throws "incompatible shapes
+  /// [128] and [64] for \p What".
+  Shape commonShape(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B,
+                    llvm::StringRef What) const;
+  /// \p O converted to the scalar type \p Ty (null keeps its type; a literal
+  /// then takes its literal type) and broadcast to \p Dims, which its shape
+  /// must be compatible with.
+  TValue conform(const Operand &O, DType *Ty, llvm::ArrayRef<int64_t> Dims);
+  /// Converts \p L and \p R to the scalar types \p LTy and \p RTy (null
+  /// keeps the operand's type) and to their common shape.
+  std::pair<TValue, TValue> coerce(const Operand &L, DType *LTy,
+                                   const Operand &R, DType *RTy,
+                                   llvm::StringRef What);
+  /// Emits \p Op on two values of one IR type; the result has \p Ty.
+  TValue emit(Opcode Op, TValue L, TValue R, DType *Ty);
+  /// Checks the phis of \p BB once it is sealed: every incoming value of one
+  /// dtype.
+  void checkPhis(BasicBlock *BB);
+  /// The dtype flowing into \p Phi, through other phis; null while nothing
+  /// flows in. Throws if two incoming dtypes differ (\p Var names the
+  /// variable in the message).
+  DType *inferPhi(PhiInst *Phi, llvm::StringRef Var);
+  /// The dtype assumed for a phi read while nothing flowed into it, or null.
+  DType *assumedType(Value *Phi) const;
+
   Module &M;
   IRBuilder B;
   std::vector<std::unique_ptr<FunctionState>> Stack;
+  /// Language types of the non-phi values built here (phis are typed from
+  /// their incoming values: SSA construction may delete them, and a new
+  /// value could then reuse the address).
   llvm::DenseMap<Value *, DType *> DTypes;
+  /// Parameter and result dtypes of every function built here, for calls.
+  struct Signature {
+    std::vector<DType *> Params, Results;
+  };
+  llvm::DenseMap<const Function *, Signature> Signatures;
 };
 
 } // namespace tritium

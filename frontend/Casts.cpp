@@ -1,0 +1,139 @@
+//===- Casts.cpp - x.to(dtype) and bitcasts --------------------------------===//
+//
+// Triton's cast rules, lowered to the IR's cast opcodes:
+//  * float to float: fpext or fptrunc; conversions between types of one width
+//    (fp16 <-> bf16, fp8e4nv <-> fp8e5) go through fp32 or fp16, which hold
+//    both exactly. fp_downcast_rounding (rtne, rtz) is only for narrowing
+//    float conversions and becomes the fptrunc's rounding attribute.
+//  * int to int: sext for signed sources, zext for unsigned ones (int1
+//    included), trunc to narrow; same width, other signedness: a bitcast, so
+//    that the value of each dtype is a value of its own.
+//  * int <-> float by the signedness of the integer; fp8 only converts to
+//    and from floats, as in Triton.
+//  * anything to int1 is `!= 0` (une for floats, so NaN is true).
+//  * pointers: to int64 (ptrtoint) or int1 (!= null), from any integer
+//    (inttoptr), to other pointers (bitcast).
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/Promotion.h"
+#include "frontend/Semantic.h"
+
+using namespace tritium;
+
+namespace {
+/// The IR cast of \p X's elements to \p To.
+Value *emitCast(IRBuilder &B, Opcode Op, TValue X, DType *To,
+                std::optional<RoundingMode> Rounding = std::nullopt) {
+  DType *Dst = X.Ty->withScalar(To);
+  return B.createCast(Op, X.V, Dst->toIR(B.getContext()), Rounding);
+}
+
+std::string cannotCast(DType *S, DType *To) {
+  return "cannot cast " + S->getName() + " to " + To->getName();
+}
+} // namespace
+
+TValue Semantic::cast(Operand X, DType *To, bool Bitcast,
+                      std::optional<RoundingMode> Rounding) {
+  TValue V = toValue(X);
+  // x.to(dtype) takes an element type; the shape is x's.
+  To = To->getScalar();
+  if (To->isVoid())
+    error("cannot cast " + V.Ty->getName() + " to void");
+  if (Bitcast)
+    return bitcastTo(V, To);
+  return castTo(V, To, Rounding);
+}
+
+TValue Semantic::castTo(TValue X, DType *To,
+                        std::optional<RoundingMode> Rounding) {
+  DType *S = X.Ty->getScalar();
+  if (S == To)
+    return X;
+  DType *Dst = X.Ty->withScalar(To);
+  auto Make = [&](Opcode Op, std::optional<RoundingMode> R = std::nullopt) {
+    return make(emitCast(B, Op, X, To, R), Dst);
+  };
+
+  bool FloatDowncast = S->isFloat() && To->isFloat() &&
+                       To->getBitWidth() < S->getBitWidth();
+  if (Rounding && !FloatDowncast)
+    error("fp_downcast_rounding should be set only for truncating fp "
+          "conversions. Source scalar type is " +
+          S->getName() + " and destination type is " + To->getName());
+
+  if (S->isFloat() && To->isFloat()) {
+    if (S->getBitWidth() == To->getBitWidth()) {
+      // No IR cast keeps the width: go through a type that holds both.
+      DType *Mid = DType::getFloat(S->getBitWidth() == 8 ? Type::Kind::F16
+                                                         : Type::Kind::F32);
+      return castTo(castTo(X, Mid), To);
+    }
+    return FloatDowncast ? Make(Opcode::FPTrunc, Rounding)
+                         : Make(Opcode::FPExt);
+  }
+
+  if (To->isBool() && !S->isPointer()) {
+    // x != 0, in x's own type.
+    TValue Zero = literal(Operand::integer(0), S, X.Ty->getShape());
+    if (S->isFloat()) {
+      if (S->isFP8())
+        error(cannotCast(S, To));
+      return make(B.createFCmp(FCmpPredicate::UNE, X.V, Zero.V), Dst);
+    }
+    return make(B.createICmp(ICmpPredicate::NE, X.V, Zero.V), Dst);
+  }
+
+  if (S->isInt() && To->isInt()) {
+    unsigned SW = S->getBitWidth(), TW = To->getBitWidth();
+    if (SW == TW)
+      return Make(Opcode::Bitcast);
+    if (SW > TW)
+      return Make(Opcode::Trunc);
+    return Make(S->isSigned() ? Opcode::SExt : Opcode::ZExt);
+  }
+  if (S->isFloat() && To->isInt()) {
+    if (S->isFP8())
+      error(cannotCast(S, To));
+    return Make(To->isSigned() ? Opcode::FPToSI : Opcode::FPToUI);
+  }
+  if (S->isInt() && To->isFloat()) {
+    if (To->isFP8())
+      error(cannotCast(S, To));
+    return Make(S->isSigned() ? Opcode::SIToFP : Opcode::UIToFP);
+  }
+  if (S->isPointer() && To->isInt()) {
+    if (To->getBitWidth() == 64)
+      return Make(Opcode::PtrToInt);
+    if (To->isBool()) {
+      TValue I = castTo(X, DType::getInt(64));
+      TValue Zero = literal(Operand::integer(0), I.Ty->getScalar(),
+                            X.Ty->getShape());
+      return make(B.createICmp(ICmpPredicate::NE, I.V, Zero.V), Dst);
+    }
+    error(cannotCast(S, To) + ": pointers convert to int64 or int1 only");
+  }
+  if (S->isInt() && To->isPointer())
+    return Make(Opcode::IntToPtr);
+  if (S->isPointer() && To->isPointer())
+    return Make(Opcode::Bitcast);
+  error(cannotCast(S, To));
+}
+
+TValue Semantic::bitcastTo(TValue X, DType *To) {
+  DType *S = X.Ty->getScalar();
+  if (S == To)
+    return X;
+  if (S->isPointer() || To->isPointer())
+    return castTo(X, To);
+  if (S->getBitWidth() != To->getBitWidth())
+    error("cannot bitcast " + S->getName() + " (" +
+          llvm::Twine(S->getBitWidth()) + " bits) to " + To->getName() + " (" +
+          llvm::Twine(To->getBitWidth()) + " bits): the sizes differ");
+  return make(emitCast(B, Opcode::Bitcast, X, To), X.Ty->withScalar(To));
+}
+
+TValue Semantic::toBool(TValue X) {
+  return castTo(X, DType::getBool());
+}

@@ -1,0 +1,82 @@
+//===- Debug.cpp - Hints, printing, assertions, external functions ---------===//
+
+#include "frontend/Promotion.h"
+#include "frontend/Semantic.h"
+
+using namespace tritium;
+
+TValue Semantic::hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values) {
+  assert(getOpFamily(Op) == OpFamily::Hint && "not a hint opcode");
+  llvm::StringRef Name = getOpcodeName(Op);
+  DType *E = X.Ty->getScalar();
+  if (!E->isInt() && !E->isPointer())
+    error(Name + " expects integers or pointers, got " + X.Ty->getName());
+  size_t Want = std::max<size_t>(1, X.Ty->getShape().size());
+  if (Values.size() != Want)
+    error("Shape of input to " + Name + " does not match the length of " +
+          "values: " + X.Ty->getName() + " needs " + llvm::Twine(Want) +
+          (Want == 1 ? " value" : " values") + ", got " +
+          formatShape(Values));
+  for (int64_t V : Values)
+    if (V <= 0)
+      error(Name + " values must be positive, got " + formatShape(Values));
+  return make(B.createHint(Op, X.V, Values), X.Ty);
+}
+
+void Semantic::debugBarrier() { B.createBarrier(); }
+
+void Semantic::devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals,
+                           bool Hex) {
+  // Triton's spelling: a prefix followed by values ends in ": ", and a
+  // longer one starts with a space.
+  std::string P = Prefix.str();
+  if (!Vals.empty()) {
+    if (P.empty() || P.back() != ' ')
+      P += ' ';
+    if (P.size() < 2 || P.compare(P.size() - 2, 2, ": ") != 0)
+      P = P.substr(0, P.size() - 1) + ": ";
+  }
+  if (P.size() > 2 && P.front() != ' ')
+    P = " " + P;
+  llvm::SmallVector<Value *, 4> Vs;
+  for (const TValue &V : Vals)
+    Vs.push_back(V.V);
+  B.createPrint(P, Vs, Hex);
+}
+
+void Semantic::deviceAssert(Operand Cond, llvm::StringRef Message,
+                            std::optional<Operand> Mask) {
+  TValue C = toBool(toValue(Cond));
+  if (Mask) {
+    // Masked-off lanes pass: cond | !mask.
+    TValue NotMask = unary(UnaryOp::Not, toBool(toValue(*Mask)));
+    C = binary(BinOp::BitOr, C, NotMask);
+  }
+  B.createAssert(C.V, Message);
+}
+
+TValue Semantic::externElementwise(llvm::StringRef Symbol,
+                                   llvm::ArrayRef<Operand> Args, DType *Result,
+                                   bool Pure) {
+  llvm::SmallVector<TValue, 4> Vs;
+  Shape S;
+  for (const Operand &A : Args) {
+    Vs.push_back(toValue(A));
+    DType *E = Vs.back().Ty->getScalar();
+    if (!E->isInt() && !E->isFloat())
+      error("extern_elementwise '" + Symbol + "' expects numbers, got " +
+            E->getName());
+    S = commonShape(S, Vs.back().Ty->getShape(), Symbol);
+  }
+  Result = Result->getScalar();
+  if (!Result->isInt() && !Result->isFloat())
+    error("extern_elementwise '" + Symbol + "' must return a number, not " +
+          Result->getName());
+  llvm::SmallVector<Value *, 4> IR;
+  for (TValue &V : Vs)
+    IR.push_back(expandToShape(V, S).V);
+  DType *Ty = DType::getShaped(Result, S);
+  return make(B.createExternElementwise(Symbol, IR, Ty->toIR(getContext()),
+                                        Pure),
+              Ty);
+}

@@ -1,0 +1,308 @@
+//===- Memory.cpp - Loads, stores and atomics ------------------------------===//
+//
+// tl.load, tl.store and the atomics, with Triton's rules:
+//  * load broadcasts the pointer, mask and other to their common shape;
+//    store may not grow the pointer's shape; atomics broadcast the value and
+//    mask to the pointer's shape without rank padding.
+//  * Pointers to int1 are accessed as int8: loads compare the byte with 0,
+//    stores zero-extend.
+//  * Stored values and `other` are cast to the pointee type; storing (or an
+//    atomic) through a const pointer is an error.
+//  * Cache and eviction hints and atomic orderings are spelled as in Triton
+//    (".ca", "evict_last", "acq_rel", "gpu"); anything else is an error.
+//  * atomic_max/min on fp32/fp64 are built from integer atomics, as Triton
+//    does: a non-negative float orders like its bits as a signed integer, a
+//    negative one inversely to its bits as an unsigned integer, so max is a
+//    signed max where the value is >= 0 and an unsigned min where it is < 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/Promotion.h"
+#include "frontend/Semantic.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tritium;
+
+namespace {
+std::optional<CacheModifier> parseCache(const Semantic &S, llvm::StringRef C,
+                                        bool IsLoad) {
+  if (C.empty())
+    return std::nullopt;
+  std::optional<CacheModifier> M =
+      IsLoad ? llvm::StringSwitch<std::optional<CacheModifier>>(C)
+                   .Case(".ca", CacheModifier::CA)
+                   .Case(".cg", CacheModifier::CG)
+                   .Case(".cv", CacheModifier::CV)
+                   .Default(std::nullopt)
+             : llvm::StringSwitch<std::optional<CacheModifier>>(C)
+                   .Case(".wb", CacheModifier::WB)
+                   .Case(".cg", CacheModifier::CG)
+                   .Case(".cs", CacheModifier::CS)
+                   .Case(".wt", CacheModifier::WT)
+                   .Default(std::nullopt);
+  if (!M)
+    S.error("cache modifier '" + C + "' is not supported by " +
+            (IsLoad ? "load; use '.ca', '.cg' or '.cv'"
+                    : "store; use '.wb', '.cg', '.cs' or '.wt'"));
+  return M;
+}
+
+std::optional<EvictionPolicy> parseEvict(const Semantic &S,
+                                         llvm::StringRef E) {
+  if (E.empty())
+    return std::nullopt;
+  if (E == "evict_first")
+    return EvictionPolicy::EvictFirst;
+  if (E == "evict_last")
+    return EvictionPolicy::EvictLast;
+  S.error("eviction policy '" + E +
+          "' is not supported; use 'evict_first' or 'evict_last'");
+}
+
+MemSem parseSem(const Semantic &S, llvm::StringRef Sem) {
+  if (Sem.empty())
+    return MemSem::AcqRel;
+  std::optional<unsigned> V = lookupEnumValue(EnumTable::MemSem, Sem);
+  if (!V)
+    S.error("memory semantic '" + Sem +
+            "' is not supported; use 'acquire', 'release', 'acq_rel' or "
+            "'relaxed'");
+  return MemSem(*V);
+}
+
+MemScope parseScope(const Semantic &S, llvm::StringRef Scope) {
+  if (Scope.empty())
+    return MemScope::GPU;
+  std::optional<unsigned> V = lookupEnumValue(EnumTable::MemScope, Scope);
+  if (!V)
+    S.error("memory scope '" + Scope +
+            "' is not supported; use 'gpu', 'cta' or 'sys'");
+  return MemScope(*V);
+}
+
+llvm::ArrayRef<int64_t> shapeOf(const Operand &O) {
+  return O.isValue() ? O.getValue().Ty->getShape() : llvm::ArrayRef<int64_t>();
+}
+
+DType *int8Pointer(DType *P) {
+  return DType::getPointer(DType::getInt(8), P->getAddressSpace(),
+                           P->isConst());
+}
+} // namespace
+
+/// Scalar pointers take only scalar masks, values and others.
+static void checkScalarOperand(const Semantic &S, const TValue &Ptr,
+                               const std::optional<Operand> &O,
+                               llvm::StringRef What) {
+  if (O && !Ptr.Ty->isBlock() && !shapeOf(*O).empty())
+    S.error(What + " argument cannot be block type if pointer argument is "
+                   "not a block");
+}
+
+static void checkMask(const Semantic &S, const Operand &Mask) {
+  DType *T = Mask.isValue() ? Mask.getValue().Ty : Mask.getLiteralType();
+  if (!T->getScalar()->isBool())
+    S.error("Mask must have boolean scalar type, got " + T->getName());
+}
+
+//===----------------------------------------------------------------------===//
+// load and store
+//===----------------------------------------------------------------------===//
+
+TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
+                      std::optional<Operand> Other, llvm::StringRef Cache,
+                      llvm::StringRef Evict, bool Volatile) {
+  LoadOptions Opts;
+  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/true);
+  Opts.Evict = parseEvict(*this, Evict);
+  Opts.Volatile = Volatile;
+  DType *PT = Ptr.Ty->getScalar();
+  if (!PT->isPointer())
+    error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.load`");
+  if (Other && !Mask)
+    error("`other` cannot be provided without `mask`");
+  checkScalarOperand(*this, Ptr, Mask, "Mask");
+  checkScalarOperand(*this, Ptr, Other, "Other");
+  if (Mask)
+    checkMask(*this, *Mask);
+
+  Shape S(Ptr.Ty->getShape().begin(), Ptr.Ty->getShape().end());
+  if (Mask)
+    S = commonShape(S, shapeOf(*Mask), "load");
+  if (Other)
+    S = commonShape(S, shapeOf(*Other), "load");
+  Ptr = expandToShape(Ptr, S);
+
+  DType *Elem = PT->getPointee();
+  bool IsBool = Elem->isBool();
+  if (IsBool) {
+    Elem = DType::getInt(8);
+    Ptr = castTo(Ptr, int8Pointer(PT));
+  }
+  Value *M = Mask ? conform(*Mask, nullptr, S).V : nullptr;
+  Value *O = Other ? conform(*Other, Elem, S).V : nullptr;
+  TValue R = make(B.createLoad(Ptr.V, M, O, Opts), Ptr.Ty->withScalar(Elem));
+  return IsBool ? toBool(R) : R;
+}
+
+void Semantic::store(TValue Ptr, Operand Val, std::optional<Operand> Mask,
+                     llvm::StringRef Cache, llvm::StringRef Evict) {
+  StoreOptions Opts;
+  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/false);
+  Opts.Evict = parseEvict(*this, Evict);
+  DType *PT = Ptr.Ty->getScalar();
+  if (!PT->isPointer())
+    error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.store`");
+  if (PT->isConst())
+    error("Cannot store to a constant pointer");
+  checkScalarOperand(*this, Ptr, Val, "Value");
+  checkScalarOperand(*this, Ptr, Mask, "Mask");
+
+  llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
+  Shape S = commonShape(PS, shapeOf(Val), "store");
+  if (Mask)
+    S = commonShape(S, shapeOf(*Mask), "store");
+  if (llvm::ArrayRef<int64_t>(S) != PS)
+    error("cannot store a value (and mask) of shape " + formatShape(S) +
+          " through pointers of shape " + formatShape(PS));
+  if (Mask)
+    checkMask(*this, *Mask);
+
+  DType *Elem = PT->getPointee();
+  if (Elem->isBool()) {
+    Elem = DType::getInt(8);
+    Ptr = castTo(Ptr, int8Pointer(PT));
+  }
+  TValue V = conform(Val, Elem, S);
+  Value *M = Mask ? conform(*Mask, nullptr, S).V : nullptr;
+  B.createStore(Ptr.V, V.V, M, Opts);
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class RMW { Add, Max, Min, And, Or, Xor, Xchg };
+} // namespace
+
+TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
+                           std::optional<Operand> Mask, llvm::StringRef Sem,
+                           llvm::StringRef Scope) {
+  std::optional<RMW> Op = llvm::StringSwitch<std::optional<RMW>>(OpName)
+                              .Case("add", RMW::Add)
+                              .Case("max", RMW::Max)
+                              .Case("min", RMW::Min)
+                              .Case("and", RMW::And)
+                              .Case("or", RMW::Or)
+                              .Case("xor", RMW::Xor)
+                              .Case("xchg", RMW::Xchg)
+                              .Default(std::nullopt);
+  if (!Op)
+    error("unknown atomic operation '" + OpName +
+          "'; use add, max, min, and, or, xor or xchg");
+  std::string Name = ("atomic_" + OpName).str();
+  MemSem Order = parseSem(*this, Sem);
+  MemScope Where = parseScope(*this, Scope);
+
+  DType *PT = Ptr.Ty->getScalar();
+  if (!PT->isPointer())
+    error(Name + " expects a pointer, got " + Ptr.Ty->getName());
+  if (PT->isConst())
+    error("Cannot store to a constant pointer");
+  DType *Elem = PT->getPointee();
+  bool Half = Elem->getName() == "fp16" || Elem->getName() == "bf16";
+  if (Half && *Op != RMW::Add)
+    error(Name + " does not support " + Elem->getName());
+  if (Elem->isPointer() || Elem->getBitWidth() < 16 ||
+      (Elem->isInt() && Elem->getBitWidth() == 16))
+    error(Name + " does not support " + Elem->getName());
+  bool Bitwise = *Op == RMW::And || *Op == RMW::Or || *Op == RMW::Xor;
+  if (Bitwise && !Elem->isInt())
+    error(Name + " does not support " + Elem->getName());
+  if ((*Op == RMW::Max || *Op == RMW::Min) && Elem->isFloat() &&
+      Elem->getBitWidth() < 32)
+    error(Name + " not supported for dtype " + Elem->getName());
+  checkScalarOperand(*this, Ptr, Val, "Value");
+  checkScalarOperand(*this, Ptr, Mask, "Mask");
+  if (Mask)
+    checkMask(*this, *Mask);
+
+  llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
+  TValue V = Val.isLiteral() ? literal(Val, Elem, PS)
+                             : broadcastToShape(castTo(Val.getValue(), Elem), PS);
+  std::optional<TValue> M;
+  if (Mask)
+    M = broadcastToShape(toValue(*Mask), PS);
+  auto Emit = [&](AtomicKind K, TValue P, TValue X, std::optional<TValue> Msk,
+                  DType *Ty) {
+    return make(B.createAtomicRMW(K, P.V, X.V, Msk ? Msk->V : nullptr, Order,
+                                  Where),
+                Ty);
+  };
+
+  switch (*Op) {
+  case RMW::Add:
+    return Emit(Elem->isFloat() ? AtomicKind::FAdd : AtomicKind::Add, Ptr, V,
+                M, V.Ty);
+  case RMW::And: return Emit(AtomicKind::And, Ptr, V, M, V.Ty);
+  case RMW::Or: return Emit(AtomicKind::Or, Ptr, V, M, V.Ty);
+  case RMW::Xor: return Emit(AtomicKind::Xor, Ptr, V, M, V.Ty);
+  case RMW::Xchg: return Emit(AtomicKind::Xchg, Ptr, V, M, V.Ty);
+  case RMW::Max:
+  case RMW::Min: break;
+  }
+  bool IsMax = *Op == RMW::Max;
+  if (Elem->isInt()) {
+    AtomicKind K = Elem->isSigned() ? (IsMax ? AtomicKind::Max : AtomicKind::Min)
+                                    : (IsMax ? AtomicKind::UMax : AtomicKind::UMin);
+    return Emit(K, Ptr, V, M, V.Ty);
+  }
+
+  // Floats: see the file comment.
+  unsigned W = Elem->getBitWidth();
+  DType *IT = DType::getInt(W, true), *UT = DType::getInt(W, false);
+  TValue IPtr = castTo(Ptr, DType::getPointer(IT, PT->getAddressSpace()));
+  TValue IVal = bitcastTo(V, IT);
+  TValue Zero = literal(Operand::integer(0), IT, PS);
+  DType *BoolTy = V.Ty->withScalar(DType::getBool());
+  TValue Neg = make(B.createICmp(ICmpPredicate::SLT, IVal.V, Zero.V), BoolTy);
+  TValue True = literal(Operand::boolean(true), DType::getBool(), PS);
+  TValue Pos = emit(Opcode::Xor, Neg, True, BoolTy);
+  TValue PosMask = M ? emit(Opcode::And, *M, Pos, BoolTy) : Pos;
+  TValue NegMask = M ? emit(Opcode::And, *M, Neg, BoolTy) : Neg;
+  TValue PosOld = Emit(IsMax ? AtomicKind::Max : AtomicKind::Min, IPtr, IVal,
+                       PosMask, IVal.Ty);
+  TValue NegOld = Emit(IsMax ? AtomicKind::UMin : AtomicKind::UMax, IPtr, IVal,
+                       NegMask, V.Ty->withScalar(UT));
+  // Both halves are the same bits; the select's dtype is the signed one.
+  TValue Old =
+      make(B.createSelect(Pos.V, PosOld.V, NegOld.V), IVal.Ty);
+  return bitcastTo(Old, Elem);
+}
+
+TValue Semantic::atomicCAS(TValue Ptr, Operand Cmp, Operand Val,
+                           llvm::StringRef Sem, llvm::StringRef Scope) {
+  MemSem Order = parseSem(*this, Sem);
+  MemScope Where = parseScope(*this, Scope);
+  DType *PT = Ptr.Ty->getScalar();
+  if (!PT->isPointer())
+    error("atomic_cas expects a pointer, got " + Ptr.Ty->getName());
+  if (PT->isConst())
+    error("Cannot store to a constant pointer");
+  DType *Elem = PT->getPointee();
+  unsigned W = Elem->getBitWidth();
+  if (Elem->isPointer() || (W != 16 && W != 32 && W != 64))
+    error("atomic_cas only supports elements with width {16, 32, 64}, got " +
+          Elem->getName());
+  checkScalarOperand(*this, Ptr, Cmp, "Cmp");
+  checkScalarOperand(*this, Ptr, Val, "Value");
+  llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
+  auto ToElem = [&](const Operand &O) {
+    return O.isLiteral() ? literal(O, Elem, PS)
+                         : broadcastToShape(castTo(O.getValue(), Elem), PS);
+  };
+  TValue C = ToElem(Cmp), V = ToElem(Val);
+  return make(B.createAtomicCAS(Ptr.V, C.V, V.V, nullptr, Order, Where), V.Ty);
+}

@@ -1,0 +1,115 @@
+//===- Promotion.h - Type rules of the kernel language ------------*- C++ -*-===//
+//
+// The pure type rules of Triton 3.6, with no IR involved: which type the
+// operands of an operator are converted to, what the result type is, how
+// shapes broadcast, which literals fit. The Semantic layer asks these before
+// it emits anything, and the interpreter asks the same functions (through the
+// binding) so that both agree on every result type and error message.
+//
+// The rules, in Triton's order:
+//  * A Python literal is *weak*: against a value of the same or a higher kind
+//    (bool < integer < float) it takes the value's type, as in NumPy 2
+//    (`x_fp16 * 2.0` stays fp16, `x_int8 + 1` stays int8). Comparisons are
+//    the exception: Triton turns their literal into a value first, so
+//    `x_int8 < 1` compares in int32.
+//  * Otherwise fp64 > fp32 > fp16 > bf16 (fp16 with bf16 gives fp16; bf16
+//    with anything but bf16 gives fp32); two different fp8 types give fp16;
+//    `/` and `%` on fp16 or bf16 compute in fp32.
+//  * Integers follow C's usual arithmetic conversions; int1 is unsigned.
+//    `/`, `//` and `%` on integers of different signedness are an error.
+//  * Shapes broadcast NumPy-style after the lower rank is padded with
+//    leading 1s.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_FRONTEND_PROMOTION_H
+#define TRITIUM_FRONTEND_PROMOTION_H
+
+#include "frontend/Semantic.h"
+
+#include <optional>
+#include <string>
+
+namespace tritium {
+
+/// What a type rule answers: a type, or the reason there is none (a message
+/// in the user's terms, thrown as a CompileError by the Semantic layer).
+struct TypeResult {
+  DType *Ty = nullptr;
+  std::string Error;
+
+  static TypeResult ok(DType *T) { return {T, ""}; }
+  static TypeResult fail(std::string Msg) { return {nullptr, std::move(Msg)}; }
+  explicit operator bool() const { return Ty != nullptr; }
+};
+
+/// The Python spelling of an operator, as error messages quote it ("+",
+/// "//", "<<"); builtins that are functions give their name ("fdiv").
+llvm::StringRef getOpSymbol(Semantic::BinOp Op);
+llvm::StringRef getOpSymbol(Semantic::CmpOp Op);
+
+/// C's usual arithmetic conversions of two integer types: the same
+/// signedness takes the wider; otherwise the unsigned one if it is at least
+/// as wide, else the signed one.
+DType *integerPromote(DType *A, DType *B);
+
+/// The scalar type an arithmetic operator computes in (Triton's
+/// computation_type_impl). \p ALiteral/\p BLiteral mark weak Python literals;
+/// \p DivOrMod selects the rules of `/`, `//` and `%`. \p Symbol names the
+/// operator in messages. A and B are scalar ints or floats.
+TypeResult computationType(DType *A, bool ALiteral, DType *B, bool BLiteral,
+                           bool DivOrMod, llvm::StringRef Symbol);
+
+/// How a binary operator types its operands and result.
+struct BinaryTyping {
+  std::string Error;
+  /// The type weak literals are checked against (negative with unsigned, out
+  /// of range); null when no arithmetic promotion happens (pointers).
+  DType *CompTy = nullptr;
+  /// Scalar types the left and right operands are converted to; null keeps
+  /// the operand's own type (a literal then takes its literal type).
+  DType *LhsTy = nullptr, *RhsTy = nullptr;
+  /// Scalar type of the result.
+  DType *ResultTy = nullptr;
+};
+
+/// The typing of `L op R` for scalar types \p L and \p R (element types of
+/// blocks; literals give their literal type and set the flag).
+BinaryTyping typeBinary(Semantic::BinOp Op, DType *L, bool LLiteral, DType *R,
+                        bool RLiteral);
+/// The typing of a comparison (both sides strong; the result is int1).
+BinaryTyping typeCompare(Semantic::CmpOp Op, DType *L, DType *R);
+/// The typing of tl.minimum / tl.maximum.
+BinaryTyping typeMinMax(bool IsMax, DType *L, bool LLiteral, DType *R,
+                        bool RLiteral);
+
+/// The typing of tl.where's two values: arithmetic promotion, or two
+/// pointers of one type.
+BinaryTyping typeWhere(DType *X, bool XLiteral, DType *Y, bool YLiteral);
+
+/// Whether the integer or bool literal \p Lit lies in the range of the
+/// integer type \p T (false for float literals).
+bool intLiteralFits(const Operand &Lit, DType *T);
+
+/// Why the weak literal \p Lit cannot be converted to the integer type \p T
+/// that its operation computes in, or "" if it can (Triton rejects negative
+/// literals with unsigned types and literals outside the type's range).
+std::string checkWeakLiteral(const Operand &Lit, DType *T);
+
+/// The common shape of two shapes, padding the lower rank with leading 1s;
+/// nullopt if some dimension differs and neither is 1. Scalars have the
+/// empty shape.
+std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> A,
+                                     llvm::ArrayRef<int64_t> B);
+/// Why \p Dims cannot be the shape of a block (Triton's messages: every
+/// dimension a power of 2, at most 2^20 elements), or "".
+std::string checkBlockShape(llvm::ArrayRef<int64_t> Dims);
+/// "[128, 64]"; "[]" for a scalar.
+std::string formatShape(llvm::ArrayRef<int64_t> Dims);
+
+/// Wraps a possibly negative \p Axis of a rank-\p Rank value into
+/// [0, Rank), or nullopt if it is outside [-Rank, Rank).
+std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);
+
+} // namespace tritium
+
+#endif // TRITIUM_FRONTEND_PROMOTION_H
