@@ -157,6 +157,8 @@ private:
   std::optional<Token> Peeked;
   /// Where the last consumed token ends.
   unsigned PrevLine = 1, PrevEndCol = 1;
+  /// The line of the instruction being parsed, or 0 between instructions.
+  unsigned InstLine = 0;
   std::unique_ptr<Module> M;
 
   // State of the function being parsed.
@@ -188,6 +190,10 @@ const Token &Parser::peek() {
 }
 
 void Parser::consume() {
+  // An instruction is one line; a token from the next line is never part of
+  // it, even where the grammar would allow it (after a trailing comma).
+  if (InstLine && Tok.Line != InstLine)
+    errorMissing("expected the rest of the instruction on its line");
   PrevLine = Tok.Line;
   PrevEndCol = Tok.Col + unsigned(Tok.Text.size());
   if (Peeked) {
@@ -543,6 +549,7 @@ BasicBlock *Parser::blockRef(const Token &T) {
 /// [%r, ... =] opcode [lead] operands [{attrs}] [: types] [loc(...)]
 void Parser::parseInstruction(BasicBlock *B) {
   Token Start = Tok;
+  InstLine = Tok.Line;
   llvm::SmallVector<Token, 2> Names;
   if (Tok.is(Token::ValueRef)) {
     do {
@@ -588,6 +595,7 @@ void Parser::parseInstruction(BasicBlock *B) {
     P.Location = parseLoc();
   if (!Tok.StartsLine && !Tok.is(Token::Eof))
     error(Tok, "expected the end of the line after the instruction");
+  InstLine = 0;
 
   Type *PhiTy = P.Types.size() == 1 ? P.Types[0] : Type::getVoid(Ctx);
   for (const Token &V : P.PhiValues)

@@ -198,6 +198,10 @@ TEST_CASE("parser: an instruction ends at the end of its line") {
                      "  ret\n}\n\nfunc @f() -> i32 {\nbb0:\n  %0 = constant 1 : i32\n"
                      "  ret %0\n}\n";
   CHECK(roundTrip(Text) == Text);
+  // Not even after a trailing comma.
+  CHECK(parseError("kernel @k(%a: i32) {\nbb0:\n  %b = add %a,\n    %a : i32\n"
+                   "  ret\n}\n") ==
+        "3:15: expected the rest of the instruction on its line");
   CHECK(parseError("kernel @k() {\nbb0:\n  ret ret\n}\n") ==
         "3:3: 'ret' defines no results and takes no block operands");
 }
