@@ -22,8 +22,8 @@
 #include "ir/Context.h"
 #include "ir/Instructions.h"
 #include "ir/Lexer.h"
+#include "ir/Printer.h"
 
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -60,17 +60,6 @@ std::string describe(const Token &T) {
   if (T.is(Token::Eof))
     return "the end of the input";
   return "'" + T.Text.str() + "'";
-}
-
-/// The attribute an opcode spells as a bare word or literal after its name.
-std::optional<AttrKey> leadAttr(Opcode Op) {
-  switch (Op) {
-  case Opcode::Constant: return AttrKey::Value;
-  case Opcode::ICmp: return AttrKey::IPredicate;
-  case Opcode::FCmp: return AttrKey::FPredicate;
-  case Opcode::AtomicRMW: return AttrKey::RMWKind;
-  default: return std::nullopt;
-  }
 }
 
 /// What one instruction line spells, before the instruction exists.
@@ -169,14 +158,14 @@ private:
     std::unique_ptr<Instruction> Placeholder;
     Token FirstUse;
   };
-  /// Phi operands not defined yet, in order of first use.
-  llvm::MapVector<llvm::StringRef, Pending> ForwardValues;
+  /// Phi operands not defined yet.
+  llvm::StringMap<Pending> ForwardValues;
   struct PendingBlock {
     std::unique_ptr<BasicBlock> Block;
     Token FirstUse;
   };
-  /// Blocks mentioned but not labelled yet, in order of first use.
-  llvm::MapVector<llvm::StringRef, PendingBlock> ForwardBlocks;
+  /// Blocks mentioned but not labelled yet.
+  llvm::StringMap<PendingBlock> ForwardBlocks;
 };
 
 //===----------------------------------------------------------------------===//
@@ -490,14 +479,12 @@ void Parser::finishFunction() {
       Msg = std::move(What);
     }
   };
-  if (!ForwardBlocks.empty())
-    Consider(ForwardBlocks.front().second.FirstUse,
-             "use of undefined block '" +
-                 ForwardBlocks.front().first.str() + "'");
-  if (!ForwardValues.empty())
-    Consider(ForwardValues.front().second.FirstUse,
-             "use of undefined value " +
-                 ForwardValues.front().second.FirstUse.Text.str());
+  for (auto &B : ForwardBlocks)
+    Consider(B.second.FirstUse,
+             "use of undefined block '" + B.first().str() + "'");
+  for (auto &V : ForwardValues)
+    Consider(V.second.FirstUse,
+             "use of undefined value " + V.second.FirstUse.Text.str());
   if (First)
     error(*First, Msg);
   Values.clear();
@@ -538,7 +525,7 @@ BasicBlock *Parser::blockRef(const Token &T) {
     return B;
   BasicBlock *B = newBlock(T.Text);
   Blocks[T.Text] = B;
-  ForwardBlocks.insert({T.Text, PendingBlock{std::unique_ptr<BasicBlock>(B), T}});
+  ForwardBlocks.try_emplace(T.Text, PendingBlock{std::unique_ptr<BasicBlock>(B), T});
   return B;
 }
 
@@ -568,7 +555,7 @@ void Parser::parseInstruction(BasicBlock *B) {
     error(OpTok, "unknown opcode '" + OpTok.Text + "'");
 
   InstParts P;
-  if (std::optional<AttrKey> Lead = leadAttr(*Op))
+  if (std::optional<AttrKey> Lead = getLeadAttr(*Op))
     P.Attrs.push_back({*Lead, parseAttrValue(*Lead)});
   if (*Op == Opcode::Phi)
     parsePhiOperands(P);
@@ -775,7 +762,7 @@ Value *Parser::lookupPhiValue(const Token &T, Type *Ty) {
   std::unique_ptr<Instruction> P(
       Instruction::create(Ctx, Opcode::Undef, {Ty}, {}));
   Value *V = P->getResult();
-  ForwardValues.insert({T.getName(), Pending{std::move(P), T}});
+  ForwardValues.try_emplace(T.getName(), Pending{std::move(P), T});
   return V;
 }
 

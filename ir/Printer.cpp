@@ -93,17 +93,6 @@ private:
   llvm::DenseMap<const BasicBlock *, std::string> BlockNames;
 };
 
-/// The attribute an opcode prints as a bare word right after its name.
-std::optional<AttrKey> leadAttr(Opcode Op) {
-  switch (Op) {
-  case Opcode::Constant: return AttrKey::Value;
-  case Opcode::ICmp: return AttrKey::IPredicate;
-  case Opcode::FCmp: return AttrKey::FPredicate;
-  case Opcode::AtomicRMW: return AttrKey::RMWKind;
-  default: return std::nullopt;
-  }
-}
-
 void printLoc(llvm::raw_ostream &OS, const Loc &L) {
   OS << " loc(";
   printQuoted(OS, L.File);
@@ -121,7 +110,7 @@ void printInst(const Instruction &I, llvm::raw_ostream &OS,
     OS << " = ";
   OS << I.getOpcodeName();
 
-  std::optional<AttrKey> Lead = leadAttr(I.getOpcode());
+  std::optional<AttrKey> Lead = getLeadAttr(I.getOpcode());
   if (Lead)
     for (const Attribute &A : I.getAttrs())
       if (A.Key == *Lead) {
@@ -210,6 +199,16 @@ void printArgAttrs(llvm::raw_ostream &OS, const ArgAttrs &A) {
 }
 
 } // namespace
+
+std::optional<AttrKey> tritium::getLeadAttr(Opcode Op) {
+  switch (Op) {
+  case Opcode::Constant: return AttrKey::Value;
+  case Opcode::ICmp: return AttrKey::IPredicate;
+  case Opcode::FCmp: return AttrKey::FPredicate;
+  case Opcode::AtomicRMW: return AttrKey::RMWKind;
+  default: return std::nullopt;
+  }
+}
 
 void tritium::printFunction(const Function &F, llvm::raw_ostream &OS,
                             const PrintOptions &Opts) {

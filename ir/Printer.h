@@ -9,7 +9,11 @@
 #ifndef TRITIUM_IR_PRINTER_H
 #define TRITIUM_IR_PRINTER_H
 
+#include "ir/Instruction.h"
+
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 namespace tritium {
 
@@ -29,6 +33,11 @@ void printFunction(const Function &F, llvm::raw_ostream &OS,
                    const PrintOptions &Opts = {});
 void printBlock(const BasicBlock &B, llvm::raw_ostream &OS,
                 const PrintOptions &Opts = {});
+/// The attribute \p Op spells as a bare word or literal right after its name
+/// (constant's value, icmp's and fcmp's predicate, atomic_rmw's kind), if
+/// any. The parser reads the lead by the same table.
+std::optional<AttrKey> getLeadAttr(Opcode Op);
+
 /// One instruction without indentation or newline.
 void printInstruction(const Instruction &I, llvm::raw_ostream &OS,
                       const PrintOptions &Opts = {});
