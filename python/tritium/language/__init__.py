@@ -1,0 +1,76 @@
+"""``tritium.language`` ("tl"): the kernel language, Triton 3.6's names.
+
+    import tritium.language as tl
+
+    @tritium.jit
+    def add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+"""
+
+from . import core, extra, math, random, standard
+from ._types import str_to_ty, get_int_dtype
+from .core import (
+    PropagateNan, TRITON_MAX_TENSOR_NUMEL, add, advance, arange, associative_scan, assume, atomic_add, atomic_and,
+    atomic_cas, atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, bfloat16, block_type, broadcast,
+    broadcast_to, cast, cat, condition, constexpr, debug_barrier, device_assert, device_print, dot, dtype,
+    expand_dims, extern_elementwise, float16, float32, float64, float8e4nv, float8e5, floordiv, full, full_like,
+    inline_asm_elementwise, int1, int16, int32, int64, int8, join, load, logical_and, logical_or, make_block_ptr,
+    max_constancy, max_contiguous, maximum, minimum, mul, multiple_of, num_programs, permute, pi32_t, pointer_type,
+    program_id, range, reduce, reshape, split, static_assert, static_print, static_range, store, sub, tensor,
+    to_tensor, trans, truediv, uint16, uint32, uint64, uint8, view, void, where, zeros, zeros_like, clamp,
+    block_ptr)
+from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin, sqrt, sqrt_rn,
+                   umulhi)
+from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn, randn4x,
+                     uint_to_uniform_float)
+from .standard import (argmax, argmin, cdiv, cumprod, cumsum, flip, interleave, max, min, ravel, reduce_or, sigmoid,
+                       softmax, sort, sum, swizzle2d, xor_sum)
+
+
+class const:
+    """Annotation of a pointer parameter the kernel only reads
+    (``x_ptr: tl.const``); the runtime passes it as a const pointer."""
+
+
+slice = slice  # noqa: A001 (Triton exports the builtin)
+tuple = tuple  # noqa: A001
+
+
+def _unsupported(name, what):
+
+    @core.builtin
+    def fn(*args, **kwargs):
+        raise NotImplementedError(f"tl.{name} is not supported by Tritium yet ({what})")
+
+    fn.__name__ = name
+    return fn
+
+
+# Triton names Tritium does not implement: each fails with a clear message.
+dot_scaled = _unsupported("dot_scaled", "microscaled formats")
+gather = _unsupported("gather", "no gather operation in the IR")
+histogram = _unsupported("histogram", "no histogram operation in the IR")
+topk = _unsupported("topk", "use tl.sort")
+map_elementwise = _unsupported("map_elementwise", "write the elementwise function with tl operations")
+make_tensor_descriptor = _unsupported("make_tensor_descriptor", "use tl.make_block_ptr")
+load_tensor_descriptor = _unsupported("load_tensor_descriptor", "use tl.make_block_ptr")
+store_tensor_descriptor = _unsupported("store_tensor_descriptor", "use tl.make_block_ptr")
+
+__all__ = [
+    "PropagateNan", "TRITON_MAX_TENSOR_NUMEL", "abs", "add", "advance", "arange", "argmax", "argmin",
+    "associative_scan", "assume", "atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or",
+    "atomic_xchg", "atomic_xor", "bfloat16", "block_type", "broadcast", "broadcast_to", "cast", "cat", "cdiv", "ceil",
+    "clamp", "condition", "const", "constexpr", "cos", "cumprod", "cumsum", "debug_barrier", "device_assert",
+    "device_print", "div_rn", "dot", "dot_scaled", "dtype", "erf", "exp", "exp2", "expand_dims", "extern_elementwise",
+    "extra", "fdiv", "flip", "float16", "float32", "float64", "float8e4nv", "float8e5", "floor", "fma", "full",
+    "full_like", "gather", "histogram", "inline_asm_elementwise", "int1", "int16", "int32", "int64", "int8",
+    "interleave", "join", "load", "load_tensor_descriptor", "log", "log2", "make_block_ptr", "make_tensor_descriptor",
+    "map_elementwise", "math", "max", "max_constancy", "max_contiguous", "maximum", "min", "minimum", "mul",
+    "multiple_of", "num_programs", "pair_uniform_to_normal", "permute", "philox", "philox_impl", "pi32_t",
+    "pointer_type", "program_id", "rand", "rand4x", "randint", "randint4x", "randn", "randn4x", "range", "ravel",
+    "reduce", "reduce_or", "reshape", "rsqrt", "sigmoid", "sin", "slice", "softmax", "sort", "split", "sqrt",
+    "sqrt_rn", "static_assert", "static_print", "static_range", "store", "store_tensor_descriptor", "str_to_ty",
+    "sub", "sum", "swizzle2d", "tensor", "topk", "trans", "tuple", "uint16", "uint32", "uint64", "uint8",
+    "uint_to_uniform_float", "umulhi", "view", "void", "where", "xor_sum", "zeros", "zeros_like",
+]

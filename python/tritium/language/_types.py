@@ -1,0 +1,214 @@
+"""The language's types: ``tl.dtype`` is ``_C.frontend.DType`` (uniqued,
+compared by identity) and ``tl.float32`` and friends are its instances.
+
+This module also gives DType the names Triton users call on dtypes
+(``x.dtype.is_floating()``, ``.primitive_bitwidth``, ``.element_ty``...)
+and maps the enum arguments of the semantic (binary operators, comparison
+predicates...) from their names.
+"""
+
+from .._C import frontend as _fe
+
+dtype = _fe.DType
+
+# ---------------------------------------------------------------------------
+# Raw accessors (the binding's spelling in one place)
+# ---------------------------------------------------------------------------
+
+
+def type_of(handle):
+    """The language type of a value handle."""
+    return handle.type
+
+
+def scalar_of(ty):
+    return ty.scalar
+
+
+def shape_of(ty):
+    return list(ty.shape)
+
+
+def is_block(ty):
+    return ty.is_block()
+
+
+def is_ptr(ty):
+    return ty.is_pointer()
+
+
+def is_float(ty):
+    return ty.is_float()
+
+
+def is_int(ty):
+    return ty.is_int()
+
+
+def bitwidth(ty):
+    return ty.bit_width
+
+
+# ---------------------------------------------------------------------------
+# The dtypes
+# ---------------------------------------------------------------------------
+
+
+def _named(name):
+    t = dtype.from_name(name)
+    if t is None:
+        raise RuntimeError(f"the frontend does not know the type {name}")
+    return t
+
+
+void = dtype.get_void()
+int1 = _named("int1")
+int8 = _named("int8")
+int16 = _named("int16")
+int32 = _named("int32")
+int64 = _named("int64")
+uint8 = _named("uint8")
+uint16 = _named("uint16")
+uint32 = _named("uint32")
+uint64 = _named("uint64")
+float8e4nv = _named("fp8e4nv")
+float8e5 = _named("fp8e5")
+float16 = _named("fp16")
+bfloat16 = _named("bf16")
+float32 = _named("fp32")
+float64 = _named("fp64")
+
+
+def _plain(x):
+    """``x`` without its constexpr wrappers (core imports this module)."""
+    while type(x).__name__ == "constexpr":
+        x = x.value
+    return x
+
+
+class _TypeKind(type):
+    """Lets ``isinstance(t, tl.pointer_type)`` ask the DType's kind."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, dtype) and cls._check(obj)
+
+
+class pointer_type(metaclass=_TypeKind):
+    """``tl.pointer_type(tl.float32)``: a pointer to ``element_ty`` (in
+    global memory unless ``address_space`` says otherwise)."""
+
+    def __new__(cls, element_ty, address_space=1, const=False):
+        element_ty = _plain(element_ty)
+        if not isinstance(element_ty, dtype):
+            raise TypeError(f"pointer_type's element type must be a tl.dtype, got {element_ty!r}")
+        return dtype.get_pointer(element_ty, int(_plain(address_space)), bool(_plain(const)))
+
+    @staticmethod
+    def _check(t):
+        return t.is_pointer()
+
+
+class block_type(metaclass=_TypeKind):
+    """``tl.block_type(tl.float32, [128, 64])``: a block of scalars."""
+
+    def __new__(cls, element_ty, shape):
+        from .core import _unwrap, _unwrap_shape
+        return dtype.get_block(_unwrap(element_ty), _unwrap_shape(shape))
+
+    @staticmethod
+    def _check(t):
+        return t.is_block()
+
+
+pi32_t = pointer_type(int32)
+
+
+def get_int_dtype(bitwidth, signed):
+    return _named(("int" if signed or bitwidth == 1 else "uint") + str(bitwidth))
+
+
+def str_to_ty(name):
+    """The type of a signature string: ``*fp32`` (pointer), ``*kfp16``
+    (const pointer), ``i32``, ``u64``, ``fp16``, ``i1``..."""
+    name = name.strip()
+    if name.startswith("*"):
+        const = name.startswith("*k")
+        return pointer_type(str_to_ty(name[2:] if const else name[1:]), 1, const)
+    short = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u1": "int1",
+             "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "B": "int1"}
+    t = dtype.from_name(short.get(name, name))
+    if t is None:
+        raise ValueError(f"unknown type in signature: {name!r}")
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Triton's dtype methods
+# ---------------------------------------------------------------------------
+
+
+def _install(name, fn, prop=False):
+    if not hasattr(dtype, name):
+        setattr(dtype, name, property(fn) if prop else fn)
+
+
+def _scalar_kind(t):
+    return t.scalar if t.is_block() else t
+
+
+_install("is_floating", lambda self: self.is_float())
+_install("is_int_signed", lambda self: self.is_int() and self.is_signed())
+_install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())
+_install("is_ptr", lambda self: self.is_pointer())
+_install("is_fp8", lambda self: self.name in ("fp8e4nv", "fp8e5"))
+_install("is_fp8e4nv", lambda self: self.name == "fp8e4nv")
+_install("is_fp8e5", lambda self: self.name == "fp8e5")
+_install("is_fp16", lambda self: self.name == "fp16")
+_install("is_bf16", lambda self: self.name == "bf16")
+_install("is_fp32", lambda self: self.name == "fp32")
+_install("is_fp64", lambda self: self.name == "fp64")
+_install("is_int1", lambda self: self.name == "int1")
+_install("is_int8", lambda self: self.name == "int8")
+_install("is_int16", lambda self: self.name == "int16")
+_install("is_int32", lambda self: self.name == "int32")
+_install("is_int64", lambda self: self.name == "int64")
+_install("is_uint8", lambda self: self.name == "uint8")
+_install("is_uint16", lambda self: self.name == "uint16")
+_install("is_uint32", lambda self: self.name == "uint32")
+_install("is_uint64", lambda self: self.name == "uint64")
+_install("is_standard_floating", lambda self: self.name in ("fp16", "bf16", "fp32", "fp64"))
+_install("primitive_bitwidth", lambda self: self.bit_width, prop=True)
+_install("int_bitwidth", lambda self: self.bit_width, prop=True)
+_install("element_ty", lambda self: self.pointee if self.is_pointer() else self.scalar, prop=True)
+_install("fp_mantissa_width", lambda self: self.mantissa_width - 1, prop=True)
+_install("numel", lambda self: self.num_elements, prop=True)
+_install("to_ir", lambda self, builder=None: self)
+
+# ---------------------------------------------------------------------------
+# Enum arguments of the semantic
+# ---------------------------------------------------------------------------
+
+
+def binop(name):
+    return getattr(_fe.BinOp, name)
+
+
+def cmpop(name):
+    return getattr(_fe.CmpOp, name)
+
+
+def unaryop(name):
+    return getattr(_fe.UnaryOp, name)
+
+
+def hint_opcode(name):
+    return getattr(_fe.Hint, name)
+
+
+def rounding(name):
+    """fp_downcast_rounding ("rtne", "rtz") as the semantic takes it."""
+    if name is None:
+        return None
+    if name not in ("rtne", "rtz"):
+        raise ValueError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {name!r}")
+    return name

@@ -1,0 +1,1222 @@
+"""The core of ``tritium.language``: types, ``constexpr``, ``tensor`` and the
+builtins.
+
+Every builtin is a thin wrapper (docs/frontend.md, "the semantic protocol"):
+it unwraps ``constexpr`` arguments, hands tensors' handles and Python
+literals to the *current semantic* and wraps what comes back in a
+``tensor``. The rules of the language (promotion, broadcasting, the messages
+of type errors) live in the semantic, never here.
+
+The current semantic is set by whoever runs a kernel body: the code
+generator (``tritium.compiler.codegen``) sets a ``_C.frontend.Semantic``;
+an interpreter may set a Python object with the same methods.
+"""
+
+import builtins as _py
+import contextlib
+import threading
+
+from . import _types
+from ._types import (dtype, void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv,
+                     float8e5, float16, bfloat16, float32, float64, pointer_type, block_type, pi32_t, str_to_ty,
+                     get_int_dtype)
+
+# Triton's limit on the number of elements of a block.
+TRITON_MAX_TENSOR_NUMEL = 1048576
+
+# ---------------------------------------------------------------------------
+# The current semantic
+# ---------------------------------------------------------------------------
+
+
+class _Builder:
+    """What a running kernel body needs: the semantic, the code generator
+    (which builds combine functions for ``reduce``/``associative_scan``), and
+    the compile options (``debug``, ``num_warps``...)."""
+
+    def __init__(self, semantic, codegen=None, options=None):
+        self.semantic = semantic
+        self.codegen = codegen
+        self.options = options
+
+
+_local = threading.local()
+
+
+def _builders():
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+@contextlib.contextmanager
+def use_semantic(semantic, codegen=None, options=None):
+    """Makes ``semantic`` current for the builtins while the block runs."""
+    stack = _builders()
+    stack.append(_Builder(semantic, codegen, options))
+    try:
+        yield stack[-1]
+    finally:
+        stack.pop()
+
+
+def _builder():
+    stack = _builders()
+    if not stack:
+        raise RuntimeError("tritium.language functions can only be called inside a @jit function "
+                           "(while it is being compiled)")
+    return stack[-1]
+
+
+def _sem():
+    return _builder().semantic
+
+
+def _option(name, default=None):
+    opts = _builder().options
+    if opts is None:
+        return default
+    if isinstance(opts, dict):
+        return opts.get(name, default)
+    return getattr(opts, name, default)
+
+
+def builtin(fn):
+    """Marks ``fn`` as a language builtin: the code generator calls it
+    directly with the kernel's values."""
+    fn.__tritium_builtin__ = True
+    return fn
+
+
+def is_builtin(fn):
+    return getattr(fn, "__tritium_builtin__", False)
+
+
+def _tensor_member_fn(fn):
+    """Also makes the builtin a method of ``tensor`` (``x.sum(0)``)."""
+    setattr(tensor, fn.__name__, fn)
+    return fn
+
+
+# ---------------------------------------------------------------------------
+# constexpr
+# ---------------------------------------------------------------------------
+
+
+class constexpr:
+    """A value known at compile time (and the annotation of compile-time
+    parameters). Operators on constexprs fold in Python."""
+
+    def __init__(self, value):
+        while isinstance(value, constexpr):
+            value = value.value
+        self.value = value
+
+    def __repr__(self):
+        return f"constexpr[{self.value!r}]"
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __index__(self):
+        return self.value.__index__()
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __call__(self, *args, **kwargs):
+        return self.value(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name == "value":
+            raise AttributeError(name)
+        return getattr(self.value, name)
+
+    def __iter__(self):
+        return iter(self.value)
+
+    def __len__(self):
+        return len(self.value)
+
+    def __getitem__(self, i):
+        return self.value[_unwrap(i)]
+
+
+def _make_const_binop(name):
+    op = getattr(__import__("operator"), name)
+
+    def forward(self, other):
+        if isinstance(other, tensor):
+            return NotImplemented
+        return constexpr(op(self.value, _unwrap(other)))
+
+    def reflected(self, other):
+        if isinstance(other, tensor):
+            return NotImplemented
+        return constexpr(op(_unwrap(other), self.value))
+
+    return forward, reflected
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and", "or", "xor"):
+    _f, _r = _make_const_binop(_name if _name not in ("and", "or") else _name + "_")
+    setattr(constexpr, f"__{_name}__", _f)
+    setattr(constexpr, f"__r{_name}__", _r)
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _f, _ = _make_const_binop(_name)
+    setattr(constexpr, f"__{_name}__", _f)
+
+constexpr.__neg__ = lambda self: constexpr(-self.value)
+constexpr.__pos__ = lambda self: constexpr(+self.value)
+constexpr.__invert__ = lambda self: constexpr(~self.value)
+constexpr.__not__ = lambda self: constexpr(not self.value)
+constexpr.__abs__ = lambda self: constexpr(abs(self.value))
+# `constexpr` defines __eq__, so Python drops the inherited hash; restore it.
+constexpr.__hash__ = lambda self: hash(self.value)
+
+
+def _unwrap(x):
+    """The Python value of a constexpr (other values unchanged)."""
+    while isinstance(x, constexpr):
+        x = x.value
+    return x
+
+
+_unwrap_if_constexpr = _unwrap
+
+
+def _unwrap_shape(shape):
+    shape = _unwrap(shape)
+    if isinstance(shape, (list, tuple)):
+        shape = [_unwrap(s) for s in shape]
+    else:
+        shape = [shape]
+    for i, s in enumerate(shape):
+        if isinstance(s, bool) or not isinstance(s, int):
+            raise TypeError(f"Shape element {i} must have type `constexpr[int]`, got `{_type_name(s)}`")
+    return shape
+
+
+def _type_name(x):
+    if isinstance(x, tensor):
+        return f"tensor of {x.type}"
+    return type(x).__name__
+
+
+def _shape_args(shape):
+    """Shapes may be given as a tuple or as varargs."""
+    if len(shape) == 1 and isinstance(_unwrap(shape[0]), (list, tuple)):
+        shape = _unwrap(shape[0])
+    return _unwrap_shape(list(shape))
+
+
+def _int_arg(x, what):
+    x = _unwrap(x)
+    if isinstance(x, tensor):
+        raise TypeError(f"{what} must be of type tl.constexpr, got a tensor")
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise TypeError(f"{what} must be an integer constexpr, got {x!r}")
+    return x
+
+
+class PropagateNan:
+    """Whether tl.minimum/maximum/clamp return NaN when an operand is NaN."""
+    NONE = 0
+    ALL = 0xFFFF
+
+
+# ---------------------------------------------------------------------------
+# tensor
+# ---------------------------------------------------------------------------
+
+
+def _opnd(x):
+    """What the semantic takes as an operand: a value handle or a literal."""
+    x = _unwrap(x)
+    if isinstance(x, tensor):
+        return x.handle
+    if isinstance(x, (bool, int, float)):
+        return x
+    raise TypeError(f"unsupported operand of type {_type_name(x)}")
+
+
+def _wrap(handle):
+    """The tensor of a value the semantic returned."""
+    return tensor(handle, _types.type_of(handle))
+
+
+def to_tensor(x):
+    """``x`` as a tensor: Python literals become scalar constants of their
+    own type (int32, uint32, int64, uint64, fp32, int1)."""
+    x = _unwrap(x)
+    if isinstance(x, tensor):
+        return x
+    if isinstance(x, (bool, int, float)):
+        return _wrap(_sem().constant(x))
+    raise TypeError(f"cannot convert {_type_name(x)} to a tensor")
+
+
+def _to_tensor_handle(x):
+    return to_tensor(x).handle
+
+
+class tensor:
+    """A value of the kernel: a scalar or a block. ``handle`` is the
+    semantic's value, ``type`` its language type (block or scalar)."""
+
+    def __init__(self, handle, type):
+        self.handle = handle
+        self.type = type
+
+    # Types and shapes.
+    @property
+    def dtype(self):
+        return _types.scalar_of(self.type)
+
+    @property
+    def shape(self):
+        return list(_types.shape_of(self.type))
+
+    @property
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __repr__(self):
+        return f"tensor<{self.type}>"
+
+    def __str__(self):
+        return repr(self)
+
+    def __bool__(self):
+        raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
+
+    def __iter__(self):
+        raise TypeError("a tensor cannot be iterated")
+
+    __hash__ = object.__hash__
+
+    # Arithmetic.
+    def _bin(self, op, other, reflected=False):
+        sem = _sem()
+        if reflected:
+            return _wrap(sem.binary(_types.binop(op), _opnd(other), self.handle))
+        return _wrap(sem.binary(_types.binop(op), self.handle, _opnd(other)))
+
+    def __add__(self, o):
+        return self._bin("Add", o)
+
+    def __radd__(self, o):
+        return self._bin("Add", o, True)
+
+    def __sub__(self, o):
+        return self._bin("Sub", o)
+
+    def __rsub__(self, o):
+        return self._bin("Sub", o, True)
+
+    def __mul__(self, o):
+        return self._bin("Mul", o)
+
+    def __rmul__(self, o):
+        return self._bin("Mul", o, True)
+
+    def __truediv__(self, o):
+        return self._bin("TrueDiv", o)
+
+    def __rtruediv__(self, o):
+        return self._bin("TrueDiv", o, True)
+
+    def __floordiv__(self, o):
+        return self._bin("FloorDiv", o)
+
+    def __rfloordiv__(self, o):
+        return self._bin("FloorDiv", o, True)
+
+    def __mod__(self, o):
+        return self._bin("Mod", o)
+
+    def __rmod__(self, o):
+        return self._bin("Mod", o, True)
+
+    def __and__(self, o):
+        return self._bin("BitAnd", o)
+
+    def __rand__(self, o):
+        return self._bin("BitAnd", o, True)
+
+    def __or__(self, o):
+        return self._bin("BitOr", o)
+
+    def __ror__(self, o):
+        return self._bin("BitOr", o, True)
+
+    def __xor__(self, o):
+        return self._bin("BitXor", o)
+
+    def __rxor__(self, o):
+        return self._bin("BitXor", o, True)
+
+    def __lshift__(self, o):
+        return self._bin("Shl", o)
+
+    def __rlshift__(self, o):
+        return self._bin("Shl", o, True)
+
+    def __rshift__(self, o):
+        return self._bin("Shr", o)
+
+    def __rrshift__(self, o):
+        return self._bin("Shr", o, True)
+
+    def __pow__(self, o):
+        raise TypeError("`**` is not supported on tensors; use tl.extra.libdevice.pow")
+
+    __rpow__ = __pow__
+
+    def logical_and(self, o):
+        return self._bin("LogicalAnd", o)
+
+    def logical_or(self, o):
+        return self._bin("LogicalOr", o)
+
+    # Comparisons.
+    def _cmp(self, op, other):
+        return _wrap(_sem().compare(_types.cmpop(op), self.handle, _opnd(other)))
+
+    def __eq__(self, o):
+        return self._cmp("EQ", o)
+
+    def __ne__(self, o):
+        return self._cmp("NE", o)
+
+    def __lt__(self, o):
+        return self._cmp("LT", o)
+
+    def __le__(self, o):
+        return self._cmp("LE", o)
+
+    def __gt__(self, o):
+        return self._cmp("GT", o)
+
+    def __ge__(self, o):
+        return self._cmp("GE", o)
+
+    # Unary.
+    def _un(self, op):
+        return _wrap(_sem().unary(_types.unaryop(op), self.handle))
+
+    def __neg__(self):
+        return self._un("Neg")
+
+    def __pos__(self):
+        return self._un("Plus")
+
+    def __invert__(self):
+        return self._un("Invert")
+
+    def __not__(self):
+        return self._un("Not")
+
+    def __abs__(self):
+        return self._un("Abs")
+
+    # Indexing: only None (a new axis), ':' and '...'.
+    def __getitem__(self, slices):
+        slices = _unwrap(slices)
+        if not isinstance(slices, (tuple, list)):
+            slices = [slices]
+        slices = [_unwrap(s) for s in slices]
+        n_real = _py.sum(1 for s in slices if s is not None and s is not Ellipsis)
+        if n_real > len(self.shape):
+            raise IndexError(f"too many indices for tensor of rank {len(self.shape)}")
+        ret = self
+        dim = 0
+        for s in slices:
+            if s is None:
+                ret = expand_dims(ret, dim)
+                dim += 1
+            elif s is Ellipsis:
+                dim += len(self.shape) - n_real
+            elif isinstance(s, slice) and s.start is None and s.stop is None and s.step is None:
+                dim += 1
+            else:
+                raise TypeError(f"unsupported tensor index: {s!r} (only None, ':' and '...' are allowed)")
+        return ret
+
+    @property
+    def T(self):
+        return trans(self)
+
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
+        return cast(self, dtype, fp_downcast_rounding=fp_downcast_rounding, bitcast=bitcast)
+
+
+# ---------------------------------------------------------------------------
+# Creation
+# ---------------------------------------------------------------------------
+
+
+@builtin
+def program_id(axis=0):
+    """The id of this program along ``axis`` (0, 1 or 2) of the launch grid."""
+    return _wrap(_sem().program_id(_int_arg(axis, "program_id's axis")))
+
+
+@builtin
+def num_programs(axis=0):
+    """The number of programs along ``axis`` of the launch grid."""
+    return _wrap(_sem().num_programs(_int_arg(axis, "num_programs's axis")))
+
+
+@builtin
+def arange(start, end):
+    """The int32 block [start, end); end - start must be a power of two."""
+    start, end = _unwrap(start), _unwrap(end)
+    if not isinstance(start, int) or not isinstance(end, int):
+        raise TypeError("arange's arguments must be of type tl.constexpr")
+    return _wrap(_sem().arange(start, end))
+
+
+def _check_dtype(dt, what="dtype"):
+    dt = _unwrap(dt)
+    if not isinstance(dt, dtype):
+        raise TypeError(f"{what} must be a tl.dtype, got {dt!r}")
+    return dt
+
+
+@builtin
+def full(shape, value, dtype):
+    """A block of ``shape`` filled with ``value`` converted to ``dtype``."""
+    shape = _unwrap_shape(shape)
+    dt = _check_dtype(dtype)
+    if not shape:
+        return _wrap(_sem().cast(_opnd(value), dt))
+    return _wrap(_sem().full(shape, _opnd(value), dt))
+
+
+@builtin
+def zeros(shape, dtype):
+    """A block of ``shape`` filled with zeros of ``dtype``."""
+    return full(shape, 0, dtype)
+
+
+@builtin
+def zeros_like(input):
+    """Zeros of the shape and element type of ``input``."""
+    input = to_tensor(input)
+    return full(input.shape, 0, input.dtype)
+
+
+@builtin
+def full_like(input, value, dtype=None):
+    """``value`` in the shape of ``input`` (and its element type unless given)."""
+    input = to_tensor(input)
+    return full(input.shape, value, input.dtype if _unwrap(dtype) is None else dtype)
+
+
+@builtin
+@_tensor_member_fn
+def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    """Converts ``input`` to ``dtype``; ``bitcast`` reinterprets the bits;
+    ``fp_downcast_rounding`` is "rtne" or "rtz" for float narrowing."""
+    dt = _check_dtype(dtype)
+    bitcast = bool(_unwrap(bitcast))
+    rounding = _unwrap(fp_downcast_rounding)
+    return _wrap(_sem().cast(_opnd(input), dt, bitcast, _types.rounding(rounding)))
+
+
+# ---------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------
+
+
+@builtin
+@_tensor_member_fn
+def broadcast_to(input, *shape):
+    """``input`` broadcast (or a scalar splatted) to ``shape``."""
+    return _wrap(_sem().broadcast_to(_opnd(input), _shape_args(shape)))
+
+
+@builtin
+def broadcast(input, other):
+    """Both operands broadcast to their common shape."""
+    a, b = _sem().broadcast(_opnd(input), _opnd(other))
+    return _wrap(a), _wrap(b)
+
+
+@builtin
+@_tensor_member_fn
+def reshape(input, *shape, can_reorder=False):
+    """``input`` with a new shape of the same number of elements."""
+    shape = _shape_args(shape)
+    return _wrap(_sem().reshape(_to_tensor_handle(input), shape, bool(_unwrap(can_reorder))))
+
+
+@builtin
+@_tensor_member_fn
+def view(input, *shape):
+    """Like reshape, but the order of the elements may change."""
+    return reshape(input, *shape, can_reorder=True)
+
+
+@builtin
+@_tensor_member_fn
+def expand_dims(input, axis):
+    """``input`` with new axes of size 1 at ``axis`` (an int or a sequence)."""
+    input = to_tensor(input)
+    axis = _unwrap(axis)
+    axes = [_unwrap(a) for a in axis] if isinstance(axis, (list, tuple)) else [axis]
+    new_rank = len(input.shape) + len(axes)
+    axes = sorted(a + new_rank if a < 0 else a for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"expand_dims received duplicate axes, normalized axes = {axes}")
+    ret = input
+    for a in axes:
+        ret = _wrap(_sem().expand_dims(ret.handle, a))
+    return ret
+
+
+@builtin
+@_tensor_member_fn
+def permute(input, *dims):
+    """``input`` with its dimensions reordered: result dim i is input dim dims[i]."""
+    dims = _shape_args(dims)
+    return _wrap(_sem().permute(_to_tensor_handle(input), dims))
+
+
+@builtin
+@_tensor_member_fn
+def trans(input, *dims):
+    """The transpose of a 2-D block, or ``permute(input, dims)``."""
+    if dims:
+        return permute(input, *dims)
+    return _wrap(_sem().trans(_to_tensor_handle(input)))
+
+
+@builtin
+@_tensor_member_fn
+def join(a, b):
+    """A block with a new last dimension of size 2 holding ``a`` and ``b``."""
+    return _wrap(_sem().join(_opnd(a), _opnd(b)))
+
+
+@builtin
+@_tensor_member_fn
+def split(a):
+    """The two halves of a block whose last dimension has size 2."""
+    lo, hi = _sem().split(_to_tensor_handle(a))
+    return _wrap(lo), _wrap(hi)
+
+
+@builtin
+def cat(input, other, can_reorder=False):
+    """The concatenation of two blocks (the order may change with can_reorder)."""
+    return _wrap(_sem().cat(_to_tensor_handle(input), _to_tensor_handle(other), bool(_unwrap(can_reorder))))
+
+
+# ---------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------
+
+
+def _pn(propagate_nan):
+    p = _unwrap(propagate_nan)
+    return bool(p) and p != PropagateNan.NONE
+
+
+@builtin
+def where(condition, x, y):
+    """``x`` where ``condition`` holds, else ``y`` (broadcast together)."""
+    return _wrap(_sem().where(_opnd(condition), _opnd(x), _opnd(y)))
+
+
+@builtin
+def minimum(x, y, propagate_nan=PropagateNan.NONE):
+    """The elementwise minimum."""
+    return _wrap(_sem().min_max(False, _opnd(x), _opnd(y), _pn(propagate_nan)))
+
+
+@builtin
+def maximum(x, y, propagate_nan=PropagateNan.NONE):
+    """The elementwise maximum."""
+    return _wrap(_sem().min_max(True, _opnd(x), _opnd(y), _pn(propagate_nan)))
+
+
+@builtin
+def clamp(x, min, max, propagate_nan=PropagateNan.NONE):
+    """``x`` clamped to [min, max]."""
+    return _wrap(_sem().clamp(_opnd(x), _opnd(min), _opnd(max), _pn(propagate_nan)))
+
+
+def _binary_builtin(op, x, y):
+    return _wrap(_sem().binary(_types.binop(op), _opnd(x), _opnd(y)))
+
+
+@builtin
+def add(x, y, sanitize_overflow=True):
+    return _binary_builtin("Add", x, y)
+
+
+@builtin
+def sub(x, y, sanitize_overflow=True):
+    return _binary_builtin("Sub", x, y)
+
+
+@builtin
+def mul(x, y, sanitize_overflow=True):
+    return _binary_builtin("Mul", x, y)
+
+
+@builtin
+def truediv(x, y):
+    return _binary_builtin("TrueDiv", x, y)
+
+
+@builtin
+def floordiv(x, y):
+    return _binary_builtin("FloorDiv", x, y)
+
+
+@builtin
+def logical_and(x, y):
+    return _binary_builtin("LogicalAnd", x, y)
+
+
+@builtin
+def logical_or(x, y):
+    return _binary_builtin("LogicalOr", x, y)
+
+
+# ---------------------------------------------------------------------------
+# Linear algebra
+# ---------------------------------------------------------------------------
+
+
+@builtin
+def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
+        out_dtype=float32):
+    """The matrix product of two 2-D (or batched 3-D) blocks, plus ``acc``."""
+    input_precision = _unwrap(input_precision)
+    allow_tf32 = _unwrap(allow_tf32)
+    if allow_tf32 is not None:
+        if input_precision is not None:
+            raise ValueError("only one of input_precision and allow_tf32 can be given")
+        input_precision = "tf32" if allow_tf32 else "ieee"
+    if input_precision is None:
+        input_precision = _option("default_dot_input_precision", None) or ""
+    if not isinstance(input_precision, str):
+        raise TypeError(f"input_precision must be a string, got {input_precision!r}")
+    imprecise = _unwrap(max_num_imprecise_acc)
+    if imprecise is None:
+        imprecise = _option("max_num_imprecise_acc_default", 0) or 0
+    acc = _unwrap(acc)
+    acc_h = None if acc is None else to_tensor(acc).handle
+    out = _check_dtype(out_dtype, "out_dtype")
+    return _wrap(_sem().dot(_to_tensor_handle(input), _to_tensor_handle(other), acc_h, input_precision.lower(),
+                            int(imprecise), out))
+
+
+# ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+
+class block_ptr:
+    """A block pointer (``tl.make_block_ptr``): a view of a block of a
+    strided tensor. Its fields are ordinary values; ``load``/``store`` on it
+    compute the pointer block and the boundary mask with ordinary
+    operations, so it needs no IR of its own."""
+
+    def __init__(self, base, shape, strides, offsets, block_shape, order):
+        self.base = base
+        self.shape = shape
+        self.strides = strides
+        self.offsets = offsets
+        self.block_shape = block_shape
+        self.order = order
+
+    # The code generator flattens aggregates into their tensor leaves.
+    def _fields(self):
+        return [self.base] + list(self.shape) + list(self.strides) + list(self.offsets)
+
+    def _rebuild(self, leaves):
+        n = len(self.block_shape)
+        return block_ptr(leaves[0], leaves[1:1 + n], leaves[1 + n:1 + 2 * n], leaves[1 + 2 * n:1 + 3 * n],
+                         self.block_shape, self.order)
+
+    def _static_key(self):
+        return ("block_ptr", tuple(self.block_shape), tuple(self.order))
+
+    @property
+    def type(self):
+        return block_ptr_type(self.base.dtype, self.block_shape)
+
+    @property
+    def dtype(self):
+        return self.type
+
+    def advance(self, offsets):
+        return advance(self, offsets)
+
+    def __repr__(self):
+        return f"block_ptr<{self.base.dtype}, {self.block_shape}>"
+
+
+class block_ptr_type:
+    """The type of a block pointer: the pointer type and the block shape."""
+
+    def __init__(self, pointer, block_shape):
+        self.pointer = pointer
+        self.block_shape = list(block_shape)
+        self.element_ty = pointer
+
+    def __eq__(self, other):
+        return isinstance(other, block_ptr_type) and other.pointer == self.pointer and \
+            other.block_shape == self.block_shape
+
+    def __hash__(self):
+        return hash((str(self.pointer), tuple(self.block_shape)))
+
+    def __repr__(self):
+        return f"block_ptr<{self.pointer}, {self.block_shape}>"
+
+
+def _int_values(xs, what, to_dtype):
+    xs = _unwrap(xs)
+    if not isinstance(xs, (list, tuple)):
+        xs = [xs]
+    out = []
+    for x in xs:
+        x = _unwrap(x)
+        if isinstance(x, tensor) or isinstance(x, int) and not isinstance(x, bool):
+            out.append(cast(x, to_dtype))
+        else:
+            raise TypeError(f"{what} of a block pointer must be integers, got {x!r}")
+    return out
+
+
+@builtin
+def make_block_ptr(base, shape, strides, offsets, block_shape, order):
+    """A pointer to the ``block_shape`` block at ``offsets`` of the tensor
+    with ``shape`` and ``strides`` starting at ``base``."""
+    base = to_tensor(base)
+    if not _types.is_ptr(base.type) or _types.is_block(base.type):
+        raise TypeError(f"make_block_ptr's base must be a scalar pointer, got {base.type}")
+    block_shape = _unwrap_shape(block_shape)
+    order = _unwrap_shape(order)
+    n = len(block_shape)
+    shape = _int_values(shape, "the shape", int64)
+    strides = _int_values(strides, "the strides", int64)
+    offsets = _int_values(offsets, "the offsets", int32)
+    if not (len(shape) == len(strides) == len(offsets) == len(order) == n):
+        raise ValueError("make_block_ptr: shape, strides, offsets, block_shape and order must have the same length"
+                         f" (got {len(shape)}, {len(strides)}, {len(offsets)}, {n}, {len(order)})")
+    if sorted(order) != list(_py.range(n)):
+        raise ValueError(f"make_block_ptr: order must be a permutation of 0..{n - 1}, got {order}")
+    return block_ptr(base, shape, strides, offsets, block_shape, order)
+
+
+@builtin
+def advance(base, offsets):
+    """``base`` moved by ``offsets`` elements along each dimension."""
+    if not isinstance(base, block_ptr):
+        raise TypeError(f"advance expects a block pointer, got {_type_name(base)}")
+    offsets = _int_values(offsets, "the offsets", int32)
+    if len(offsets) != len(base.block_shape):
+        raise ValueError(f"advance: expected {len(base.block_shape)} offsets, got {len(offsets)}")
+    new = [o + d for o, d in zip(base.offsets, offsets)]
+    return block_ptr(base.base, base.shape, base.strides, new, base.block_shape, base.order)
+
+
+def _block_ptr_access(p, boundary_check):
+    """The pointer block of ``p`` and the mask of the in-bounds elements
+    along the dimensions in ``boundary_check``."""
+    n = len(p.block_shape)
+    bc = _unwrap(boundary_check)
+    bc = [] if bc is None else [_unwrap(d) for d in (bc if isinstance(bc, (list, tuple)) else [bc])]
+    for d in bc:
+        if not isinstance(d, int) or not 0 <= d < n:
+            raise ValueError(f"boundary_check dimension {d} is out of range for a {n}-D block pointer")
+    ptrs = p.base
+    mask = None
+    for d in _py.range(n):
+        idx = p.offsets[d] + arange(0, p.block_shape[d])
+        for e in _py.range(n):
+            if e != d:
+                idx = expand_dims(idx, e)
+        ptrs = ptrs + idx * p.strides[d]
+        if d in bc:
+            inb = (idx >= 0) & (idx < p.shape[d])
+            mask = inb if mask is None else mask & inb
+    ptrs = broadcast_to(ptrs, p.block_shape)
+    if mask is not None:
+        mask = broadcast_to(mask, p.block_shape)
+    return ptrs, mask
+
+
+def _padding_value(padding_option, elem):
+    opt = _unwrap(padding_option) or ""
+    if opt == "":
+        return None
+    if opt == "zero":
+        return 0
+    if opt == "nan":
+        if not _types.is_float(elem):
+            raise ValueError("padding_option 'nan' needs a floating-point block pointer")
+        return float("nan")
+    raise ValueError(f"padding_option must be '', 'zero' or 'nan', got {opt!r}")
+
+
+def _str_opt(x, what):
+    x = _unwrap(x)
+    if x is None:
+        return ""
+    if not isinstance(x, str):
+        raise TypeError(f"{what} must be a string, got {x!r}")
+    return x
+
+
+@builtin
+def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", cache_modifier="",
+         eviction_policy="", volatile=False):
+    """Loads the block (or scalar) ``pointer`` points to; elements where
+    ``mask`` is false take ``other``. On a block pointer, ``boundary_check``
+    masks the dimensions to bounds-check and ``padding_option`` ("zero",
+    "nan") fills them."""
+    cache = _str_opt(cache_modifier, "cache_modifier")
+    evict = _str_opt(eviction_policy, "eviction_policy")
+    volatile = bool(_unwrap(volatile))
+    pointer = _unwrap(pointer)
+    if isinstance(pointer, block_ptr):
+        if _unwrap(mask) is not None or _unwrap(other) is not None:
+            raise ValueError("`mask` and `other` arguments cannot be specified for loading block pointers")
+        ptrs, bmask = _block_ptr_access(pointer, boundary_check)
+        pad = _padding_value(padding_option, pointer.base.dtype.element_ty)
+        other_h = None if bmask is None or pad is None else pad
+        return _wrap(_sem().load(ptrs.handle, None if bmask is None else bmask.handle, other_h, cache, evict,
+                                 volatile))
+    if _unwrap(boundary_check) not in ((), [], None) or _unwrap(padding_option):
+        raise ValueError("`boundary_check` and `padding_option` can only be used with block pointers")
+    ptr = to_tensor(pointer)
+    mask, other = _unwrap(mask), _unwrap(other)
+    return _wrap(_sem().load(ptr.handle, None if mask is None else _opnd(mask), None if other is None else
+                             _opnd(other), cache, evict, volatile))
+
+
+@builtin
+@_tensor_member_fn
+def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
+    """Stores ``value`` where ``pointer`` points, where ``mask`` holds."""
+    cache = _str_opt(cache_modifier, "cache_modifier")
+    evict = _str_opt(eviction_policy, "eviction_policy")
+    pointer = _unwrap(pointer)
+    if isinstance(pointer, block_ptr):
+        if _unwrap(mask) is not None:
+            raise ValueError("`mask` argument cannot be specified for storing to block pointers")
+        ptrs, bmask = _block_ptr_access(pointer, boundary_check)
+        _sem().store(ptrs.handle, _opnd(value), None if bmask is None else bmask.handle, cache, evict)
+        return None
+    if _unwrap(boundary_check) not in ((), [], None):
+        raise ValueError("`boundary_check` can only be used with block pointers")
+    ptr = to_tensor(pointer)
+    mask = _unwrap(mask)
+    _sem().store(ptr.handle, _opnd(value), None if mask is None else _opnd(mask), cache, evict)
+    return None
+
+
+def _atomic(op, pointer, val, mask, sem, scope):
+    pointer = _unwrap(pointer)
+    if isinstance(pointer, block_ptr):
+        raise TypeError(f"atomic_{op} does not take block pointers")
+    mask = _unwrap(mask)
+    return _wrap(_sem().atomic_rmw(op, to_tensor(pointer).handle, _opnd(val), None if mask is None else _opnd(mask),
+                                   _str_opt(sem, "sem"), _str_opt(scope, "scope")))
+
+
+@builtin
+@_tensor_member_fn
+def atomic_add(pointer, val, mask=None, sem=None, scope=None):
+    """Atomically adds ``val`` at ``pointer``; returns the old value."""
+    return _atomic("add", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_max(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic maximum; returns the old value."""
+    return _atomic("max", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_min(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic minimum; returns the old value."""
+    return _atomic("min", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_and(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic bitwise and; returns the old value."""
+    return _atomic("and", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_or(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic bitwise or; returns the old value."""
+    return _atomic("or", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_xor(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic bitwise xor; returns the old value."""
+    return _atomic("xor", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_xchg(pointer, val, mask=None, sem=None, scope=None):
+    """Atomic exchange; returns the old value."""
+    return _atomic("xchg", pointer, val, mask, sem, scope)
+
+
+@builtin
+@_tensor_member_fn
+def atomic_cas(pointer, cmp, val, sem=None, scope=None):
+    """Atomic compare-and-swap: stores ``val`` if the value at ``pointer``
+    equals ``cmp``; returns the old value."""
+    pointer = _unwrap(pointer)
+    if isinstance(pointer, block_ptr):
+        raise TypeError("atomic_cas does not take block pointers")
+    return _wrap(_sem().atomic_cas(to_tensor(pointer).handle, _opnd(cmp), _opnd(val), _str_opt(sem, "sem"),
+                                   _str_opt(scope, "scope")))
+
+
+# ---------------------------------------------------------------------------
+# Reductions and scans
+# ---------------------------------------------------------------------------
+
+
+def _axis(x, axis):
+    """A normalized axis, or None for "all dimensions" (axis=None)."""
+    axis = _unwrap(axis)
+    if axis is None:
+        return None
+    rank = len(x.shape)
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"axis must be an integer constexpr or None, got {axis!r}")
+    if not -rank <= axis < _py.max(rank, 1):
+        raise ValueError(f"axis {axis} is out of range for a tensor of rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def _reduce_kind(input, kind, axis, keep_dims, dtype=None):
+    x = to_tensor(input)
+    dt = _unwrap(dtype)
+    if dt is not None:
+        dt = _check_dtype(dt)
+    return _wrap(_sem().reduce(x.handle, kind, _axis(x, axis), bool(_unwrap(keep_dims)), dt))
+
+
+def _combine_fn(combine_fn, input_dtypes, what):
+    b = _builder()
+    fn = _unwrap(combine_fn)
+    if b.codegen is None:
+        raise RuntimeError(f"{what} with a combine function needs the code generator")
+    return b.codegen.build_combine_fn(fn, input_dtypes)
+
+
+def _flatten_inputs(input):
+    input = _unwrap(input)
+    if isinstance(input, (tuple, list)):
+        return [to_tensor(x) for x in input], True
+    return [to_tensor(input)], False
+
+
+@builtin
+@_tensor_member_fn
+def reduce(input, axis, combine_fn, keep_dims=False):
+    """Reduces ``input`` (a tensor or a tuple of tensors of one shape) along
+    ``axis`` with the @jit function ``combine_fn(a..., b...)``."""
+    xs, is_tuple = _flatten_inputs(input)
+    axis = _axis(xs[0], axis)
+    combine = _combine_fn(combine_fn, [x.dtype for x in xs], "tl.reduce")
+    outs = _sem().reduce([x.handle for x in xs], axis, combine, bool(_unwrap(keep_dims)))
+    outs = tuple(_wrap(o) for o in outs)
+    return outs if is_tuple else outs[0]
+
+
+@builtin
+@_tensor_member_fn
+def associative_scan(input, axis, combine_fn, reverse=False):
+    """The inclusive scan of ``input`` (a tensor or a tuple) along ``axis``
+    with the @jit function ``combine_fn``."""
+    xs, is_tuple = _flatten_inputs(input)
+    axis = _axis(xs[0], axis)
+    combine = _combine_fn(combine_fn, [x.dtype for x in xs], "tl.associative_scan")
+    outs = _sem().scan([x.handle for x in xs], axis, combine, bool(_unwrap(reverse)))
+    outs = tuple(_wrap(o) for o in outs)
+    return outs if is_tuple else outs[0]
+
+
+# ---------------------------------------------------------------------------
+# Hints, debugging, iterators
+# ---------------------------------------------------------------------------
+
+
+def _hint(op, input, values):
+    values = _unwrap(values)
+    values = [_unwrap(v) for v in values] if isinstance(values, (list, tuple)) else [values]
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{op} hints must be integer constexprs, got {v!r}")
+    return _wrap(_sem().hint(_types.hint_opcode(op), _to_tensor_handle(input), values))
+
+
+@builtin
+def multiple_of(input, values):
+    """Tells the compiler that the elements of ``input`` are multiples of ``values``."""
+    return _hint("MultipleOf", input, values)
+
+
+@builtin
+def max_contiguous(input, values):
+    """Tells the compiler that runs of ``values`` elements of ``input`` are contiguous."""
+    return _hint("MaxContiguous", input, values)
+
+
+@builtin
+def max_constancy(input, values):
+    """Tells the compiler that runs of ``values`` elements of ``input`` are equal."""
+    return _hint("MaxConstancy", input, values)
+
+
+@builtin
+def assume(cond):
+    """A fact the compiler may assume; Tritium does not use it yet."""
+    return None
+
+
+@builtin
+def debug_barrier():
+    """A barrier across the threads of the program."""
+    _sem().debug_barrier()
+
+
+class _StaticAssertionFailure(Exception):
+    pass
+
+
+@builtin
+def static_assert(cond, msg=""):
+    """Fails the compilation unless the constexpr ``cond`` holds."""
+    c = _unwrap(cond)
+    if isinstance(c, tensor):
+        raise TypeError("static_assert's condition must be a constexpr (known at compile time)")
+    if not c:
+        m = _unwrap(msg)
+        raise _StaticAssertionFailure(f"static_assert failed: {m}" if m else "static_assert failed")
+
+
+@builtin
+def static_print(*values, sep=" ", end="\n", file=None, flush=False):
+    """Prints constexpr values at compile time."""
+    print(*[_unwrap(v) for v in values], sep=sep, end=end, file=file, flush=flush)
+
+
+@builtin
+def device_print(prefix, *args, hex=False):
+    """Prints ``prefix`` and the values of ``args`` at run time."""
+    prefix = _unwrap(prefix)
+    if not isinstance(prefix, str):
+        raise TypeError(f"device_print's prefix must be a string, got {prefix!r}")
+    vals = [to_tensor(a).handle for a in args]
+    _sem().device_print(prefix, vals, bool(_unwrap(hex)))
+
+
+@builtin
+def device_assert(cond, msg="", mask=None):
+    """Checks ``cond`` at run time (only when compiled with debug=True)."""
+    if not _option("debug", False):
+        return None
+    msg = _unwrap(msg)
+    if not isinstance(msg, str):
+        raise TypeError(f"device_assert's message must be a string, got {msg!r}")
+    mask = _unwrap(mask)
+    _sem().device_assert(_opnd(cond), msg, None if mask is None else _opnd(mask))
+
+
+class static_range:
+    """``for i in tl.static_range(...)``: the loop is unrolled at compile
+    time and ``i`` is a constexpr."""
+
+    def __init__(self, arg1, arg2=None, step=None):
+        if arg2 is None:
+            start, end = 0, arg1
+        else:
+            start, end = arg1, arg2
+        self.start = _int_arg(start, "static_range's start")
+        self.end = _int_arg(end, "static_range's end")
+        self.step = 1 if step is None else _int_arg(step, "static_range's step")
+        if self.step == 0:
+            raise ValueError("static_range's step must not be zero")
+
+    def __iter__(self):
+        return iter(_py.range(self.start, self.end, self.step))
+
+
+class range:
+    """``for i in tl.range(...)``: a loop of the kernel; the options are
+    compiler hints (accepted; recorded for the pipeliner)."""
+
+    def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
+                 disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False, disable_licm=False):
+        if arg2 is None:
+            self.start, self.end = 0, arg1
+        else:
+            self.start, self.end = arg1, arg2
+        self.step = 1 if step is None else step
+        self.num_stages = _unwrap(num_stages)
+        self.loop_unroll_factor = _unwrap(loop_unroll_factor)
+        self.disallow_acc_multi_buffer = _unwrap(disallow_acc_multi_buffer)
+        self.flatten = _unwrap(flatten)
+        self.warp_specialize = _unwrap(warp_specialize)
+        self.disable_licm = _unwrap(disable_licm)
+
+    def __iter__(self):
+        raise RuntimeError("tl.range can only be iterated in a @jit function")
+
+
+class condition:
+    """``while tl.condition(c, disable_licm=...)``: the condition of a loop
+    with compiler hints (accepted)."""
+
+    def __init__(self, arg1, disable_licm=False):
+        self.condition = arg1
+        self.disable_licm = disable_licm
+
+
+@builtin
+def extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure=True):
+    """Triton's external-call entry point: ``arg_type_symbol_dict`` maps a
+    tuple of argument dtypes to ``(symbol, result dtype)``."""
+    from . import _extern
+    return _extern.dispatch(list(args), arg_type_symbol_dict, _unwrap(is_pure))
+
+
+@builtin
+def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+    raise NotImplementedError("inline_asm_elementwise is not supported by Tritium")

@@ -1,0 +1,102 @@
+"""``tl.extra.libdevice``: NVIDIA libdevice functions, one
+``extern_elementwise`` call each.
+
+The symbol follows the argument type: for float functions ``__nv_<name>f``
+on fp32 and ``__nv_<name>`` on fp64 (libdevice has no fp16/bf16 variants:
+convert with ``.to(tl.float32)`` first); integer functions pick the 32- or
+64-bit symbol (``__nv_popc``/``__nv_popcll``...). Predicates (isnan, isinf,
+isfinited, signbit) return int1.
+"""
+
+from .. import _types as _t
+from .._extern import dispatch as _dispatch
+from ..core import builtin as _builtin
+
+_F32, _F64 = _t.float32, _t.float64
+_I32, _I64, _U32, _U64 = _t.int32, _t.int64, _t.uint32, _t.uint64
+
+
+def _define(name, table, post=None, doc=None):
+    def fn(*args):
+        r = _dispatch(list(args), table, True, name)
+        return post(r) if post else r
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = __name__
+    fn.__doc__ = doc or f"libdevice {name}: " + ", ".join(s for s, _ in table.values())
+    globals()[name] = _builtin(fn)
+    __all__.append(name)
+
+
+__all__ = []
+
+
+def _fd(n, arity=1, f32=None, f64=None, ret_f32=_F32, ret_f64=_F64):
+    return {(_F32, ) * arity: (f32 or f"__nv_{n}f", ret_f32), (_F64, ) * arity: (f64 or f"__nv_{n}", ret_f64)}
+
+
+# Float -> float, one argument.
+for _n in ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "cospi", "erf", "erfc",
+           "erfcinv", "erfcx", "erfinv", "exp", "exp10", "exp2", "expm1", "floor", "j0", "j1", "lgamma", "log",
+           "log10", "log1p", "log2", "logb", "nearbyint", "normcdf", "normcdfinv", "rcbrt", "rint", "round", "rsqrt",
+           "sin", "sinh", "sinpi", "sqrt", "tan", "tanh", "tgamma", "trunc", "y0", "y1"):
+    _define(_n, _fd(_n))
+
+# Float -> float, two or three arguments.
+for _n in ("atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow", "remainder"):
+    _define(_n, _fd(_n, 2))
+_define("fma", _fd("fma", 3))
+
+# Rounding-mode arithmetic.
+for _mode in ("rn", "rz", "rd", "ru"):
+    _define(f"div_{_mode}", _fd("", 2, f"__nv_fdiv_{_mode}", f"__nv_ddiv_{_mode}"))
+    _define(f"add_{_mode}", _fd("", 2, f"__nv_fadd_{_mode}", f"__nv_dadd_{_mode}"))
+    _define(f"sub_{_mode}", _fd("", 2, f"__nv_fsub_{_mode}", f"__nv_dsub_{_mode}"))
+    _define(f"mul_{_mode}", _fd("", 2, f"__nv_fmul_{_mode}", f"__nv_dmul_{_mode}"))
+    _define(f"sqrt_{_mode}", _fd("", 1, f"__nv_fsqrt_{_mode}", f"__nv_dsqrt_{_mode}"))
+    _define(f"rcp_{_mode}", _fd("", 1, f"__nv_frcp_{_mode}", f"__nv_drcp_{_mode}"))
+    _define(f"fma_{_mode}", _fd("", 3, f"__nv_fmaf_{_mode}", f"__nv_fma_{_mode}"))
+
+# Mixed argument types.
+_define("pow_int", {(_F32, _I32): ("__nv_powif", _F32), (_F64, _I32): ("__nv_powi", _F64)})
+_define("powi", {(_F32, _I32): ("__nv_powif", _F32), (_F64, _I32): ("__nv_powi", _F64)})
+_define("ldexp", {(_F32, _I32): ("__nv_ldexpf", _F32), (_F64, _I32): ("__nv_ldexp", _F64)})
+_define("scalbn", {(_F32, _I32): ("__nv_scalbnf", _F32), (_F64, _I32): ("__nv_scalbn", _F64)})
+_define("ilogb", _fd("ilogb", 1, ret_f32=_I32, ret_f64=_I32))
+_define("saturatef", {(_F32, ): ("__nv_saturatef", _F32)})
+
+# Predicates: libdevice answers int32; the language gives int1.
+for _n, _f32, _f64 in (("isnan", "__nv_isnanf", "__nv_isnand"), ("isinf", "__nv_isinff", "__nv_isinfd"),
+                       ("isfinited", "__nv_finitef", "__nv_isfinited"),
+                       ("signbit", "__nv_signbitf", "__nv_signbitd")):
+    _define(_n, _fd(_n, 1, _f32, _f64, _I32, _I32), post=lambda r: r != 0)
+finitef = isfinited  # noqa: F821 (defined by _define)
+
+# abs: integers and floats.
+_define("abs", {(_I32, ): ("__nv_abs", _I32), (_I64, ): ("__nv_llabs", _I64), (_F32, ): ("__nv_fabsf", _F32),
+                (_F64, ): ("__nv_fabs", _F64)})
+_define("fabs", _fd("fabs"))
+
+# Fast approximations (fp32 only).
+for _n in ("exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan"):
+    _define(f"fast_{_n}f", {(_F32, ): (f"__nv_fast_{_n}f", _F32)})
+_define("fast_powf", {(_F32, _F32): ("__nv_fast_powf", _F32)})
+_define("fast_dividef", {(_F32, _F32): ("__nv_fast_fdividef", _F32)})
+
+# Integer functions.
+_define("popc", {(_I32, ): ("__nv_popc", _I32), (_I64, ): ("__nv_popcll", _I32), (_U32, ): ("__nv_popc", _I32),
+                 (_U64, ): ("__nv_popcll", _I32)})
+_define("clz", {(_I32, ): ("__nv_clz", _I32), (_I64, ): ("__nv_clzll", _I32), (_U32, ): ("__nv_clz", _I32),
+                (_U64, ): ("__nv_clzll", _I32)})
+_define("ffs", {(_I32, ): ("__nv_ffs", _I32), (_I64, ): ("__nv_ffsll", _I32)})
+_define("brev", {(_I32, ): ("__nv_brev", _I32), (_I64, ): ("__nv_brevll", _I64), (_U32, ): ("__nv_brev", _U32),
+                 (_U64, ): ("__nv_brevll", _U64)})
+_define("mulhi", {(_I32, _I32): ("__nv_mulhi", _I32), (_I64, _I64): ("__nv_mul64hi", _I64)})
+_define("umulhi", {(_U32, _U32): ("__nv_umulhi", _U32), (_U64, _U64): ("__nv_umul64hi", _U64),
+                   (_I32, _I32): ("__nv_umulhi", _I32), (_I64, _I64): ("__nv_umul64hi", _I64)})
+_define("min", {(_I32, _I32): ("__nv_min", _I32), (_U32, _U32): ("__nv_umin", _U32), (_I64, _I64): ("__nv_llmin", _I64),
+                (_U64, _U64): ("__nv_ullmin", _U64), (_F32, _F32): ("__nv_fminf", _F32),
+                (_F64, _F64): ("__nv_fmin", _F64)})
+_define("max", {(_I32, _I32): ("__nv_max", _I32), (_U32, _U32): ("__nv_umax", _U32), (_I64, _I64): ("__nv_llmax", _I64),
+                (_U64, _U64): ("__nv_ullmax", _U64), (_F32, _F32): ("__nv_fmaxf", _F32),
+                (_F64, _F64): ("__nv_fmax", _F64)})

@@ -1,0 +1,276 @@
+"""The part of ``tl`` written in the language itself: reductions and scans
+by name, softmax, sort (a bitonic network), flip, interleave and friends.
+Each is a composition of the core builtins, so it needs nothing from the
+semantic beyond what the core already uses."""
+
+import builtins as _py
+
+from . import _types
+from . import math as _math
+from .core import (_axis, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap, arange, broadcast_to, builtin,
+                   constexpr, expand_dims, join, minimum, permute, reshape, split, static_assert, tensor, to_tensor,
+                   where)
+
+
+def _is_static(*xs):
+    return all(not isinstance(_unwrap(x), tensor) for x in xs)
+
+
+@builtin
+@_tensor_member_fn
+def cdiv(x, div):
+    """ceil(x / div) for integers."""
+    if _is_static(x, div):
+        x, div = _unwrap(x), _unwrap(div)
+        return constexpr((x + div - 1) // div)
+    return (x + div - 1) // div
+
+
+@builtin
+@_tensor_member_fn
+def sigmoid(x):
+    """1 / (1 + exp(-x))."""
+    return 1 / (1 + _math.exp(-to_tensor(x)))
+
+
+@builtin
+@_tensor_member_fn
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    """exp(x - max) / sum(exp(x - max)) along ``dim`` (0 by default)."""
+    x = to_tensor(x)
+    d = 0 if _unwrap(dim) is None else _unwrap(dim)
+    z = x - max(x, d, keep_dims=True)
+    num = _math.exp(z)
+    den = sum(num, d, keep_dims=True)
+    return _math.fdiv(num, den, ieee_rounding)
+
+
+@builtin
+@_tensor_member_fn
+def ravel(x, can_reorder=False):
+    """``x`` as a 1-D block."""
+    x = to_tensor(x)
+    return reshape(x, [x.numel], can_reorder=can_reorder)
+
+
+# ---------------------------------------------------------------------------
+# Reductions and scans
+# ---------------------------------------------------------------------------
+
+
+@builtin
+@_tensor_member_fn
+def sum(input, axis=None, keep_dims=False, dtype=None):
+    """The sum along ``axis`` (all dimensions if None); small integers are
+    summed in 32 bits unless ``dtype`` says otherwise."""
+    return _reduce_kind(input, "sum", axis, keep_dims, dtype)
+
+
+def _arg_min_max(input, is_max, axis, tie_break_left, keep_dims):
+    x = to_tensor(input)
+    keep_dims = bool(_unwrap(keep_dims))
+    if _unwrap(axis) is None:
+        shape = x.shape
+        if len(shape) > 1:
+            x = reshape(x, [x.numel])
+        r = _wrap(_sem().arg_min_max(x.handle, is_max, 0, bool(_unwrap(tie_break_left)), False))
+        return reshape(r, [1] * len(shape)) if keep_dims and shape else r
+    return _wrap(_sem().arg_min_max(x.handle, is_max, _axis(x, axis), bool(_unwrap(tie_break_left)), keep_dims))
+
+
+@builtin
+@_tensor_member_fn
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    """The maximum along ``axis``; with ``return_indices`` also its index."""
+    value = _reduce_kind(input, "max", axis, keep_dims)
+    if _unwrap(return_indices):
+        return value, _arg_min_max(input, True, axis, return_indices_tie_break_left, keep_dims)
+    return value
+
+
+@builtin
+@_tensor_member_fn
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+    """The minimum along ``axis``; with ``return_indices`` also its index."""
+    value = _reduce_kind(input, "min", axis, keep_dims)
+    if _unwrap(return_indices):
+        return value, _arg_min_max(input, False, axis, return_indices_tie_break_left, keep_dims)
+    return value
+
+
+@builtin
+@_tensor_member_fn
+def argmax(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the maximum along ``axis``."""
+    return _arg_min_max(input, True, axis, tie_break_left, keep_dims)
+
+
+@builtin
+@_tensor_member_fn
+def argmin(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the minimum along ``axis``."""
+    return _arg_min_max(input, False, axis, tie_break_left, keep_dims)
+
+
+@builtin
+@_tensor_member_fn
+def xor_sum(input, axis=None, keep_dims=False):
+    """The bitwise xor of the elements along ``axis``."""
+    return _reduce_kind(input, "xor_sum", axis, keep_dims)
+
+
+@builtin
+@_tensor_member_fn
+def reduce_or(input, axis, keep_dims=False):
+    """The bitwise or of the elements along ``axis``."""
+    return _reduce_kind(input, "or", axis, keep_dims)
+
+
+def _scan_kind(input, kind, axis, reverse, dtype):
+    x = to_tensor(input)
+    dt = _unwrap(dtype)
+    return _wrap(_sem().scan(x.handle, kind, _axis(x, 0 if _unwrap(axis) is None else axis),
+                             bool(_unwrap(reverse)), dt))
+
+
+@builtin
+@_tensor_member_fn
+def cumsum(input, axis=0, reverse=False, dtype=None):
+    """The inclusive prefix sum along ``axis``."""
+    return _scan_kind(input, "sum", axis, reverse, dtype)
+
+
+@builtin
+@_tensor_member_fn
+def cumprod(input, axis=0, reverse=False, dtype=None):
+    """The inclusive prefix product along ``axis``."""
+    return _scan_kind(input, "prod", axis, reverse, dtype)
+
+
+# ---------------------------------------------------------------------------
+# Sort and flip: networks of split/join on the binary digits of an index
+# ---------------------------------------------------------------------------
+
+
+def _log2(n):
+    k = 0
+    while (1 << k) < n:
+        k += 1
+    if (1 << k) != n:
+        raise ValueError(f"{n} is not a power of two")
+    return k
+
+
+def _swap_pairs(x, dist):
+    """Splits ``x`` (its last dimension reshaped as [.., 2, dist]) into the
+    pairs of elements ``dist`` apart; returns the reshaped pair axes."""
+    outer = x.numel // (2 * dist)
+    y = permute(reshape(x, [outer, 2, dist]), 0, 2, 1)
+    return split(y)
+
+
+def _unswap_pairs(left, right, shape):
+    return reshape(permute(join(left, right), 0, 2, 1), shape)
+
+
+def _compare_and_swap(x, flip, dist):
+    """One column of the bitonic network: each pair (a, b) of elements
+    ``dist`` apart is put in order (ascending where ``flip`` is 0)."""
+    shape = x.shape
+    left, right = _swap_pairs(x, dist)
+    if isinstance(flip, tensor):
+        f, _ = _swap_pairs(flip, dist)
+        swap = (left > right) ^ (f != 0)
+    else:
+        swap = (left < right) if flip else (left > right)
+    new_left = where(swap, right, left)
+    new_right = where(swap, left, right)
+    return _unswap_pairs(new_left, new_right, shape)
+
+
+def _bitonic_merge(x, stage, order, n_dims):
+    """Merges bitonic runs of length 2**stage; ``order`` is 0 (ascending),
+    1 (descending) or 2 (alternating every 2**stage elements)."""
+    if order == 2:
+        outer = x.numel >> stage
+        pattern = broadcast_to(arange(0, 2)[None, :, None], [outer // 2, 2, 1 << stage])
+        flip = reshape(pattern, x.shape)
+    else:
+        flip = order
+    for i in _py.range(stage):
+        x = _compare_and_swap(x, flip, 1 << (stage - 1 - i))
+    return x
+
+
+@builtin
+@_tensor_member_fn
+def sort(x, dim=None, descending=False):
+    """``x`` sorted along its last dimension (a bitonic sorting network)."""
+    x = to_tensor(x)
+    rank = len(x.shape)
+    d = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
+    if d < 0:
+        d += rank
+    static_assert(d == rank - 1, "only the last dimension can be sorted")
+    n_dims = _log2(x.shape[d])
+    descending = 1 if _unwrap(descending) else 0
+    for stage in _py.range(1, n_dims + 1):
+        x = _bitonic_merge(x, stage, 2 if stage < n_dims else descending, n_dims)
+    return x
+
+
+@builtin
+@_tensor_member_fn
+def flip(x, dim=None):
+    """``x`` reversed along ``dim`` (the last dimension by default)."""
+    x = to_tensor(x)
+    shape = x.shape
+    rank = len(shape)
+    d = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
+    if d < 0:
+        d += rank
+    k = _log2(shape[d])
+    if k == 0:
+        return x
+    # Reversing an axis of 2**k elements reverses each of its k binary digits.
+    bits = shape[:d] + [2] * k + shape[d + 1:]
+    y = reshape(x, bits)
+    n = len(bits)
+    for j in _py.range(d, d + k):
+        order = [a for a in _py.range(n) if a != j] + [j]
+        inverse = [order.index(a) for a in _py.range(n)]
+        moved = order != list(_py.range(n))
+        lo, hi = split(permute(y, *order) if moved else y)
+        y = join(hi, lo)
+        y = permute(y, *inverse) if moved else y
+    return reshape(y, shape)
+
+
+@builtin
+def interleave(a, b):
+    """The elements of ``a`` and ``b`` alternating along the last dimension."""
+    c = join(a, b)
+    shape = c.shape
+    if len(shape) == 1:
+        return c
+    return reshape(c, shape[:-2] + [2 * shape[-2]])
+
+
+@builtin
+def swizzle2d(i, j, size_i, size_j, size_g):
+    """Maps the row-major index (i, j) of a size_i x size_j grid to the
+    column-major order within groups of size_g rows (grouped ordering)."""
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    group_rows = minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    return off_i + ij % group_rows, ij // group_rows
+
+
+__all__ = ["argmax", "argmin", "cdiv", "cumprod", "cumsum", "flip", "interleave", "max", "min", "ravel",
+           "reduce_or", "sigmoid", "softmax", "sort", "sum", "swizzle2d", "xor_sum"]
+
+# Silence "imported but unused" for names kept for Triton-compatible access.
+_ = (_types, expand_dims)
