@@ -1,0 +1,1465 @@
+"""The code generator: a kernel's Python AST to Tritium IR.
+
+``CodeGenerator`` walks the AST of one ``@jit`` function and calls the
+semantic layer (``_C.frontend.Semantic``, frontend/Semantic.h) for every
+operation; the semantic types the operations, reports misuse and emits the
+IR. What the walker itself decides:
+
+* Variables (docs/frontend.md): tensors go through the semantic's SSA
+  construction (``write_var``/``read_var``, Braun et al.), everything else
+  (constexprs, dtypes, functions, tuples' structure) stays in a Python dict
+  (see _values.py). ``if``/``while``/``for`` create blocks and seal them; the
+  semantic places phis where paths join.
+* Compile-time evaluation: operations on constexprs fold in Python; an
+  ``if`` on a constexpr visits only the taken branch; ``tl.static_range``
+  unrolls.
+* Calls of ``@jit`` functions build the callee as its own IR function, once
+  per argument types and constexpr values, and emit ``call``.
+* Errors: every error becomes a ``tritium.CompilationError`` at the line
+  and column of the node being visited, with the source line and a caret.
+
+The entry point is ``ast_to_ir(fn, signature, constexprs, attrs, options)``.
+"""
+
+import ast
+import builtins
+import inspect
+import operator
+import os
+import re
+import textwrap
+import types
+import warnings
+
+from .. import _C
+from ..errors import CompilationError
+from ..language import core as tl
+from ..language import _types
+from . import _values as V
+from ._values import Leaf, Seq, Agg, Const, Undefined
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def _is_jit(obj):
+    """A @jit function (the runtime's JITFunction or a stand-in with the
+    attributes docs/frontend.md lists)."""
+    if getattr(obj, "__tritium_builtin__", False):
+        return False
+    return callable(getattr(obj, "fn", None)) and hasattr(obj, "arg_names") and hasattr(obj, "src")
+
+
+def _is_language_object(obj):
+    mod = getattr(obj, "__module__", None) or ""
+    return mod.startswith("tritium.language") or mod.startswith("triton.language")
+
+
+def _unwrap(x):
+    return tl._unwrap(x)
+
+
+def _is_tensor(x):
+    return isinstance(x, tl.tensor)
+
+
+def _has_tensor(x):
+    x = _unwrap(x)
+    if isinstance(x, (tl.tensor, tl.block_ptr)):
+        return True
+    if isinstance(x, (tuple, list)):
+        return any(_has_tensor(v) for v in x)
+    if isinstance(x, dict):
+        return any(_has_tensor(v) for v in x.values())
+    return False
+
+
+def _is_scalar_literal(x):
+    return isinstance(x, (bool, int, float))
+
+
+def _sanitize_assigned(value):
+    """What a plain assignment stores (Triton's rule): Python numbers become
+    scalar tensors; constexprs of other kinds are unwrapped."""
+    v = _unwrap(value)
+    if _is_scalar_literal(v):
+        return tl.to_tensor(v)
+    return v
+
+
+class _Source:
+    """Where a function's source lives: its file, the line and the column
+    its ``def`` starts at, its lines and its AST."""
+
+    def __init__(self, jit_fn):
+        fn = jit_fn.fn
+        self.name = fn.__name__
+        try:
+            lines, start = inspect.getsourcelines(fn)
+            self.file = inspect.getsourcefile(fn) or fn.__code__.co_filename
+            text = "".join(lines)
+        except (OSError, TypeError):
+            text = jit_fn.src
+            self.file = fn.__code__.co_filename
+            start = fn.__code__.co_firstlineno
+        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        self.indent = len(first) - len(first.lstrip())
+        self.start = start
+        self.lines = text.splitlines()
+        tree = ast.parse(textwrap.dedent(text))
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not defs:
+            raise CompilationError(f"cannot find the definition of {self.name}", self.file, start, 1)
+        self.fndef = defs[0]
+
+    def loc(self, node):
+        """(line, column) in the file, both 1-based."""
+        return self.start + node.lineno - 1, node.col_offset + self.indent + 1
+
+    def line_text(self, line):
+        i = line - self.start
+        return self.lines[i] if 0 <= i < len(self.lines) else None
+
+
+def _format_error(message, file, line, col, text):
+    s = f"{file}:{line}:{col}: error: {message}\n"
+    if text is not None:
+        s += text + "\n"
+        s += "".join("\t" if c == "\t" else " " for c in text[:max(col - 1, 0)]) + "^\n"
+    return s.rstrip("\n")
+
+
+def _error(src, node, message):
+    line, col = src.loc(node)
+    err = CompilationError(message, src.file, line, col, _format_error(message, src.file, line, col,
+                                                                       src.line_text(line)))
+    err._tritium_formatted = True
+    return err
+
+
+_USER_ERRORS = (TypeError, ValueError, NameError, IndexError, KeyError, NotImplementedError, ZeroDivisionError,
+                OverflowError, RuntimeError, AssertionError, AttributeError, tl._StaticAssertionFailure)
+
+
+def _message_of(e):
+    if isinstance(e, KeyError) and e.args:
+        return f"KeyError: {e.args[0]!r}"
+    if isinstance(e, _USER_ERRORS) and str(e):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def _mangle_value(v):
+    v = _unwrap(v)
+    if v is None:
+        return "N"
+    if isinstance(v, bool):
+        return "T" if v else "F"
+    if isinstance(v, (int, float)):
+        return re.sub(r"[^0-9A-Za-z]", lambda m: {"-": "m", ".": "d", "+": "p"}.get(m.group(), "_"), repr(v))
+    if isinstance(v, str):
+        return "s" + re.sub(r"[^0-9A-Za-z_]", "_", v)
+    if isinstance(v, _types.dtype):
+        return re.sub(r"[^0-9A-Za-z_]", "_", str(v))
+    if isinstance(v, (tuple, list)):
+        return "t" + "_".join(_mangle_value(x) for x in v) + "_"
+    if _is_jit(v):
+        return "f" + v.fn.__name__
+    name = getattr(v, "__name__", None)
+    if name:
+        return "o" + re.sub(r"[^0-9A-Za-z_]", "_", name)
+    return "h%x" % (hash(repr(v)) & 0xffffffff)
+
+
+def _type_key(t):
+    return re.sub(r"[^0-9A-Za-z]", "_", str(t))
+
+
+def _option(options, name, default=None):
+    if options is None:
+        return default
+    if isinstance(options, dict):
+        return options.get(name, default)
+    return getattr(options, name, default)
+
+
+# ---------------------------------------------------------------------------
+# The module under construction
+# ---------------------------------------------------------------------------
+
+
+class _ModuleBuilder:
+    """State shared by the code generators of one compilation: the module,
+    the semantic, the options and the functions built so far."""
+
+    def __init__(self, module, semantic, options):
+        self.module = module
+        self.semantic = semantic
+        self.options = options
+        self.functions = {}   # (python function, mangled name) -> (IR function, return template)
+        self.building = set()
+        self.names = set()
+        self.combines = {}
+
+    def unique_name(self, name):
+        """``name``, or ``name_1``... if another function has it."""
+        base, k = name, 0
+        while name in self.names:
+            k += 1
+            name = f"{base}_{k}"
+        self.names.add(name)
+        return name
+
+    def debug(self, jit_fn):
+        d = getattr(jit_fn, "debug", None)
+        return bool(d) if d is not None else bool(_option(self.options, "debug", False))
+
+    def build_combine_fn(self, combine_fn, dtypes):
+        """The IR function of a reduce/scan combine: 2N scalar arguments
+        (the accumulated values, then the new ones), N results."""
+        key = (id(combine_fn), tuple(str(t) for t in dtypes))
+        if key in self.combines:
+            return self.combines[key][0]
+        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        if _is_jit(combine_fn):
+            name = f"{combine_fn.fn.__name__}__combine__{'_'.join(_type_key(t) for t in scalars)}"
+            gen = CodeGenerator(self, combine_fn, name=self.unique_name(name))
+            ir_fn, ret = gen.build(positional_types=scalars * 2)
+        elif callable(combine_fn):
+            ir_fn, ret = self._build_python_combine(combine_fn, scalars)
+        else:
+            raise TypeError(f"the combine function must be a @jit function, got {combine_fn!r}")
+        n_results = len(V.leaf_types(ret)) if ret is not None else 0
+        if n_results != len(scalars):
+            raise TypeError(f"the combine function must return {len(scalars)} value(s), got {n_results}")
+        self.combines[key] = (ir_fn, combine_fn)
+        return ir_fn
+
+    def _build_python_combine(self, fn, scalars):
+        sem = self.semantic
+        name = f"{getattr(fn, '__name__', 'combine')}__combine__{'_'.join(_type_key(t) for t in scalars)}"
+        name = self.unique_name(re.sub(r"[^0-9A-Za-z_]", "_", name))
+        names = [f"a{i}" for i in range(len(scalars))] + [f"b{i}" for i in range(len(scalars))]
+        ir_fn = sem.begin_function(name, scalars * 2, names, False)
+        try:
+            args = [tl._wrap(sem.get_arg(i)) for i in range(2 * len(scalars))]
+            res = fn(*args)
+            res = list(res) if isinstance(res, (tuple, list)) else [res]
+            res = [tl.to_tensor(r) for r in res]
+            sem.set_result_types([r.type for r in res])
+            sem.ret([r.handle for r in res])
+        finally:
+            sem.end_function()
+        return ir_fn, Seq(tuple, [Leaf(str(i), r.type) for i, r in enumerate(res)])
+
+
+# ---------------------------------------------------------------------------
+# The code generator
+# ---------------------------------------------------------------------------
+
+_BIN_METHODS = {
+    ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
+    ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__", ast.LShift: "__lshift__",
+    ast.RShift: "__rshift__", ast.BitAnd: "__and__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+}
+_CMP_METHODS = {
+    ast.Eq: "__eq__", ast.NotEq: "__ne__", ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__",
+    ast.GtE: "__ge__",
+}
+_REFLECTED = {
+    "__eq__": "__eq__", "__ne__": "__ne__", "__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__",
+    "__ge__": "__le__",
+}
+_STATIC_OPS = {
+    "__add__": operator.add, "__sub__": operator.sub, "__mul__": operator.mul, "__truediv__": operator.truediv,
+    "__floordiv__": operator.floordiv, "__mod__": operator.mod, "__pow__": operator.pow,
+    "__lshift__": operator.lshift, "__rshift__": operator.rshift, "__and__": operator.and_,
+    "__or__": operator.or_, "__xor__": operator.xor, "__eq__": operator.eq, "__ne__": operator.ne,
+    "__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge,
+}
+_UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
+_CONDITION_TYPES = (bool, int, float, type(None))
+
+_NON_CONSTEXPR_GLOBAL = (
+    "Cannot access global variable {name} from within @jit'ed function. Triton kernels can only access global "
+    "variables that are instantiated as constexpr (`x = triton.language.constexpr(42)`). Note that this is "
+    "different from annotating a variable as constexpr (`x: triton.language.constexpr = 42`), which is not "
+    "supported. Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, but we do not promise to "
+    "support this forever.")
+
+
+class CodeGenerator(ast.NodeVisitor):
+    """Builds the IR function of one @jit function (one specialization)."""
+
+    def __init__(self, mb, jit_fn, name, is_kernel=False):
+        self.mb = mb
+        self.sem = mb.semantic
+        self.jit_fn = jit_fn
+        self.src = _Source(jit_fn)
+        self.name = name
+        self.is_kernel = is_kernel
+        self.scope = {}
+        self.ret_template = None
+        self.cur_node = None
+        self.fresh = 0
+        # The function's own module globals (read only): used_global_vals
+        # refers to this dict so that the runtime can see later changes.
+        self.globals = getattr(jit_fn.fn, "__globals__", {})
+        self.closure = {}
+        code = getattr(jit_fn.fn, "__code__", None)
+        if code is not None and jit_fn.fn.__closure__:
+            for var, cell in zip(code.co_freevars, jit_fn.fn.__closure__):
+                try:
+                    self.closure[var] = cell.cell_contents
+                except ValueError:
+                    pass
+
+    # -- errors and locations ----------------------------------------------
+
+    def error(self, message, node=None):
+        return _error(self.src, node or self.cur_node or self.src.fndef, message)
+
+    def _set_loc(self, node):
+        line, col = self.src.loc(node)
+        self.sem.set_loc(self.src.file, line, col)
+
+    def visit(self, node):
+        if node is None:
+            return None
+        prev = self.cur_node
+        has_loc = hasattr(node, "lineno")
+        if has_loc:
+            self.cur_node = node
+            self._set_loc(node)
+        try:
+            return super().visit(node)
+        except CompilationError as e:
+            if getattr(e, "_tritium_formatted", False):
+                raise
+            # From the C++ semantic: located at the node it was building.
+            raise self._reformat(e) from None
+        except Exception as e:
+            raise self.error(_message_of(e)) from e
+        finally:
+            if has_loc:
+                self.cur_node = prev
+                if prev is not None:
+                    self._set_loc(prev)
+
+    def _reformat(self, e):
+        msg = getattr(e, "message", None) or str(e)
+        line, col = getattr(e, "line", None), getattr(e, "col", None)
+        if line is None or getattr(e, "file", None) != self.src.file:
+            node = self.cur_node or self.src.fndef
+            line, col = self.src.loc(node)
+        err = CompilationError(msg, self.src.file, line, col,
+                               _format_error(msg, self.src.file, line, col, self.src.line_text(line)))
+        err._tritium_formatted = True
+        err.__cause__ = e
+        return err
+
+    def generic_visit(self, node):
+        raise self.error(f"unsupported AST node type: {type(node).__name__}", node)
+
+    # -- variables ------------------------------------------------------------
+
+    def _read_leaf(self, var):
+        tv = self.sem.read_var(var)
+        if tv is None:
+            base = var.split("#")[0]
+            raise NameError(f"'{base}' is not defined on every path to this use (it is assigned only inside a "
+                            "loop or in some branches of an if)")
+        return tl._wrap(tv)
+
+    def set_value(self, name, value):
+        template, leaves = V.flatten(value, name)
+        for var, t in leaves:
+            self.sem.write_var(var, t.handle)
+        self.scope[name] = template
+
+    def get_value(self, name):
+        t = self.scope[name]
+        if isinstance(t, Undefined):
+            raise NameError(f"'{name}' is not defined here: {t.reason}")
+        return V.rebuild(t, self._read_leaf)
+
+    def lookup(self, name):
+        if name in self.scope:
+            return self.get_value(name)
+        absent = object()
+        for table in (self.closure, self.globals):
+            val = table.get(name, absent)
+            if val is not absent:
+                self._check_global(name, val)
+                return val
+        if name in _BUILTINS:
+            return _BUILTINS[name]
+        if hasattr(builtins, name):
+            raise NameError(f"Python builtin '{name}' is not supported in @jit functions")
+        raise NameError(f"name '{name}' is not defined")
+
+    def _check_global(self, name, val):
+        allowed = (isinstance(val, (types.ModuleType, tl.constexpr, _types.dtype, type)) or val is None
+                   or _is_jit(val) or tl.is_builtin(val) or _is_language_object(val) or callable(val))
+        if allowed:
+            if isinstance(val, tl.constexpr):
+                used = getattr(self.jit_fn, "used_global_vals", None)
+                if isinstance(used, dict):
+                    used[(name, id(self.globals))] = (val, self.globals)
+            return
+        if os.environ.get("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "0") == "1" or \
+                os.environ.get("TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", "0") == "1":
+            return
+        raise NameError(_NON_CONSTEXPR_GLOBAL.format(name=name))
+
+    # -- blocks ---------------------------------------------------------------
+
+    def terminated(self):
+        return self.sem.is_terminated()
+
+    def new_var(self, what):
+        self.fresh += 1
+        return f"{what}.{self.fresh}"
+
+    # -- functions ------------------------------------------------------------
+
+    def build(self, positional_types=None, kernel_args=None, call_args=None):
+        """Builds the IR function. Exactly one of the arguments describes the
+        parameters: ``kernel_args`` [(name, type or None, constexpr value,
+        attrs)] for a kernel, ``call_args`` {name: value} for a called
+        function (tensor leaves become parameters), ``positional_types`` for
+        a combine function. Returns (IR function, return template)."""
+        fndef = self.src.fndef
+        self.cur_node = fndef
+        try:
+            self._set_loc(fndef)
+            a = fndef.args
+            if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
+                raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
+                                 "keyword-only parameters)", fndef)
+            names = [p.arg for p in a.args]
+            params, param_names, binds = [], [], []
+            if kernel_args is not None:
+                for name, ty, value, attrs in kernel_args:
+                    if ty is None:
+                        binds.append((name, Const(value)))
+                    else:
+                        binds.append((name, Leaf(len(params), ty), attrs))
+                        params.append(ty)
+                        param_names.append(name)
+            elif call_args is not None:
+                for name in names:
+                    template, leaves = V.flatten(call_args[name], name)
+                    idx = {}
+                    for var, t in leaves:
+                        idx[var] = len(params)
+                        params.append(t.type)
+                        param_names.append(var.replace("#", "_"))
+                    binds.append((name, self._param_template(template, idx)))
+            else:
+                if len(names) != len(positional_types):
+                    raise self.error(f"the combine function must take {len(positional_types)} parameters, "
+                                     f"got {len(names)}", fndef)
+                for name, ty in zip(names, positional_types):
+                    binds.append((name, Leaf(len(params), ty)))
+                    params.append(ty)
+                    param_names.append(name)
+            ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
+        except CompilationError as e:
+            if getattr(e, "_tritium_formatted", False):
+                raise
+            raise self._reformat(e) from None
+        try:
+            if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
+                _set_noinline(ir_fn)
+            self._bind_params(binds)
+            self._visit_body(fndef.body)
+            self._finish()
+        except BaseException as e:
+            try:
+                self.sem.end_function()
+            except Exception:
+                pass  # the function is abandoned; report the first error
+            if isinstance(e, CompilationError) and getattr(e, "_tritium_formatted", False):
+                raise
+            if isinstance(e, CompilationError):
+                raise self._reformat(e) from None
+            if isinstance(e, Exception):
+                raise self.error(_message_of(e)) from e
+            raise
+        self._set_loc(fndef)
+        try:
+            self.sem.end_function()
+        except CompilationError as e:
+            raise self._reformat(e) from None
+        return ir_fn, self.ret_template
+
+    def _param_template(self, template, idx):
+        if isinstance(template, Leaf):
+            return Leaf(idx[template.var], template.type)
+        if isinstance(template, Seq):
+            return Seq(template.kind, [self._param_template(t, idx) for t in template.items])
+        if isinstance(template, Agg):
+            return Agg(template.proto, [self._param_template(t, idx) for t in template.items])
+        return template
+
+    def _bind_params(self, binds):
+        for bind in binds:
+            name, template = bind[0], bind[1]
+            attrs = bind[2] if len(bind) > 2 else None
+            if isinstance(template, Leaf) and attrs:
+                _set_arg_attrs(self.sem, template.var, attrs)
+                if attrs.get("equal_to_1"):
+                    one = tl._wrap(self.sem.constant(1, template.type))
+                    self.set_value(name, one)
+                    continue
+            value = V.rebuild(template, lambda i: tl._wrap(self.sem.get_arg(i)))
+            if isinstance(template, Const):
+                self.scope[name] = Const(tl.constexpr(value) if _is_scalar_literal(value) else value)
+            else:
+                self.set_value(name, value)
+
+    def _visit_body(self, stmts):
+        for stmt in stmts:
+            if self.terminated():
+                break
+            self.visit(stmt)
+
+    def _finish(self):
+        if self.terminated():
+            return
+        self.cur_node = None
+        if self.ret_template is None or self.ret_template == Const(None):
+            self.ret_template = Const(None)
+            self.sem.set_result_types([])
+            self.sem.ret([])
+            return
+        # A path that falls off the end returns zeros (Triton: poison).
+        types_ = V.leaf_types(self.ret_template)
+        vals = [self._zero(t) for t in types_]
+        self.sem.ret(vals)
+
+    def _zero(self, t):
+        if _types.is_block(t):
+            return self.sem.full(_types.shape_of(t), 0, _types.scalar_of(t))
+        return self.sem.constant(0, t)
+
+    # -- statements -----------------------------------------------------------
+
+    def visit_FunctionDef(self, node):
+        raise self.error("nested function definition is not supported.", node)
+
+    def visit_Pass(self, node):
+        return None
+
+    def visit_Expr(self, node):
+        self.visit(node.value)
+
+    def visit_Return(self, node):
+        value = self.visit(node.value) if node.value is not None else None
+        value = _unwrap(value)
+        if self.is_kernel:
+            if value is not None:
+                raise self.error("a kernel cannot return a value", node)
+            self._record_return(Const(None))
+            self.sem.ret([])
+            return
+        if value is None:
+            template, leaves = Const(None), []
+        else:
+            value = self._decay(value)
+            template, leaves = V.flatten(value, "ret")
+            if isinstance(template, Const):
+                raise self.error(f"cannot return {template.value!r} from a @jit function", node)
+        self._record_return(template)
+        self.sem.ret([t.handle for _, t in leaves])
+
+    def _decay(self, v):
+        v = _unwrap(v)
+        if isinstance(v, (tuple, list)):
+            return tuple(self._decay(x) for x in v)
+        if _is_scalar_literal(v):
+            return tl.to_tensor(v)
+        return v
+
+    def _record_return(self, template):
+        if self.ret_template is None:
+            self.ret_template = template
+            self.sem.set_result_types(V.leaf_types(template))
+            return
+        if V.first_difference(self.ret_template, template) is not None or \
+                not _same_shape(self.ret_template, template):
+            raise self.error(f"Inconsistent return types: {self.ret_template!r} and {template!r}")
+
+    def visit_Assign(self, node):
+        if len(node.targets) != 1:
+            raise self.error("chained assignment (a = b = ...) is not supported", node)
+        value = self.visit(node.value)
+        self.assign(node.targets[0], value)
+
+    def assign(self, target, value):
+        if isinstance(target, ast.Name):
+            self.set_value(target.id, self._sanitize(value))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            v = _unwrap(value)
+            if not isinstance(v, (tuple, list)):
+                raise self.error(f"cannot unpack a value of type {type(v).__name__}", target)
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                raise self.error("starred assignment targets are not supported", target)
+            if len(v) != len(target.elts):
+                raise self.error(f"cannot unpack {len(v)} values into {len(target.elts)} names", target)
+            for t, x in zip(target.elts, v):
+                self.assign(t, x)
+        elif isinstance(target, ast.Subscript):
+            raise self.error("assignment to an element (x[i] = ...) is not supported; tensors are immutable",
+                             target)
+        else:
+            raise self.error(f"unsupported assignment target: {type(target).__name__}", target)
+
+    def _sanitize(self, value):
+        v = _unwrap(value)
+        if isinstance(v, (tuple, list)):
+            return type(v)(_unwrap(x) if not _is_scalar_literal(_unwrap(x)) else tl.constexpr(_unwrap(x))
+                           for x in v)
+        return _sanitize_assigned(v)
+
+    def visit_AnnAssign(self, node):
+        if node.value is None:
+            return None
+        annotation = _unwrap(self.visit(node.annotation))
+        if annotation is tl.constexpr or annotation == "tl.constexpr" or annotation == "constexpr":
+            if not isinstance(node.target, ast.Name):
+                raise self.error("only a name can be annotated tl.constexpr", node)
+            value = self.visit(node.value)
+            if _has_tensor(value):
+                raise self.error(f"'{node.target.id}' is annotated tl.constexpr but its value is a tensor "
+                                 "(not known at compile time)", node)
+            self.scope[node.target.id] = Const(tl.constexpr(value))
+            return None
+        value = self.visit(node.value)
+        self.assign(node.target, value)
+
+    def visit_AugAssign(self, node):
+        if not isinstance(node.target, ast.Name):
+            raise self.error("augmented assignment is only supported on names", node)
+        lhs = self.lookup(node.target.id)
+        rhs = self.visit(node.value)
+        self.set_value(node.target.id, self._sanitize(self._binary(node.op, lhs, rhs, node)))
+
+    def visit_Assert(self, node):
+        if not self.mb.debug(self.jit_fn):
+            return None
+        test = self.visit(node.test)
+        msg = _unwrap(self.visit(node.msg)) if node.msg is not None else ""
+        if not isinstance(test, tl.tensor) and _unwrap(test):
+            return None
+        tl.device_assert(test, msg if isinstance(msg, str) else str(msg))
+
+    def visit_Break(self, node):
+        raise self.error("unsupported AST node type: Break (break is not supported in @jit functions)", node)
+
+    def visit_Continue(self, node):
+        raise self.error("unsupported AST node type: Continue (continue is not supported in @jit functions)", node)
+
+    def visit_Lambda(self, node):
+        raise self.error("unsupported AST node type: Lambda (lambdas are not supported in @jit functions)", node)
+
+    # -- if -------------------------------------------------------------------
+
+    def _static_condition(self, cond, node):
+        c = _unwrap(cond)
+        if type(c) not in _CONDITION_TYPES:
+            raise self.error("`if` conditionals can only accept values of type {bool, int, float, NoneType}, "
+                             f"not objects of type {type(c).__name__}", node)
+        return bool(c)
+
+    def visit_If(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            taken = node.body if self._static_condition(cond, node) else node.orelse
+            self._visit_body(taken)
+            return
+        self._set_loc(node)
+        sem = self.sem
+        then_b = sem.create_block("if.then")
+        else_b = sem.create_block("if.else") if node.orelse else None
+        merge = None if node.orelse else sem.create_block("if.end")
+        sem.cond_br(cond.handle, then_b, else_b if else_b is not None else merge)
+        sem.seal(then_b)
+        if else_b is not None:
+            sem.seal(else_b)
+        before = dict(self.scope)
+
+        sem.set_insert_block(then_b)
+        self._visit_body(node.body)
+        then_scope, then_end = self.scope, (None if self.terminated() else sem.get_insert_block())
+
+        if else_b is not None:
+            self.scope = dict(before)
+            sem.set_insert_block(else_b)
+            self._visit_body(node.orelse)
+            else_scope, else_end = self.scope, (None if self.terminated() else sem.get_insert_block())
+        else:
+            else_scope, else_end = before, "fallthrough"
+
+        reaching = [(s, e) for s, e in ((then_scope, then_end), (else_scope, else_end)) if e is not None]
+        if not reaching:
+            # Both branches returned: what follows is dead; stay in a
+            # terminated block so that the caller stops.
+            self.scope = then_scope
+            return
+        self.scope = self._merge_scopes(before, [s for s, _ in reaching], node)
+        if merge is None:
+            merge = sem.create_block("if.end")
+        self._set_loc(node)
+        for s, end in reaching:
+            if end != "fallthrough":
+                sem.set_insert_block(end)
+                sem.br(merge)
+        sem.seal(merge)
+        sem.set_insert_block(merge)
+
+    def _merge_scopes(self, before, scopes, node):
+        if len(scopes) == 1:
+            return dict(scopes[0])
+        a, b = scopes
+        merged = {}
+        for name in list(a) + [n for n in b if n not in a]:
+            ta, tb = a.get(name), b.get(name)
+            if ta is None or tb is None:
+                merged[name] = Undefined("it is assigned in only one branch of an if")
+                continue
+            if isinstance(ta, Undefined) or isinstance(tb, Undefined):
+                merged[name] = ta if isinstance(ta, Undefined) else tb
+                continue
+            diff = V.first_difference(ta, tb)
+            if diff is None and _same_shape(ta, tb):
+                merged[name] = ta
+                continue
+            x, y = diff if diff else (ta, tb)
+            if isinstance(x, Leaf) and isinstance(y, Leaf):
+                raise self.error(f"Mismatched type for {name} between then block ({x.type}) and else block "
+                                 f"({y.type})", node)
+            raise self.error(f"'{name}' is {V.describe(x)} in the then block but {V.describe(y)} in the else "
+                             "block; a name must have the same kind and type on both paths", node)
+        return merged
+
+    def visit_IfExp(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            return self.visit(node.body) if self._static_condition(cond, node) else self.visit(node.orelse)
+        sem = self.sem
+        var = self.new_var("ifexp")
+        then_b, else_b = sem.create_block("ifexp.then"), sem.create_block("ifexp.else")
+        sem.cond_br(cond.handle, then_b, else_b)
+        sem.seal(then_b)
+        sem.seal(else_b)
+        results = []
+        ends = []
+        for block, expr in ((then_b, node.body), (else_b, node.orelse)):
+            sem.set_insert_block(block)
+            v = _unwrap(self.visit(expr))
+            v = tl.to_tensor(v) if not isinstance(v, tl.tensor) else v
+            sem.write_var(var, v.handle)
+            results.append(v)
+            ends.append(sem.get_insert_block())
+        if results[0].type != results[1].type:
+            raise self.error("Ternary expression with dynamic condition has inconsistent types "
+                             f"{results[0].type} and {results[1].type}", node)
+        merge = sem.create_block("ifexp.end")
+        self._set_loc(node)
+        for end in ends:
+            sem.set_insert_block(end)
+            sem.br(merge)
+        sem.seal(merge)
+        sem.set_insert_block(merge)
+        return self._read_leaf(var)
+
+    # -- loops ----------------------------------------------------------------
+
+    def _assigned_names(self, stmts):
+        names = set()
+        for stmt in stmts:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    names.add(n.id)
+        return names
+
+    def _check_loop_carried(self, before, node):
+        for name, t0 in before.items():
+            t1 = self.scope.get(name)
+            if t1 is None or t1 is t0 or isinstance(t0, Undefined):
+                continue
+            diff = V.first_difference(t0, t1)
+            if diff is None and _same_shape(t0, t1):
+                continue
+            x, y = diff if diff else (t0, t1)
+            if isinstance(x, Leaf) and isinstance(y, Leaf):
+                raise self.error(f"Loop-carried variable {name} has initial type {x.type} but is re-assigned to "
+                                 f"{y.type} in loop! Please make sure that the type stays consistent.", node)
+            if isinstance(x, Const):
+                raise self.error(f"cannot reassign constexpr {name} in the loop", node)
+            raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
+                             "the loop", node)
+
+    def _loop(self, node, header_fn, body_fn, latch_fn=None):
+        """The CFG of a loop: header (condition) -> body -> latch -> header,
+        header -> exit. ``header_fn`` returns the condition."""
+        sem = self.sem
+        header = sem.create_block(f"{header_fn.__name__}")
+        sem.br(header)
+        sem.set_insert_block(header)
+        before = dict(self.scope)
+        cond = header_fn()
+        body = sem.create_block("loop.body")
+        exit_b = sem.create_block("loop.exit")
+        self._set_loc(node)
+        sem.cond_br(cond, body, exit_b)
+        sem.seal(body)
+        sem.seal(exit_b)
+        sem.set_insert_block(body)
+        body_fn()
+        if not self.terminated():
+            self._check_loop_carried(before, node)
+            self._set_loc(node)
+            if latch_fn is not None:
+                latch_fn()
+            sem.br(header)
+        sem.seal(header)
+        sem.set_insert_block(exit_b)
+        body_scope = self.scope
+        self.scope = dict(before)
+        for name, t in body_scope.items():
+            if name not in before:
+                self.scope[name] = Undefined("it is assigned only inside a loop")
+
+    def visit_While(self, node):
+        if node.orelse:
+            raise self.error("`while ... else` is not supported", node)
+        self._check_constexpr_reassign(node.body, node)
+
+        def header():
+            c = _unwrap(self.visit(node.test))
+            if isinstance(c, tl.condition):
+                c = _unwrap(c.condition)
+            return c.handle if isinstance(c, tl.tensor) else c
+
+        def body():
+            self._visit_body(node.body)
+
+        header.__name__ = "while.header"
+        self._loop(node, header, body)
+
+    def _check_constexpr_reassign(self, body, node):
+        for name in self._assigned_names(body):
+            t = self.scope.get(name)
+            if isinstance(t, Const) and isinstance(t.value, tl.constexpr):
+                raise self.error(f"cannot reassign constexpr {name} in the loop", node)
+
+    def visit_For(self, node):
+        if node.orelse:
+            raise self.error("`for ... else` is not supported", node)
+        it = node.iter
+        iterator = None
+        if isinstance(it, ast.Call):
+            func = _unwrap(self.visit(it.func))
+            if func is tl.static_range or func is tl.range or func is range:
+                args = [self.visit(a) for a in it.args]
+                kwargs = {k.arg: self.visit(k.value) for k in it.keywords}
+                if func is range:
+                    if kwargs:
+                        raise self.error("range() takes no keyword arguments", it)
+                    iterator = tl.range(*args)
+                else:
+                    iterator = func(*args, **kwargs)
+        if iterator is None:
+            seq = _unwrap(self.visit(it))
+            if isinstance(seq, (tuple, list)):
+                return self._static_for(node, list(seq))
+            raise self.error("Only `range`, `tl.range` and `tl.static_range` iterators (or tuples) are "
+                             "supported in for loops", it)
+        if isinstance(iterator, tl.static_range):
+            return self._static_for(node, [tl.constexpr(i) for i in iterator])
+        return self._dynamic_for(node, iterator)
+
+    def _static_for(self, node, values):
+        for v in values:
+            self.assign_loop_target(node.target, v)
+            self._visit_body(node.body)
+            if self.terminated():
+                break
+
+    def assign_loop_target(self, target, v):
+        if isinstance(target, ast.Name):
+            if isinstance(_unwrap(v), (tl.tensor, tuple, list, tl.block_ptr)):
+                self.set_value(target.id, _unwrap(v))
+            else:
+                self.scope[target.id] = Const(tl.constexpr(v) if _is_scalar_literal(_unwrap(v)) else v)
+        else:
+            self.assign(target, v)
+
+    def _dynamic_for(self, node, iterator):
+        if not isinstance(node.target, ast.Name):
+            raise self.error("the target of a for loop must be a name", node.target)
+        self._check_constexpr_reassign(node.body, node)
+        start, end, step = _unwrap(iterator.start), _unwrap(iterator.end), _unwrap(iterator.step)
+        for what, v in (("start", start), ("end", end), ("step", step)):
+            if not (isinstance(v, tl.tensor) or isinstance(v, int)):
+                raise self.error(f"for loop bounds and step must be integers, got {what} = {v!r}", node.iter)
+        if isinstance(step, int) and step == 0:
+            raise self.error("range() arg 3 must not be zero", node.iter)
+        lb, ub, st = tl.to_tensor(start), tl.to_tensor(end), tl.to_tensor(step)
+        for what, v in (("start", lb), ("end", ub), ("step", st)):
+            if not v.dtype.is_int() or _types.is_block(v.type):
+                raise self.error(f"for loop bounds and step must be integer scalars, got {what} of type {v.type}",
+                                 node.iter)
+        if not (lb.dtype == ub.dtype == st.dtype):
+            # The induction variable takes the type the three promote to.
+            iv_type = ((lb + ub) + st).dtype
+            lb, ub, st = (tl.cast(v, iv_type) for v in (lb, ub, st))
+        iv_var = self.new_var("for.iv")
+        self.sem.write_var(iv_var, lb.handle)
+        negative = isinstance(step, int) and step < 0
+        if not isinstance(step, int):
+            # The sign of a run-time step decides the comparison, as in
+            # Python's range; it is computed once, before the loop.
+            step_up, step_down = st > 0, st < 0
+
+        def header():
+            iv = self._read_leaf(iv_var)
+            if not isinstance(step, int):
+                return (step_up.logical_and(iv < ub)).logical_or(step_down.logical_and(iv > ub)).handle
+            return (iv > ub if negative else iv < ub).handle
+
+        def body():
+            self.set_value(node.target.id, self._read_leaf(iv_var))
+            self._visit_body(node.body)
+
+        def latch():
+            self.sem.write_var(iv_var, (self._read_leaf(iv_var) + st).handle)
+
+        header.__name__ = "for.header"
+        self._loop(node, header, body, latch)
+
+    # -- expressions ----------------------------------------------------------
+
+    def visit_Constant(self, node):
+        return tl.constexpr(node.value)
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Store):
+            return node.id
+        return self.lookup(node.id)
+
+    def visit_Tuple(self, node):
+        return tuple(self._elements(node.elts))
+
+    def visit_List(self, node):
+        return tuple(self._elements(node.elts))
+
+    def _elements(self, elts):
+        out = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                v = _unwrap(self.visit(e.value))
+                if not isinstance(v, (tuple, list)):
+                    raise self.error("only tuples can be unpacked with *", e)
+                out.extend(v)
+            else:
+                out.append(self.visit(e))
+        return out
+
+    def visit_Dict(self, node):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                raise self.error("** in a dict display is not supported", node)
+            key, value = self.visit(k), self.visit(v)
+            if _has_tensor(key):
+                raise self.error("dict keys must be compile-time values", k)
+            out[_freeze(key)] = value
+        return out
+
+    def visit_Slice(self, node):
+        return slice(_unwrap(self.visit(node.lower)), _unwrap(self.visit(node.upper)), _unwrap(self.visit(node.step)))
+
+    def visit_Index(self, node):  # Python < 3.9
+        return self.visit(node.value)
+
+    def visit_JoinedStr(self, node):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(str(v.value))
+            elif isinstance(v, ast.FormattedValue):
+                val = self.visit(v.value)
+                if _has_tensor(val):
+                    raise self.error("f-strings can only format compile-time values (constexprs), not tensors",
+                                     node)
+                val = _unwrap(val)
+                conv = {115: str, 114: repr, 97: ascii}.get(v.conversion, lambda x: x)
+                spec = _unwrap(self.visit(v.format_spec)) if v.format_spec is not None else ""
+                parts.append(format(conv(val), spec))
+            else:
+                raise self.error(f"unsupported f-string part {type(v).__name__}", v)
+        return tl.constexpr("".join(parts))
+
+    def visit_Attribute(self, node):
+        value = self.visit(node.value)
+        if isinstance(value, tl.tensor) and node.attr == "T":
+            return tl.trans(value)
+        obj = _unwrap(value)
+        try:
+            res = getattr(obj, node.attr)
+        except AttributeError:
+            raise self.error(f"'{_describe_obj(obj)}' has no attribute '{node.attr}'", node) from None
+        if _is_scalar_literal(res) or isinstance(res, (str, tuple, list)) and not _has_tensor(res):
+            return tl.constexpr(res) if not isinstance(res, (tuple, list)) else _const_seq(res)
+        return res
+
+    def visit_Subscript(self, node):
+        value = self.visit(node.value)
+        index = self.visit(node.slice)
+        if isinstance(value, tl.tensor):
+            return value.__getitem__(index)
+        obj = _unwrap(value)
+        idx = _unwrap(index)
+        if _has_tensor(idx):
+            raise self.error("tuples and lists can only be indexed by compile-time integers", node)
+        if isinstance(idx, tuple):
+            idx = tuple(_unwrap(i) for i in idx)
+        res = obj[idx]
+        if _is_scalar_literal(res) or isinstance(res, str):
+            return tl.constexpr(res)
+        if isinstance(res, list) and not _has_tensor(res):
+            return _const_seq(res)
+        return res
+
+    def _binary(self, op, lhs, rhs, node):
+        method = _BIN_METHODS.get(type(op))
+        if method is None:
+            raise self.error(f"AST binary operator '{type(op).__name__}' is not (currently) implemented.", node)
+        return self._apply_binary(method, lhs, rhs, node)
+
+    def _apply_binary(self, method, lhs, rhs, node):
+        if isinstance(lhs, tl.tensor):
+            return getattr(lhs, method)(rhs)
+        if isinstance(rhs, tl.tensor):
+            reflected = _REFLECTED.get(method) or method.replace("__", "__r", 1)
+            return getattr(rhs, reflected)(lhs)
+        a, b = _unwrap(lhs), _unwrap(rhs)
+        if isinstance(a, tl.block_ptr) or isinstance(b, tl.block_ptr):
+            raise self.error("block pointers support no arithmetic; use tl.advance", node)
+        try:
+            return tl.constexpr(_STATIC_OPS[method](a, b))
+        except TypeError:
+            raise self.error(f"unsupported operand types for {method.strip('_')}: {type(a).__name__} and "
+                             f"{type(b).__name__}", node) from None
+
+    def visit_BinOp(self, node):
+        lhs = self.visit(node.left)
+        rhs = self.visit(node.right)
+        return self._binary(node.op, lhs, rhs, node)
+
+    def visit_UnaryOp(self, node):
+        operand = self.visit(node.operand)
+        method = _UNARY_METHODS.get(type(node.op))
+        if isinstance(operand, tl.tensor):
+            return getattr(operand, method)()
+        v = _unwrap(operand)
+        if isinstance(node.op, ast.Not):
+            return tl.constexpr(not v)
+        try:
+            return tl.constexpr({"__neg__": lambda x: -x, "__pos__": lambda x: +x,
+                                 "__invert__": lambda x: ~x}[method](v))
+        except TypeError:
+            raise self.error(f"AST unary operator '{method}' is not (currently) implemented on type "
+                             f"{type(v).__name__}", node) from None
+
+    def visit_Compare(self, node):
+        result = None
+        lhs = self.visit(node.left)
+        for op, comp in zip(node.ops, node.comparators):
+            rhs = self.visit(comp)
+            r = self._compare(op, lhs, rhs, node)
+            result = r if result is None else self._logical(True, result, r)
+            if not isinstance(result, tl.tensor) and not _unwrap(result):
+                return result  # static False: Python stops here
+            lhs = rhs
+        return result
+
+    def _compare(self, op, lhs, rhs, node):
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if _is_tensor(lhs) or _is_tensor(rhs):
+                raise self.error("`is` comparisons are only supported on compile-time values (e.g. `x is None`)",
+                                 node)
+            r = _unwrap(lhs) is _unwrap(rhs)
+            return tl.constexpr(r if isinstance(op, ast.Is) else not r)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if _has_tensor(lhs) or _has_tensor(rhs):
+                raise self.error("`in` is only supported on compile-time values", node)
+            r = _unwrap(lhs) in [_unwrap(x) for x in _unwrap(rhs)]
+            return tl.constexpr(r if isinstance(op, ast.In) else not r)
+        return self._apply_binary(_CMP_METHODS[type(op)], lhs, rhs, node)
+
+    def _logical(self, is_and, lhs, rhs):
+        if isinstance(lhs, tl.tensor):
+            return lhs.logical_and(rhs) if is_and else lhs.logical_or(rhs)
+        if isinstance(rhs, tl.tensor):
+            # Static left operand: Python's short-circuit decides.
+            return rhs if bool(_unwrap(lhs)) == is_and else lhs
+        return tl.constexpr(_unwrap(lhs) and _unwrap(rhs) if is_and else _unwrap(lhs) or _unwrap(rhs))
+
+    def visit_BoolOp(self, node):
+        is_and = isinstance(node.op, ast.And)
+        result = self.visit(node.values[0])
+        for expr in node.values[1:]:
+            if not isinstance(result, tl.tensor) and bool(_unwrap(result)) != is_and:
+                return result  # short-circuit on a compile-time value
+            result = self._logical(is_and, result, self.visit(expr))
+        return result
+
+    # -- calls ----------------------------------------------------------------
+
+    def _call_args(self, node):
+        args = self._elements(node.args)
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                d = _unwrap(self.visit(k.value))
+                if not isinstance(d, dict):
+                    raise self.error("** needs a dict", k)
+                kwargs.update(d)
+            else:
+                kwargs[k.arg] = self.visit(k.value)
+        return args, kwargs
+
+    def visit_Call(self, node):
+        fn = _unwrap(self.visit(node.func))
+        args, kwargs = self._call_args(node)
+        self._set_loc(node)
+        if _is_jit(fn):
+            return self.call_jit(fn, args, kwargs, node)
+        impl = _builtin_impl(fn)
+        if impl is not None:
+            return impl(self, node, args, kwargs)
+        bound_to_value = isinstance(getattr(fn, "__self__", None), (tl.tensor, tl.block_ptr))
+        if tl.is_builtin(fn) or bound_to_value or _is_language_object(fn):
+            ret = fn(*args, **kwargs)
+            if isinstance(ret, list):
+                ret = tuple(ret)
+            if _is_scalar_literal(ret):
+                ret = tl.constexpr(ret)
+            return ret
+        if _has_tensor(args) or _has_tensor(kwargs):
+            name = getattr(fn, "__name__", repr(fn))
+            raise self.error(f"'{name}' is not a @jit function: it cannot be called with tensor arguments "
+                             "(decorate it with @tritium.jit)", node)
+        ret = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        if _is_scalar_literal(ret) or isinstance(ret, str):
+            return tl.constexpr(ret)
+        return ret
+
+    def call_jit(self, fn, args, kwargs, node):
+        try:
+            bound = inspect.signature(fn.fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.error(f"{fn.fn.__name__}(): {e}", node) from None
+        bound.apply_defaults()
+        values = {}
+        constexpr_params = _constexpr_params(fn)
+        for name, v in bound.arguments.items():
+            v = _unwrap(v)
+            if name in constexpr_params and _has_tensor(v):
+                raise self.error(f"{fn.fn.__name__}(): parameter '{name}' is tl.constexpr but got a tensor", node)
+            if _is_scalar_literal(v) or v is None or isinstance(v, (str, _types.dtype)) or _is_jit(v):
+                v = tl.constexpr(v)
+            values[name] = v
+        if getattr(fn, "noinline", False):
+            for name, v in values.items():
+                if isinstance(v, tl.tensor) and _types.is_block(v.type):
+                    raise self.error(f"Function {fn.fn.__name__} is marked noinline, but was called with "
+                                     f"non-scalar argument {name}:{v}", node)
+        key_parts = []
+        for name in fn.arg_names if hasattr(fn, "arg_names") else values:
+            v = values.get(name)
+            template, _ = V.flatten(v, name)
+            key_parts.append(_template_key(template))
+        mangled = re.sub(r"[^0-9A-Za-z_]", "_", f"{fn.fn.__name__}__{'__'.join(key_parts)}")
+        key = (id(fn.fn), mangled)
+        if key not in self.mb.functions:
+            if key in self.mb.building:
+                raise self.error(f"recursive call of {fn.fn.__name__} is not supported", node)
+            self.mb.building.add(key)
+            try:
+                gen = CodeGenerator(self.mb, fn, self.mb.unique_name(mangled))
+                ir_fn, ret = gen.build(call_args=values)
+            finally:
+                self.mb.building.discard(key)
+            self.mb.functions[key] = (ir_fn, ret)
+            self._set_loc(node)
+        ir_fn, ret = self.mb.functions[key]
+        leaves = []
+        for name in values:
+            _, ls = V.flatten(values[name], name)
+            leaves.extend(t.handle for _, t in ls)
+        results = self.sem.call(ir_fn, leaves)
+        if ret is None or ret == Const(None):
+            return None
+        it = iter(results)
+        return V.rebuild(ret, lambda var: tl._wrap(next(it)))
+
+    # -- builtins of Python ----------------------------------------------------
+
+    def _py_len(self, node, args, kwargs):
+        (x, ) = args
+        x = _unwrap(x)
+        if isinstance(x, tl.tensor):
+            return tl.constexpr(x.shape[0] if x.shape else 0)
+        return tl.constexpr(len(x))
+
+    def _py_static(self, fn):
+
+        def impl(gen, node, args, kwargs):
+            if _has_tensor(args) or _has_tensor(kwargs):
+                raise gen.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
+                                "(use x.to(dtype) to convert)", node)
+            r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+            return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
+
+        return impl
+
+    def _py_minmax(self, is_max, node, args, kwargs):
+        if kwargs:
+            raise self.error(f"{'max' if is_max else 'min'}() keyword arguments are not supported", node)
+        if len(args) == 1:
+            args = list(_unwrap(args[0]))
+        if not args:
+            raise self.error(f"{'max' if is_max else 'min'}() needs arguments", node)
+        if not _has_tensor(args):
+            vals = [_unwrap(a) for a in args]
+            return tl.constexpr(max(vals) if is_max else min(vals))
+        acc = args[0]
+        for a in args[1:]:
+            acc = tl.maximum(acc, a) if is_max else tl.minimum(acc, a)
+        return acc
+
+    def _py_print(self, node, args, kwargs):
+        prefix = []
+        rest = list(args)
+        while rest and isinstance(_unwrap(rest[0]), str):
+            prefix.append(_unwrap(rest.pop(0)))
+        text = " ".join(prefix)
+        tl.device_print(text, *rest, hex=kwargs.get("hex", False))
+
+    def _py_range(self, node, args, kwargs):
+        if _has_tensor(args):
+            raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
+        return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def _freeze(x):
+    """A hashable compile-time value: constexprs unwrapped, tuples inside."""
+    x = _unwrap(x)
+    if isinstance(x, (tuple, list)):
+        return tuple(_freeze(v) for v in x)
+    return x
+
+
+def _const_seq(seq):
+    return tuple(tl.constexpr(x) if _is_scalar_literal(x) else x for x in seq)
+
+
+def _describe_obj(obj):
+    if isinstance(obj, tl.tensor):
+        return "tensor"
+    return type(obj).__name__
+
+
+def _same_shape(a, b):
+    """Whether two templates with equal leaves also agree on constants."""
+    if isinstance(a, Const) or isinstance(b, Const):
+        return a == b
+    if isinstance(a, (Seq, Agg)) and isinstance(b, (Seq, Agg)):
+        return len(a.items) == len(b.items) and all(_same_shape(x, y) for x, y in zip(a.items, b.items))
+    return True
+
+
+def _template_key(t):
+    if isinstance(t, Leaf):
+        return _type_key(t.type)
+    if isinstance(t, Seq):
+        return "T" + "_".join(_template_key(x) for x in t.items) + "_"
+    if isinstance(t, Agg):
+        return "B" + _mangle_value(t.key) + "_".join(_template_key(x) for x in t.items) + "_"
+    return "c" + _mangle_value(t.value)
+
+
+def _constexpr_params(fn):
+    params = getattr(fn, "params", None)
+    out = set()
+    if params:
+        for p in params:
+            if getattr(p, "is_constexpr", False):
+                out.add(getattr(p, "name", None))
+    try:
+        for name, p in inspect.signature(fn.fn).parameters.items():
+            ann = p.annotation
+            if ann is tl.constexpr or ann in ("tl.constexpr", "constexpr", "triton.language.constexpr"):
+                out.add(name)
+    except (TypeError, ValueError):
+        pass
+    return out
+
+
+_BUILTINS = {
+    "range": range, "len": len, "int": int, "float": float, "bool": bool, "isinstance": isinstance,
+    "getattr": getattr, "hasattr": hasattr, "print": print, "min": min, "max": max, "list": list, "tuple": tuple,
+    "str": str, "repr": repr, "type": type, "enumerate": enumerate, "zip": zip,
+}
+
+_BUILTIN_IMPLS = {
+    len: CodeGenerator._py_len,
+    min: lambda gen, node, args, kwargs: gen._py_minmax(False, node, args, kwargs),
+    max: lambda gen, node, args, kwargs: gen._py_minmax(True, node, args, kwargs),
+    print: CodeGenerator._py_print,
+    range: CodeGenerator._py_range,
+}
+for _f in (int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type, enumerate, zip):
+    _BUILTIN_IMPLS[_f] = (lambda f: lambda gen, node, args, kwargs: gen._py_static(f)(gen, node, args, kwargs))(_f)
+
+
+
+
+def _builtin_impl(fn):
+    try:
+        return _BUILTIN_IMPLS.get(fn)
+    except TypeError:  # unhashable
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The binding's function-level knobs
+# ---------------------------------------------------------------------------
+
+
+def _set_noinline(ir_fn):
+    setter = getattr(ir_fn, "set_noinline", None)
+    if setter is None:
+        warnings.warn("this build of tritium._C.frontend cannot mark functions noinline; the call may be inlined")
+        return
+    setter(True)
+
+
+def _set_arg_attrs(sem, index, attrs):
+    div = attrs.get("divisibility") or attrs.get("tt.divisibility")
+    if div:
+        sem.set_arg_divisibility(index, int(div))
+    if attrs.get("equal_to_1"):
+        sem.set_arg_equal_to_1(index)
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+
+def _normalize_attrs(fn, attrs):
+    """{arg name: {attr: value}} from Triton-style keys (an index into the
+    parameters, a 1-tuple path, or a name) and values (dicts or lists of
+    (attr, value) pairs)."""
+    out = {}
+    names = list(fn.arg_names)
+    for key, spec in (attrs or {}).items():
+        if isinstance(key, tuple):
+            if len(key) != 1:
+                continue
+            key = key[0]
+        name = names[key] if isinstance(key, int) else key
+        if isinstance(spec, (list, tuple)):
+            spec = {k: v for k, v in spec}
+        d = {}
+        for k, v in spec.items():
+            k = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}.get(k, k)
+            d[k] = v
+        out[name] = d
+    return out
+
+
+class _Options:
+    """The compile options as the builtins read them: ``debug`` is on when
+    the options or the @jit decorator ask for it."""
+
+    def __init__(self, options, fn_debug):
+        self._options = options
+        self.debug = bool(fn_debug) or bool(_option(options, "debug", False))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        v = _option(self._options, name, None)
+        if v is None:
+            raise AttributeError(name)
+        return v
+
+    def get(self, name, default=None):
+        v = _option(self._options, name, None) if name != "debug" else self.debug
+        return default if v is None else v
+
+
+def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None):
+    """Builds the IR module of the kernel ``fn`` (a JITFunction) for one
+    specialization (docs/frontend.md):
+
+    * ``signature``: {arg name: "*fp32" | "i32" | ... | "constexpr"}
+    * ``constexprs``: {arg name: value} (also accepted: {(index,): value})
+    * ``attrs``: {arg index: {"divisibility": 16, "equal_to_1": True}}
+    * ``options``: num_warps, num_stages, debug, ... (a dict or an object)
+
+    Raises ``tritium.CompilationError`` for every error in the kernel.
+    """
+    names = list(fn.arg_names)
+    consts = {}
+    for k, v in (constexprs or {}).items():
+        if isinstance(k, tuple):
+            if len(k) != 1:
+                continue
+            k = k[0]
+        consts[names[k] if isinstance(k, int) else k] = v
+    sig = {}
+    for k, v in (signature or {}).items():
+        sig[names[k] if isinstance(k, int) else k] = v
+    arg_attrs = _normalize_attrs(fn, attrs)
+    try:
+        defaults = {n: p.default for n, p in inspect.signature(fn.fn).parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+    except (TypeError, ValueError):
+        defaults = {}
+
+    options = _Options(options, getattr(fn, "debug", None))
+    if module is None:
+        module = _C.ir.Module()
+    sem = _C.frontend.Semantic(module)
+    mb = _ModuleBuilder(module, sem, options)
+    gen = CodeGenerator(mb, fn, name=mb.unique_name(fn.fn.__name__), is_kernel=True)
+    kernel_args = []
+    for name in names:
+        s = sig.get(name)
+        if name in consts or s == "constexpr" or s is None:
+            if name in consts:
+                value = consts[name]
+            elif name in defaults:
+                value = defaults[name]
+            else:
+                raise gen.error(f"no value for the constexpr parameter '{name}'", gen.src.fndef)
+            kernel_args.append((name, None, value, None))
+            continue
+        try:
+            ty = _types.str_to_ty(s)
+        except (ValueError, TypeError) as e:
+            raise gen.error(str(e), gen.src.fndef) from None
+        kernel_args.append((name, ty, None, arg_attrs.get(name)))
+    with tl.use_semantic(sem, mb, options):
+        gen.build(kernel_args=kernel_args)
+    return module
