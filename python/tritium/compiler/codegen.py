@@ -704,6 +704,8 @@ class CodeGenerator(ast.NodeVisitor):
             else_scope, else_end = before, "fallthrough"
 
         reaching = [(s, e) for s, e in ((then_scope, then_end), (else_scope, else_end)) if e is not None]
+        if len(reaching) == 2:
+            self._conform_branches(reaching)
         if not reaching:
             # Both branches returned: what follows is dead; stay in a
             # terminated block so that the caller stops.
@@ -719,6 +721,26 @@ class CodeGenerator(ast.NodeVisitor):
                 sem.br(merge)
         sem.seal(merge)
         sem.set_insert_block(merge)
+
+    def _conform_branches(self, reaching):
+        """Tuples that differ between the branches only in their Python
+        numbers get tensors there instead (emitted at the end of each
+        branch), as Triton makes every tuple element a tensor."""
+        (sa, ea), (sb, eb) = reaching
+        for name in [n for n in sa if n in sb]:
+            ta, tb = sa[name], sb[name]
+            if ta == tb or not (_has_scalar_const(ta) or _has_scalar_const(tb)):
+                continue
+            for s_this, e_this in ((sa, ea), (sb, eb)):
+                if e_this == "fallthrough" or not isinstance(s_this[name], Seq):
+                    continue  # no else: the value from before flows in as is
+                saved = self.scope
+                self.scope = s_this
+                try:
+                    self.sem.set_insert_block(e_this)
+                    self.set_value(name, _tensorize(self.get_value(name)))
+                finally:
+                    self.scope = saved
 
     def _merge_scopes(self, before, scopes, node):
         if len(scopes) == 1:
@@ -786,6 +808,37 @@ class CodeGenerator(ast.NodeVisitor):
                     names.add(n.id)
         return names
 
+    def _conform(self, value, target):
+        """``value`` with its Python numbers made tensors where ``target``
+        (a template) has a tensor: a tuple element that is a constant on one
+        path and a tensor on another (Triton makes it a tensor on both)."""
+        v = _unwrap(value)
+        if isinstance(target, Leaf):
+            return tl.to_tensor(v) if _is_scalar_literal(v) else value
+        if isinstance(target, Seq) and isinstance(v, (tuple, list)) and len(v) == len(target.items):
+            return type(v)(self._conform(x, t) for x, t in zip(v, target.items))
+        return value
+
+    def _conform_name(self, name, target):
+        """Rewrites ``name`` conformed to ``target``; whether it changed."""
+        t = self.scope.get(name)
+        if t is None or isinstance(t, (Undefined, Leaf)) or not _has_scalar_const(t):
+            return False
+        new = self._conform(self.get_value(name), target)
+        template, _ = V.flatten(new, name)
+        if template == t:
+            return False
+        self.set_value(name, new)
+        return True
+
+    def _tensorize_tuples(self, names):
+        """Before a loop: the Python numbers inside tuples the loop assigns
+        become tensors, so that they can be carried around it."""
+        for name in names:
+            t = self.scope.get(name)
+            if isinstance(t, Seq) and _has_scalar_const(t):
+                self.set_value(name, _tensorize(self.get_value(name)))
+
     def _check_loop_carried(self, before, node):
         for name, t0 in before.items():
             t1 = self.scope.get(name)
@@ -807,6 +860,7 @@ class CodeGenerator(ast.NodeVisitor):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
         header -> exit. ``header_fn`` returns the condition."""
         sem = self.sem
+        self._tensorize_tuples(self._assigned_names(node.body))
         header = sem.create_block(f"{header_fn.__name__}")
         sem.br(header)
         sem.set_insert_block(header)
@@ -821,6 +875,9 @@ class CodeGenerator(ast.NodeVisitor):
         sem.set_insert_block(body)
         body_fn()
         if not self.terminated():
+            for name, t in before.items():
+                if not isinstance(t, Undefined):
+                    self._conform_name(name, t)
             self._check_loop_carried(before, node)
             self._set_loc(node)
             if latch_fn is not None:
@@ -1257,6 +1314,23 @@ class CodeGenerator(ast.NodeVisitor):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def _has_scalar_const(t):
+    if isinstance(t, Const):
+        return _is_scalar_literal(_unwrap(t.value))
+    if isinstance(t, (Seq, Agg)):
+        return any(_has_scalar_const(x) for x in t.items)
+    return False
+
+
+def _tensorize(v):
+    """``v`` with the Python numbers inside tuples made tensors."""
+    u = _unwrap(v)
+    if isinstance(u, (tuple, list)):
+        return type(u)(_tensorize(x) if isinstance(_unwrap(x), (tuple, list)) else
+                       (tl.to_tensor(_unwrap(x)) if _is_scalar_literal(_unwrap(x)) else x) for x in u)
+    return v
 
 
 def _freeze(x):

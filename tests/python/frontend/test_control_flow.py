@@ -590,3 +590,57 @@ def test_print_maps_to_device_print():
     ir = to_ir(prints, "*i32")
     assert count(ir, r"^\s*print ") == 2
     assert 'prefix=" x is: "' in ir and 'prefix=" x=: ", hex' in ir
+
+
+@jit
+def sum_pair(t):
+    return t[0] + t[1]
+
+
+@jit
+def load_block(p):
+    return tl.load(p, boundary_check=(0, ), padding_option="zero")
+
+
+@jit
+def aggregates_as_arguments(x_ptr, n):
+    a = tl.load(x_ptr)
+    pair = (a, a * 2)
+    bp = tl.make_block_ptr(x_ptr, (n, ), (1, ), (0, ), (16, ), (0, ))
+    tl.store(x_ptr + tl.arange(0, 16), load_block(bp) + sum_pair(pair))
+
+
+def test_tuples_and_block_pointers_as_call_arguments():
+    ir = to_ir(aggregates_as_arguments, "*i32,i32")
+    assert re.search(r"^func @sum_pair__T\w+\(%t_0: i32, %t_1: i32\) -> i32", ir, re.M)
+    loader = [ln for ln in ir.splitlines() if ln.startswith("func @load_block")]
+    assert len(loader) == 1 and "ptr<i32>" in loader[0] and loader[0].count("i64") == 2
+
+
+@jit
+def tuple_in_loop(x_ptr, n):
+    state = (tl.load(x_ptr), 0.0)
+    for i in range(n):
+        state = (state[0] + 1, state[1] + 0.5)
+    tl.store(x_ptr, state[0] + state[1].to(tl.int32))
+
+
+def test_tuple_carried_through_a_loop():
+    ir = to_ir(tuple_in_loop, "*i32,i32")
+    phis = [ln for ln in ir.splitlines() if "= phi" in ln]
+    assert sorted(p.rsplit(": ", 1)[1] for p in phis) == ["f32", "i32", "i32"]
+
+
+@jit
+def tuple_in_branches(x_ptr, n):
+    if n > 0:
+        t = (tl.load(x_ptr), 1)
+    else:
+        t = (0, 2)
+    tl.store(x_ptr, t[0] + t[1])
+
+
+def test_tuple_elements_become_tensors_where_branches_differ():
+    ir = to_ir(tuple_in_branches, "*i32,i32")
+    phis = [ln for ln in ir.splitlines() if "= phi" in ln]
+    assert len(phis) == 2 and all(p.endswith(": i32") for p in phis)

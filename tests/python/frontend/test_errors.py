@@ -688,3 +688,85 @@ def k_padding(x_ptr, M):
 
 def test_bad_padding_option():
     expect_error(k_padding, "*fp32,i32", {}, r"padding_option must be '', 'zero' or 'nan'", "tl.load")
+
+
+# --- Errors of the semantic layer (C++), located at the kernel's node ---------
+
+
+@jit
+def k_shape_mismatch(x_ptr):
+    a = tl.arange(0, 128)
+    b = tl.arange(0, 64)
+    tl.store(x_ptr + a, a + b)  # ERR
+
+
+def test_incompatible_shapes():
+    expect_error(k_shape_mismatch, "*i32", {}, r"incompatible shapes \[128\] and \[64\]", "a + b")
+
+
+@jit
+def k_bad_axis(x_ptr):
+    tl.store(x_ptr, tl.program_id(3))  # ERR
+
+
+def test_program_id_axis():
+    expect_error(k_bad_axis, "*i32", {}, r"program_id axis must be 0, 1, or 2 but got 3", "tl.program_id")
+
+
+@jit
+def k_load_int(x_ptr, n):
+    tl.store(x_ptr, tl.load(n))  # ERR
+
+
+def test_load_from_non_pointer():
+    expect_error(k_load_int, "*i32,i32", {}, r"Unsupported ptr type int32 in `tl.load`", "tl.load")
+
+
+@jit
+def k_mixed_sign_div(x_ptr, a, b):
+    tl.store(x_ptr, a / b)  # ERR
+
+
+def test_division_of_mixed_signedness():
+    expect_error(k_mixed_sign_div, "*fp32,i32,u32", {}, r"Cannot use /", "a / b")
+
+
+@jit
+def k_block_condition(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    if x > 0:  # ERR
+        tl.store(x_ptr, 1)
+
+
+def test_block_as_condition():
+    expect_error(k_block_condition, "*i32", {}, r"Boolean value of Tensor with more than one value is ambiguous",
+                 "if")
+
+
+@jit
+def k_store_const(x_ptr):
+    tl.store(x_ptr, 1.0)  # ERR
+
+
+def test_store_through_const_pointer():
+    expect_error(k_store_const, "*kfp32", {}, r"Cannot store to a constant pointer", "tl.store")
+
+
+@jit
+def k_dot_shapes(a_ptr):
+    a = tl.load(a_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    b = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    tl.dot(a, b)  # ERR
+
+
+def test_dot_inner_dimensions():
+    expect_error(k_dot_shapes, "*fp16", {}, r"are not compatible for matmul", "tl.dot")
+
+
+@jit
+def k_arange_not_pow2(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 12), 1)  # ERR
+
+
+def test_arange_power_of_two():
+    expect_error(k_arange_not_pow2, "*i32", {}, r"power of 2|power of two", "tl.arange")
