@@ -7,6 +7,7 @@
 
 #include "analysis/Passes.h"
 #include "analysis/AxisInfo.h"
+#include "ir/Dominance.h"
 #include "ir/Function.h"
 #include "ir/Module.h"
 #include "ir/PassManager.h"
@@ -41,10 +42,22 @@ public:
     return PreservedAnalyses::all();
   }
 };
+/// Prints each function's dominator tree to stderr.
+class PrintDomTreePass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "print<domtree>"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    llvm::errs() << "dominator tree of @" << F.getName() << ":\n";
+    AM.get<DominatorTreeAnalysis>(F).print(llvm::errs());
+    return PreservedAnalyses::all();
+  }
+};
 } // namespace
 
 void tritium::registerAnalysisPasses(PassRegistry &R) {
   R.add("print<axis-info>",
         "Print contiguity, divisibility and constancy of every value",
         [] { return std::make_unique<PrintAxisInfoPass>(); });
+  R.add("print<domtree>", "Print the dominator tree of every function",
+        [] { return std::make_unique<PrintDomTreePass>(); });
 }

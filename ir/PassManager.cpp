@@ -24,19 +24,15 @@ void AnalysisManager::invalidate(const PreservedAnalyses &PA) {
 }
 
 PreservedAnalyses FunctionPass::run(Module &M, AnalysisManager &AM) {
-  PreservedAnalyses All = PreservedAnalyses::all();
-  bool Changed = false;
+  PreservedAnalyses Kept = PreservedAnalyses::all();
   for (Function *F : M.functions()) {
     PreservedAnalyses PA = runOnFunction(*F, AM);
-    if (!PA.areAllPreserved()) {
-      // Later functions must not see analyses this one invalidated; the
-      // cache is keyed per function, so invalidate as we go.
-      AM.invalidate(PA);
-      Changed = true;
-      All = PA;
-    }
+    // Later functions must not see analyses this one invalidated; the cache
+    // is keyed per function, so invalidate as we go.
+    AM.invalidate(PA);
+    Kept.intersect(PA);
   }
-  return Changed ? All : PreservedAnalyses::all();
+  return Kept;
 }
 
 void PassManager::run(Module &M, AnalysisManager &AM) {

@@ -48,6 +48,20 @@ public:
     return *this;
   }
   bool areAllPreserved() const { return All; }
+  /// Keeps only what both this and \p O preserved.
+  void intersect(const PreservedAnalyses &O) {
+    if (O.All)
+      return;
+    if (All) {
+      *this = O;
+      return;
+    }
+    llvm::SmallPtrSet<const void *, 4> Both;
+    for (const void *ID : Kept)
+      if (O.Kept.count(ID))
+        Both.insert(ID);
+    Kept = std::move(Both);
+  }
   bool isPreserved(const void *ID) const { return All || Kept.count(ID); }
 
 private:
