@@ -25,6 +25,7 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "PyModule.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -37,37 +38,10 @@
 namespace py = pybind11;
 using namespace tritium;
 
+// _C.frontend (FrontendBinding.cpp).
+void bindFrontend(py::module_ &M);
+
 namespace {
-
-/// A parsed module together with the Context it lives in (which must outlive
-/// it) and the text it came from (which error messages quote).
-class PyModule {
-public:
-  PyModule(std::unique_ptr<Context> Ctx, std::unique_ptr<Module> M,
-           std::string Text, std::string Name)
-      : Ctx(std::move(Ctx)), M(std::move(M)), Text(std::move(Text)),
-        Name(std::move(Name)) {}
-
-  std::string str() const { return M->str(); }
-  void verify() const { verifyModuleOrThrow(*M); }
-
-  void runPasses(const std::string &Pipeline, bool VerifyEach) {
-    PassManagerOptions Opts;
-    Opts.VerifyEach = VerifyEach;
-    PassManager PM(std::move(Opts));
-    PassRegistry::global().parsePipeline(Pipeline, PM);
-    PM.run(*M);
-  }
-
-  const std::string &getText() const { return Text; }
-  const std::string &getName() const { return Name; }
-
-private:
-  std::unique_ptr<Context> Ctx;
-  std::unique_ptr<Module> M;
-  std::string Text;
-  std::string Name;
-};
 
 /// Sets tritium.CompilationError(message, file, line, col, detail) for \p E
 /// as the pending Python error. \p Text, when given, is the source parsed
@@ -108,6 +82,8 @@ auto withSource(const std::string &Text, const std::string &Name, FnT F)
 /// _C.ir: modules of IR text, the verifier and the pass pipeline.
 void bindIR(py::module_ &M) {
   py::class_<PyModule>(M, "Module", "A module of Tritium IR")
+      .def(py::init<std::string>(), py::arg("name") = "<frontend>",
+           "An empty module, for the frontend to build into")
       .def("__str__", &PyModule::str, "The module in the text form of the IR")
       .def("__repr__",
            [](const PyModule &Mod) {
@@ -182,4 +158,6 @@ PYBIND11_MODULE(_C, M) {
   // The IR entry points also sit at the top, as tritium._C.parse_module.
   for (const char *Name : {"Module", "parse_module", "list_passes"})
     M.attr(Name) = IR.attr(Name);
+
+  bindFrontend(M);
 }

@@ -1,0 +1,59 @@
+//===- PyModule.h - The Python handle of an IR module -----------*- C++ -*-===//
+//
+// tritium._C.ir.Module: a Module together with the Context it lives in
+// (which must outlive it) and the text it was parsed from (which error
+// messages quote). Shared by the bindings of the IR (Binding.cpp) and of the
+// frontend (FrontendBinding.cpp), which builds into an empty one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_PYTHON_PYMODULE_H
+#define TRITIUM_PYTHON_PYMODULE_H
+
+#include "ir/Context.h"
+#include "ir/Module.h"
+#include "ir/PassManager.h"
+#include "ir/Verifier.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace tritium {
+
+class PyModule {
+public:
+  PyModule(std::unique_ptr<Context> Ctx, std::unique_ptr<Module> M,
+           std::string Text, std::string Name)
+      : Ctx(std::move(Ctx)), M(std::move(M)), Text(std::move(Text)),
+        Name(std::move(Name)) {}
+  /// An empty module (no text), for the frontend to build into.
+  explicit PyModule(std::string Name = "<frontend>")
+      : Ctx(std::make_unique<Context>()), M(std::make_unique<Module>(*Ctx)),
+        Name(std::move(Name)) {}
+
+  std::string str() const { return M->str(); }
+  void verify() const { verifyModuleOrThrow(*M); }
+
+  void runPasses(const std::string &Pipeline, bool VerifyEach) {
+    PassManagerOptions Opts;
+    Opts.VerifyEach = VerifyEach;
+    PassManager PM(std::move(Opts));
+    PassRegistry::global().parsePipeline(Pipeline, PM);
+    PM.run(*M);
+  }
+
+  Module &getModule() { return *M; }
+  Context &getContext() { return *Ctx; }
+  const std::string &getText() const { return Text; }
+  const std::string &getName() const { return Name; }
+
+private:
+  std::unique_ptr<Context> Ctx;
+  std::unique_ptr<Module> M;
+  std::string Text;
+  std::string Name;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_PYTHON_PYMODULE_H
