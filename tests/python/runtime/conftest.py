@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from runtime_helpers import CountingFrontend, FakeDriver, real_or_stub_frontend  # noqa: E402
+from runtime_helpers import CountingFrontend, FakeDriver, real_frontend  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +33,7 @@ def private_dirs(tmp_path, monkeypatch):
 def frontend(monkeypatch):
     """Counts (and records) every call of the code generator."""
     from tritium.compiler import compiler
-    counting = CountingFrontend(real_or_stub_frontend())
+    counting = CountingFrontend(real_frontend())
     monkeypatch.setattr(compiler, "ast_to_ir", counting)
     return counting
 

@@ -1,49 +1,12 @@
 """Shared pieces of the runtime tests (importable from subprocesses too)."""
 
-import types
-
 import numpy as np
 
-try:
-    import tritium.language as tl
-    tl.constexpr  # noqa: B018
-except (ImportError, AttributeError):  # the language is not there yet
-    class constexpr:  # noqa: N801
-        def __init__(self, value):
-            self.value = value
 
-    tl = types.SimpleNamespace(constexpr=constexpr)
-
-
-_IR_TYPES = {"i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
-             "u8": "i8", "u16": "i16", "u32": "i32", "u64": "i64", "fp16": "f16",
-             "bf16": "bf16", "fp32": "f32", "fp64": "f64", "fp8e4nv": "f8e4m3",
-             "fp8e5": "f8e5m2"}
-
-
-def stub_ast_to_ir(fn, signature, constexprs, attrs, options):
-    """Stands in for codegen.ast_to_ir until it lands: an empty kernel with
-    the signature's arguments."""
-    from tritium.compiler.compiler import _ir_api
-    args = []
-    for i, (name, ty) in enumerate(signature.items()):
-        if ty == "constexpr":
-            continue
-        ir_ty = (f"ptr<{_IR_TYPES[ty.lstrip('*k')]}>" if ty.startswith("*")
-                 else _IR_TYPES[ty])
-        attr = " {divisibility=16}" if attrs.get(i, {}).get("divisibility") else ""
-        args.append(f"%{name}: {ir_ty}{attr}")
-    text = f"kernel @{fn.__name__}({', '.join(args)}) {{\nentry:\n  ret\n}}\n"
-    return _ir_api().parse_module(text, fn.__name__)
-
-
-def real_or_stub_frontend():
-    """The code generator's ast_to_ir once it exists, else the stub."""
-    try:
-        from tritium.compiler import codegen
-        return codegen.ast_to_ir
-    except ImportError:
-        return stub_ast_to_ir
+def real_frontend():
+    """The code generator's entry point, codegen.ast_to_ir."""
+    from tritium.compiler import codegen
+    return codegen.ast_to_ir
 
 
 class CountingFrontend:

@@ -8,8 +8,9 @@ from tritium.runtime import driver
 from tritium.runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics
 from tritium.runtime.jit import jit
 from tritium import testing
+import tritium.language as tl
 
-from runtime_helpers import FakeTensor, tl
+from runtime_helpers import FakeTensor
 
 
 class FakeTimer:

@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "python")
 
 KERNELS = """
-from runtime_helpers import tl
+import tritium.language as tl
 from tritium.runtime.jit import jit
 
 SCALE = tl.constexpr({scale})
@@ -97,9 +97,9 @@ def test_version_key_covers_the_extension():
 CHILD = r"""
 import sys
 sys.path[:0] = [{python!r}, {here!r}, {kdir!r}]
-from runtime_helpers import CountingFrontend, real_or_stub_frontend
+from runtime_helpers import CountingFrontend, real_frontend
 from tritium.compiler import compiler
-counting = CountingFrontend(real_or_stub_frontend())
+counting = CountingFrontend(real_frontend())
 compiler.ast_to_ir = counting
 import kmod_child
 k = kmod_child.scale_kernel.warmup("*fp32", "i32", BLOCK=128, grid=(1,))
@@ -205,9 +205,9 @@ def _child_compile(kdir, cache_dir, barrier, results):
     sys.path[:0] = [PYTHON_DIR, HERE, kdir]
     os.environ["TRITIUM_CACHE_DIR"] = cache_dir
     import time
-    from runtime_helpers import real_or_stub_frontend
+    from runtime_helpers import real_frontend
     from tritium.compiler import compiler as comp
-    inner = real_or_stub_frontend()
+    inner = real_frontend()
 
     def slow_frontend(*args):
         barrier.wait(timeout=60)  # everyone compiles at once, then stores at once

@@ -7,8 +7,7 @@ import pytest
 from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource, CompiledKernel, GPUTarget, parse_target
 from tritium.runtime.jit import jit
-
-from runtime_helpers import tl
+import tritium.language as tl
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__)))))

@@ -7,8 +7,9 @@ import pytest
 import tritium
 from tritium.runtime import driver
 from tritium.runtime.jit import JITFunction, cdiv, jit, next_power_of_2
+import tritium.language as tl
 
-from runtime_helpers import CudaArray, FakeTensor, load_module, tl
+from runtime_helpers import CudaArray, FakeTensor, load_module
 
 
 @jit
@@ -181,13 +182,17 @@ def test_do_not_specialize_on_alignment_keeps_equal_to_1(frontend):
 
 
 def test_constexpr_values_and_types_key_separately(frontend):
-    x, y, out = tensors()
-    add_kernel.warmup(x, y, out, 17, BLOCK=64, grid=(1,))
-    add_kernel.warmup(x, y, out, 17, BLOCK=64, grid=(1,))
+    @jit
+    def k(p, n, SCALE: tl.constexpr):
+        tl.store(p, n * SCALE)
+    p = FakeTensor(4)
+    k.warmup(p, 17, SCALE=2, grid=(1,))
+    k.warmup(p, 17, SCALE=2, grid=(1,))
     assert frontend.count == 1
-    add_kernel.warmup(x, y, out, 17, BLOCK=64.0, grid=(1,))  # same hash, other type
-    assert frontend.count == 2
-    assert frontend.last[2] == {"BLOCK": 64.0}
+    k.warmup(p, 17, SCALE=2.0, grid=(1,))  # equal and same hash, but another type
+    k.warmup(p, 17, SCALE=True, grid=(1,))
+    assert frontend.count == 3
+    assert frontend.last[2] == {"SCALE": True}
 
 
 def test_options_reach_the_frontend_and_key(frontend):
@@ -421,7 +426,7 @@ def test_globals_recorded_in_triton_form(frontend, fake_driver, tmp_path, monkey
 
 
 KMOD = """
-from runtime_helpers import tl
+import tritium.language as tl
 from tritium.runtime.jit import jit
 
 SCALE = tl.constexpr(2)

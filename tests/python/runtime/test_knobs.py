@@ -8,8 +8,9 @@ from tritium import knobs
 from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource
 from tritium.runtime.jit import jit
+import tritium.language as tl
 
-from runtime_helpers import FakeTensor, tl
+from runtime_helpers import FakeTensor
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__)))))
