@@ -597,17 +597,18 @@ def compile(src, target=None, options=None):
     read_cache = not (knobs.compilation.always_compile or override or dump
                       or _wants_dump(knobs.compilation.dump_ir, name))
     manager = _cache.FileCacheManager(key)
+    timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
     if read_cache:
         files = manager.load()
         if files is not None:
             kernel = _from_cache_files(files, manager)
             if kernel is not None:
-                kernel.compile_times = {"load": time.perf_counter() - t_start}
+                timings["load"] = time.perf_counter() - t_start - timings["key"]
+                kernel.compile_times = timings
                 if knobs.compilation.print_stage_times:
                     _print_times(name, key, kernel.compile_times, True)
                 return kernel
 
-    timings = {}
     metadata = {
         "name": name,
         "hash": key,
@@ -656,11 +657,13 @@ def compile(src, target=None, options=None):
         if dump:
             _dump(name, key, stage, asm[stage])
     metadata["stages"] = list(asm)
-    timings["total"] = time.perf_counter() - t_start
 
     files = {_stage_file(name, stage): text for stage, text in asm.items()}
     files[_stage_file(name, "json")] = json.dumps(metadata, default=str)
+    t0 = time.perf_counter()
     group = {} if override else manager.store(files)
+    timings["store"] = time.perf_counter() - t0
+    timings["total"] = time.perf_counter() - t_start
     kernel = CompiledKernel(asm, metadata, group, module=tir_module, src=src)
     kernel.compile_times = timings
     if knobs.compilation.print_stage_times:

@@ -128,10 +128,11 @@ def test_print_stage_times(monkeypatch, capsys):
     monkeypatch.setenv("TRITIUM_PRINT_STAGE_TIMES", "1")
     compiler.compile(src(), target="cuda:90")
     err = capsys.readouterr().err
-    assert re.search(r"\[tritium\] compile knob_kernel \w+: frontend [\d.]+ ms, passes "
-                     r"[\d.]+ ms, total [\d.]+ ms", err), err
+    assert re.search(r"\[tritium\] compile knob_kernel \w+: key [\d.]+ ms, frontend [\d.]+ ms, "
+                     r"passes [\d.]+ ms, store [\d.]+ ms, total [\d.]+ ms", err), err
     compiler.compile(src(), target="cuda:90")
-    assert "disk cache hit, load" in capsys.readouterr().err
+    assert re.search(r"disk cache hit, key [\d.]+ ms, load [\d.]+ ms",
+                     capsys.readouterr().err)
 
 
 def test_default_backend(monkeypatch, frontend):
