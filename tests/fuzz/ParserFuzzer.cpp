@@ -2,8 +2,9 @@
 //
 // Feeds arbitrary bytes to parseModule and parseType. Rejecting them with a
 // CompileError is fine; crashing, leaking, hanging or tripping a sanitizer is
-// not. Whatever parses must print as text that parses again and prints the
-// same (with locations, so loc(...) round-trips too); a mismatch traps.
+// not, in the parser or in the verifier that tritium-opt runs next. Whatever
+// parses must print as text that parses again and prints the same (with
+// locations, so loc(...) round-trips too); a mismatch traps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "ir/Module.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "ir/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,7 +44,10 @@ void checkModule(llvm::StringRef Text) {
   Context Ctx;
   std::string First;
   try {
-    First = print(*parseModule(Text, Ctx, "fuzz"));
+    std::unique_ptr<Module> M = parseModule(Text, Ctx, "fuzz");
+    // tritium-opt verifies what it parsed: that must not crash either.
+    (void)verifyModule(*M);
+    First = print(*M);
   } catch (const CompileError &E) {
     (void)formatError(E, Text, "fuzz");
     return;
