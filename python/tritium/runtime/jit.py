@@ -294,8 +294,9 @@ class KernelParam:
         self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
         self.has_default = param.default is not inspect.Parameter.empty
         self.default = param.default if self.has_default else None
-        self.is_const = isinstance(param.annotation, str) and re.search(
-            r"\bconst\b", param.annotation) is not None
+        ann = param.annotation
+        self.is_const = (re.search(r"\bconst\b", ann) is not None if isinstance(ann, str)
+                         else getattr(ann, "__name__", None) == "const")
 
     def __repr__(self):
         return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"

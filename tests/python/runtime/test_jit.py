@@ -151,6 +151,14 @@ def test_pointer_alignment_and_dtypes(frontend):
     assert attrs.get(0) == {"divisibility": 16} and 1 not in attrs
 
 
+def test_const_pointer(frontend):
+    @jit
+    def k(src: tl.const, dst, n: tl.int64):
+        tl.store(dst, tl.load(src) + n)
+    sig, _, _ = specialize(frontend, k, FakeTensor(4), FakeTensor(4), 3)
+    assert sig == {"src": "*kfp32", "dst": "*fp32", "n": "i64"}  # n's annotation wins
+
+
 def test_cuda_array_interface(frontend):
     sig, _, attrs = specialize(frontend, add_kernel, CudaArray(0x1000), CudaArray(0x1004, "<i4"),
                                CudaArray(0x2000, "|u1"), 16)
