@@ -394,11 +394,12 @@ def test_warm_launch_is_cheap(fake_driver):
     x, y, out = tensors()
     grid = (4,)
     add_kernel[grid](x, y, out, 64)
-    n = 2000
-    t0 = time.perf_counter()
-    for _ in range(n):
-        add_kernel[grid](x, y, out, 64)
-    per_launch = (time.perf_counter() - t0) / n
+    n, per_launch = 500, float("inf")
+    for _ in range(5):  # the best round: a busy machine only slows some of them
+        t0 = time.perf_counter()
+        for _ in range(n):
+            add_kernel[grid](x, y, out, 64)
+        per_launch = min(per_launch, (time.perf_counter() - t0) / n)
     # A loose bound that only a compile or a hash on the warm path would break.
     assert per_launch < 100e-6, f"{per_launch * 1e6:.1f} us per warm launch"
 
