@@ -1148,9 +1148,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _compare(self, op, lhs, rhs, node):
         if isinstance(op, (ast.Is, ast.IsNot)):
-            if _is_tensor(lhs) or _is_tensor(rhs):
-                raise self.error("`is` comparisons are only supported on compile-time values (e.g. `x is None`)",
-                                 node)
+            # Python's identity, at compile time (a tensor is never None).
             r = _unwrap(lhs) is _unwrap(rhs)
             return tl.constexpr(r if isinstance(op, ast.Is) else not r)
         if isinstance(op, (ast.In, ast.NotIn)):

@@ -644,3 +644,19 @@ def test_tuple_elements_become_tensors_where_branches_differ():
     ir = to_ir(tuple_in_branches, "*i32,i32")
     phis = [ln for ln in ir.splitlines() if "= phi" in ln]
     assert len(phis) == 2 and all(p.endswith(": i32") for p in phis)
+
+
+@jit
+def optional_output(x_ptr, out_ptr, extra):
+    x = tl.load(x_ptr)
+    if out_ptr is not None:
+        tl.store(out_ptr, x)
+    if extra is None:
+        tl.store(x_ptr, x + 1)
+
+
+def test_is_none_is_a_compile_time_test():
+    both = to_ir(optional_output, "*i32,*i32", {"extra": None})
+    assert count(both, r"^\s*store ") == 2 and "cond_br" not in both
+    none = to_ir(optional_output, "*i32", {"out_ptr": None, "extra": 3})
+    assert count(none, r"^\s*store ") == 0
