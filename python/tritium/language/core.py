@@ -1134,7 +1134,11 @@ def static_assert(cond, msg=""):
 @builtin
 def static_print(*values, sep=" ", end="\n", file=None, flush=False):
     """Prints constexpr values at compile time."""
-    print(*[_unwrap(v) for v in values], sep=sep, end=end, file=file, flush=flush)
+    def plain(v):
+        v = _unwrap(v)
+        return type(v)(plain(x) for x in v) if isinstance(v, (tuple, list)) else v
+
+    print(*[plain(v) for v in values], sep=sep, end=end, file=file, flush=flush)
 
 
 @builtin

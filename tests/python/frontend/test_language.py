@@ -554,7 +554,7 @@ def k_debug(x_ptr):
 
 def test_debug_ops(capsys):
     ir = to_ir(k_debug, "*fp32", options={"debug": True})
-    assert "x has shape (constexpr[8],)" in capsys.readouterr().out or "x has shape" in capsys.readouterr().out
+    assert "x has shape (8,)" in capsys.readouterr().out
     assert re.search(r"^\s*print %\S+ \{prefix=\" x: \"\}$", ir, re.M)
     assert re.search(r"^\s*assert %\S+ \{message=\"positive\"\}$", ir, re.M)
 
@@ -608,8 +608,6 @@ def test_extern_elementwise_table():
 
 @jit
 def k_dtypes(out_ptr):
-    for dt in tl.static_range(0, 1):
-        pass
     tl.static_assert(tl.int1 != tl.int8 and tl.uint8.is_int_unsigned() and tl.int64.is_int_signed())
     tl.static_assert(tl.float8e4nv.is_fp8() and tl.float8e5.primitive_bitwidth == 8 and tl.bfloat16.is_bf16())
     tl.static_assert(tl.pointer_type(tl.float32).element_ty == tl.float32)
