@@ -45,6 +45,13 @@ AttrValue AttrValue::intList(llvm::ArrayRef<int64_t> V) {
   return A;
 }
 
+AttrValue AttrValue::layout(LinearLayout L) {
+  AttrValue A;
+  A.K = Kind::Layout;
+  A.Layout = std::make_shared<const LinearLayout>(std::move(L));
+  return A;
+}
+
 AttrValue AttrValue::enumerator(unsigned V) {
   AttrValue A;
   A.K = Kind::Enum;
@@ -66,6 +73,7 @@ bool AttrValue::operator==(const AttrValue &O) const {
   case Kind::String:
   case Kind::Symbol: return S == O.S;
   case Kind::IntList: return List == O.List;
+  case Kind::Layout: return *Layout == *O.Layout;
   }
   return false;
 }
@@ -202,6 +210,27 @@ void tritium::printAttrValue(llvm::raw_ostream &OS, const Attribute &A) {
       OS << (I ? ", " : "") << V.List[I];
     OS << ']';
     return;
+  case AttrValue::Kind::Layout: {
+    // <register=[[1],[2]], lane=[[4]], warp=[], shape=[8]>: bases per input
+    // dimension, then the size of each output dimension dim0, dim1, ...
+    const LinearLayout &L = *V.Layout;
+    OS << '<';
+    for (const LinearLayout::InDim &In : L.getInDims()) {
+      OS << In.Name << "=[";
+      for (size_t B = 0; B < In.Bases.size(); ++B) {
+        OS << (B ? ", [" : "[");
+        for (size_t K = 0; K < In.Bases[B].size(); ++K)
+          OS << (K ? ", " : "") << In.Bases[B][K];
+        OS << ']';
+      }
+      OS << "], ";
+    }
+    OS << "shape=[";
+    for (size_t K = 0; K < L.getOutDims().size(); ++K)
+      OS << (K ? ", " : "") << L.getOutDims()[K].Size;
+    OS << "]>";
+    return;
+  }
   case AttrValue::Kind::Enum: {
     llvm::ArrayRef<const char *> Names =
         getEnumNames(getAttrKeyEnumTable(A.Key));

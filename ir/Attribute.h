@@ -10,12 +10,15 @@
 #ifndef TRITIUM_IR_ATTRIBUTE_H
 #define TRITIUM_IR_ATTRIBUTE_H
 
+#include "ir/LinearLayout.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -43,13 +46,24 @@ enum class EnumTable : uint8_t {
 /// One attribute value. Enum values are stored as their index in the table
 /// of their key.
 struct AttrValue {
-  enum class Kind : uint8_t { Unit, Int, Float, String, Symbol, IntList, Enum };
+  enum class Kind : uint8_t {
+    Unit,
+    Int,
+    Float,
+    String,
+    Symbol,
+    IntList,
+    Enum,
+    Layout
+  };
 
   Kind K = Kind::Unit;
   int64_t I = 0;
   double F = 0;
   std::string S;
   llvm::SmallVector<int64_t, 4> List;
+  /// Shared: layouts are copied with every clone of an instruction.
+  std::shared_ptr<const LinearLayout> Layout;
 
   static AttrValue unit() { return {}; }
   static AttrValue integer(int64_t V);
@@ -58,6 +72,7 @@ struct AttrValue {
   static AttrValue symbol(llvm::StringRef V);
   static AttrValue intList(llvm::ArrayRef<int64_t> V);
   static AttrValue enumerator(unsigned V);
+  static AttrValue layout(LinearLayout L);
 
   bool operator==(const AttrValue &O) const;
   bool operator!=(const AttrValue &O) const { return !(*this == O); }
@@ -81,7 +96,8 @@ enum class AttrKeyKind : uint8_t {
   String,
   Symbol,
   IntList,
-  Enum
+  Enum,
+  Layout
 };
 
 llvm::StringRef getAttrKeyName(AttrKey K);

@@ -87,7 +87,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(ProgramInfo)
     FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
     FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise)
-    FAMILY(Hint)
+    FAMILY(Hint) FAMILY(ConvertLayout)
 #undef FAMILY
   }
   return nullptr;
@@ -225,6 +225,15 @@ llvm::StringRef Instruction::getStringAttr(AttrKey K) const {
              : llvm::StringRef();
 }
 
+const LinearLayout *Instruction::getLayout() const {
+  const AttrValue *V = getAttr(AttrKey::Layout);
+  return V && V->K == AttrValue::Kind::Layout ? V->Layout.get() : nullptr;
+}
+
+void Instruction::setLayout(LinearLayout L) {
+  setAttr(AttrKey::Layout, AttrValue::layout(std::move(L)));
+}
+
 llvm::ArrayRef<int64_t> Instruction::getIntListAttr(AttrKey K) const {
   const AttrValue *V = getAttr(K);
   return V && V->K == AttrValue::Kind::IntList ? llvm::ArrayRef<int64_t>(V->List)
@@ -355,6 +364,7 @@ std::string Instruction::checkTypes() const {
     case AttrKeyKind::String: OK = K == AttrValue::Kind::String; break;
     case AttrKeyKind::Symbol: OK = K == AttrValue::Kind::Symbol; break;
     case AttrKeyKind::IntList: OK = K == AttrValue::Kind::IntList; break;
+    case AttrKeyKind::Layout: OK = K == AttrValue::Kind::Layout; break;
     case AttrKeyKind::Enum:
       OK = K == AttrValue::Kind::Enum && A.Val.I >= 0 &&
            uint64_t(A.Val.I) < getEnumNames(getAttrKeyEnumTable(A.Key)).size();
@@ -369,6 +379,24 @@ std::string Instruction::checkTypes() const {
   for (BasicBlock *B : Blocks)
     if (!B)
       return "a block operand is missing";
+  if (const LinearLayout *L = getLayout()) {
+    // A distributed layout: every element of each (equally shaped) block
+    // result is held by some register of some lane of some warp.
+    for (unsigned R = 0; R < getNumResults(); ++R) {
+      Type *T = getResult(R)->getType();
+      llvm::SmallVector<int64_t, 4> Sizes;
+      for (const LinearLayout::OutDim &O : L->getOutDims())
+        Sizes.push_back(O.Size);
+      if (!T->isBlock() || llvm::ArrayRef<int64_t>(Sizes) != T->getShape())
+        return "'layout' does not fit result type " + T->str();
+    }
+    for (const LinearLayout::InDim &In : L->getInDims())
+      if (In.Name != "register" && In.Name != "lane" && In.Name != "warp")
+        return "'layout' input dimension '" + In.Name +
+               "' is not register, lane or warp";
+    if (!getNumResults() || !L->isSurjective())
+      return "'layout' must map onto every element of the result";
+  }
   return checkFamilyTypes();
 }
 

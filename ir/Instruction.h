@@ -74,6 +74,7 @@ enum class OpFamily : uint8_t {
   Assert,
   ExternElementwise,
   Hint,
+  ConvertLayout,
 };
 
 /// What element types a binary or unary opcode accepts.
@@ -158,6 +159,9 @@ public:
   unsigned getEnumAttr(AttrKey K, unsigned Default = 0) const;
   llvm::StringRef getStringAttr(AttrKey K) const;
   llvm::ArrayRef<int64_t> getIntListAttr(AttrKey K) const;
+  /// The `layout` attribute (layout-level IR), or null.
+  const LinearLayout *getLayout() const;
+  void setLayout(LinearLayout L);
 
   Loc getLoc() const { return Location; }
   void setLoc(Loc L) { Location = L; }

@@ -70,8 +70,9 @@ std::string counts(const Instruction &I, unsigned MinOps, unsigned MaxOps,
 
 std::string allowAttrs(const Instruction &I,
                        std::initializer_list<AttrKey> Allowed) {
+  // Any block result may carry its layout; the base class checks it.
   for (const Attribute &A : I.getAttrs())
-    if (llvm::find(Allowed, A.Key) == Allowed.end())
+    if (A.Key != AttrKey::Layout && llvm::find(Allowed, A.Key) == Allowed.end())
       return "attribute '" + getAttrKeyName(A.Key).str() +
              "' is not valid on " + name(I);
   return "";
@@ -827,6 +828,20 @@ std::string HintInst::checkFamilyTypes() const {
   for (int64_t V : getValues())
     if (V <= 0)
       return name(*this) + " values must be positive, got " + std::to_string(V);
+  return expectResult(*this, T);
+}
+
+//===----------------------------------------------------------------------===//
+// Layout-level IR
+//===----------------------------------------------------------------------===//
+
+std::string ConvertLayoutInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  TRY(requireAttr(*this, AttrKey::Layout));
+  Type *T = getSrc()->getType();
+  if (!T->isBlock())
+    return "'convert_layout' operand must be a block, got " + ty(T);
   return expectResult(*this, T);
 }
 

@@ -345,6 +345,14 @@ class HintInst : public Instruction {
   llvm::ArrayRef<int64_t> getValues() const { return getIntListAttr(AttrKey::Values); }
 };
 
+/// The same block in another layout (`layout` attribute): a register
+/// permutation, warp shuffles or a round trip through shared memory,
+/// whichever the two layouts allow.
+class ConvertLayoutInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(ConvertLayout)
+  Value *getSrc() const { return getOperand(0); }
+};
+
 #undef TRITIUM_FAMILY_CLASS
 
 /// The integer a `constant` defines (scalar or splat), if \p V is one.

@@ -131,6 +131,7 @@ private:
   void parseCallOperands(InstParts &P);
   void parseAttrs(AttrList &Attrs);
   AttrValue parseAttrValue(AttrKey Key);
+  AttrValue parseLayout();
   Loc parseLoc();
 
   // Values.
@@ -693,6 +694,8 @@ AttrValue Parser::parseAttrValue(AttrKey Key) {
                      "expected a symbol such as @f for '" + KeyName + "'");
     return AttrValue::symbol(S.getName());
   }
+  case AttrKeyKind::Layout:
+    return parseLayout();
   case AttrKeyKind::IntList: {
     expect(Token::LSquare, "expected '[' to start the list for '" + KeyName +
                                "'");
@@ -722,6 +725,80 @@ AttrValue Parser::parseAttrValue(AttrKey Key) {
   }
   }
   return AttrValue::unit();
+}
+
+/// <register=[[1], [2]], lane=[[4]], warp=[], shape=[8]>: the bases of each
+/// input dimension, then the sizes of the outputs dim0, dim1, ...
+AttrValue Parser::parseLayout() {
+  expect(Token::Less, "expected '<' to start a layout");
+  struct ParsedIn {
+    std::string Name;
+    llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 8> Bases;
+    Token At;
+  };
+  llvm::SmallVector<ParsedIn, 3> Ins;
+  llvm::SmallVector<int64_t, 4> Shape;
+  Token ShapeTok;
+  for (;;) {
+    Token N = expect(Token::Ident, "expected an input dimension or 'shape'");
+    expect(Token::Equal, "expected '=' after '" + N.Text + "'");
+    expect(Token::LSquare, "expected '['");
+    if (N.Text == "shape") {
+      ShapeTok = N;
+      if (!Tok.is(Token::RSquare))
+        do
+          Shape.push_back(parseInt("a dimension size"));
+        while (consumeIf(Token::Comma));
+      expect(Token::RSquare, "expected ']' after the shape");
+      break;
+    }
+    if (llvm::any_of(Ins, [&](const ParsedIn &I) { return I.Name == N.Text; }))
+      error(N, "input dimension '" + N.Text + "' appears twice");
+    ParsedIn In{N.Text.str(), {}, N};
+    if (!Tok.is(Token::RSquare))
+      do {
+        expect(Token::LSquare, "expected '[' to start a basis");
+        llvm::SmallVector<int64_t, 4> B;
+        if (!Tok.is(Token::RSquare))
+          do
+            B.push_back(parseInt("a basis coordinate"));
+          while (consumeIf(Token::Comma));
+        expect(Token::RSquare, "expected ']' after a basis");
+        if (In.Bases.size() >= 31)
+          error(N, "too many bases for '" + N.Text + "'");
+        In.Bases.push_back(std::move(B));
+      } while (consumeIf(Token::Comma));
+    expect(Token::RSquare, "expected ']' after the bases");
+    Ins.push_back(std::move(In));
+    expect(Token::Comma, "expected ',' and then 'shape=[...]'");
+  }
+  expect(Token::Greater, "expected '>' after the layout's shape");
+  // Validate before building: LinearLayout asserts its invariants.
+  llvm::SmallVector<LinearLayout::OutDim, 4> Outs;
+  for (unsigned K = 0; K < Shape.size(); ++K) {
+    if (Shape[K] <= 0 || Shape[K] > (int64_t(1) << 30) ||
+        (Shape[K] & (Shape[K] - 1)))
+      error(ShapeTok, "layout shape sizes must be powers of two");
+    Outs.push_back({"dim" + std::to_string(K), int32_t(Shape[K])});
+  }
+  llvm::SmallVector<LinearLayout::InDim, 3> InDims;
+  for (ParsedIn &In : Ins) {
+    LinearLayout::InDim D{In.Name, {}};
+    for (auto &B : In.Bases) {
+      if (B.size() != Shape.size())
+        error(In.At, "each basis of '" + In.Name + "' needs " +
+                         std::to_string(Shape.size()) + " coordinates");
+      LinearLayout::Basis Basis;
+      for (unsigned K = 0; K < B.size(); ++K) {
+        if (B[K] < 0 || B[K] >= Shape[K])
+          error(In.At, "a basis of '" + In.Name + "' lies outside the shape");
+        Basis.push_back(int32_t(B[K]));
+      }
+      D.Bases.push_back(std::move(Basis));
+    }
+    InDims.push_back(std::move(D));
+  }
+  return AttrValue::layout(LinearLayout(InDims, Outs));
 }
 
 /// loc("file":line:col)

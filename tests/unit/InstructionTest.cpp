@@ -149,12 +149,13 @@ const OpRow AllOps[] = {
     {Opcode::MultipleOf, "multiple_of", OpFamily::Hint},
     {Opcode::MaxContiguous, "max_contiguous", OpFamily::Hint},
     {Opcode::MaxConstancy, "max_constancy", OpFamily::Hint},
+    {Opcode::ConvertLayout, "convert_layout", OpFamily::ConvertLayout},
 };
 
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 92u);
+  CHECK(getNumOpcodes() == 93u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
