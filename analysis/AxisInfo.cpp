@@ -66,6 +66,11 @@ AxisInfo AxisInfo::join(const AxisInfo &O) const {
   }
   if (Constant != O.Constant)
     R.Constant.reset();
+  if (Range && O.Range)
+    R.Range = std::make_pair(std::min(Range->first, O.Range->first),
+                             std::max(Range->second, O.Range->second));
+  else
+    R.Range.reset();
   return R;
 }
 
@@ -81,6 +86,8 @@ void AxisInfo::print(llvm::raw_ostream &OS) const {
   List(" constancy", Constancy);
   if (Constant)
     OS << " constant=" << *Constant;
+  else if (Range)
+    OS << " range=[" << Range->first << ", " << Range->second << ']';
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,6 +215,170 @@ bool isOrdering(const Instruction &I) {
 
 } // namespace
 
+using RangeT = std::pair<int64_t, int64_t>;
+
+/// The range of a computation on 128 bits, if it fits the type's signed
+/// range (wrapping would make the bounds meaningless).
+std::optional<RangeT> fitting(__int128 Lo, __int128 Hi, Type *T) {
+  unsigned W = T->getScalarSizeInBits();
+  if (!T->getScalarType()->isInt() || W == 0 || W > 64)
+    return std::nullopt;
+  __int128 Min = -(__int128(1) << (W - 1)), Max = (__int128(1) << (W - 1)) - 1;
+  if (W == 1)
+    Min = 0, Max = 1; // i1 holds 0 and 1 as far as masks are concerned
+  if (Lo < Min || Hi > Max || Lo > Hi)
+    return std::nullopt;
+  return RangeT(int64_t(Lo), int64_t(Hi));
+}
+
+/// Whether `L pred R` holds for all, none, or some elements.
+std::optional<bool> compareRanges(ICmpPredicate P, RangeT L, RangeT R) {
+  bool Unsigned = P == ICmpPredicate::ULT || P == ICmpPredicate::ULE ||
+                  P == ICmpPredicate::UGT || P == ICmpPredicate::UGE;
+  // Unsigned order agrees with signed order on nonnegative values.
+  if (Unsigned && (L.first < 0 || R.first < 0))
+    return std::nullopt;
+  switch (P) {
+  case ICmpPredicate::SLT:
+  case ICmpPredicate::ULT:
+    if (L.second < R.first) return true;
+    if (L.first >= R.second) return false;
+    return std::nullopt;
+  case ICmpPredicate::SLE:
+  case ICmpPredicate::ULE:
+    if (L.second <= R.first) return true;
+    if (L.first > R.second) return false;
+    return std::nullopt;
+  case ICmpPredicate::SGT:
+  case ICmpPredicate::UGT:
+    return compareRanges(ICmpPredicate::SLT, R, L);
+  case ICmpPredicate::SGE:
+  case ICmpPredicate::UGE:
+    return compareRanges(ICmpPredicate::SLE, R, L);
+  case ICmpPredicate::EQ:
+    if (L.first == L.second && L == R) return true;
+    if (L.second < R.first || R.second < L.first) return false;
+    return std::nullopt;
+  case ICmpPredicate::NE:
+    if (auto Eq = compareRanges(ICmpPredicate::EQ, L, R))
+      return !*Eq;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Interval arithmetic for the value range of result \p R of \p I.
+std::optional<RangeT> rangeOf(const Instruction &I,
+                              llvm::function_ref<const AxisInfo &(unsigned)> Op) {
+  Type *T = I.getResult(0)->getType();
+  auto Rg = [&](unsigned K) { return Op(K).Range; };
+  switch (I.getOpcode()) {
+  case Opcode::Constant: {
+    auto &C = llvm::cast<ConstantInst>(I);
+    if (C.isFloat())
+      return std::nullopt;
+    int64_t V = C.getIntValue();
+    if (T->getScalarType()->isBool())
+      V = V != 0;
+    return RangeT(V, V);
+  }
+  case Opcode::MakeRange: {
+    auto &M = llvm::cast<MakeRangeInst>(I);
+    return RangeT(M.getStart(), M.getEnd() - 1);
+  }
+  case Opcode::GetProgramId:
+    return RangeT(0, (int64_t(1) << 31) - 1);
+  case Opcode::GetNumPrograms:
+    return RangeT(1, (int64_t(1) << 31) - 1);
+  case Opcode::Splat:
+  case Opcode::Broadcast:
+  case Opcode::ExpandDims:
+  case Opcode::Trans:
+  case Opcode::Reshape:
+  case Opcode::ConvertLayout:
+  case Opcode::MultipleOf:
+  case Opcode::MaxContiguous:
+  case Opcode::MaxConstancy:
+  case Opcode::ZExt:
+  case Opcode::SExt:
+    if (auto A = Rg(0); A && (I.getOpcode() != Opcode::ZExt || A->first >= 0))
+      return A;
+    return std::nullopt;
+  case Opcode::Trunc:
+    if (auto A = Rg(0))
+      return fitting(A->first, A->second, T);
+    return std::nullopt;
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::SMin:
+  case Opcode::SMax: {
+    auto A = Rg(0), B = Rg(1);
+    if (!A || !B)
+      return std::nullopt;
+    __int128 AL = A->first, AH = A->second, BL = B->first, BH = B->second;
+    switch (I.getOpcode()) {
+    case Opcode::Add: return fitting(AL + BL, AH + BH, T);
+    case Opcode::Sub: return fitting(AL - BH, AH - BL, T);
+    case Opcode::SMin: return fitting(std::min(AL, BL), std::min(AH, BH), T);
+    case Opcode::SMax: return fitting(std::max(AL, BL), std::max(AH, BH), T);
+    default: {
+      __int128 P[] = {AL * BL, AL * BH, AH * BL, AH * BH};
+      return fitting(*std::min_element(P, P + 4), *std::max_element(P, P + 4), T);
+    }
+    }
+  }
+  case Opcode::SRem:
+  case Opcode::URem: {
+    auto A = Rg(0);
+    auto C = Op(1).Constant;
+    if (A && A->first >= 0 && C && *C > 0)
+      return RangeT(0, std::min(A->second, *C - 1));
+    return std::nullopt;
+  }
+  case Opcode::SDiv:
+  case Opcode::UDiv: {
+    auto A = Rg(0);
+    auto C = Op(1).Constant;
+    if (A && A->first >= 0 && C && *C > 0)
+      return RangeT(A->first / *C, A->second / *C);
+    return std::nullopt;
+  }
+  case Opcode::And: {
+    auto A = Rg(0), B = Rg(1);
+    if (T->getScalarType()->isBool() && A && B)
+      return RangeT(A->first & B->first, A->second & B->second);
+    if (A && B && A->first >= 0 && B->first >= 0)
+      return RangeT(0, std::min(A->second, B->second));
+    return std::nullopt;
+  }
+  case Opcode::Or: {
+    auto A = Rg(0), B = Rg(1);
+    if (T->getScalarType()->isBool() && A && B)
+      return RangeT(A->first | B->first, A->second | B->second);
+    return std::nullopt;
+  }
+  case Opcode::ICmp: {
+    auto A = Rg(0), B = Rg(1);
+    if (!A || !B)
+      return RangeT(0, 1);
+    if (auto V = compareRanges(llvm::cast<CmpInst>(I).getIPredicate(), *A, *B))
+      return RangeT(*V, *V);
+    return RangeT(0, 1);
+  }
+  case Opcode::Select: {
+    auto C = Rg(0), A = Rg(1), B = Rg(2);
+    if (C && C->first == C->second)
+      return C->first ? A : B;
+    if (A && B)
+      return RangeT(std::min(A->first, B->first), std::max(A->second, B->second));
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 AxisInfoAnalysis::AxisInfoAnalysis(Function &F) { compute(F); }
 
 AxisInfoAnalysis AxisInfoAnalysis::run(Function &F, AnalysisManager &) {
@@ -235,6 +406,31 @@ int64_t AxisInfoAnalysis::getMaskConstancy(const Value *Mask, unsigned Dim) cons
 }
 
 AxisInfo AxisInfoAnalysis::visit(const Instruction &I, unsigned Res) const {
+  AxisInfo A = visitFacts(I, Res);
+  if (Res != 0 || !I.getResult(0)->getType()->getScalarType()->isInt())
+    return A;
+  A.Range = rangeOf(I, [&](unsigned K) -> const AxisInfo & {
+    return get(I.getOperand(K));
+  });
+  // i1 in [0, 1] says nothing.
+  if (A.Range && *A.Range == std::make_pair(int64_t(0), int64_t(1)) &&
+      I.getResult(0)->getType()->getScalarType()->isBool())
+    A.Range.reset();
+  // A one-value range is a constant (a comparison proven true or false).
+  if (A.Range && A.Range->first == A.Range->second && !A.Constant) {
+    A.Constant = A.Range->first;
+    for (unsigned D = 0; D < A.getRank(); ++D) {
+      A.Constancy[D] = std::max<int64_t>(1, I.getResult(0)->getType()->getShape().empty()
+                                                ? 1
+                                                : I.getResult(0)->getType()->getShape()[D]);
+      A.Contiguity[D] = 1;
+      A.Divisibility[D] = AxisInfo::divisorOf(*A.Constant);
+    }
+  }
+  return A;
+}
+
+AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const {
   Type *T = I.getResult(Res)->getType();
   llvm::ArrayRef<int64_t> Shape = T->getShape();
   auto Op = [&](unsigned K) -> const AxisInfo & { return get(I.getOperand(K)); };
@@ -415,13 +611,15 @@ void AxisInfoAnalysis::compute(Function &F) {
 
   for (Argument *A : F.args()) {
     const ArgAttrs &Attrs = A->getAttrs();
-    AxisInfo I = AxisInfo::unknown({});
+    // Device functions may take blocks.
+    AxisInfo I = AxisInfo::unknown(A->getType()->getShape());
     if (Attrs.Divisibility)
       I.Divisibility[0] = Attrs.Divisibility;
     if (Attrs.EqualTo1)
-      I.Constant = 1;
+      I.Constant = 1, I.Range = std::make_pair(int64_t(1), int64_t(1));
     if (Attrs.ConstantValue) {
       I.Constant = Attrs.ConstantValue;
+      I.Range = std::make_pair(*Attrs.ConstantValue, *Attrs.ConstantValue);
       I.Divisibility[0] = AxisInfo::divisorOf(*Attrs.ConstantValue);
     }
     Infos[A->getId()] = I;
@@ -452,6 +650,10 @@ void AxisInfoAnalysis::compute(Function &F) {
             }
             if (!Any)
               continue;
+            // Widen: a range that still grows (a loop counter) would take
+            // as many rounds as it has values.
+            if (Known[V->getId()] && New.Range != Infos[V->getId()].Range)
+              New.Range.reset();
           } else {
             New = visit(I, R);
           }

@@ -11,7 +11,9 @@
 //   constancy[d]    the value is made of runs of this many equal elements
 //                   along d;
 //
-// all powers of two, plus the constant value when it is known. Facts start
+// all powers of two, plus the constant value when it is known and, for
+// integers, a range [lo, hi] every element lies in (so that `arange(0, 64) <
+// 64` is known to be all true and its mask can go). Facts start
 // at kernel arguments (divisibility, equal_to_1 attributes), constants,
 // make_range and the multiple_of / max_contiguous / max_constancy hints, and
 // flow through arithmetic, getelementptr, splat, broadcast, expand_dims,
@@ -45,6 +47,8 @@ struct AxisInfo {
 
   llvm::SmallVector<int64_t, 4> Contiguity, Divisibility, Constancy;
   std::optional<int64_t> Constant;
+  /// Every element lies in [first, second] (signed).
+  std::optional<std::pair<int64_t, int64_t>> Range;
 
   unsigned getRank() const { return Contiguity.size(); }
   /// Nothing known for a value of \p Shape (all ones).
@@ -60,7 +64,8 @@ struct AxisInfo {
 
   bool operator==(const AxisInfo &O) const {
     return Contiguity == O.Contiguity && Divisibility == O.Divisibility &&
-           Constancy == O.Constancy && Constant == O.Constant;
+           Constancy == O.Constancy && Constant == O.Constant &&
+           Range == O.Range;
   }
   bool operator!=(const AxisInfo &O) const { return !(*this == O); }
   void print(llvm::raw_ostream &OS) const;
@@ -86,6 +91,7 @@ public:
 private:
   void compute(Function &F);
   AxisInfo visit(const class Instruction &I, unsigned Result) const;
+  AxisInfo visitFacts(const class Instruction &I, unsigned Result) const;
 
   std::vector<AxisInfo> Infos; // by value id
   std::vector<bool> Known;     // by value id

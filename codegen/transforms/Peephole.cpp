@@ -19,15 +19,16 @@
 //
 // A mask is known when it is a constant (scalar or splat) or a splat,
 // broadcast, reshape, expand_dims or trans of a known mask; see
-// knownMaskValue, the extension point where the axis analysis will add
-// masks it proves all true (e.g. `offsets < n` with n a multiple of the
-// block size). A splat of a splat cannot occur: splat takes a scalar.
+// knownMaskValue; before the rules run, masks the axis analysis proves
+// constant (e.g. `arange(0, 64) < 64`, by value ranges) are replaced by
+// constants so the same rules apply. A splat of a splat cannot occur: splat takes a scalar.
 // Instructions left without uses and without side effects are erased.
 //
 // Requires: verified IR. Preserves: the CFG and so the dominator tree.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/AxisInfo.h"
 #include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
@@ -71,6 +72,9 @@ private:
   /// for masks that are not constants.
   std::optional<bool> knownMaskValue(Value *Mask) const;
 
+  /// Replaces masks the axis analysis proves all true or all false by
+  /// constants, for the mask rules to pick up.
+  void foldProvenMasks();
   /// Removes operands from \p First on, queueing what they were defined by.
   void dropOperandsFrom(Instruction *I, unsigned First);
   void replace(Instruction *I, Value *V);
@@ -87,6 +91,7 @@ private:
 };
 
 bool Peephole::run() {
+  foldProvenMasks();
   Worklist.pushFunction(F);
   while (Instruction *I = Worklist.pop()) {
     if (isTriviallyDead(*I)) {
@@ -128,6 +133,31 @@ void Peephole::dropOperandsFrom(Instruction *I, unsigned First) {
     I->removeOperand(I->getNumOperands() - 1);
   }
   Changed = true;
+}
+
+void Peephole::foldProvenMasks() {
+  AxisInfoAnalysis AI(F);
+  for (BasicBlock &B : F)
+    for (Instruction &I : B) {
+      unsigned MaskIdx;
+      switch (I.getOpcode()) {
+      case Opcode::Load: MaskIdx = 1; break;
+      case Opcode::Store:
+      case Opcode::AtomicRMW: MaskIdx = 2; break;
+      case Opcode::AtomicCAS: MaskIdx = 3; break;
+      default: continue;
+      }
+      if (I.getNumOperands() <= MaskIdx)
+        continue;
+      Value *Mask = I.getOperand(MaskIdx);
+      std::optional<int64_t> C = AI.get(Mask).Constant;
+      if (!C || getConstantIntValue(Mask))
+        continue;
+      Builder.setInsertPoint(&I);
+      Builder.setLoc(I.getLoc());
+      I.setOperand(MaskIdx, Builder.getIntConstant(Mask->getType(), *C != 0));
+      Changed = true;
+    }
 }
 
 std::optional<bool> Peephole::knownMaskValue(Value *Mask) const {

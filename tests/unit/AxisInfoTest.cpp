@@ -73,9 +73,12 @@ TEST_CASE("2-d tile: row offsets broadcast against column offsets") {
   B.createRet();
   // One run along dim0 starting at 0; each element is its own run along dim1.
   CHECK(K.info(Rows) ==
-        "contiguity=[32, 1] divisibility=[1073741824, 1] constancy=[1, 1]");
-  CHECK(K.info(RowOff) == "contiguity=[1, 1] divisibility=[64, 64] constancy=[1, 1]");
-  CHECK(K.info(Off) == "contiguity=[1, 64] divisibility=[1, 64] constancy=[1, 1]");
+        "contiguity=[32, 1] divisibility=[1073741824, 1] constancy=[1, 1] "
+        "range=[0, 31]");
+  CHECK(K.info(RowOff) == "contiguity=[1, 1] divisibility=[64, 64] constancy=[1, 1] "
+        "range=[0, 1984]");
+  CHECK(K.info(Off) == "contiguity=[1, 64] divisibility=[1, 64] constancy=[1, 1] "
+        "range=[0, 2047]");
 }
 
 TEST_CASE("runs cut short lose divisibility; remainders and hints") {
@@ -84,9 +87,10 @@ TEST_CASE("runs cut short lose divisibility; remainders and hints") {
   Value *R = B.createMakeRange(0, 128);
   // A uniform operand that is constant only in runs of 4.
   Value *Q = B.createBinary(Opcode::SDiv, R, B.getIntConstant(R->getType(), 4));
-  CHECK(K.info(Q) == "contiguity=[1] divisibility=[1] constancy=[4]");
+  CHECK(K.info(Q) == "contiguity=[1] divisibility=[1] constancy=[4] range=[0, 31]");
   Value *Mod = B.createBinary(Opcode::SRem, R, B.getIntConstant(R->getType(), 32));
-  CHECK(K.info(Mod) == "contiguity=[32] divisibility=[1073741824] constancy=[1]");
+  CHECK(K.info(Mod) == "contiguity=[32] divisibility=[1073741824] constancy=[1] "
+        "range=[0, 31]");
   Value *N = B.createHint(Opcode::MultipleOf, K.F->getArg(1), {8});
   CHECK(K.info(N) == "contiguity=[1] divisibility=[8] constancy=[1]");
   Value *Sum = B.createBinary(Opcode::Add, R, B.createSplat(N, {128}));
@@ -131,4 +135,57 @@ TEST_CASE("arguments: divisibility, equal_to_1 and the analysis cache") {
   AxisInfoAnalysis &A1 = AM.get<AxisInfoAnalysis>(*K.F);
   AxisInfoAnalysis &A2 = AM.get<AxisInfoAnalysis>(*K.F);
   CHECK(&A1 == &A2);
+}
+
+TEST_CASE("ranges prove masks: arange(0, 64) < 64 is all true") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *R = B.createMakeRange(0, 64);
+  Value *In = B.createICmp(ICmpPredicate::SLT, R, B.getIntConstant(R->getType(), 64));
+  Value *Out = B.createICmp(ICmpPredicate::SGE, R, B.getIntConstant(R->getType(), 64));
+  Value *Maybe = B.createICmp(ICmpPredicate::SLT, R, B.getIntConstant(R->getType(), 32));
+  Value *Both = B.createBinary(Opcode::And, In, In);
+  // Unsigned comparisons of nonnegative ranges; a counter's range widens.
+  Value *U = B.createICmp(ICmpPredicate::ULE, R, B.getIntConstant(R->getType(), 63));
+  B.createRet();
+  CHECK(K.info(In) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
+  CHECK(K.info(Out) ==
+        "contiguity=[1] divisibility=[1073741824] constancy=[64] constant=0");
+  CHECK(K.info(Maybe) == "contiguity=[1] divisibility=[1] constancy=[32]");
+  CHECK(K.info(Both) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
+  CHECK(K.info(U) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
+}
+
+TEST_CASE("a growing loop counter's range is widened, not iterated") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  BasicBlock *Entry = B.getInsertBlock();
+  BasicBlock *Loop = K.F->createBlock("loop");
+  BasicBlock *Exit = K.F->createBlock("exit");
+  Value *Zero = B.getInt32(0);
+  B.createBr(Loop);
+  B.setInsertPoint(Loop);
+  PhiInst *I = B.createPhi(B.getI32Ty());
+  Value *Next = B.createBinary(Opcode::Add, I->getResult(), B.getInt32(1));
+  Value *Done = B.createICmp(ICmpPredicate::SGE, Next, K.F->getArg(1));
+  B.createCondBr(Done, Exit, Loop);
+  I->addIncoming(Zero, Entry);
+  I->addIncoming(Next, Loop);
+  B.setInsertPoint(Exit);
+  B.createRet();
+  CHECK(K.info(I->getResult()) == "contiguity=[1] divisibility=[1] constancy=[1]");
+}
+
+TEST_CASE("block arguments of device functions start with nothing known") {
+  Context Ctx;
+  Module M(Ctx);
+  Type *B2 = BlockType::get(Type::getI32(Ctx), {4, 8});
+  Function *F = M.createFunction("f", FunctionType::get(Ctx, {B2}, {}));
+  IRBuilder B(Ctx);
+  B.setInsertPoint(F->createBlock());
+  Value *T = B.createTrans(F->getArg(0), {1, 0});
+  B.createRet();
+  AxisInfoAnalysis AI(*F);
+  CHECK(AI.get(T).getRank() == 2);
+  CHECK(AI.get(T).Contiguity == llvm::SmallVector<int64_t, 4>{1, 1});
 }
