@@ -563,6 +563,7 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
   case Opcode::UMin:
   case Opcode::UMax:
     return constancyOnly(Op(0), Op(1));
+  case Opcode::ConvertLayout:
   case Opcode::ZExt:
   case Opcode::SExt:
   case Opcode::Trunc:

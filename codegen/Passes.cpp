@@ -2,6 +2,7 @@
 
 #include "codegen/Passes.h"
 #include "analysis/Passes.h"
+#include "codegen/layouts/LayoutPasses.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/PassManager.h"
 
@@ -10,6 +11,7 @@ using namespace tritium;
 void tritium::registerAllPasses(PassRegistry &R) {
   registerIRPasses(R);
   registerAnalysisPasses(R);
+  registerLayoutPasses(R);
 #define TRANSFORM_PASS(Name, Class, Description)                              \
   R.add(Name, Description, [] { return std::make_unique<Class>(); });
 #include "codegen/transforms/Passes.def"

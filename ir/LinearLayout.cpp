@@ -341,6 +341,19 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &Target) const {
   return compose(Target.pseudoinvert());
 }
 
+std::optional<int32_t> LinearLayout::findInput(llvm::StringRef In,
+                                               llvm::ArrayRef<int32_t> Out) const {
+  llvm::ArrayRef<Basis> Bases = getBases(In);
+  GF2Basis G;
+  for (unsigned B = 0; B < Bases.size(); ++B)
+    G.insert(pack(Bases[B]), B);
+  Basis Target(Out.begin(), Out.end());
+  std::optional<uint64_t> Combo = G.solve(pack(Target));
+  if (!Combo)
+    return std::nullopt;
+  return int32_t(*Combo);
+}
+
 //===----------------------------------------------------------------------===//
 // Reshaping
 //===----------------------------------------------------------------------===//

@@ -114,6 +114,11 @@ public:
   /// output dimensions and \p Target must be surjective.
   LinearLayout invertAndCompose(const LinearLayout &Target) const;
 
+  /// The value of input \p In alone (all other inputs 0) that maps to
+  /// \p Out, or nullopt if \p Out is not reachable through \p In.
+  std::optional<int32_t> findInput(llvm::StringRef In,
+                                   llvm::ArrayRef<int32_t> Out) const;
+
   /// Keeps only the given input and output dimensions (others dropped; a
   /// basis keeps its coordinates on the kept outputs).
   LinearLayout sublayout(llvm::ArrayRef<std::string> InNames,

@@ -79,7 +79,19 @@ PassRegistry &PassRegistry::global() {
 
 void PassRegistry::add(llvm::StringRef Name, llvm::StringRef Description,
                        Factory F) {
-  Entries[Name] = Entry{Name.str(), Description.str(), std::move(F)};
+  std::string N = Name.str();
+  add(Name, Description, "",
+      [N, F = std::move(F)](const PassOptions &Opts) {
+        if (!Opts.empty())
+          throw CompileError("pass '" + N + "' takes no options");
+        return F();
+      });
+}
+
+void PassRegistry::add(llvm::StringRef Name, llvm::StringRef Description,
+                       llvm::StringRef OptionsHelp, OptionsFactory F) {
+  Entries[Name] =
+      Entry{Name.str(), Description.str(), std::move(F), OptionsHelp.str()};
 }
 
 const PassRegistry::Entry *PassRegistry::lookup(llvm::StringRef Name) const {
@@ -97,15 +109,49 @@ std::vector<const PassRegistry::Entry *> PassRegistry::entries() const {
 
 void PassRegistry::parsePipeline(llvm::StringRef Pipeline,
                                  PassManager &PM) const {
-  llvm::SmallVector<llvm::StringRef, 8> Names;
-  Pipeline.split(Names, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Name : Names) {
-    Name = Name.trim();
+  // Split at commas outside braces.
+  llvm::SmallVector<llvm::StringRef, 8> Items;
+  unsigned Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Pipeline.size(); ++I) {
+    char C = I < Pipeline.size() ? Pipeline[I] : ',';
+    if (C == '{')
+      ++Depth;
+    else if (C == '}' && Depth)
+      --Depth;
+    else if (C == ',' && !Depth) {
+      // "a,,b" skips the empty item; "a, ,b" names a pass '' (an error).
+      llvm::StringRef Raw = Pipeline.slice(Start, I);
+      if (!Raw.empty())
+        Items.push_back(Raw.trim());
+      Start = I + 1;
+    }
+  }
+  for (llvm::StringRef Item : Items) {
+    llvm::StringRef Name = Item, Rest;
+    PassOptions Opts;
+    size_t Brace = Item.find('{');
+    if (Brace != llvm::StringRef::npos) {
+      Name = Item.take_front(Brace).trim();
+      Rest = Item.drop_front(Brace + 1);
+      if (!Rest.consume_back("}"))
+        throw CompileError("expected '}' after the options of pass '" +
+                           Name.str() + "'");
+      llvm::SmallVector<llvm::StringRef, 4> Pairs;
+      Rest.split(Pairs, ',', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef P : Pairs) {
+        auto [K, V] = P.split('=');
+        if (K.trim().empty() || !P.contains('='))
+          throw CompileError("expected key=value in the options of pass '" +
+                             Name.str() + "', got '" + P.trim().str() + "'");
+        Opts[K.trim()] = V.trim().str();
+      }
+    }
     const Entry *E = lookup(Name);
     if (!E)
       throw CompileError("unknown pass '" + Name.str() +
                          "' (tritium-opt --list-passes shows them all)");
-    PM.add(E->Create());
+    PM.add(E->Create(Opts));
   }
 }
 

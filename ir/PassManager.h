@@ -153,25 +153,36 @@ private:
 };
 
 /// Name -> factory of every pass that can appear in a pipeline string.
+/// Options of one pass in a pipeline string: `assign-layouts{num-warps=8}`.
+using PassOptions = llvm::StringMap<std::string>;
+
 class PassRegistry {
 public:
   using Factory = std::function<std::unique_ptr<Pass>()>;
+  /// A factory of a pass that takes options; it throws CompileError for an
+  /// option it does not know or a value it cannot use.
+  using OptionsFactory = std::function<std::unique_ptr<Pass>(const PassOptions &)>;
   struct Entry {
     std::string Name;
     std::string Description;
-    Factory Create;
+    OptionsFactory Create;
+    /// The options it takes, for --list-passes ("" for none).
+    std::string OptionsHelp;
   };
 
   /// The registry with every pass of every library linked in.
   static PassRegistry &global();
 
   void add(llvm::StringRef Name, llvm::StringRef Description, Factory F);
+  void add(llvm::StringRef Name, llvm::StringRef Description,
+           llvm::StringRef OptionsHelp, OptionsFactory F);
   const Entry *lookup(llvm::StringRef Name) const;
   /// Entries sorted by name.
   std::vector<const Entry *> entries() const;
 
-  /// Appends the passes of a comma-separated \p Pipeline to \p PM. Throws
-  /// CompileError naming an unknown pass.
+  /// Appends the passes of a comma-separated \p Pipeline to \p PM; a pass
+  /// may carry options in braces: "inline,assign-layouts{num-warps=8},dce".
+  /// Throws CompileError naming an unknown pass or option.
   void parsePipeline(llvm::StringRef Pipeline, PassManager &PM) const;
 
 private:

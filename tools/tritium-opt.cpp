@@ -103,7 +103,7 @@ int main(int Argc, char **Argv) {
     Registry.parsePipeline(Pipeline, PM);
     PM.run(*M);
   } catch (const CompileError &E) {
-    llvm::errs() << formatError(E, Text);
+    llvm::errs() << formatError(E, Text, Input == "-" ? "<stdin>" : Input);
     return 1;
   }
 

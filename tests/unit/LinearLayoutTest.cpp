@@ -90,3 +90,12 @@ TEST_CASE("sublayout, dropOut and removeZeroBases") {
   LL S = L.sublayout({"lane"}, {"dim1"});
   CHECK(S.str() == "lane=[[2],[4]] -> dim1:8");
 }
+
+TEST_CASE("findInput solves for one input dimension") {
+  LL L = LL::identity1D(4, "register", "dim0") * LL::identity1D(8, "lane", "dim0");
+  // Coordinates 0..3 are registers of lane 0; 4 is lane 1's register 0.
+  CHECK(L.findInput("register", {3}) == std::optional<int32_t>(3));
+  CHECK(L.findInput("register", {4}) == std::nullopt);
+  CHECK(L.findInput("lane", {12}) == std::optional<int32_t>(3));
+  CHECK(L.findInput("lane", {13}) == std::nullopt);
+}

@@ -1,0 +1,407 @@
+//===- LayoutRules.cpp - How layouts flow through instructions ------------===//
+
+#include "analysis/LayoutRules.h"
+#include "analysis/AxisInfo.h"
+#include "ir/Instructions.h"
+
+#include <algorithm>
+
+using namespace tritium;
+
+namespace {
+
+using Basis = LinearLayout::Basis;
+
+/// Rebuilds \p L with each basis mapped by \p F and outputs \p Outs;
+/// register bases that become zero are dropped (they would only hold copies).
+template <typename Fn>
+LinearLayout mapBases(const LinearLayout &L,
+                      llvm::ArrayRef<LinearLayout::OutDim> Outs, Fn F) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+  for (const LinearLayout::InDim &In : L.getInDims()) {
+    LinearLayout::InDim N{In.Name, {}};
+    for (const Basis &B : In.Bases) {
+      Basis R = F(B);
+      bool Zero = llvm::all_of(R, [](int32_t C) { return C == 0; });
+      if (Zero && In.Name == kRegister)
+        continue;
+      N.Bases.push_back(R);
+    }
+    Ins.push_back(std::move(N));
+  }
+  return LinearLayout(Ins, Outs);
+}
+
+llvm::SmallVector<LinearLayout::OutDim, 4> outsFor(llvm::ArrayRef<int64_t> Shape) {
+  llvm::SmallVector<LinearLayout::OutDim, 4> Outs;
+  for (unsigned D = 0; D < Shape.size(); ++D)
+    Outs.push_back({outDimName(D), int32_t(Shape[D])});
+  return Outs;
+}
+
+/// Renames outputs to dim0.. in order (after transposes and reshapes).
+LinearLayout renumber(const LinearLayout &L) {
+  llvm::SmallVector<int64_t, 4> Shape;
+  for (const LinearLayout::OutDim &O : L.getOutDims())
+    Shape.push_back(O.Size);
+  return mapBases(L, outsFor(Shape), [](const Basis &B) { return B; });
+}
+
+/// The index of the register basis that alone moves output \p Dim (by 1),
+/// or -1 if that dimension is spread over lanes or warps too.
+int registerBitAlong(const LinearLayout &L, unsigned Dim) {
+  int Found = -1;
+  for (const LinearLayout::InDim &In : L.getInDims())
+    for (unsigned B = 0; B < In.Bases.size(); ++B) {
+      if (In.Bases[B][Dim] == 0)
+        continue;
+      bool Unit = In.Bases[B][Dim] == 1;
+      for (unsigned K = 0; K < In.Bases[B].size(); ++K)
+        Unit &= K == Dim || In.Bases[B][K] == 0;
+      if (In.Name != kRegister || !Unit || Found >= 0)
+        return -1;
+      Found = B;
+    }
+  return Found;
+}
+
+/// \p L without register basis \p Bit and output \p Dim of size 2.
+LinearLayout dropRegisterDim(const LinearLayout &L, int Bit, unsigned Dim) {
+  llvm::SmallVector<int64_t, 4> Shape;
+  for (unsigned K = 0; K < L.getOutDims().size(); ++K)
+    if (K != Dim)
+      Shape.push_back(L.getOutDims()[K].Size);
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+  for (const LinearLayout::InDim &In : L.getInDims()) {
+    LinearLayout::InDim N{In.Name, {}};
+    for (unsigned B = 0; B < In.Bases.size(); ++B) {
+      if (In.Name == kRegister && int(B) == Bit)
+        continue;
+      Basis R;
+      for (unsigned K = 0; K < In.Bases[B].size(); ++K)
+        if (K != Dim)
+          R.push_back(In.Bases[B][K]);
+      N.Bases.push_back(R);
+    }
+    Ins.push_back(std::move(N));
+  }
+  return LinearLayout(Ins, outsFor(Shape));
+}
+
+bool isElementwise(const Instruction &I) {
+  switch (I.getFamily()) {
+  case OpFamily::Binary:
+  case OpFamily::Unary:
+  case OpFamily::Fma:
+  case OpFamily::Cmp:
+  case OpFamily::Select:
+  case OpFamily::Cast:
+  case OpFamily::GetElementPtr:
+  case OpFamily::ExternElementwise:
+  case OpFamily::Hint:
+  case OpFamily::Phi:
+  case OpFamily::Scan:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr,
+                                                    const AxisInfoAnalysis &AI) {
+  unsigned Rank = Ptr->getType()->getRank();
+  const AxisInfo &Info = AI.get(Ptr);
+  llvm::SmallVector<unsigned, 4> Order;
+  for (unsigned D = Rank; D-- > 0;)
+    Order.push_back(D);
+  llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
+    return Info.Contiguity[A] > Info.Contiguity[B];
+  });
+  return Order;
+}
+
+LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
+                                      const LayoutOptions &Opts) {
+  llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
+  llvm::SmallVector<unsigned, 4> Order = accessOrder(Ptr, AI);
+  unsigned Fast = Order[0];
+  auto *PT = llvm::cast<PointerType>(Ptr->getType()->getScalarType());
+  int64_t ElemBytes = std::max(1u, PT->getPointee()->getScalarSizeInBits() / 8);
+  int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
+  int64_t PerThread = std::min<int64_t>(16 / ElemBytes, AI.getPtrVectorWidth(Ptr, Fast));
+  // Don't give one thread more than its share: every thread should access.
+  int64_t Numel = Ptr->getType()->getNumElements();
+  PerThread = std::max<int64_t>(1, std::min(PerThread, Numel / Threads));
+  PerThread = std::min(PerThread, Shape[Fast]);
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
+  Spt[Fast] = unsigned(PerThread);
+  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
+                                                   Opts.WarpSize));
+}
+
+LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
+                                    const LayoutOptions &Opts) {
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
+  for (unsigned D = Shape.size(); D-- > 0;)
+    Order.push_back(D);
+  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
+                                                   Opts.WarpSize));
+}
+
+LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
+                                   const LayoutOptions &Opts) {
+  unsigned Rank = Shape.size();
+  llvm::SmallVector<unsigned, 4> Spt(Rank, 1), Order;
+  for (unsigned D = Rank; D-- > 0;)
+    Order.push_back(D);
+  // A 4x4 tile per thread (where the block has room) reuses each loaded A
+  // and B value four times.
+  int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
+  unsigned M = Rank - 2, N = Rank - 1;
+  Spt[N] = unsigned(std::min<int64_t>(4, Shape[N]));
+  Spt[M] = unsigned(std::min<int64_t>(
+      4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
+  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
+                                                   Opts.WarpSize));
+}
+
+LinearLayout tritium::fmaOperandLayout(const LinearLayout &C, unsigned OpIdx,
+                                       int64_t K) {
+  unsigned Rank = C.getOutDims().size();
+  unsigned M = Rank - 2, N = Rank - 1;
+  // A keeps C's batch and M coordinates, B its batch and N; the other
+  // dimension becomes K, and all of K sits in registers, lowest bits first
+  // (so a thread's K values are consecutive registers).
+  unsigned KDim = OpIdx == 0 ? N : M;
+  llvm::SmallVector<int64_t, 4> Shape;
+  for (unsigned D = 0; D < Rank; ++D)
+    Shape.push_back(D == KDim ? K : C.getOutDims()[D].Size);
+  LinearLayout Base = mapBases(C, outsFor(Shape), [&](const Basis &B) {
+    Basis R(B.begin(), B.end());
+    R[KDim] = 0;
+    return R;
+  });
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+  for (const LinearLayout::InDim &In : Base.getInDims()) {
+    LinearLayout::InDim NewIn{In.Name, {}};
+    if (In.Name == kRegister)
+      for (int64_t Bit = 1; Bit < K; Bit <<= 1) {
+        Basis B(Rank, 0);
+        B[KDim] = int32_t(Bit);
+        NewIn.Bases.push_back(B);
+      }
+    NewIn.Bases.append(In.Bases.begin(), In.Bases.end());
+    Ins.push_back(std::move(NewIn));
+  }
+  return LinearLayout(Ins, outsFor(Shape));
+}
+
+LinearLayout tritium::restrictLayout(const LinearLayout &L,
+                                     llvm::ArrayRef<int64_t> SrcShape) {
+  return mapBases(L, outsFor(SrcShape), [&](const Basis &B) {
+    Basis R(B.begin(), B.end());
+    for (unsigned D = 0; D < SrcShape.size(); ++D)
+      if (SrcShape[D] == 1)
+        R[D] = 0;
+    return R;
+  });
+}
+
+std::optional<LinearLayout>
+tritium::inferResultLayout(const Instruction &I,
+                           llvm::ArrayRef<const LinearLayout *> Ops) {
+  if (I.getNumResults() == 0 || !I.getResult(0)->getType()->isBlock())
+    return std::nullopt;
+  if (isElementwise(I)) {
+    for (const LinearLayout *L : Ops)
+      if (L)
+        return *L;
+    return std::nullopt;
+  }
+  const LinearLayout *Src = Ops.empty() ? nullptr : Ops[0];
+  Type *ResultTy = I.getResult(0)->getType();
+  switch (I.getOpcode()) {
+  case Opcode::ExpandDims:
+    if (!Src)
+      return std::nullopt;
+    return expandDimsLayout(*Src, llvm::cast<ExpandDimsInst>(I).getAxis());
+  case Opcode::Reshape:
+    if (!Src)
+      return std::nullopt;
+    // Row-major order is kept, so the same bits name the same elements.
+    return Src->reshapeOuts(outsFor(ResultTy->getShape()));
+  case Opcode::Trans: {
+    if (!Src)
+      return std::nullopt;
+    llvm::SmallVector<unsigned, 4> Order;
+    for (int64_t D : llvm::cast<TransInst>(I).getOrder())
+      Order.push_back(unsigned(D));
+    return renumber(Src->transposeOuts(Order));
+  }
+  case Opcode::Join: {
+    const LinearLayout *L = Ops[0] ? Ops[0] : Ops[1];
+    if (!L)
+      return std::nullopt;
+    unsigned Rank = L->getOutDims().size();
+    return *L * LinearLayout::identity1D(2, kRegister, outDimName(Rank));
+  }
+  case Opcode::Split: {
+    if (!Src)
+      return std::nullopt;
+    unsigned Last = Src->getOutDims().size() - 1;
+    int Bit = registerBitAlong(*Src, Last);
+    if (Bit < 0)
+      return std::nullopt;
+    return dropRegisterDim(*Src, Bit, Last);
+  }
+  case Opcode::Cat: {
+    const LinearLayout *L = Ops[0] ? Ops[0] : Ops[1];
+    if (!L)
+      return std::nullopt;
+    return *L * LinearLayout::identity1D(2, kRegister, outDimName(0));
+  }
+  case Opcode::Reduce:
+  case Opcode::ArgMin:
+  case Opcode::ArgMax: {
+    if (!Src)
+      return std::nullopt;
+    int64_t Axis = I.getIntAttr(AttrKey::Axis);
+    return sliceLayout(*Src, unsigned(Axis));
+  }
+  case Opcode::ConvertLayout:
+    if (const LinearLayout *L = I.getLayout())
+      return *L;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<LinearLayout>
+tritium::requiredOperandLayout(const Instruction &I, unsigned K,
+                               const LinearLayout &Result) {
+  Value *Op = I.getOperand(K);
+  if (!Op->getType()->isBlock())
+    return std::nullopt;
+  switch (I.getOpcode()) {
+  case Opcode::Load:
+  case Opcode::Store:
+  case Opcode::AtomicRMW:
+  case Opcode::AtomicCAS:
+    return Result;
+  case Opcode::ExpandDims:
+    return sliceLayout(Result, unsigned(llvm::cast<ExpandDimsInst>(I).getAxis()));
+  case Opcode::Broadcast:
+    return restrictLayout(Result, Op->getType()->getShape());
+  case Opcode::Reshape:
+    return Result.reshapeOuts(outsFor(Op->getType()->getShape()));
+  case Opcode::Trans: {
+    llvm::ArrayRef<int64_t> Order = llvm::cast<TransInst>(I).getOrder();
+    llvm::SmallVector<unsigned, 4> Inverse(Order.size());
+    for (unsigned D = 0; D < Order.size(); ++D)
+      Inverse[Order[D]] = D;
+    return renumber(Result.transposeOuts(Inverse));
+  }
+  case Opcode::Join: {
+    unsigned Last = Result.getOutDims().size() - 1;
+    int Bit = registerBitAlong(Result, Last);
+    if (Bit < 0)
+      return std::nullopt;
+    return dropRegisterDim(Result, Bit, Last);
+  }
+  case Opcode::Split: {
+    unsigned Rank = Result.getOutDims().size();
+    return Result * LinearLayout::identity1D(2, kRegister, outDimName(Rank));
+  }
+  case Opcode::Cat: {
+    // The top bit of dimension 0 must be a register bit to split the halves.
+    llvm::ArrayRef<LinearLayout::Basis> Regs = Result.getBases(kRegister);
+    if (Regs.empty())
+      return std::nullopt;
+    int32_t Half = Result.getOutDims()[0].Size / 2;
+    for (unsigned B = 0; B < Regs.size(); ++B) {
+      bool Top = Regs[B][0] == Half;
+      for (unsigned D = 1; D < Regs[B].size(); ++D)
+        Top &= Regs[B][D] == 0;
+      if (!Top)
+        continue;
+      llvm::SmallVector<int64_t, 4> Shape(Op->getType()->getShape().begin(),
+                                          Op->getType()->getShape().end());
+      llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+      for (const LinearLayout::InDim &In : Result.getInDims()) {
+        LinearLayout::InDim N{In.Name, {}};
+        for (unsigned J = 0; J < In.Bases.size(); ++J)
+          if (!(In.Name == kRegister && J == B))
+            N.Bases.push_back(In.Bases[J]);
+        Ins.push_back(std::move(N));
+      }
+      // No other basis may reach the upper half.
+      for (const LinearLayout::InDim &In : Ins)
+        for (const LinearLayout::Basis &Bs : In.Bases)
+          if (Bs[0] >= Half)
+            return std::nullopt;
+      return LinearLayout(Ins, outsFor(Shape));
+    }
+    return std::nullopt;
+  }
+  default:
+    if (isElementwise(I))
+      return Result;
+    return std::nullopt;
+  }
+}
+
+LinearLayout tritium::projectLayout(const LinearLayout &L,
+                                    llvm::ArrayRef<int64_t> SrcShape) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+  for (const LinearLayout::InDim &In : L.getInDims()) {
+    LinearLayout::InDim N{In.Name, {}};
+    for (const Basis &B : In.Bases) {
+      Basis R(B.begin(), B.end());
+      for (unsigned D = 0; D < SrcShape.size(); ++D)
+        if (SrcShape[D] == 1)
+          R[D] = 0;
+      N.Bases.push_back(R);
+    }
+    Ins.push_back(std::move(N));
+  }
+  return LinearLayout(Ins, outsFor(SrcShape));
+}
+
+std::optional<llvm::SmallVector<int32_t, 16>>
+tritium::registerMapping(const LinearLayout &Src, const LinearLayout &Dst) {
+  if (Src.getOutDims() != Dst.getOutDims())
+    return std::nullopt;
+  for (const char *Dim : {kLane, kWarp})
+    if (Src.getBases(Dim) != Dst.getBases(Dim))
+      return std::nullopt;
+  llvm::ArrayRef<Basis> Regs = Dst.getBases(kRegister);
+  unsigned Rank = Dst.getOutDims().size();
+  llvm::SmallVector<int32_t, 16> Map;
+  for (uint32_t R = 0; R < (1u << Regs.size()); ++R) {
+    Basis Coord(Rank, 0);
+    for (unsigned B = 0; B < Regs.size(); ++B)
+      if (R >> B & 1)
+        for (unsigned D = 0; D < Rank; ++D)
+          Coord[D] ^= Regs[B][D];
+    std::optional<int32_t> From = Src.findInput(kRegister, Coord);
+    if (!From)
+      return std::nullopt;
+    Map.push_back(*From);
+  }
+  return Map;
+}
+
+bool tritium::isRematerializable(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Opcode::MakeRange:
+  case Opcode::Splat:
+  case Opcode::Constant:
+  case Opcode::Undef:
+    return true;
+  default:
+    return false;
+  }
+}

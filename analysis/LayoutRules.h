@@ -1,0 +1,103 @@
+//===- LayoutRules.h - How layouts flow through instructions ----*- C++ -*-===//
+//
+// The per-opcode facts the layout passes and the code generator share:
+// which layout an instruction's result gets from its operands' layouts
+// (forward), which layout an operand must have for a given result layout
+// (backward), and the layouts that anchor the assignment (coalesced memory
+// accesses, FMA dots). Every rule is chosen so that the instruction needs no
+// data movement between threads: elementwise ops keep the layout, reductions
+// slice it, reshape/trans/expand_dims/broadcast/join/split/cat reinterpret
+// the same linear map. Where no such layout exists the passes insert a
+// convert_layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_ANALYSIS_LAYOUTRULES_H
+#define TRITIUM_ANALYSIS_LAYOUTRULES_H
+
+#include "analysis/Layouts.h"
+
+#include <optional>
+
+namespace tritium {
+
+class AxisInfoAnalysis;
+class Instruction;
+class Value;
+
+/// What the layout passes need to know about the target.
+struct LayoutOptions {
+  unsigned NumWarps = 4;
+  unsigned WarpSize = 32;
+};
+
+/// Dimensions of a pointer block from most to least contiguous (by the axis
+/// analysis; ties go to the later dimension, i.e. row-major).
+llvm::SmallVector<unsigned, 4> accessOrder(const Value *Ptr,
+                                           const AxisInfoAnalysis &AI);
+
+/// The layout of a coalesced access through the pointer block \p Ptr: each
+/// thread takes the widest vector the contiguity and alignment allow (at
+/// most 16 bytes) along the most contiguous dimension, and consecutive lanes
+/// take consecutive vectors.
+LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
+                             const LayoutOptions &Opts);
+
+/// A layout for a block nothing constrains: one element per thread and
+/// register round, row-major.
+LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape,
+                           const LayoutOptions &Opts);
+
+/// The result layout of an FMA dot of shape [M, N] (or [B, M, N]): each
+/// thread owns a small 2-d tile of the result, for register reuse.
+LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
+                          const LayoutOptions &Opts);
+
+/// The layout operand \p OpIdx (0: A [.., M, K], 1: B [.., K, N]) of an FMA
+/// dot must have so that every thread holds, for each result element it
+/// owns, the whole row of A / column of B it needs: C's placement along M
+/// (N) and all of K in registers.
+LinearLayout fmaOperandLayout(const LinearLayout &C, unsigned OpIdx, int64_t K);
+
+/// \p L restricted to a block of \p SrcShape broadcast into it: dimensions
+/// of size 1 in the source lose their coordinates; registers that then
+/// only held copies are dropped.
+LinearLayout restrictLayout(const LinearLayout &L,
+                            llvm::ArrayRef<int64_t> SrcShape);
+
+/// The result layout \p I gets from the layouts of its operands (null for
+/// scalar operands), or nullopt when its users decide (sources such as
+/// make_range, splat and constants, broadcasts, and operands not known).
+std::optional<LinearLayout>
+inferResultLayout(const Instruction &I,
+                  llvm::ArrayRef<const LinearLayout *> OperandLayouts);
+
+/// The layout operand \p K of \p I must have when I's result has layout
+/// \p Result (null if I has no block result, e.g. a store, whose operands
+/// follow the store's anchor), or nullopt if the rule does not constrain it.
+std::optional<LinearLayout> requiredOperandLayout(const Instruction &I,
+                                                  unsigned K,
+                                                  const LinearLayout &Result);
+
+/// \p L with the dimensions where \p SrcShape is 1 projected away, keeping
+/// every register: what each register of a broadcast's result holds, seen
+/// in its source's coordinates.
+LinearLayout projectLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape);
+
+/// When the same lane and warp hold the same elements in both layouts, the
+/// register of \p Src holding each register of \p Dst (both layouts over
+/// the same tensor shape); nullopt when data has to cross threads.
+std::optional<llvm::SmallVector<int32_t, 16>>
+registerMapping(const LinearLayout &Src, const LinearLayout &Dst);
+
+/// Number of registers a thread uses for a value in layout \p L.
+inline unsigned getNumRegisters(const LinearLayout &L) {
+  return 1u << L.getInDimSizeLog2(kRegister);
+}
+
+/// Whether \p I is cheap enough to recompute in another layout instead of
+/// converting its result (make_range, splat, constant, undef).
+bool isRematerializable(const Instruction &I);
+
+} // namespace tritium
+
+#endif // TRITIUM_ANALYSIS_LAYOUTRULES_H

@@ -1,0 +1,303 @@
+//===- AssignLayouts.cpp - Give every block value a layout ----------------===//
+//
+// assign-layouts decides, for every block value, which register of which
+// lane of which warp holds each element (a linear layout, stored in the
+// defining instruction's `layout` attribute), and inserts convert_layout
+// where an operand must be in another layout than the one it was made in.
+//
+//   1. Anchors. Loads, stores and atomics take the coalesced layout of their
+//      pointer (coalescing: the widest vector the axis analysis allows along
+//      the most contiguous dimension, consecutive lanes on consecutive
+//      vectors); dots take the FMA result layout.
+//   2. Propagation to a fixed point: forward, a result takes the layout its
+//      operands imply (elementwise ops keep it, reductions slice it,
+//      reshape/trans/expand_dims/join/cat reinterpret it); backward, an
+//      operand not yet placed takes the layout its user needs (so address
+//      arithmetic is computed directly in the layout of its load or store).
+//      Results whose layout follows from their operands (reductions, loads,
+//      dots, ...) are only ever set forward.
+//   3. Whatever is still unplaced gets the default layout, one value at a
+//      time in program order, each followed by more propagation.
+//   4. Every operand whose layout differs from what its user needs goes
+//      through a convert_layout (for phis, at the end of the incoming block).
+//
+// Requires: verified IR, calls inlined. Produces: a `layout` on every
+// instruction with block results. Preserves: the CFG. Options:
+// num-warps=N (default 4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/AxisInfo.h"
+#include "analysis/LayoutRules.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+using namespace tritium;
+
+namespace {
+
+/// Results whose layout is decided by their operands or their anchor, never
+/// by their users.
+bool isForwardOnly(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Opcode::Load:
+  case Opcode::AtomicRMW:
+  case Opcode::AtomicCAS:
+  case Opcode::Dot:
+  case Opcode::Reduce:
+  case Opcode::ArgMin:
+  case Opcode::ArgMax:
+  case Opcode::Split:
+  case Opcode::ConvertLayout:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isBlock(const Value *V) { return V->getType()->isBlock(); }
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(Function &F, AxisInfoAnalysis &AI, const LayoutOptions &Opts)
+      : F(F), AI(AI), Opts(Opts), DT(F) {}
+
+  void run() {
+    seedAnchors();
+    propagate();
+    // Defaults, one at a time, each followed by propagation.
+    while (Value *V = firstUnplaced()) {
+      set(V, defaultLayout(V->getType()->getShape(), Opts));
+      propagate();
+    }
+    materialize();
+    annotate();
+  }
+
+private:
+  const LinearLayout *get(const Value *V) const {
+    auto It = Layouts.find(V);
+    return It == Layouts.end() ? nullptr : &It->second;
+  }
+
+  /// Places \p V (and the other results of its instruction, which share
+  /// one layout).
+  bool set(Value *V, const LinearLayout &L) {
+    if (Instruction *I = V->getDefiningInstruction()) {
+      bool Changed = false;
+      for (unsigned R = 0; R < I->getNumResults(); ++R)
+        if (isBlock(I->getResult(R)) && !get(I->getResult(R))) {
+          Layouts.insert({I->getResult(R), L});
+          Changed = true;
+        }
+      return Changed;
+    }
+    return Layouts.insert({V, L}).second;
+  }
+
+  /// The layout \p I's operands are judged against: its result's, or a
+  /// store's anchor.
+  const LinearLayout *resultLayout(const Instruction &I) const {
+    if (I.getOpcode() == Opcode::Store) {
+      auto It = StoreAnchors.find(&I);
+      return It == StoreAnchors.end() ? nullptr : &It->second;
+    }
+    for (unsigned R = 0; R < I.getNumResults(); ++R)
+      if (const LinearLayout *L = get(I.getResult(R)))
+        return L;
+    return nullptr;
+  }
+
+  void seedAnchors() {
+    for (BasicBlock *B : DT.getReversePostOrder())
+      for (Instruction &I : *B) {
+        switch (I.getOpcode()) {
+        case Opcode::Load:
+        case Opcode::AtomicRMW:
+        case Opcode::AtomicCAS:
+          if (isBlock(I.getOperand(0)))
+            set(I.getResult(), coalescedLayout(I.getOperand(0), AI, Opts));
+          break;
+        case Opcode::Store:
+          if (isBlock(I.getOperand(0)))
+            StoreAnchors.insert({&I, coalescedLayout(I.getOperand(0), AI, Opts)});
+          break;
+        case Opcode::Dot:
+          set(I.getResult(), fmaDotLayout(I.getResult()->getType()->getShape(), Opts));
+          break;
+        case Opcode::ConvertLayout:
+          set(I.getResult(), *I.getLayout());
+          break;
+        default:
+          break;
+        }
+      }
+  }
+
+  void propagate() {
+    for (unsigned Round = 0; Round < 64; ++Round) {
+      bool Changed = false;
+      // Forward.
+      for (BasicBlock *B : DT.getReversePostOrder())
+        for (Instruction &I : *B) {
+          if (!I.getNumResults() || !isBlock(I.getResult(0)) || get(I.getResult(0)))
+            continue;
+          llvm::SmallVector<const LinearLayout *, 4> Ops;
+          for (Value *Op : I.getOperands())
+            Ops.push_back(get(Op));
+          if (std::optional<LinearLayout> L = inferResultLayout(I, Ops))
+            Changed |= set(I.getResult(0), *L);
+        }
+      // Backward.
+      auto RPO = DT.getReversePostOrder();
+      for (auto BI = RPO.rbegin(); BI != RPO.rend(); ++BI)
+        for (auto II = (*BI)->rbegin(); II != (*BI)->rend(); ++II) {
+          Instruction &I = *II;
+          const LinearLayout *RL = resultLayout(I);
+          if (!RL)
+            continue;
+          LinearLayout Result = *RL;
+          for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+            Value *Op = I.getOperand(K);
+            if (!isBlock(Op) || get(Op))
+              continue;
+            if (Instruction *Def = Op->getDefiningInstruction())
+              if (isForwardOnly(*Def))
+                continue;
+            if (std::optional<LinearLayout> Need = requiredOperandLayout(I, K, Result))
+              Changed |= set(Op, *Need);
+          }
+        }
+      if (!Changed)
+        return;
+    }
+  }
+
+  /// The first block value without a layout that may take a default: a
+  /// function argument, or a result not decided by its operands. A
+  /// forward-only result whose rule failed (a split along lanes) takes the
+  /// default too; its operand is converted to fit.
+  Value *firstUnplaced() {
+    for (Argument *A : F.args())
+      if (isBlock(A) && !get(A))
+        return A;
+    Value *Stuck = nullptr;
+    for (BasicBlock *B : DT.getReversePostOrder())
+      for (Instruction &I : *B)
+        for (unsigned R = 0; R < I.getNumResults(); ++R) {
+          Value *V = I.getResult(R);
+          if (!isBlock(V) || get(V))
+            continue;
+          if (!isForwardOnly(I))
+            return V;
+          bool OperandsPlaced = llvm::all_of(I.getOperands(), [&](Value *Op) {
+            return !isBlock(Op) || get(Op);
+          });
+          if (OperandsPlaced && !Stuck)
+            Stuck = V;
+        }
+    return Stuck;
+  }
+
+  /// Converts \p V to \p L before \p Pos, reusing a conversion of the same
+  /// value to the same layout in the same block.
+  Value *convert(Value *V, const LinearLayout &L, Instruction *Pos) {
+    for (const Conversion &C : Conversions)
+      if (C.Src == V && C.Block == Pos->getParent() && C.To == L &&
+          DT.dominates(C.Result, Pos))
+        return C.Result;
+    IRBuilder B(F.getContext());
+    B.setInsertPoint(Pos);
+    B.setLoc(Pos->getLoc());
+    Instruction *I = B.create(Opcode::ConvertLayout, {V->getType()}, {V},
+                              {{AttrKey::Layout, AttrValue::layout(L)}});
+    Layouts.insert({I->getResult(), L});
+    Conversions.push_back({V, Pos->getParent(), L, I->getResult()});
+    return I->getResult();
+  }
+
+  void materialize() {
+    llvm::SmallVector<Instruction *, 64> Insts;
+    for (BasicBlock &B : F)
+      for (Instruction &I : B)
+        Insts.push_back(&I);
+    for (Instruction *I : Insts) {
+      if (I->getOpcode() == Opcode::ConvertLayout)
+        continue;
+      const LinearLayout *RL = resultLayout(*I);
+      if (!RL)
+        continue;
+      LinearLayout Result = *RL;
+      for (unsigned K = 0; K < I->getNumOperands(); ++K) {
+        Value *Op = I->getOperand(K);
+        if (!isBlock(Op))
+          continue;
+        std::optional<LinearLayout> Need = requiredOperandLayout(*I, K, Result);
+        const LinearLayout *Have = get(Op);
+        if (!Need || (Have && *Have == *Need))
+          continue;
+        Instruction *Pos = I;
+        if (auto *Phi = llvm::dyn_cast<PhiInst>(I))
+          Pos = Phi->getIncomingBlock(K)->getTerminator();
+        I->setOperand(K, convert(Op, *Need, Pos));
+      }
+    }
+  }
+
+  void annotate() {
+    for (BasicBlock &B : F)
+      for (Instruction &I : B)
+        if (I.getNumResults() && isBlock(I.getResult(0))) {
+          const LinearLayout *L = get(I.getResult(0));
+          if (!L)
+            reportError(I.getLoc(), "internal error: no layout for a block of '" +
+                                        I.getOpcodeName() + "'");
+          I.setLayout(*L);
+        }
+  }
+
+  struct Conversion {
+    Value *Src;
+    BasicBlock *Block;
+    LinearLayout To;
+    Value *Result;
+  };
+
+  Function &F;
+  AxisInfoAnalysis &AI;
+  LayoutOptions Opts;
+  DominatorTree DT;
+  llvm::DenseMap<const Value *, LinearLayout> Layouts;
+  llvm::DenseMap<const Instruction *, LinearLayout> StoreAnchors;
+  std::vector<Conversion> Conversions;
+};
+
+class AssignLayoutsPass : public FunctionPass {
+public:
+  explicit AssignLayoutsPass(LayoutOptions Opts) : Opts(Opts) {}
+  llvm::StringRef getName() const override { return "assign-layouts"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    if (F.empty())
+      return PreservedAnalyses::all();
+    LayoutAssigner(F, AM.get<AxisInfoAnalysis>(F), Opts).run();
+    return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+  }
+
+private:
+  LayoutOptions Opts;
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tritium::createAssignLayoutsPass(const LayoutOptions &Opts) {
+  return std::make_unique<AssignLayoutsPass>(Opts);
+}

@@ -1,0 +1,197 @@
+//===- RemoveLayoutConversions.cpp - Drop avoidable convert_layouts -------===//
+//
+// remove-layout-conversions removes the conversions that cost more than
+// computing the value again in the wanted layout:
+//
+//   - a conversion to the layout the value already has disappears;
+//   - a conversion of a conversion converts the original value;
+//   - a conversion of something cheap to build (make_range, splat, constant,
+//     undef), or of an elementwise computation whose inputs are all cheap or
+//     scalars (address arithmetic: pid * BLOCK + arange), is replaced by the
+//     same computation built directly in the wanted layout.
+//
+// The originals stay for their other users; dce removes them when unused.
+//
+// Requires: assign-layouts. Preserves: the CFG and every `layout`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/LayoutRules.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace tritium;
+
+namespace {
+
+/// Elementwise operations that may be recomputed (no memory, no effects).
+bool isCheapElementwise(const Instruction &I) {
+  switch (I.getFamily()) {
+  case OpFamily::Binary:
+  case OpFamily::Unary:
+  case OpFamily::Cmp:
+  case OpFamily::Select:
+  case OpFamily::Cast:
+  case OpFamily::GetElementPtr:
+  case OpFamily::Hint:
+  case OpFamily::Broadcast:
+  case OpFamily::ExpandDims:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class Remover {
+public:
+  explicit Remover(Function &F) : F(F), B(F.getContext()) {}
+
+  bool run() {
+    llvm::SmallVector<Instruction *, 16> Converts;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (I.getOpcode() == Opcode::ConvertLayout)
+          Converts.push_back(&I);
+    bool Changed = false;
+    for (Instruction *C : Converts)
+      Changed |= simplify(C);
+    return Changed;
+  }
+
+private:
+  static const LinearLayout *layoutOf(const Value *V) {
+    Instruction *I = V->getDefiningInstruction();
+    return I ? I->getLayout() : nullptr;
+  }
+
+  bool simplify(Instruction *C) {
+    const LinearLayout To = *C->getLayout();
+    Value *Src = C->getOperand(0);
+    // A chain of conversions converts the original.
+    while (Instruction *D = Src->getDefiningInstruction()) {
+      if (D->getOpcode() != Opcode::ConvertLayout)
+        break;
+      Src = D->getOperand(0);
+    }
+    if (const LinearLayout *From = layoutOf(Src); From && *From == To) {
+      replace(C, Src);
+      return true;
+    }
+    unsigned Budget = 16;
+    if (canRebuild(Src, Budget)) {
+      B.setInsertPoint(C);
+      B.setLoc(C->getLoc());
+      llvm::DenseMap<Value *, Value *> Done;
+      replace(C, rebuild(Src, To, Done));
+      return true;
+    }
+    if (Src != C->getOperand(0)) {
+      C->setOperand(0, Src);
+      return true;
+    }
+    return false;
+  }
+
+  /// Whether \p V can be computed again in any layout within \p Budget
+  /// instructions.
+  bool canRebuild(Value *V, unsigned &Budget) {
+    if (!V->getType()->isBlock())
+      return true;
+    Instruction *I = V->getDefiningInstruction();
+    if (!I || Budget == 0)
+      return false;
+    --Budget;
+    if (isRematerializable(*I))
+      return true;
+    if (!isCheapElementwise(*I) || I->getNumResults() != 1)
+      return false;
+    for (Value *Op : I->getOperands())
+      if (!canRebuild(Op, Budget))
+        return false;
+    return true;
+  }
+
+  /// \p V computed again in layout \p To (operands in the layouts the rules
+  /// require for it), before the builder's insertion point.
+  Value *rebuild(Value *V, const LinearLayout &To,
+                 llvm::DenseMap<Value *, Value *> &Done) {
+    if (!V->getType()->isBlock())
+      return V;
+    Instruction *I = V->getDefiningInstruction();
+    if (const LinearLayout *L = I->getLayout(); L && *L == To)
+      return V;
+    if (Value *Prev = Done.lookup(V))
+      if (*Prev->getDefiningInstruction()->getLayout() == To)
+        return Prev;
+    Instruction *Copy = I->clone();
+    for (unsigned K = 0; K < Copy->getNumOperands(); ++K) {
+      std::optional<LinearLayout> Need = requiredOperandLayout(*I, K, To);
+      Value *Op = I->getOperand(K);
+      if (Op->getType()->isBlock())
+        Copy->setOperand(K, rebuild(Op, Need ? *Need : To, Done));
+    }
+    Copy->setLayout(To);
+    Copy->getResult()->setName("");
+    B.insert(Copy);
+    Done[V] = Copy->getResult();
+    return Copy->getResult();
+  }
+
+  void replace(Instruction *C, Value *V) {
+    C->getResult()->replaceAllUsesWith(V);
+    C->eraseFromParent();
+  }
+
+  Function &F;
+  IRBuilder B;
+};
+
+class RemoveLayoutConversionsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "remove-layout-conversions"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
+    if (!Remover(F).run())
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+  }
+};
+
+unsigned parseNumWarps(const PassOptions &Opts) {
+  unsigned NumWarps = 4;
+  for (auto &KV : Opts) {
+    if (KV.getKey() != "num-warps")
+      throw CompileError("assign-layouts has no option '" + KV.getKey().str() + "'");
+    if (llvm::StringRef(KV.getValue()).getAsInteger(10, NumWarps) || NumWarps == 0 ||
+        NumWarps > 32 || (NumWarps & (NumWarps - 1)))
+      throw CompileError("num-warps must be a power of two from 1 to 32, got '" +
+                         KV.getValue() + "'");
+  }
+  return NumWarps;
+}
+
+} // namespace
+
+std::unique_ptr<Pass> tritium::createRemoveLayoutConversionsPass() {
+  return std::make_unique<RemoveLayoutConversionsPass>();
+}
+
+void tritium::registerLayoutPasses(PassRegistry &R) {
+  R.add("assign-layouts",
+        "Give every block value a layout (coalesced memory accesses as anchors) "
+        "and convert where users need another",
+        "num-warps=N", [](const PassOptions &O) {
+          LayoutOptions Opts;
+          Opts.NumWarps = parseNumWarps(O);
+          return createAssignLayoutsPass(Opts);
+        });
+  R.add("remove-layout-conversions",
+        "Remove conversions that are cheaper to recompute in the wanted layout",
+        [] { return createRemoveLayoutConversionsPass(); });
+}

@@ -1,0 +1,144 @@
+//===- FloatConversions.cpp - bf16 and fp8 in LLVM IR ---------------------===//
+//
+// Rounding to nearest even on the bit pattern: adding (half an ulp - 1) plus
+// the lowest kept bit and truncating rounds ties to even, and a carry out of
+// the mantissa correctly bumps the exponent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/FloatConversions.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+#include <cmath>
+
+using namespace tritium;
+
+namespace {
+/// Layout of an fp8 format.
+struct FP8Format {
+  unsigned ExpBits, MantBits, Bias;
+  uint32_t MaxFinite; // bit pattern without sign
+  uint32_t NaN;
+  bool HasInf;
+};
+
+FP8Format formatOf(Type::Kind K) {
+  if (K == Type::Kind::F8E4M3) // e4m3fn: no infinities, one NaN pattern
+    return {4, 3, 7, 0x7E, 0x7F, false};
+  return {5, 2, 15, 0x7B, 0x7F, true}; // e5m2: IEEE-like
+}
+} // namespace
+
+llvm::Value *tritium::bf16ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits) {
+  llvm::Value *W = B.CreateShl(B.CreateZExt(Bits, B.getInt32Ty()), 16);
+  return B.CreateBitCast(W, B.getFloatTy());
+}
+
+llvm::Value *tritium::f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
+                                RoundingMode Mode) {
+  llvm::Value *Bits = B.CreateBitCast(F, B.getInt32Ty());
+  llvm::Value *R;
+  if (Mode == RoundingMode::RTZ) {
+    R = B.CreateLShr(Bits, 16);
+  } else {
+    llvm::Value *Lsb = B.CreateAnd(B.CreateLShr(Bits, 16), 1);
+    R = B.CreateLShr(B.CreateAdd(B.CreateAdd(Bits, B.getInt32(0x7FFF)), Lsb), 16);
+  }
+  // A NaN keeps its sign and becomes the quiet NaN (rounding could have
+  // turned a NaN with only low mantissa bits into an infinity).
+  llvm::Value *IsNaN = B.CreateFCmpUNO(F, F);
+  llvm::Value *QNaN = B.CreateOr(B.CreateAnd(B.CreateLShr(Bits, 16), 0x8000), 0x7FC0);
+  return B.CreateTrunc(B.CreateSelect(IsNaN, QNaN, R), B.getInt16Ty());
+}
+
+llvm::Value *tritium::fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits8,
+                               Type::Kind K) {
+  FP8Format Fmt = formatOf(K);
+  llvm::Value *Bits = B.CreateZExt(Bits8, B.getInt32Ty());
+  llvm::Value *Sign = B.CreateShl(B.CreateAnd(Bits, 0x80), 24);
+  llvm::Value *Exp = B.CreateAnd(B.CreateLShr(Bits, Fmt.MantBits),
+                                 (1u << Fmt.ExpBits) - 1);
+  llvm::Value *Mant = B.CreateAnd(Bits, (1u << Fmt.MantBits) - 1);
+  llvm::Value *Normal = B.CreateOr(
+      Sign, B.CreateOr(B.CreateShl(B.CreateAdd(Exp, B.getInt32(127 - Fmt.Bias)), 23),
+                       B.CreateShl(Mant, 23 - Fmt.MantBits)));
+  // Subnormals: mantissa times the smallest subnormal.
+  float Unit = std::ldexp(1.0f, 1 - int(Fmt.Bias) - int(Fmt.MantBits));
+  llvm::Value *Sub = B.CreateFMul(B.CreateUIToFP(Mant, B.getFloatTy()),
+                                  llvm::ConstantFP::get(B.getFloatTy(), Unit));
+  Sub = B.CreateOr(B.CreateBitCast(Sub, B.getInt32Ty()), Sign);
+  llvm::Value *R = B.CreateSelect(B.CreateICmpEQ(Exp, B.getInt32(0)), Sub, Normal);
+  llvm::Value *Abs = B.CreateAnd(Bits, 0x7F);
+  if (Fmt.HasInf) {
+    uint32_t InfBits = ((1u << Fmt.ExpBits) - 1) << Fmt.MantBits;
+    llvm::Value *IsInf = B.CreateICmpEQ(Abs, B.getInt32(InfBits));
+    llvm::Value *IsNaN = B.CreateICmpUGT(Abs, B.getInt32(InfBits));
+    R = B.CreateSelect(IsInf, B.CreateOr(Sign, B.getInt32(0x7F800000)), R);
+    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, B.getInt32(0x7FC00000)), R);
+  } else {
+    llvm::Value *IsNaN = B.CreateICmpEQ(Abs, B.getInt32(Fmt.NaN));
+    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, B.getInt32(0x7FC00000)), R);
+  }
+  return B.CreateBitCast(R, B.getFloatTy());
+}
+
+llvm::Value *tritium::f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind K) {
+  FP8Format Fmt = formatOf(K);
+  llvm::Value *Bits = B.CreateBitCast(F, B.getInt32Ty());
+  llvm::Value *Sign = B.CreateAnd(B.CreateLShr(Bits, 24), 0x80);
+  llvm::Value *AbsBits = B.CreateAnd(Bits, 0x7FFFFFFF);
+  llvm::Value *Abs = B.CreateBitCast(AbsBits, B.getFloatTy());
+  // Normal numbers: rebias the exponent, then round the mantissa.
+  unsigned Drop = 23 - Fmt.MantBits;
+  llvm::Value *X = B.CreateSub(AbsBits, B.getInt32((127 - Fmt.Bias) << 23));
+  llvm::Value *Lsb = B.CreateAnd(B.CreateLShr(X, Drop), 1);
+  llvm::Value *Normal = B.CreateLShr(
+      B.CreateAdd(B.CreateAdd(X, B.getInt32((1u << (Drop - 1)) - 1)), Lsb), Drop);
+  // Subnormals: scale to units of the smallest subnormal and round to even.
+  float Scale = std::ldexp(1.0f, int(Fmt.Bias) - 1 + int(Fmt.MantBits));
+  llvm::Value *Scaled = B.CreateFMul(Abs, llvm::ConstantFP::get(B.getFloatTy(), Scale));
+  llvm::Value *Rounded =
+      B.CreateUnaryIntrinsic(llvm::Intrinsic::rint, Scaled);
+  llvm::Value *Sub = B.CreateFPToUI(Rounded, B.getInt32Ty());
+  float MinNormal = std::ldexp(1.0f, 1 - int(Fmt.Bias));
+  llvm::Value *IsSub =
+      B.CreateFCmpOLT(Abs, llvm::ConstantFP::get(B.getFloatTy(), MinNormal));
+  llvm::Value *R = B.CreateSelect(IsSub, Sub, Normal);
+  // Saturate (this also takes infinities to the largest finite value).
+  llvm::Value *Big = B.CreateICmpUGT(R, B.getInt32(Fmt.MaxFinite));
+  llvm::Value *TooBig = B.CreateOr(
+      Big, B.CreateICmpUGE(AbsBits, B.getInt32(0x7F800000)));
+  R = B.CreateSelect(TooBig, B.getInt32(Fmt.MaxFinite), R);
+  llvm::Value *IsNaN = B.CreateICmpUGT(AbsBits, B.getInt32(0x7F800000));
+  R = B.CreateSelect(IsNaN, B.getInt32(Fmt.NaN), R);
+  return B.CreateTrunc(B.CreateOr(R, Sign), B.getInt8Ty());
+}
+
+bool tritium::isCarriedFloat(Type *Elem) {
+  Type::Kind K = Elem->getScalarType()->getKind();
+  return K == Type::Kind::BF16 || K == Type::Kind::F8E4M3 || K == Type::Kind::F8E5M2;
+}
+
+llvm::Value *tritium::toF32(llvm::IRBuilder<> &B, llvm::Value *V, Type *Elem) {
+  switch (Elem->getScalarType()->getKind()) {
+  case Type::Kind::BF16: return bf16ToF32(B, V);
+  case Type::Kind::F8E4M3:
+  case Type::Kind::F8E5M2: return fp8ToF32(B, V, Elem->getScalarType()->getKind());
+  case Type::Kind::F16:
+  case Type::Kind::F64: return B.CreateFPCast(V, B.getFloatTy());
+  default: return V;
+  }
+}
+
+llvm::Value *tritium::fromF32(llvm::IRBuilder<> &B, llvm::Value *F, Type *Elem,
+                              RoundingMode Mode) {
+  switch (Elem->getScalarType()->getKind()) {
+  case Type::Kind::BF16: return f32ToBF16(B, F, Mode);
+  case Type::Kind::F8E4M3:
+  case Type::Kind::F8E5M2: return f32ToFP8(B, F, Elem->getScalarType()->getKind());
+  case Type::Kind::F16: return B.CreateFPTrunc(F, B.getHalfTy());
+  case Type::Kind::F64: return B.CreateFPExt(F, B.getDoubleTy());
+  default: return F;
+  }
+}

@@ -1,0 +1,135 @@
+//===- LowerDebug.cpp - barrier, device_print, device_assert --------------===//
+//
+// device_print prints one line per element a thread owns (copies held by
+// other lanes or warps stay quiet): the program id, the element's index and
+// the values, as Triton does. Scalars print once per program, from thread 0.
+// device_assert is compiled only with debug: a thread whose elements fail
+// calls the target's assert-fail with the message and the kernel location.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/FloatConversions.h"
+#include "codegen/lowering/LoweringContext.h"
+#include "ir/Module.h"
+
+using namespace tritium;
+
+namespace {
+using Regs = LoweringContext::Regs;
+
+/// True in the one thread of each group of copies.
+llvm::Value *owner(LoweringContext &C, const LinearLayout *L) {
+  llvm::IRBuilder<> &B = C.B;
+  if (!L)
+    return B.CreateICmpEQ(B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0));
+  llvm::Value *Own = B.getTrue();
+  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, C.laneId()},
+                          {kWarp, C.warpId()}}) {
+    uint32_t Free = 0;
+    llvm::ArrayRef<LinearLayout::Basis> Bases = L->getBases(Name);
+    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
+        Free |= 1u << Bit;
+    if (Free)
+      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
+  }
+  return Own;
+}
+
+/// A printf conversion and the C-vararg-promoted value.
+std::pair<std::string, llvm::Value *> formatted(LoweringContext &C, llvm::Value *V,
+                                                Type *E, bool Hex) {
+  llvm::IRBuilder<> &B = C.B;
+  if (E->isFloat())
+    return {"%f", B.CreateFPExt(toF32(B, V, E), B.getDoubleTy())};
+  if (E->isPointer())
+    return {"%p", V};
+  unsigned W = E->getScalarSizeInBits();
+  if (W == 64)
+    return {Hex ? "0x%llx" : "%lld", V};
+  llvm::Value *Wide = W == 1 ? B.CreateZExt(V, B.getInt32Ty()) : B.CreateSExt(V, B.getInt32Ty());
+  if (Hex && W < 32)
+    Wide = B.CreateZExt(V, B.getInt32Ty());
+  return {Hex ? "0x%x" : "%d", Wide};
+}
+
+void lowerPrint(LoweringContext &C, PrintInst &P) {
+  llvm::IRBuilder<> &B = C.B;
+  // The element positions come from the first block operand.
+  Value *Shaper = nullptr;
+  for (Value *V : P.getOperands())
+    if (V->getType()->isBlock()) {
+      Shaper = V;
+      break;
+    }
+  const LinearLayout *L = Shaper ? &C.layout(Shaper) : nullptr;
+  unsigned N = L ? LoweringContext::numRegs(*L) : 1;
+  std::vector<Regs> Coords;
+  if (L)
+    Coords = C.coordinates(*L);
+  llvm::Value *Own = owner(C, L);
+  for (unsigned R = 0; R < N; ++R) {
+    std::string Fmt = "pid (%d, %d, %d)";
+    llvm::SmallVector<llvm::Value *, 8> Args;
+    for (unsigned A = 0; A < 3; ++A)
+      Args.push_back(C.getTarget().programId(B, A));
+    if (L) {
+      Fmt += " idx (";
+      for (unsigned D = 0; D < Coords[R].size(); ++D) {
+        Fmt += D ? ", %d" : "%d";
+        Args.push_back(Coords[R][D]);
+      }
+      Fmt += ")";
+    }
+    Fmt += " " + P.getPrefix().str();
+    bool First = true;
+    for (Value *V : P.getOperands()) {
+      const Regs &Vals = C.get(V);
+      auto [Conv, Arg] = formatted(C, Vals.size() == 1 ? Vals[0] : Vals[R],
+                                   V->getType()->getScalarType(), P.isHex());
+      Fmt += (First ? "" : ", ") + Conv;
+      First = false;
+      Args.push_back(Arg);
+    }
+    Fmt += "\n";
+    // Only owners print: branch around the call.
+    llvm::Function *Fn = B.GetInsertBlock()->getParent();
+    auto *Then = llvm::BasicBlock::Create(C.getLLVMContext(), "print", Fn);
+    auto *Cont = llvm::BasicBlock::Create(C.getLLVMContext(), "print.cont", Fn);
+    B.CreateCondBr(Own, Then, Cont);
+    B.SetInsertPoint(Then);
+    C.getTarget().printf(B, Fmt, Args);
+    B.CreateBr(Cont);
+    B.SetInsertPoint(Cont);
+  }
+}
+
+void lowerAssert(LoweringContext &C, AssertInst &A) {
+  if (!C.getOptions().Debug)
+    return;
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Failed = B.getFalse();
+  for (llvm::Value *V : C.get(A.getCondition()))
+    Failed = B.CreateOr(Failed, B.CreateNot(V));
+  Loc L = A.getLoc();
+  std::string Func = A.getFunction() ? A.getFunction()->getName().str() : "kernel";
+  C.getTarget().assertFail(B, Failed, A.getMessage(), L.isKnown() ? L.File : "unknown",
+                           L.Line, Func);
+}
+} // namespace
+
+void tritium::lowerDebug(LoweringContext &C, Instruction &I) {
+  switch (I.getOpcode()) {
+  case Opcode::Barrier:
+    C.getTarget().barrier(C.B);
+    return;
+  case Opcode::Print:
+    lowerPrint(C, llvm::cast<PrintInst>(I));
+    return;
+  case Opcode::Assert:
+    lowerAssert(C, llvm::cast<AssertInst>(I));
+    return;
+  default:
+    C.unsupported(I, "'" + I.getOpcodeName() + "'");
+  }
+}

@@ -1,0 +1,429 @@
+//===- LowerElementwise.cpp - Elementwise ops, constants, ranges ----------===//
+//
+// Every register of the result is computed from the same register of the
+// operands (assign-layouts gave them one layout): constants, arithmetic,
+// math, comparisons, select, casts, getelementptr, make_range, splat, hints,
+// program geometry and extern calls.
+//
+// Floats: f16, f32 and f64 are native LLVM types; bf16 and fp8 are carried
+// as integers and computed on in f32 (FloatConversions.h). f16 is computed
+// natively where PTX has the instruction (add, sub, mul, fma, compares) and
+// in f32 otherwise. Math on f32 uses the fast PTX approximations Triton uses
+// (ex2.approx, lg2.approx, sin/cos.approx, rsqrt.approx, sqrt.approx for
+// tl.sqrt; sqrt_rn is IEEE); f64 math calls libdevice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/FloatConversions.h"
+#include "codegen/lowering/LoweringContext.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+using namespace tritium;
+
+namespace {
+
+using Regs = LoweringContext::Regs;
+
+unsigned numRegsOf(LoweringContext &C, Value *V) {
+  return V->getType()->isBlock() ? LoweringContext::numRegs(C.layout(V)) : 1;
+}
+
+/// The LLVM constant of an element of type \p T holding \p Val.
+llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Val) {
+  Type *E = T->getScalarType();
+  llvm::Type *LT = C.elemType(E);
+  if (E->isInt())
+    return llvm::ConstantInt::get(LT, uint64_t(Val.I), /*IsSigned=*/true);
+  double D = Val.K == AttrValue::Kind::Float ? Val.F : double(Val.I);
+  bool LosesInfo;
+  llvm::APFloat F(D);
+  switch (E->getKind()) {
+  case Type::Kind::BF16:
+    F.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
+  case Type::Kind::F8E5M2:
+    F.convert(llvm::APFloat::Float8E5M2(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
+  case Type::Kind::F8E4M3:
+    F.convert(llvm::APFloat::Float8E4M3FN(), llvm::APFloat::rmNearestTiesToEven,
+              &LosesInfo);
+    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
+  default:
+    return llvm::ConstantFP::get(LT, D);
+  }
+}
+
+llvm::Value *nvvmUnary(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID, llvm::Value *X) {
+  return B.CreateIntrinsic(ID, {}, {X});
+}
+
+llvm::Value *libdevice(LoweringContext &C, llvm::StringRef Name, llvm::Type *Ty,
+                       llvm::ArrayRef<llvm::Value *> Args) {
+  llvm::SmallVector<llvm::Type *, 3> Tys(Args.size(), Ty);
+  llvm::FunctionCallee F = C.getLLVMModule().getOrInsertFunction(
+      Name, llvm::FunctionType::get(Ty, Tys, false));
+  return C.B.CreateCall(F, Args);
+}
+
+/// Unary math on one f32 or f64 value.
+llvm::Value *mathF(LoweringContext &C, Opcode Op, llvm::Value *X) {
+  llvm::IRBuilder<> &B = C.B;
+  bool Double = X->getType()->isDoubleTy();
+  if (Double) {
+    const char *Name = nullptr;
+    switch (Op) {
+    case Opcode::Exp: Name = "__nv_exp"; break;
+    case Opcode::Exp2: Name = "__nv_exp2"; break;
+    case Opcode::Log: Name = "__nv_log"; break;
+    case Opcode::Log2: Name = "__nv_log2"; break;
+    case Opcode::Sqrt:
+    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+    case Opcode::Rsqrt: Name = "__nv_rsqrt"; break;
+    case Opcode::Sin: Name = "__nv_sin"; break;
+    case Opcode::Cos: Name = "__nv_cos"; break;
+    case Opcode::Erf: Name = "__nv_erf"; break;
+    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
+    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
+    default: llvm_unreachable("not a math opcode");
+    }
+    return libdevice(C, Name, X->getType(), {X});
+  }
+  auto *F32 = B.getFloatTy();
+  switch (Op) {
+  case Opcode::Exp:
+    return nvvmUnary(B, llvm::Intrinsic::nvvm_ex2_approx_f,
+                     B.CreateFMul(X, llvm::ConstantFP::get(F32, 1.4426950408889634)));
+  case Opcode::Exp2: return nvvmUnary(B, llvm::Intrinsic::nvvm_ex2_approx_f, X);
+  case Opcode::Log:
+    return B.CreateFMul(nvvmUnary(B, llvm::Intrinsic::nvvm_lg2_approx_f, X),
+                        llvm::ConstantFP::get(F32, 0.6931471805599453));
+  case Opcode::Log2: return nvvmUnary(B, llvm::Intrinsic::nvvm_lg2_approx_f, X);
+  case Opcode::Sqrt: return nvvmUnary(B, llvm::Intrinsic::nvvm_sqrt_approx_f, X);
+  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+  case Opcode::Rsqrt: return nvvmUnary(B, llvm::Intrinsic::nvvm_rsqrt_approx_f, X);
+  case Opcode::Sin: return nvvmUnary(B, llvm::Intrinsic::nvvm_sin_approx_f, X);
+  case Opcode::Cos: return nvvmUnary(B, llvm::Intrinsic::nvvm_cos_approx_f, X);
+  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
+  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
+  case Opcode::Erf: return libdevice(C, "__nv_erff", F32, {X});
+  default: llvm_unreachable("not a math opcode");
+  }
+}
+
+/// a op b for floats, in the element's native type when PTX has it.
+llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
+                         llvm::Value *R) {
+  llvm::IRBuilder<> &B = C.B;
+  bool Native = !isCarriedFloat(E) &&
+                (E->getKind() != Type::Kind::F16 || Op == Opcode::FAdd ||
+                 Op == Opcode::FSub || Op == Opcode::FMul);
+  llvm::Value *X = Native ? L : toF32(B, L, E);
+  llvm::Value *Y = Native ? R : toF32(B, R, E);
+  llvm::Value *Out;
+  switch (Op) {
+  case Opcode::FAdd: Out = B.CreateFAdd(X, Y); break;
+  case Opcode::FSub: Out = B.CreateFSub(X, Y); break;
+  case Opcode::FMul: Out = B.CreateFMul(X, Y); break;
+  case Opcode::FDiv: Out = B.CreateFDiv(X, Y); break;
+  case Opcode::FRem: Out = B.CreateFRem(X, Y); break;
+  case Opcode::FMin: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
+  case Opcode::FMax: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
+  case Opcode::FMinimum:
+  case Opcode::FMaximum: {
+    // NaN wins; otherwise min/max (PTX's min.NaN needs sm_80, this works on all).
+    llvm::Value *M = B.CreateBinaryIntrinsic(Op == Opcode::FMinimum
+                                                 ? llvm::Intrinsic::minnum
+                                                 : llvm::Intrinsic::maxnum,
+                                             X, Y);
+    M = B.CreateSelect(B.CreateFCmpUNO(Y, Y), Y, M);
+    Out = B.CreateSelect(B.CreateFCmpUNO(X, X), X, M);
+    break;
+  }
+  default: llvm_unreachable("not a float binary opcode");
+  }
+  // f16 math done in f32 rounds back; f64 stayed f64.
+  if (Native || E->getKind() == Type::Kind::F64)
+    return Out;
+  return fromF32(B, Out, E);
+}
+
+llvm::Value *intBinary(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *L, llvm::Value *R) {
+  switch (Op) {
+  case Opcode::Add: return B.CreateAdd(L, R);
+  case Opcode::Sub: return B.CreateSub(L, R);
+  case Opcode::Mul: return B.CreateMul(L, R);
+  case Opcode::SDiv: return B.CreateSDiv(L, R);
+  case Opcode::UDiv: return B.CreateUDiv(L, R);
+  case Opcode::SRem: return B.CreateSRem(L, R);
+  case Opcode::URem: return B.CreateURem(L, R);
+  case Opcode::Shl: return B.CreateShl(L, R);
+  case Opcode::LShr: return B.CreateLShr(L, R);
+  case Opcode::AShr: return B.CreateAShr(L, R);
+  case Opcode::And: return B.CreateAnd(L, R);
+  case Opcode::Or: return B.CreateOr(L, R);
+  case Opcode::Xor: return B.CreateXor(L, R);
+  case Opcode::SMin: return B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, L, R);
+  case Opcode::SMax: return B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, L, R);
+  case Opcode::UMin: return B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, L, R);
+  case Opcode::UMax: return B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, L, R);
+  case Opcode::UMulHi: {
+    unsigned W = L->getType()->getIntegerBitWidth();
+    llvm::Type *Wide = B.getIntNTy(2 * W);
+    llvm::Value *P = B.CreateMul(B.CreateZExt(L, Wide), B.CreateZExt(R, Wide));
+    return B.CreateTrunc(B.CreateLShr(P, W), L->getType());
+  }
+  default: llvm_unreachable("not an integer binary opcode");
+  }
+}
+
+llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
+  llvm::IRBuilder<> &B = C.B;
+  if (E->isInt()) {
+    if (Op == Opcode::Neg)
+      return B.CreateNeg(X);
+    assert(Op == Opcode::Abs && "integer unary is neg or abs");
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, X, B.getFalse());
+  }
+  // Sign-bit operations work on the carriers directly.
+  if (Op == Opcode::Neg || Op == Opcode::Abs) {
+    if (isCarriedFloat(E)) {
+      unsigned W = X->getType()->getIntegerBitWidth();
+      llvm::APInt SignBit = llvm::APInt::getSignMask(W);
+      return Op == Opcode::Neg ? B.CreateXor(X, B.getInt(SignBit))
+                               : B.CreateAnd(X, B.getInt(~SignBit));
+    }
+    return Op == Opcode::Neg ? B.CreateFNeg(X)
+                             : B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
+  }
+  if (E->getKind() == Type::Kind::F64)
+    return mathF(C, Op, X);
+  return fromF32(B, mathF(C, Op, toF32(B, X, E)), E);
+}
+
+llvm::CmpInst::Predicate llvmPredicate(const CmpInst &Cmp) {
+  if (!Cmp.isFloat()) {
+    switch (Cmp.getIPredicate()) {
+    case ICmpPredicate::EQ: return llvm::CmpInst::ICMP_EQ;
+    case ICmpPredicate::NE: return llvm::CmpInst::ICMP_NE;
+    case ICmpPredicate::SLT: return llvm::CmpInst::ICMP_SLT;
+    case ICmpPredicate::SLE: return llvm::CmpInst::ICMP_SLE;
+    case ICmpPredicate::SGT: return llvm::CmpInst::ICMP_SGT;
+    case ICmpPredicate::SGE: return llvm::CmpInst::ICMP_SGE;
+    case ICmpPredicate::ULT: return llvm::CmpInst::ICMP_ULT;
+    case ICmpPredicate::ULE: return llvm::CmpInst::ICMP_ULE;
+    case ICmpPredicate::UGT: return llvm::CmpInst::ICMP_UGT;
+    case ICmpPredicate::UGE: return llvm::CmpInst::ICMP_UGE;
+    }
+  }
+  switch (Cmp.getFPredicate()) {
+  case FCmpPredicate::OEQ: return llvm::CmpInst::FCMP_OEQ;
+  case FCmpPredicate::ONE: return llvm::CmpInst::FCMP_ONE;
+  case FCmpPredicate::OLT: return llvm::CmpInst::FCMP_OLT;
+  case FCmpPredicate::OLE: return llvm::CmpInst::FCMP_OLE;
+  case FCmpPredicate::OGT: return llvm::CmpInst::FCMP_OGT;
+  case FCmpPredicate::OGE: return llvm::CmpInst::FCMP_OGE;
+  case FCmpPredicate::ORD: return llvm::CmpInst::FCMP_ORD;
+  case FCmpPredicate::UNO: return llvm::CmpInst::FCMP_UNO;
+  case FCmpPredicate::UEQ: return llvm::CmpInst::FCMP_UEQ;
+  case FCmpPredicate::UNE: return llvm::CmpInst::FCMP_UNE;
+  case FCmpPredicate::ULT: return llvm::CmpInst::FCMP_ULT;
+  case FCmpPredicate::ULE: return llvm::CmpInst::FCMP_ULE;
+  case FCmpPredicate::UGT: return llvm::CmpInst::FCMP_UGT;
+  case FCmpPredicate::UGE: return llvm::CmpInst::FCMP_UGE;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+/// One element cast from \p From to \p To.
+llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To,
+                     llvm::Value *X) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Type *LT = C.elemType(To);
+  RoundingMode RM = I.getRounding().value_or(RoundingMode::RTNE);
+  switch (I.getOpcode()) {
+  case Opcode::Trunc: return B.CreateTrunc(X, LT);
+  case Opcode::ZExt: return B.CreateZExt(X, LT);
+  case Opcode::SExt: return B.CreateSExt(X, LT);
+  case Opcode::FPExt:
+    if (isCarriedFloat(From) || isCarriedFloat(To))
+      return fromF32(B, toF32(B, X, From), To);
+    return B.CreateFPExt(X, LT);
+  case Opcode::FPTrunc: {
+    if (From->getKind() == Type::Kind::F64 && To->getKind() != Type::Kind::F32)
+      X = B.CreateFPTrunc(X, B.getFloatTy()), From = Type::getF32(To->getContext());
+    if (isCarriedFloat(To) || isCarriedFloat(From))
+      return fromF32(B, toF32(B, X, From), To, RM);
+    if (RM == RoundingMode::RTZ) {
+      bool ToHalf = To->getKind() == Type::Kind::F16;
+      std::string Asm = ToHalf ? "cvt.rz.f16.f32 $0, $1;" : "cvt.rz.f32.f64 $0, $1;";
+      auto *FT = llvm::FunctionType::get(LT, {X->getType()}, false);
+      return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false),
+                          {X});
+    }
+    return B.CreateFPTrunc(X, LT);
+  }
+  case Opcode::FPToSI:
+  case Opcode::FPToUI: {
+    llvm::Value *F = isCarriedFloat(From) ? toF32(B, X, From) : X;
+    return I.getOpcode() == Opcode::FPToSI ? B.CreateFPToSI(F, LT) : B.CreateFPToUI(F, LT);
+  }
+  case Opcode::SIToFP:
+  case Opcode::UIToFP: {
+    bool Carried = isCarriedFloat(To);
+    llvm::Type *Via = Carried ? B.getFloatTy() : LT;
+    llvm::Value *F = I.getOpcode() == Opcode::SIToFP ? B.CreateSIToFP(X, Via)
+                                                     : B.CreateUIToFP(X, Via);
+    return Carried ? fromF32(B, F, To) : F;
+  }
+  case Opcode::Bitcast:
+    if (X->getType() == LT)
+      return X;
+    if (X->getType()->isPointerTy() && LT->isPointerTy())
+      return B.CreateAddrSpaceCast(X, LT);
+    return B.CreateBitCast(X, LT);
+  case Opcode::PtrToInt: return B.CreatePtrToInt(X, LT);
+  case Opcode::IntToPtr: return B.CreateIntToPtr(X, LT);
+  default: llvm_unreachable("not a cast");
+  }
+}
+
+/// The LLVM element type of a pointer block's pointee, for getelementptr.
+llvm::Type *pointeeType(LoweringContext &C, Type *PtrTy) {
+  auto *P = llvm::cast<PointerType>(PtrTy->getScalarType());
+  Type *E = P->getPointee();
+  // i1 is stored as a byte.
+  if (E->isBool())
+    return C.B.getInt8Ty();
+  return C.elemType(E);
+}
+
+} // namespace
+
+void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
+  llvm::IRBuilder<> &B = C.B;
+  Value *Res = I.getNumResults() ? I.getResult(0) : nullptr;
+  unsigned N = Res ? numRegsOf(C, Res) : 0;
+  Type *RT = Res ? Res->getType() : nullptr;
+  auto Op = [&](unsigned K, unsigned R) -> llvm::Value * {
+    const Regs &Rs = C.get(I.getOperand(K));
+    return Rs.size() == 1 ? Rs[0] : Rs[R];
+  };
+  Regs Out;
+
+  switch (I.getFamily()) {
+  case OpFamily::Constant: {
+    llvm::Constant *K = elementConstant(C, RT, *I.getAttr(AttrKey::Value));
+    Out.assign(N, K);
+    break;
+  }
+  case OpFamily::Undef:
+    // Zero rather than undef: a variable read before any write on some path
+    // should not license the optimizer to assume anything.
+    Out.assign(N, llvm::Constant::getNullValue(C.elemType(RT)));
+    break;
+  case OpFamily::Binary: {
+    Type *E = RT->getScalarType();
+    for (unsigned R = 0; R < N; ++R)
+      Out.push_back(E->isFloat() ? floatBinary(C, I.getOpcode(), E, Op(0, R), Op(1, R))
+                                 : intBinary(B, I.getOpcode(), Op(0, R), Op(1, R)));
+    break;
+  }
+  case OpFamily::Unary:
+    for (unsigned R = 0; R < N; ++R)
+      Out.push_back(unaryOne(C, I.getOpcode(), RT->getScalarType(), Op(0, R)));
+    break;
+  case OpFamily::Fma: {
+    Type *E = RT->getScalarType();
+    for (unsigned R = 0; R < N; ++R) {
+      if (isCarriedFloat(E)) {
+        llvm::Value *F = B.CreateIntrinsic(
+            llvm::Intrinsic::fma, {B.getFloatTy()},
+            {toF32(B, Op(0, R), E), toF32(B, Op(1, R), E), toF32(B, Op(2, R), E)});
+        Out.push_back(fromF32(B, F, E));
+      } else {
+        Out.push_back(B.CreateIntrinsic(llvm::Intrinsic::fma, {Op(0, R)->getType()},
+                                        {Op(0, R), Op(1, R), Op(2, R)}));
+      }
+    }
+    break;
+  }
+  case OpFamily::Cmp: {
+    auto &Cmp = llvm::cast<CmpInst>(I);
+    Type *E = I.getOperand(0)->getType()->getScalarType();
+    for (unsigned R = 0; R < N; ++R) {
+      llvm::Value *L = Op(0, R), *Rv = Op(1, R);
+      if (Cmp.isFloat() && isCarriedFloat(E))
+        L = toF32(B, L, E), Rv = toF32(B, Rv, E);
+      Out.push_back(B.CreateCmp(llvmPredicate(Cmp), L, Rv));
+    }
+    break;
+  }
+  case OpFamily::Select:
+    for (unsigned R = 0; R < N; ++R)
+      Out.push_back(B.CreateSelect(Op(0, R), Op(1, R), Op(2, R)));
+    break;
+  case OpFamily::Cast: {
+    Type *From = I.getOperand(0)->getType()->getScalarType();
+    Type *To = RT->getScalarType();
+    for (unsigned R = 0; R < N; ++R)
+      Out.push_back(castOne(C, llvm::cast<CastInst>(I), From, To, Op(0, R)));
+    break;
+  }
+  case OpFamily::GetElementPtr: {
+    llvm::Type *ET = pointeeType(C, I.getOperand(0)->getType());
+    for (unsigned R = 0; R < N; ++R) {
+      llvm::Value *Off = Op(1, R);
+      // Offsets are signed (i1 offsets are 0 or 1).
+      if (Off->getType()->getIntegerBitWidth() == 1)
+        Off = B.CreateZExt(Off, B.getInt32Ty());
+      Out.push_back(B.CreateGEP(ET, Op(0, R), Off));
+    }
+    break;
+  }
+  case OpFamily::MakeRange: {
+    auto &MR = llvm::cast<MakeRangeInst>(I);
+    std::vector<Regs> Coords = C.coordinates(C.layout(Res));
+    for (unsigned R = 0; R < N; ++R)
+      Out.push_back(B.CreateAdd(Coords[R][0], C.constI32(MR.getStart())));
+    break;
+  }
+  case OpFamily::Splat:
+    Out.assign(N, C.scalar(I.getOperand(0)));
+    break;
+  case OpFamily::Hint:
+    Out = C.get(I.getOperand(0));
+    break;
+  case OpFamily::ProgramInfo: {
+    unsigned Axis = unsigned(I.getIntAttr(AttrKey::Axis));
+    Out.push_back(I.getOpcode() == Opcode::GetProgramId
+                      ? C.getTarget().programId(B, Axis)
+                      : C.getTarget().numPrograms(B, Axis));
+    break;
+  }
+  case OpFamily::ExternElementwise: {
+    auto &E = llvm::cast<ExternElementwiseInst>(I);
+    llvm::SmallVector<llvm::Type *, 4> Tys;
+    for (Value *V : I.getOperands())
+      Tys.push_back(C.elemType(V->getType()));
+    llvm::FunctionCallee F = C.getLLVMModule().getOrInsertFunction(
+        E.getSymbol(), llvm::FunctionType::get(C.elemType(RT), Tys, false));
+    if (auto *Fn = llvm::dyn_cast<llvm::Function>(F.getCallee()); Fn && E.isPure()) {
+      Fn->setDoesNotAccessMemory();
+      Fn->setDoesNotThrow();
+    }
+    for (unsigned R = 0; R < N; ++R) {
+      llvm::SmallVector<llvm::Value *, 4> Args;
+      for (unsigned K = 0; K < I.getNumOperands(); ++K)
+        Args.push_back(Op(K, R));
+      Out.push_back(B.CreateCall(F, Args));
+    }
+    break;
+  }
+  default:
+    C.unsupported(I, "'" + I.getOpcodeName() + "' here");
+  }
+  C.set(Res, std::move(Out));
+}

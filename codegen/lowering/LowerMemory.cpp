@@ -1,0 +1,253 @@
+//===- LowerMemory.cpp - Loads, stores and atomics ------------------------===//
+//
+// Global loads and stores are vectorized: a thread's consecutive registers
+// that hold consecutive elements of the fastest dimension (the layout says
+// how many) become one access of up to 16 bytes, as far as the axis analysis
+// proves the addresses contiguous and aligned and the mask uniform over the
+// vector. Each vector is one predicated PTX instruction; masked-off lanes of
+// a load take `other` (zero without it).
+//
+// Atomics go element by element. A lane or warp holding a copy of an
+// element another thread also holds (a layout's zero basis) does not repeat
+// the atomic; a scalar atomic runs in thread 0, which shares the old value
+// through shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/LoweringContext.h"
+
+using namespace tritium;
+
+namespace {
+
+using Regs = LoweringContext::Regs;
+
+/// Bytes an element of \p T occupies in global memory (i1 is a byte).
+unsigned memBytes(Type *T) {
+  Type *E = T->getScalarType();
+  return E->isBool() ? 1 : std::max(1u, E->getScalarSizeInBits() / 8);
+}
+
+/// The LLVM type an element has in memory.
+llvm::Type *memType(LoweringContext &C, Type *T) {
+  Type *E = T->getScalarType();
+  if (E->isBool())
+    return C.B.getInt8Ty();
+  if (E->isPointer())
+    return C.B.getInt64Ty();
+  return C.elemType(E);
+}
+
+llvm::Value *toMem(LoweringContext &C, llvm::Value *V, Type *T) {
+  Type *E = T->getScalarType();
+  if (E->isBool())
+    return C.B.CreateZExt(V, C.B.getInt8Ty());
+  if (E->isPointer())
+    return C.B.CreatePtrToInt(V, C.B.getInt64Ty());
+  return V;
+}
+
+llvm::Value *fromMem(LoweringContext &C, llvm::Value *V, Type *T) {
+  Type *E = T->getScalarType();
+  if (E->isBool())
+    return C.B.CreateICmpNE(V, C.B.getInt8(0));
+  if (E->isPointer())
+    return C.B.CreateIntToPtr(V, C.elemType(E));
+  return V;
+}
+
+/// How a block access is split into vectors.
+struct Vectorization {
+  unsigned Vec = 1;       ///< elements per access
+  unsigned WordBits = 32; ///< bits of each word of the access
+  unsigned NumWords = 1;
+};
+
+Vectorization plan(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy) {
+  Vectorization V;
+  unsigned Bytes = memBytes(ElemTy);
+  if (Ptr->getType()->isBlock()) {
+    const LinearLayout &L = C.layout(Ptr);
+    unsigned Rank = L.getOutDims().size();
+    // The dimension the first register bits walk along.
+    unsigned Best = 1, Dim = 0;
+    for (unsigned D = 0; D < Rank; ++D) {
+      unsigned N = unsigned(L.getNumConsecutiveInOut(kRegister, outDimName(D)));
+      if (N > Best)
+        Best = N, Dim = D;
+    }
+    int64_t Vec = Best;
+    Vec = std::min<int64_t>(Vec, C.getAxisInfo().getPtrVectorWidth(Ptr, Dim));
+    if (Mask)
+      Vec = std::min<int64_t>(Vec, C.getAxisInfo().getMaskConstancy(Mask, Dim));
+    Vec = std::min<int64_t>(Vec, std::max(1u, 16 / Bytes));
+    // Powers of two only (facts are, but stay safe).
+    while (Vec & (Vec - 1))
+      Vec &= Vec - 1;
+    V.Vec = unsigned(std::max<int64_t>(1, Vec));
+  }
+  unsigned Total = V.Vec * Bytes * 8;
+  V.WordBits = Bytes == 8 ? 64 : std::min(32u, Total);
+  V.NumWords = Total / V.WordBits;
+  return V;
+}
+
+/// <Vec x memType> packed as <NumWords x iWordBits> and back.
+llvm::Value *pack(LoweringContext &C, llvm::ArrayRef<llvm::Value *> Elems,
+                  const Vectorization &V) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Type *ET = Elems[0]->getType();
+  llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(ET, Elems.size()));
+  for (unsigned I = 0; I < Elems.size(); ++I)
+    Vec = B.CreateInsertElement(Vec, Elems[I], I);
+  return B.CreateBitCast(Vec, llvm::FixedVectorType::get(B.getIntNTy(V.WordBits),
+                                                         V.NumWords));
+}
+
+Regs unpack(LoweringContext &C, llvm::Value *Words, llvm::Type *ET, unsigned Vec) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *V = B.CreateBitCast(Words, llvm::FixedVectorType::get(ET, Vec));
+  Regs Out;
+  for (unsigned I = 0; I < Vec; ++I)
+    Out.push_back(B.CreateExtractElement(V, I));
+  return Out;
+}
+
+MemoryHints hintsOf(const Instruction &I) {
+  MemoryHints H;
+  if (auto *L = llvm::dyn_cast<LoadInst>(&I)) {
+    H.Cache = L->getCache();
+    H.Evict = L->getEvict();
+    H.Volatile = L->isVolatile();
+  } else if (auto *S = llvm::dyn_cast<StoreInst>(&I)) {
+    H.Cache = S->getCache();
+    H.Evict = S->getEvict();
+  }
+  return H;
+}
+
+void lowerLoad(LoweringContext &C, LoadInst &I) {
+  Value *Res = I.getResult();
+  Type *T = Res->getType();
+  Vectorization V = plan(C, I.getPtr(), I.getMask(), T);
+  const Regs &Ptrs = C.get(I.getPtr());
+  const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;
+  const Regs *Others = I.getOther() ? &C.get(I.getOther()) : nullptr;
+  llvm::Type *MT = memType(C, T);
+  MemoryHints H = hintsOf(I);
+  Regs Out;
+  for (unsigned G = 0; G < Ptrs.size(); G += V.Vec) {
+    llvm::Value *Other = nullptr;
+    if (Others) {
+      llvm::SmallVector<llvm::Value *, 8> Elems;
+      for (unsigned K = 0; K < V.Vec; ++K)
+        Elems.push_back(toMem(C, (*Others)[G + K], T));
+      Other = pack(C, Elems, V);
+    }
+    llvm::Value *Words = C.getTarget().loadGlobal(
+        C.B, Ptrs[G], V.NumWords, V.WordBits, Masks ? (*Masks)[G] : nullptr, Other, H);
+    for (llvm::Value *E : unpack(C, Words, MT, V.Vec))
+      Out.push_back(fromMem(C, E, T));
+  }
+  C.set(Res, std::move(Out));
+}
+
+void lowerStore(LoweringContext &C, StoreInst &I) {
+  Type *T = I.getValue()->getType();
+  Vectorization V = plan(C, I.getPtr(), I.getMask(), T);
+  const Regs &Ptrs = C.get(I.getPtr());
+  const Regs &Vals = C.get(I.getValue());
+  const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;
+  MemoryHints H = hintsOf(I);
+  for (unsigned G = 0; G < Ptrs.size(); G += V.Vec) {
+    llvm::SmallVector<llvm::Value *, 8> Elems;
+    for (unsigned K = 0; K < V.Vec; ++K)
+      Elems.push_back(toMem(C, Vals[G + K], T));
+    C.getTarget().storeGlobal(C.B, Ptrs[G], pack(C, Elems, V),
+                              Masks ? (*Masks)[G] : nullptr, H);
+  }
+}
+
+/// True in the one thread of each group of copies (lanes and warps whose
+/// bits the layout ignores are the copies).
+llvm::Value *ownerPredicate(LoweringContext &C, const LinearLayout &L) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Own = B.getTrue();
+  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, C.laneId()},
+                          {kWarp, C.warpId()}}) {
+    uint32_t Free = 0;
+    llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(Name);
+    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
+        Free |= 1u << Bit;
+    if (Free)
+      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
+  }
+  return Own;
+}
+
+void lowerAtomic(LoweringContext &C, Instruction &I) {
+  llvm::IRBuilder<> &B = C.B;
+  bool IsCAS = I.getOpcode() == Opcode::AtomicCAS;
+  Value *Ptr = I.getOperand(0);
+  Value *Mask = I.getNumOperands() > (IsCAS ? 3u : 2u) ? I.getOperand(IsCAS ? 3 : 2) : nullptr;
+  Type *T = I.getResult()->getType();
+  const Regs &Ptrs = C.get(Ptr);
+  unsigned N = Ptrs.size();
+  auto Reg = [&](unsigned K, unsigned R) {
+    const Regs &Rs = C.get(I.getOperand(K));
+    return Rs.size() == 1 ? Rs[0] : Rs[R];
+  };
+  bool Scalar = !Ptr->getType()->isBlock();
+  llvm::Value *Own = Scalar ? B.CreateICmpEQ(
+                                  B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0))
+                            : ownerPredicate(C, C.layout(Ptr));
+  MemSem Sem = IsCAS ? llvm::cast<AtomicCASInst>(I).getSem()
+                     : llvm::cast<AtomicRMWInst>(I).getSem();
+  MemScope Scope = IsCAS ? llvm::cast<AtomicCASInst>(I).getScope()
+                         : llvm::cast<AtomicRMWInst>(I).getScope();
+  Regs Out;
+  for (unsigned R = 0; R < N; ++R) {
+    llvm::Value *Pred = Own;
+    if (Mask)
+      Pred = B.CreateAnd(Pred, Reg(IsCAS ? 3 : 2, R));
+    llvm::Value *Old =
+        IsCAS ? C.getTarget().atomicCAS(B, Ptrs[R], Reg(1, R), Reg(2, R), Pred, Sem, Scope)
+              : C.getTarget().atomicRMW(B, llvm::cast<AtomicRMWInst>(I).getKind(),
+                                        Ptrs[R], Reg(1, R), Pred, Sem, Scope, T);
+    Out.push_back(Old);
+  }
+  if (Scalar && !I.use_empty()) {
+    // Thread 0 did the atomic; everyone reads the old value it saw.
+    llvm::Value *Slot = C.sharedPtr(C.constI32(C.scratchOffset(I)));
+    C.getTarget().barrier(B);
+    llvm::BasicBlock *Cur = B.GetInsertBlock();
+    llvm::Function *Fn = Cur->getParent();
+    auto *Write = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.share", Fn);
+    auto *Join = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.read", Fn);
+    B.CreateCondBr(Own, Write, Join);
+    B.SetInsertPoint(Write);
+    B.CreateStore(Out[0], Slot);
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    C.getTarget().barrier(B);
+    Out[0] = B.CreateLoad(Out[0]->getType(), Slot);
+  }
+  C.set(I.getResult(), std::move(Out));
+}
+
+} // namespace
+
+void tritium::lowerMemory(LoweringContext &C, Instruction &I) {
+  switch (I.getOpcode()) {
+  case Opcode::Load:
+    lowerLoad(C, llvm::cast<LoadInst>(I));
+    return;
+  case Opcode::Store:
+    lowerStore(C, llvm::cast<StoreInst>(I));
+    return;
+  default:
+    lowerAtomic(C, I);
+    return;
+  }
+}

@@ -1,0 +1,195 @@
+//===- LowerScan.cpp - Inclusive scans (associative_scan, cumsum) ---------===//
+//
+// When the layout keeps the whole scanned axis in each thread's registers,
+// the scan is a sequence of combines in coordinate order. Otherwise it goes
+// through shared memory: every thread writes its elements at their row-major
+// offsets; after a barrier, each line along the axis is scanned in order by
+// one thread (lines are dealt round-robin); after another barrier every
+// thread reads its elements back. The second form is correct for any layout
+// and any associative combine but serial per line; a warp-parallel version
+// is future work (scan speed is no goal of the current issue).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/FloatConversions.h"
+#include "codegen/lowering/LoweringContext.h"
+
+#include <map>
+
+using namespace tritium;
+
+namespace {
+using Regs = LoweringContext::Regs;
+using Basis = LinearLayout::Basis;
+
+Basis registerCoords(const LinearLayout &L, uint32_t R) {
+  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
+  Basis Co(L.getOutDims().size(), 0);
+  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+    if (R >> Bit & 1)
+      for (unsigned D = 0; D < Co.size(); ++D)
+        Co[D] ^= Bases[Bit][D];
+  return Co;
+}
+
+/// combine(a, b) for the scan's built-in kind or combine function.
+Regs combine(LoweringContext &C, ScanInst &S, const Regs &A, const Regs &Bv) {
+  llvm::IRBuilder<> &B = C.B;
+  if (std::optional<CombineKind> K = S.getKind()) {
+    Type *E = S.getOperand(0)->getType()->getScalarType();
+    llvm::Value *X = A[0], *Y = Bv[0];
+    bool Carried = isCarriedFloat(E);
+    if (Carried)
+      X = toF32(B, X, E), Y = toF32(B, Y, E);
+    llvm::Value *R;
+    switch (*K) {
+    case CombineKind::Add: R = B.CreateAdd(X, Y); break;
+    case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
+    case CombineKind::Mul: R = B.CreateMul(X, Y); break;
+    case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
+    case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
+    case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
+    case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
+    case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
+    case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
+    case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
+    case CombineKind::And: R = B.CreateAnd(X, Y); break;
+    case CombineKind::Or: R = B.CreateOr(X, Y); break;
+    case CombineKind::Xor: R = B.CreateXor(X, Y); break;
+    }
+    return {Carried ? fromF32(B, R, E) : R};
+  }
+  llvm::Function *Fn = C.getLLVMModule().getFunction(S.getCombine());
+  if (!Fn)
+    C.unsupported(S, "a combine function that was not lowered");
+  llvm::SmallVector<llvm::Value *, 8> Args(A.begin(), A.end());
+  Args.append(Bv.begin(), Bv.end());
+  llvm::Value *R = B.CreateCall(Fn, Args);
+  if (A.size() == 1)
+    return {R};
+  Regs Out;
+  for (unsigned K = 0; K < A.size(); ++K)
+    Out.push_back(B.CreateExtractValue(R, K));
+  return Out;
+}
+
+bool axisInRegisters(const LinearLayout &L, unsigned Axis) {
+  for (const char *Name : {kLane, kWarp})
+    for (const Basis &B : L.getBases(Name))
+      if (B[Axis])
+        return false;
+  return true;
+}
+} // namespace
+
+void tritium::lowerScan(LoweringContext &C, Instruction &I) {
+  auto &S = llvm::cast<ScanInst>(I);
+  llvm::IRBuilder<> &B = C.B;
+  const LinearLayout &L = C.layout(I.getOperand(0));
+  unsigned Axis = unsigned(S.getAxis());
+  unsigned NOps = I.getNumOperands();
+  unsigned NRegs = LoweringContext::numRegs(L);
+  std::vector<Regs> Out(NOps, Regs(NRegs, nullptr));
+
+  if (axisInRegisters(L, Axis)) {
+    // Registers grouped by their coordinates off the axis, scanned in order.
+    std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>> Groups;
+    for (unsigned R = 0; R < NRegs; ++R) {
+      Basis Co = registerCoords(L, R);
+      int32_t Along = Co[Axis];
+      Co[Axis] = 0;
+      Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({Along, R});
+    }
+    for (auto &[Key, Members] : Groups) {
+      llvm::sort(Members);
+      if (S.isReverse())
+        std::reverse(Members.begin(), Members.end());
+      Regs Acc;
+      for (auto [Along, R] : Members) {
+        Regs X;
+        for (unsigned K = 0; K < NOps; ++K)
+          X.push_back(C.get(I.getOperand(K))[R]);
+        Acc = Acc.empty() ? X : combine(C, S, Acc, X);
+        for (unsigned K = 0; K < NOps; ++K)
+          Out[K][R] = Acc[K];
+      }
+    }
+  } else {
+    Type *T = I.getOperand(0)->getType();
+    llvm::ArrayRef<int64_t> Shape = T->getShape();
+    unsigned Rank = Shape.size();
+    int64_t Numel = T->getNumElements(), Len = Shape[Axis];
+    int64_t Stride = 1;
+    for (unsigned D = Axis + 1; D < Rank; ++D)
+      Stride *= Shape[D];
+    int64_t Lines = Numel / Len;
+    // One region per operand, row-major.
+    llvm::SmallVector<unsigned, 4> Regions;
+    llvm::SmallVector<llvm::Type *, 4> Tys;
+    unsigned Off = C.scratchOffset(I);
+    for (unsigned K = 0; K < NOps; ++K) {
+      llvm::Type *Ty = C.get(I.getOperand(K))[0]->getType();
+      Tys.push_back(Ty);
+      Regions.push_back(Off);
+      Off += unsigned(Numel) * std::max<unsigned>(1, Ty->getPrimitiveSizeInBits() / 8);
+    }
+    auto Addr = [&](unsigned K, llvm::Value *Elem) {
+      unsigned Bytes = std::max<unsigned>(1, Tys[K]->getPrimitiveSizeInBits() / 8);
+      return C.sharedPtr(B.CreateAdd(B.getInt32(Regions[K]),
+                                     B.CreateMul(Elem, B.getInt32(Bytes))));
+    };
+    auto Linear = [&](const Regs &Co) {
+      llvm::Value *E = Co[0];
+      for (unsigned D = 1; D < Rank; ++D)
+        E = B.CreateAdd(B.CreateMul(E, B.getInt32(Shape[D])), Co[D]);
+      return E;
+    };
+    std::vector<Regs> Coords = C.coordinates(L);
+    C.getTarget().barrier(B);
+    for (unsigned R = 0; R < NRegs; ++R)
+      for (unsigned K = 0; K < NOps; ++K)
+        B.CreateStore(C.get(I.getOperand(K))[R], Addr(K, Linear(Coords[R])));
+    C.getTarget().barrier(B);
+    // Thread t scans lines t, t + threads, ... in a loop.
+    llvm::Function *Fn = B.GetInsertBlock()->getParent();
+    llvm::LLVMContext &Ctx = C.getLLVMContext();
+    unsigned Threads = C.getOptions().NumWarps * C.getOptions().WarpSize;
+    llvm::Value *Tid = B.CreateAdd(B.CreateMul(C.warpId(), B.getInt32(C.getOptions().WarpSize)),
+                                   C.laneId());
+    llvm::BasicBlock *Pre = B.GetInsertBlock();
+    auto *Head = llvm::BasicBlock::Create(Ctx, "scan.line", Fn);
+    auto *Body = llvm::BasicBlock::Create(Ctx, "scan.body", Fn);
+    auto *Exit = llvm::BasicBlock::Create(Ctx, "scan.done", Fn);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    llvm::PHINode *Line = B.CreatePHI(B.getInt32Ty(), 2);
+    Line->addIncoming(Tid, Pre);
+    B.CreateCondBr(B.CreateICmpSLT(Line, B.getInt32(Lines)), Body, Exit);
+    B.SetInsertPoint(Body);
+    // The line's first element: (line / Stride) * Len * Stride + line % Stride.
+    llvm::Value *Outer = B.CreateUDiv(Line, B.getInt32(Stride));
+    llvm::Value *Inner = B.CreateURem(Line, B.getInt32(Stride));
+    llvm::Value *Start = B.CreateAdd(B.CreateMul(Outer, B.getInt32(Len * Stride)), Inner);
+    // Unrolled walk along the line (Len is a power of two, at most the block).
+    Regs Acc;
+    for (int64_t J = 0; J < Len; ++J) {
+      int64_t Pos = S.isReverse() ? Len - 1 - J : J;
+      llvm::Value *E = B.CreateAdd(Start, B.getInt32(Pos * Stride));
+      Regs X;
+      for (unsigned K = 0; K < NOps; ++K)
+        X.push_back(B.CreateLoad(Tys[K], Addr(K, E)));
+      Acc = J == 0 ? X : combine(C, S, Acc, X);
+      for (unsigned K = 0; K < NOps; ++K)
+        B.CreateStore(Acc[K], Addr(K, E));
+    }
+    Line->addIncoming(B.CreateAdd(Line, B.getInt32(Threads)), B.GetInsertBlock());
+    B.CreateBr(Head);
+    B.SetInsertPoint(Exit);
+    C.getTarget().barrier(B);
+    for (unsigned R = 0; R < NRegs; ++R)
+      for (unsigned K = 0; K < NOps; ++K)
+        Out[K][R] = B.CreateLoad(Tys[K], Addr(K, Linear(Coords[R])));
+  }
+  for (unsigned K = 0; K < NOps; ++K)
+    C.set(I.getResult(K), std::move(Out[K]));
+}

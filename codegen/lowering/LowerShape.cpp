@@ -1,0 +1,277 @@
+//===- LowerShape.cpp - Reshaping ops and layout conversions --------------===//
+//
+// broadcast, expand_dims, reshape, trans, join, split and cat move no data:
+// assign-layouts gave the result a layout in which every thread already
+// holds the elements it needs, so each result register is some operand
+// register. Which one is linear algebra on the two layouts (registerMapping
+// after viewing the result in the operand's coordinates); no per-op tables.
+//
+// convert_layout is a register permutation when the layouts agree on lanes
+// and warps, and otherwise a round trip through shared memory: every thread
+// writes its elements at their row-major offsets, a barrier, then every
+// thread reads the elements of the new layout. Accesses are vectorized along
+// the last dimension where both layouts keep elements consecutive.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/LoweringContext.h"
+#include "ir/Diagnostics.h"
+
+using namespace tritium;
+
+namespace {
+
+using Regs = LoweringContext::Regs;
+using Basis = LinearLayout::Basis;
+
+llvm::SmallVector<LinearLayout::OutDim, 4> outsFor(llvm::ArrayRef<int64_t> Shape) {
+  llvm::SmallVector<LinearLayout::OutDim, 4> Outs;
+  for (unsigned D = 0; D < Shape.size(); ++D)
+    Outs.push_back({outDimName(D), int32_t(Shape[D])});
+  return Outs;
+}
+
+/// \p L with every basis mapped by \p F onto outputs \p Shape, keeping all
+/// registers (so the result still has one entry per register of L).
+template <typename Fn>
+LinearLayout view(const LinearLayout &L, llvm::ArrayRef<int64_t> Shape, Fn F) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
+  for (const LinearLayout::InDim &In : L.getInDims()) {
+    LinearLayout::InDim N{In.Name, {}};
+    for (const Basis &B : In.Bases)
+      N.Bases.push_back(F(B));
+    Ins.push_back(std::move(N));
+  }
+  return LinearLayout(Ins, outsFor(Shape));
+}
+
+/// The operand register of every result register; an internal error if the
+/// layouts do not allow it (assign-layouts guarantees they do).
+llvm::SmallVector<int32_t, 16> mapping(const Instruction &I, const LinearLayout &Src,
+                                       const LinearLayout &DstView) {
+  std::optional<llvm::SmallVector<int32_t, 16>> M = registerMapping(Src, DstView);
+  if (!M)
+    reportError(I.getLoc(), "internal error: '" + I.getOpcodeName() +
+                                "' needs data from other threads; its layouts are "
+                                "inconsistent");
+  return *M;
+}
+
+Regs gather(const Regs &From, llvm::ArrayRef<int32_t> Map) {
+  Regs Out;
+  for (int32_t R : Map)
+    Out.push_back(From[R]);
+  return Out;
+}
+
+/// Coordinates contributed by register \p R's bits alone.
+Basis registerCoords(const LinearLayout &L, uint32_t R) {
+  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
+  Basis C(L.getOutDims().size(), 0);
+  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+    if (R >> Bit & 1)
+      for (unsigned D = 0; D < C.size(); ++D)
+        C[D] ^= Bases[Bit][D];
+  return C;
+}
+
+void lowerConvert(LoweringContext &C, Instruction &I) {
+  Value *Src = I.getOperand(0);
+  const LinearLayout &From = C.layout(Src);
+  const LinearLayout &To = *I.getLayout();
+  if (std::optional<llvm::SmallVector<int32_t, 16>> M = registerMapping(From, To)) {
+    C.set(I.getResult(), gather(C.get(Src), *M));
+    return;
+  }
+  llvm::IRBuilder<> &B = C.B;
+  Type *T = Src->getType();
+  llvm::ArrayRef<int64_t> Shape = T->getShape();
+  unsigned Rank = Shape.size();
+  bool Bool = T->getScalarType()->isBool();
+  llvm::Type *ET = Bool ? B.getInt8Ty() : C.elemType(T);
+  unsigned Bytes = getSharedElementBytes(T);
+  unsigned Base = C.scratchOffset(I);
+
+  // Row-major element offset of coordinates.
+  auto Linear = [&](const Regs &Co) {
+    llvm::Value *Off = Co[0];
+    for (unsigned D = 1; D < Rank; ++D)
+      Off = B.CreateAdd(B.CreateMul(Off, C.constI32(Shape[D])), Co[D]);
+    return Off;
+  };
+  // Elements a thread keeps consecutive along the last dimension, with
+  // aligned starts (no other basis touches the vector's low bits).
+  auto VecWidth = [&](const LinearLayout &L) {
+    unsigned V = unsigned(L.getNumConsecutiveInOut(kRegister, outDimName(Rank - 1)));
+    V = std::min(V, std::max(1u, 16 / Bytes));
+    for (const LinearLayout::InDim &In : L.getInDims())
+      for (unsigned Bit = 0; Bit < In.Bases.size(); ++Bit) {
+        if (In.Name == kRegister && (1u << Bit) < V)
+          continue;
+        while (V > 1 && (In.Bases[Bit][Rank - 1] & (V - 1)))
+          V /= 2;
+      }
+    return V;
+  };
+  auto Access = [&](const LinearLayout &L, bool Store, Regs *Vals) {
+    std::vector<Regs> Coords = C.coordinates(L);
+    unsigned V = VecWidth(L);
+    llvm::Type *VT = llvm::FixedVectorType::get(ET, V);
+    Regs Out;
+    for (unsigned G = 0; G < Coords.size(); G += V) {
+      llvm::Value *Off = B.CreateAdd(B.CreateMul(Linear(Coords[G]), C.constI32(Bytes)),
+                                     C.constI32(Base));
+      llvm::Value *P = C.sharedPtr(Off);
+      llvm::Align A(std::min(16u, V * Bytes));
+      if (Store) {
+        llvm::Value *Vec = llvm::PoisonValue::get(VT);
+        for (unsigned K = 0; K < V; ++K) {
+          llvm::Value *E = (*Vals)[G + K];
+          Vec = B.CreateInsertElement(Vec, Bool ? B.CreateZExt(E, ET) : E, K);
+        }
+        B.CreateAlignedStore(Vec, P, A);
+      } else {
+        llvm::Value *Vec = B.CreateAlignedLoad(VT, P, A);
+        for (unsigned K = 0; K < V; ++K) {
+          llvm::Value *E = B.CreateExtractElement(Vec, K);
+          Out.push_back(Bool ? B.CreateICmpNE(E, B.getInt8(0)) : E);
+        }
+      }
+    }
+    return Out;
+  };
+  Regs In = C.get(Src);
+  // The scratch may still be read by an earlier user: wait for everyone
+  // before writing, and again before reading what others wrote.
+  C.getTarget().barrier(B);
+  Access(From, /*Store=*/true, &In);
+  C.getTarget().barrier(B);
+  C.set(I.getResult(), Access(To, /*Store=*/false, nullptr));
+}
+
+} // namespace
+
+void tritium::lowerShape(LoweringContext &C, Instruction &I) {
+  if (I.getOpcode() == Opcode::ConvertLayout) {
+    lowerConvert(C, I);
+    return;
+  }
+  Value *Src = I.getOperand(0);
+  Type *SrcTy = Src->getType();
+  const LinearLayout &Dst = C.layout(I.getResult(0));
+  llvm::ArrayRef<int64_t> SrcShape = SrcTy->getShape();
+  switch (I.getOpcode()) {
+  case Opcode::Broadcast: {
+    if (!SrcTy->isBlock()) {
+      C.set(I.getResult(), Regs(LoweringContext::numRegs(Dst), C.scalar(Src)));
+      return;
+    }
+    LinearLayout V = projectLayout(Dst, SrcShape);
+    C.set(I.getResult(), gather(C.get(Src), mapping(I, C.layout(Src), V)));
+    return;
+  }
+  case Opcode::ExpandDims: {
+    if (!SrcTy->isBlock()) {
+      C.set(I.getResult(), Regs(LoweringContext::numRegs(Dst), C.scalar(Src)));
+      return;
+    }
+    unsigned Axis = unsigned(llvm::cast<ExpandDimsInst>(I).getAxis());
+    LinearLayout V = view(Dst, SrcShape, [&](const Basis &B) {
+      Basis R(B.begin(), B.end());
+      R.erase(R.begin() + Axis);
+      return R;
+    });
+    C.set(I.getResult(), gather(C.get(Src), mapping(I, C.layout(Src), V)));
+    return;
+  }
+  case Opcode::Reshape: {
+    LinearLayout V = Dst.reshapeOuts(outsFor(SrcShape));
+    C.set(I.getResult(), gather(C.get(Src), mapping(I, C.layout(Src), V)));
+    return;
+  }
+  case Opcode::Trans: {
+    llvm::ArrayRef<int64_t> Order = llvm::cast<TransInst>(I).getOrder();
+    LinearLayout V = view(Dst, SrcShape, [&](const Basis &B) {
+      Basis R(B.size(), 0);
+      for (unsigned D = 0; D < Order.size(); ++D)
+        R[Order[D]] = B[D];
+      return R;
+    });
+    C.set(I.getResult(), gather(C.get(Src), mapping(I, C.layout(Src), V)));
+    return;
+  }
+  case Opcode::Join: {
+    // The new last dimension must be a register bit: its coordinate picks
+    // the operand, the rest the operand's register.
+    unsigned Last = Dst.getOutDims().size() - 1;
+    for (const char *Name : {kLane, kWarp})
+      for (const Basis &B : Dst.getBases(Name))
+        if (B[Last])
+          reportError(I.getLoc(), "internal error: join along lanes");
+    llvm::ArrayRef<int64_t> Shape = SrcTy->isBlock() ? SrcShape : llvm::ArrayRef<int64_t>{1};
+    LinearLayout V = view(Dst, Shape, [&](const Basis &B) {
+      Basis R(B.begin(), B.end() - 1);
+      if (R.empty())
+        R.push_back(0);
+      return R;
+    });
+    Regs Out;
+    if (!SrcTy->isBlock()) {
+      for (uint32_t R = 0; R < LoweringContext::numRegs(Dst); ++R)
+        Out.push_back(C.scalar(I.getOperand(registerCoords(Dst, R)[Last])));
+    } else {
+      llvm::SmallVector<int32_t, 16> Map = mapping(I, C.layout(Src), V);
+      for (uint32_t R = 0; R < Map.size(); ++R)
+        Out.push_back(C.get(I.getOperand(registerCoords(Dst, R)[Last]))[Map[R]]);
+    }
+    C.set(I.getResult(), std::move(Out));
+    return;
+  }
+  case Opcode::Split: {
+    const LinearLayout &SrcL = C.layout(Src);
+    unsigned Rank = SrcL.getOutDims().size();
+    Regs Halves[2];
+    if (Rank == 1) {
+      // Two elements to two scalars: find them among the registers.
+      for (unsigned H = 0; H < 2; ++H) {
+        std::optional<int32_t> R = SrcL.findInput(kRegister, {int32_t(H)});
+        if (!R)
+          reportError(I.getLoc(), "internal error: split along lanes");
+        Halves[H].push_back(C.get(Src)[*R]);
+      }
+    } else {
+      LinearLayout Full = Dst * LinearLayout::identity1D(2, kRegister, outDimName(Rank - 1));
+      llvm::SmallVector<int32_t, 16> Map = mapping(I, SrcL, Full);
+      unsigned N = LoweringContext::numRegs(Dst);
+      for (unsigned H = 0; H < 2; ++H)
+        for (unsigned R = 0; R < N; ++R)
+          Halves[H].push_back(C.get(Src)[Map[R + H * N]]);
+    }
+    C.set(I.getResult(0), std::move(Halves[0]));
+    C.set(I.getResult(1), std::move(Halves[1]));
+    return;
+  }
+  case Opcode::Cat: {
+    int32_t Half = int32_t(SrcShape[0]);
+    for (const char *Name : {kLane, kWarp})
+      for (const Basis &B : Dst.getBases(Name))
+        if (B[0] & Half)
+          reportError(I.getLoc(), "internal error: cat across threads");
+    LinearLayout V = view(Dst, SrcShape, [&](const Basis &B) {
+      Basis R(B.begin(), B.end());
+      R[0] &= Half - 1;
+      return R;
+    });
+    llvm::SmallVector<int32_t, 16> Map = mapping(I, C.layout(Src), V);
+    Regs Out;
+    for (uint32_t R = 0; R < Map.size(); ++R) {
+      unsigned Which = (registerCoords(Dst, R)[0] & Half) ? 1 : 0;
+      Out.push_back(C.get(I.getOperand(Which))[Map[R]]);
+    }
+    C.set(I.getResult(), std::move(Out));
+    return;
+  }
+  default:
+    C.unsupported(I, "'" + I.getOpcodeName() + "'");
+  }
+}

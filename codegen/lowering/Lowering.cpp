@@ -1,0 +1,254 @@
+//===- Lowering.cpp - Layout-level Tritium IR to LLVM IR ------------------===//
+//
+// The driver: one LLVM function per Tritium function, one LLVM block per
+// Tritium block (plus any an instruction splits off, e.g. an assert), the
+// instructions in reverse post-order so that operands come first, phis
+// created empty and completed once every block is lowered. Control flow
+// (br, cond_br, ret, call, phi) is lowered here; every other family in its
+// own file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/Lowering.h"
+#include "ir/Diagnostics.h"
+#include "ir/Dominance.h"
+#include "ir/Module.h"
+
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tritium;
+
+namespace {
+
+class FunctionLowering {
+public:
+  FunctionLowering(LoweringContext &C, Function &F) : C(C), F(F) {}
+
+  void run() {
+    llvm::Function *LLF = C.getLLVMFunction();
+    llvm::IRBuilder<> &B = C.B;
+    for (unsigned I = 0; I < F.getNumArgs(); ++I)
+      C.set(F.getArg(I), {LLF->getArg(I)});
+    for (BasicBlock &BB : F)
+      C.setBlock(&BB, llvm::BasicBlock::Create(C.getLLVMContext(),
+                                               BB.hasName() ? BB.getName() : "",
+                                               LLF));
+    // The entry block (lane and warp ids, thread offsets) falls into the
+    // function's first block.
+    B.CreateBr(C.getBlock(&F.front()));
+
+    DominatorTree DT(F);
+    for (BasicBlock *BB : DT.getReversePostOrder()) {
+      B.SetInsertPoint(C.getBlock(BB));
+      for (Instruction &I : *BB)
+        lower(I);
+      Last[BB] = B.GetInsertBlock();
+    }
+    // Blocks not reachable from the entry still need a terminator.
+    for (BasicBlock &BB : F)
+      if (!DT.isReachable(&BB)) {
+        B.SetInsertPoint(C.getBlock(&BB));
+        B.CreateUnreachable();
+      }
+    for (auto &[Phi, LLPhis] : Phis)
+      for (unsigned K = 0; K < Phi->getNumIncoming(); ++K) {
+        BasicBlock *From = Phi->getIncomingBlock(K);
+        if (!DT.isReachable(From))
+          continue;
+        const LoweringContext::Regs &In = C.get(Phi->getIncomingValue(K));
+        for (unsigned R = 0; R < LLPhis.size(); ++R)
+          LLPhis[R]->addIncoming(In[R], Last.lookup(From));
+      }
+  }
+
+private:
+  void lower(Instruction &I) {
+    llvm::IRBuilder<> &B = C.B;
+    switch (I.getFamily()) {
+    case OpFamily::Phi: {
+      unsigned N = I.getResult()->getType()->isBlock()
+                       ? LoweringContext::numRegs(C.layout(I.getResult()))
+                       : 1;
+      llvm::Type *Ty = C.elemType(I.getResult()->getType());
+      LoweringContext::Regs Rs;
+      std::vector<llvm::PHINode *> LL;
+      for (unsigned R = 0; R < N; ++R) {
+        llvm::PHINode *P = B.CreatePHI(Ty, I.getNumOperands());
+        Rs.push_back(P);
+        LL.push_back(P);
+      }
+      C.set(I.getResult(), Rs);
+      Phis.push_back({llvm::cast<PhiInst>(&I), LL});
+      return;
+    }
+    case OpFamily::Br:
+      B.CreateBr(C.getBlock(I.getBlockOperand(0)));
+      return;
+    case OpFamily::CondBr:
+      B.CreateCondBr(C.scalar(I.getOperand(0)), C.getBlock(I.getBlockOperand(0)),
+                     C.getBlock(I.getBlockOperand(1)));
+      return;
+    case OpFamily::Ret:
+      lowerRet(I);
+      return;
+    case OpFamily::Call:
+      lowerCall(I);
+      return;
+    case OpFamily::Load:
+    case OpFamily::Store:
+    case OpFamily::AtomicRMW:
+    case OpFamily::AtomicCAS:
+      lowerMemory(C, I);
+      return;
+    case OpFamily::Broadcast:
+    case OpFamily::Reshape:
+    case OpFamily::ExpandDims:
+    case OpFamily::Trans:
+    case OpFamily::Join:
+    case OpFamily::Split:
+    case OpFamily::Cat:
+    case OpFamily::ConvertLayout:
+      lowerShape(C, I);
+      return;
+    case OpFamily::Reduce:
+    case OpFamily::ArgMinMax:
+      lowerReduce(C, I);
+      return;
+    case OpFamily::Scan:
+      lowerScan(C, I);
+      return;
+    case OpFamily::Dot:
+      lowerDot(C, I);
+      return;
+    case OpFamily::Barrier:
+    case OpFamily::Print:
+    case OpFamily::Assert:
+      lowerDebug(C, I);
+      return;
+    default:
+      lowerElementwise(C, I);
+      return;
+    }
+  }
+
+  void lowerRet(Instruction &I) {
+    llvm::IRBuilder<> &B = C.B;
+    if (I.getNumOperands() == 0) {
+      B.CreateRetVoid();
+      return;
+    }
+    llvm::Type *RetTy = C.getLLVMFunction()->getReturnType();
+    if (I.getNumOperands() == 1) {
+      B.CreateRet(C.scalar(I.getOperand(0)));
+      return;
+    }
+    llvm::Value *Agg = llvm::PoisonValue::get(RetTy);
+    for (unsigned K = 0; K < I.getNumOperands(); ++K)
+      Agg = B.CreateInsertValue(Agg, C.scalar(I.getOperand(K)), K);
+    B.CreateRet(Agg);
+  }
+
+  void lowerCall(Instruction &I) {
+    auto &Call = llvm::cast<CallInst>(I);
+    llvm::Function *Callee = C.getLLVMModule().getFunction(Call.getCallee());
+    if (!Callee)
+      C.unsupported(I, "a call to a function that is not lowered");
+    llvm::SmallVector<llvm::Value *, 8> Args;
+    for (Value *V : I.getOperands())
+      Args.push_back(C.scalar(V));
+    llvm::Value *R = C.B.CreateCall(Callee, Args);
+    if (I.getNumResults() == 1)
+      C.set(I.getResult(), {R});
+    else
+      for (unsigned K = 0; K < I.getNumResults(); ++K)
+        C.set(I.getResult(K), {C.B.CreateExtractValue(R, K)});
+  }
+
+  LoweringContext &C;
+  Function &F;
+  llvm::DenseMap<const BasicBlock *, llvm::BasicBlock *> Last;
+  std::vector<std::pair<PhiInst *, std::vector<llvm::PHINode *>>> Phis;
+};
+
+/// The LLVM function of \p F: scalar arguments and results only (calls
+/// with blocks are inlined before the backend runs).
+llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &Opts,
+                        const TargetInfo &Target) {
+  llvm::LLVMContext &Ctx = LLM.getContext();
+  auto ScalarTy = [&](Type *T) -> llvm::Type * {
+    if (T->isBlock())
+      reportError({}, "function @" + F.getName() +
+                          " takes or returns a block; the NVIDIA backend needs "
+                          "such functions inlined (they may not be noinline)");
+    switch (T->getKind()) {
+    case Type::Kind::Int: return llvm::IntegerType::get(Ctx, T->getScalarSizeInBits());
+    case Type::Kind::F16: return llvm::Type::getHalfTy(Ctx);
+    case Type::Kind::BF16: return llvm::Type::getInt16Ty(Ctx);
+    case Type::Kind::F8E4M3:
+    case Type::Kind::F8E5M2: return llvm::Type::getInt8Ty(Ctx);
+    case Type::Kind::F32: return llvm::Type::getFloatTy(Ctx);
+    case Type::Kind::F64: return llvm::Type::getDoubleTy(Ctx);
+    case Type::Kind::Pointer:
+      return llvm::PointerType::get(Ctx, llvm::cast<PointerType>(T)->getAddressSpace());
+    default: reportError({}, "unsupported argument type " + T->str());
+    }
+  };
+  llvm::SmallVector<llvm::Type *, 8> Params;
+  for (Argument *A : F.args())
+    Params.push_back(ScalarTy(A->getType()));
+  llvm::SmallVector<llvm::Type *, 2> Results;
+  for (Type *T : F.getResultTypes())
+    Results.push_back(ScalarTy(T));
+  llvm::Type *Ret = Results.empty()      ? llvm::Type::getVoidTy(Ctx)
+                    : Results.size() == 1 ? Results[0]
+                                          : llvm::StructType::get(Ctx, Results);
+  auto *FT = llvm::FunctionType::get(Ret, Params, false);
+  llvm::Function *LLF = llvm::Function::Create(
+      FT, F.isKernel() ? llvm::GlobalValue::ExternalLinkage
+                       : llvm::GlobalValue::InternalLinkage,
+      F.getName(), LLM);
+  for (Argument *A : F.args()) {
+    llvm::Argument *LA = LLF->getArg(A->getArgNo());
+    if (A->hasName())
+      LA->setName(A->getName());
+    const ArgAttrs &At = A->getAttrs();
+    if (A->getType()->isPointer()) {
+      if (At.NoAlias)
+        LA->addAttr(llvm::Attribute::NoAlias);
+      if (At.Divisibility >= 2)
+        LA->addAttr(llvm::Attribute::getWithAlignment(
+            Ctx, llvm::Align(uint64_t(std::min<int64_t>(At.Divisibility, 256)))));
+    }
+  }
+  if (F.isKernel())
+    Target.annotateKernel(LLF, Opts.NumWarps * Opts.WarpSize);
+  return LLF;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext &Ctx,
+                                                   const LoweringOptions &Opts,
+                                                   const TargetInfo &Target,
+                                                   unsigned &SharedBytes) {
+  auto LLM = std::make_unique<llvm::Module>("tritium", Ctx);
+  SharedBytes = 0;
+  // Declare everything first so calls resolve in any order.
+  std::vector<std::pair<Function *, llvm::Function *>> Fns;
+  for (Function *F : M.functions())
+    if (!F->empty())
+      Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
+  for (auto &[F, LLF] : Fns) {
+    AxisInfoAnalysis AI(*F);
+    SharedMemoryAllocation Smem(*F);
+    SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
+    LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
+    FunctionLowering(C, *F).run();
+  }
+  std::string Err;
+  llvm::raw_string_ostream OS(Err);
+  if (llvm::verifyModule(*LLM, &OS))
+    reportError({}, "internal error: lowering produced invalid LLVM IR:\n" + OS.str());
+  return LLM;
+}

@@ -1,0 +1,140 @@
+//===- LoweringContext.h - State shared by the lowering files ---*- C++ -*-===//
+//
+// Lowering turns a function of layout-level Tritium IR into an LLVM function
+// that one thread runs. A block value becomes one LLVM value per register of
+// its layout (the elements this thread holds, in register order); a scalar
+// becomes one LLVM value, the same in every thread. Each op family lowers in
+// its own file (LowerElementwise, LowerMemory, LowerShape, LowerReduce,
+// LowerDot, LowerControl), all through this context: the LLVM builder, the
+// value map, layouts, thread coordinates and the target's primitives.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_LOWERING_LOWERINGCONTEXT_H
+#define TRITIUM_CODEGEN_LOWERING_LOWERINGCONTEXT_H
+
+#include "analysis/AxisInfo.h"
+#include "analysis/LayoutRules.h"
+#include "analysis/SharedMemory.h"
+#include "codegen/lowering/TargetInfo.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <map>
+#include <string>
+
+namespace tritium {
+
+struct LoweringOptions {
+  unsigned NumWarps = 4;
+  unsigned WarpSize = 32;
+  /// Compute capability (90 for sm_90) or gfx number.
+  unsigned Arch = 90;
+  /// device_assert is emitted only with debug.
+  bool Debug = false;
+};
+
+class LoweringContext {
+public:
+  using Regs = llvm::SmallVector<llvm::Value *, 4>;
+
+  LoweringContext(llvm::Module &LLM, llvm::Function *LLF, Function &F,
+                  const LoweringOptions &Opts, const TargetInfo &Target,
+                  AxisInfoAnalysis &AI, const SharedMemoryAllocation &Smem);
+
+  llvm::LLVMContext &getLLVMContext() const { return LLM.getContext(); }
+  llvm::Module &getLLVMModule() const { return LLM; }
+  llvm::Function *getLLVMFunction() const { return LLF; }
+  Function &getFunction() const { return F; }
+  const LoweringOptions &getOptions() const { return Opts; }
+  const TargetInfo &getTarget() const { return Target; }
+  AxisInfoAnalysis &getAxisInfo() const { return AI; }
+  const SharedMemoryAllocation &getSharedMemory() const { return Smem; }
+  llvm::IRBuilder<> &B;
+
+  // The values of lowered instructions.
+  bool has(const Value *V) const { return Values.count(V); }
+  const Regs &get(const Value *V) const;
+  /// The LLVM value of a scalar.
+  llvm::Value *scalar(const Value *V) const;
+  void set(const Value *V, Regs R);
+  llvm::BasicBlock *getBlock(const BasicBlock *BB) const { return Blocks.lookup(BB); }
+  void setBlock(const BasicBlock *BB, llvm::BasicBlock *LB) { Blocks[BB] = LB; }
+
+  /// The layout of a block value (from its defining instruction).
+  const LinearLayout &layout(const Value *V) const;
+  /// Registers a thread holds of a value in layout \p L.
+  static unsigned numRegs(const LinearLayout &L) { return getNumRegisters(L); }
+
+  // Types.
+  /// The LLVM type of one element: iN, half, float, double; bf16 and fp8 are
+  /// carried as i16 and i8 (their arithmetic goes through f32); pointers
+  /// keep their address space.
+  llvm::Type *elemType(Type *T) const;
+  llvm::Type *i1() const { return B.getInt1Ty(); }
+  llvm::Type *i32() const { return B.getInt32Ty(); }
+  llvm::Value *constI32(int64_t V) const { return B.getInt32(uint32_t(V)); }
+
+  // Thread geometry, computed once in the entry block.
+  llvm::Value *laneId() const { return Lane; }
+  llvm::Value *warpId() const { return Warp; }
+  /// For each register of layout \p L, the coordinates (i32, one per
+  /// dimension) of the element this thread holds there.
+  std::vector<Regs> coordinates(const LinearLayout &L);
+  /// The part of the coordinates contributed by the lane and warp bits,
+  /// computed in the entry block once per layout.
+  const Regs &threadOffsets(const LinearLayout &L);
+
+  /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
+  /// offset.
+  llvm::Value *sharedPtr(llvm::Value *ByteOffset);
+  /// The byte offset of \p I's scratch buffer.
+  unsigned scratchOffset(const Instruction &I) const;
+
+  /// Inserts code at the end of the entry block (before its terminator, if
+  /// any) while the builder is elsewhere.
+  template <typename Fn> auto inEntry(Fn F) {
+    llvm::IRBuilderBase::InsertPointGuard G(B);
+    llvm::BasicBlock *Entry = &LLF->getEntryBlock();
+    if (llvm::Instruction *T = Entry->getTerminator())
+      B.SetInsertPoint(T);
+    else
+      B.SetInsertPoint(Entry);
+    return F();
+  }
+
+  [[noreturn]] void unsupported(const Instruction &I, const llvm::Twine &What) const;
+
+private:
+  llvm::Module &LLM;
+  llvm::Function *LLF;
+  Function &F;
+  const LoweringOptions &Opts;
+  const TargetInfo &Target;
+  AxisInfoAnalysis &AI;
+  const SharedMemoryAllocation &Smem;
+  llvm::IRBuilder<> Builder;
+  llvm::DenseMap<const Value *, Regs> Values;
+  llvm::DenseMap<const BasicBlock *, llvm::BasicBlock *> Blocks;
+  llvm::Value *Lane = nullptr, *Warp = nullptr;
+  std::map<std::string, Regs> Offsets;
+
+public:
+  friend struct LoweringContextInit;
+};
+
+// One entry point per op family; each lowers \p I at the builder's position.
+void lowerElementwise(LoweringContext &C, Instruction &I);
+void lowerMemory(LoweringContext &C, Instruction &I);
+void lowerShape(LoweringContext &C, Instruction &I);
+void lowerReduce(LoweringContext &C, Instruction &I);
+void lowerScan(LoweringContext &C, Instruction &I);
+void lowerDot(LoweringContext &C, Instruction &I);
+void lowerDebug(LoweringContext &C, Instruction &I);
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_LOWERING_LOWERINGCONTEXT_H

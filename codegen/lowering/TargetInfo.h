@@ -1,0 +1,125 @@
+//===- TargetInfo.h - What lowering asks of a GPU target --------*- C++ -*-===//
+//
+// The target-specific primitives the lowering files build on: thread and
+// program ids, barriers, warp shuffles, predicated vector loads and stores,
+// atomics, printf and assert. Everything else lowering emits is plain LLVM
+// IR. NVPTXTargetInfo implements it with NVVM intrinsics and inline PTX; an
+// AMDGPU implementation plugs in the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_LOWERING_TARGETINFO_H
+#define TRITIUM_CODEGEN_LOWERING_TARGETINFO_H
+
+#include "ir/Attribute.h"
+#include "ir/Types.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+#include <optional>
+
+namespace tritium {
+
+/// Cache and eviction hints of a memory access, as Triton spells them.
+struct MemoryHints {
+  std::optional<CacheModifier> Cache;
+  std::optional<EvictionPolicy> Evict;
+  bool Volatile = false;
+};
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo() = default;
+
+  virtual llvm::Value *threadId(llvm::IRBuilder<> &B) const = 0;
+  virtual llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const = 0;
+  virtual llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const = 0;
+  /// A barrier of all threads of the program (and a fence on shared memory).
+  virtual void barrier(llvm::IRBuilder<> &B) const = 0;
+  /// \p V (32 bits or narrower) of lane `lane ^ Mask`.
+  virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
+                                  unsigned Mask) const = 0;
+  /// \p V (32 bits or narrower) of lane \p Lane.
+  virtual llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,
+                                  llvm::Value *Lane) const = 0;
+  /// \p V of lane `lane - Delta` (own value for lanes below Delta).
+  virtual llvm::Value *shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
+                                 unsigned Delta) const = 0;
+  virtual unsigned sharedAddressSpace() const = 0;
+
+  /// Loads \p NumWords words of \p WordBits bits (8, 16, 32 or 64) from the
+  /// global address \p Ptr; lanes whose \p Pred (i1, may be null) is false
+  /// get \p Other (a vector of the words, may be null). Returns
+  /// <NumWords x iWordBits>.
+  virtual llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                  unsigned NumWords, unsigned WordBits,
+                                  llvm::Value *Pred, llvm::Value *Other,
+                                  const MemoryHints &Hints) const = 0;
+  /// Stores the words of \p Words (<N x iW>) where \p Pred (may be null) holds.
+  virtual void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                           llvm::Value *Words, llvm::Value *Pred,
+                           const MemoryHints &Hints) const = 0;
+
+  /// An atomic read-modify-write of one element at \p Ptr where \p Pred
+  /// holds; returns the old value (undefined where Pred is false).
+  virtual llvm::Value *atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
+                                 llvm::Value *Ptr, llvm::Value *Val,
+                                 llvm::Value *Pred, MemSem Sem, MemScope Scope,
+                                 Type *Elem) const = 0;
+  virtual llvm::Value *atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                 llvm::Value *Cmp, llvm::Value *Val,
+                                 llvm::Value *Pred, MemSem Sem,
+                                 MemScope Scope) const = 0;
+
+  /// printf on the device (\p Args already promoted as C varargs are).
+  virtual void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+                      llvm::ArrayRef<llvm::Value *> Args) const = 0;
+  /// Aborts the kernel with a message where \p Failed (i1) holds.
+  virtual void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
+                          llvm::StringRef Message, llvm::StringRef File,
+                          unsigned Line, llvm::StringRef Func) const = 0;
+  /// Marks \p F a kernel of \p NumThreads threads.
+  virtual void annotateKernel(llvm::Function *F, unsigned NumThreads) const = 0;
+};
+
+/// NVIDIA GPUs (NVVM intrinsics and inline PTX).
+class NVPTXTargetInfo : public TargetInfo {
+public:
+  explicit NVPTXTargetInfo(unsigned Arch) : Arch(Arch) {}
+  llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
+  llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  void barrier(llvm::IRBuilder<> &B) const override;
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
+                          unsigned Mask) const override;
+  llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,
+                          llvm::Value *Lane) const override;
+  llvm::Value *shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
+                         unsigned Delta) const override;
+  unsigned sharedAddressSpace() const override { return 3; }
+  llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                          unsigned NumWords, unsigned WordBits,
+                          llvm::Value *Pred, llvm::Value *Other,
+                          const MemoryHints &Hints) const override;
+  void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words,
+                   llvm::Value *Pred, const MemoryHints &Hints) const override;
+  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
+                         llvm::Value *Ptr, llvm::Value *Val, llvm::Value *Pred,
+                         MemSem Sem, MemScope Scope,
+                         Type *Elem) const override;
+  llvm::Value *atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                         llvm::Value *Cmp, llvm::Value *Val, llvm::Value *Pred,
+                         MemSem Sem, MemScope Scope) const override;
+  void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+              llvm::ArrayRef<llvm::Value *> Args) const override;
+  void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
+                  llvm::StringRef Message, llvm::StringRef File, unsigned Line,
+                  llvm::StringRef Func) const override;
+  void annotateKernel(llvm::Function *F, unsigned NumThreads) const override;
+
+private:
+  unsigned Arch;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_LOWERING_TARGETINFO_H

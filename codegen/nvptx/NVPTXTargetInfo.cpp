@@ -1,0 +1,355 @@
+//===- NVPTXTargetInfo.cpp - Lowering primitives for NVIDIA GPUs ----------===//
+//
+// NVVM intrinsics where LLVM has them; inline PTX for what it lacks or does
+// not let us control: predicated vector loads and stores with cache hints
+// (the 2019 Triton emitted the same `@p ld.global.v4.b32`), and atomics with
+// explicit semantics and scope.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/TargetInfo.h"
+
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace tritium;
+
+namespace {
+
+llvm::Value *sreg(llvm::IRBuilder<> &B, llvm::Intrinsic::ID X, llvm::Intrinsic::ID Y,
+                  llvm::Intrinsic::ID Z, unsigned Axis) {
+  llvm::Intrinsic::ID IDs[] = {X, Y, Z};
+  return B.CreateIntrinsic(IDs[Axis], {}, {});
+}
+
+/// The inline-asm constraint letter of a register of \p Bits bits (bytes
+/// travel in 16-bit registers).
+char constraintFor(unsigned Bits) {
+  switch (Bits) {
+  case 8:
+  case 16: return 'h';
+  case 64: return 'l';
+  default: return 'r';
+  }
+}
+
+std::string vecSuffix(unsigned N) {
+  return N == 1 ? "" : ".v" + std::to_string(N);
+}
+
+std::string cacheSuffix(const MemoryHints &H) {
+  // PTX has one form with a cache operator and one with an eviction
+  // priority; a cache operator, when given, wins.
+  if (H.Cache)
+    return "." + stringify(*H.Cache).str();
+  if (H.Evict)
+    return *H.Evict == EvictionPolicy::EvictFirst ? ".L1::evict_first"
+                                                  : ".L1::evict_last";
+  return "";
+}
+
+std::string semScope(MemSem Sem, MemScope Scope) {
+  std::string S = "." + stringify(Sem).str();
+  S += Scope == MemScope::CTA ? ".cta" : Scope == MemScope::Sys ? ".sys" : ".gpu";
+  return S;
+}
+
+/// Calls an asm block; \p Outs result types (zero, one or several).
+llvm::Value *callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
+                     llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
+                     llvm::StringRef Constraints, bool SideEffects) {
+  llvm::Type *Ret = Outs.empty()      ? B.getVoidTy()
+                    : Outs.size() == 1 ? Outs[0]
+                                       : llvm::StructType::get(B.getContext(), Outs);
+  llvm::SmallVector<llvm::Type *, 8> InTys;
+  for (llvm::Value *V : Ins)
+    InTys.push_back(V->getType());
+  auto *FT = llvm::FunctionType::get(Ret, InTys, false);
+  auto *IA = llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects);
+  return B.CreateCall(IA, Ins);
+}
+
+/// Applies \p F to \p V as 32-bit pieces (shuffles move 32 bits).
+llvm::Value *by32Bits(llvm::IRBuilder<> &B, llvm::Value *V,
+                      llvm::function_ref<llvm::Value *(llvm::Value *)> F) {
+  llvm::Type *T = V->getType();
+  const llvm::DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  unsigned Bits = DL.getTypeSizeInBits(T);
+  llvm::Type *IntTy = B.getIntNTy(Bits);
+  llvm::Value *I = T->isPointerTy() ? B.CreatePtrToInt(V, IntTy) : B.CreateBitCast(V, IntTy);
+  llvm::Value *R;
+  if (Bits <= 32) {
+    llvm::Value *W = Bits < 32 ? B.CreateZExt(I, B.getInt32Ty()) : I;
+    W = F(W);
+    R = Bits < 32 ? B.CreateTrunc(W, IntTy) : W;
+  } else {
+    assert(Bits == 64 && "shuffles move at most 64 bits");
+    llvm::Value *Lo = F(B.CreateTrunc(I, B.getInt32Ty()));
+    llvm::Value *Hi = F(B.CreateTrunc(B.CreateLShr(I, 32), B.getInt32Ty()));
+    R = B.CreateOr(B.CreateZExt(Lo, IntTy),
+                   B.CreateShl(B.CreateZExt(Hi, IntTy), 32));
+  }
+  return T->isPointerTy() ? B.CreateIntToPtr(R, T) : B.CreateBitCast(R, T);
+}
+
+} // namespace
+
+llvm::Value *NVPTXTargetInfo::threadId(llvm::IRBuilder<> &B) const {
+  return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+}
+
+llvm::Value *NVPTXTargetInfo::programId(llvm::IRBuilder<> &B, unsigned Axis) const {
+  return sreg(B, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+              llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+              llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, Axis);
+}
+
+llvm::Value *NVPTXTargetInfo::numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const {
+  return sreg(B, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+              llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+              llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z, Axis);
+}
+
+void NVPTXTargetInfo::barrier(llvm::IRBuilder<> &B) const {
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+}
+
+llvm::Value *NVPTXTargetInfo::shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
+                                         unsigned Mask) const {
+  return by32Bits(B, V, [&](llvm::Value *W) {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {B.getInt32(0xffffffff), W, B.getInt32(Mask),
+                              B.getInt32(0x1f)});
+  });
+}
+
+llvm::Value *NVPTXTargetInfo::shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,
+                                         llvm::Value *Lane) const {
+  return by32Bits(B, V, [&](llvm::Value *W) {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                             {B.getInt32(0xffffffff), W, Lane, B.getInt32(0x1f)});
+  });
+}
+
+llvm::Value *NVPTXTargetInfo::shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
+                                        unsigned Delta) const {
+  return by32Bits(B, V, [&](llvm::Value *W) {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_up_i32, {},
+                             {B.getInt32(0xffffffff), W, B.getInt32(Delta),
+                              B.getInt32(0)});
+  });
+}
+
+llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                         unsigned NumWords, unsigned WordBits,
+                                         llvm::Value *Pred, llvm::Value *Other,
+                                         const MemoryHints &Hints) const {
+  llvm::Type *WordTy = B.getIntNTy(WordBits);
+  // PTX registers are at least 16 bits wide; bytes load into .b16.
+  llvm::Type *RegTy = B.getIntNTy(std::max(16u, WordBits));
+  // Outputs $0..$N-1, then the address, the predicate, and the values of
+  // masked-off lanes tied to the outputs.
+  std::string Regs = "{";
+  std::string Cons;
+  for (unsigned W = 0; W < NumWords; ++W) {
+    Regs += (W ? ", $" : "$") + std::to_string(W);
+    Cons += std::string(W ? "," : "") + "=" + constraintFor(WordBits);
+  }
+  Regs += "}";
+  if (NumWords == 1)
+    Regs = "$0";
+  std::string Addr = "[ $" + std::to_string(NumWords) + " + 0 ]";
+  std::string Op = std::string(Hints.Volatile ? "ld.volatile.global" : "ld.global") +
+                   cacheSuffix(Hints) + vecSuffix(NumWords) + ".b" +
+                   std::to_string(WordBits);
+  llvm::SmallVector<llvm::Value *, 8> Ins = {Ptr};
+  Cons += ",l";
+  std::string Asm;
+  if (Pred) {
+    Ins.push_back(Pred);
+    Cons += ",b";
+    Asm = "@$" + std::to_string(NumWords + 1) + " " + Op + " " + Regs + ", " + Addr + ";";
+    llvm::Value *O = Other ? Other : llvm::Constant::getNullValue(
+                                         llvm::FixedVectorType::get(WordTy, NumWords));
+    for (unsigned W = 0; W < NumWords; ++W) {
+      Ins.push_back(B.CreateZExt(B.CreateExtractElement(O, W), RegTy));
+      Cons += "," + std::to_string(W);
+    }
+  } else {
+    Asm = Op + " " + Regs + ", " + Addr + ";";
+  }
+  llvm::SmallVector<llvm::Type *, 4> Outs(NumWords, RegTy);
+  llvm::Value *R = callAsm(B, Outs, Ins, Asm, Cons, /*SideEffects=*/Hints.Volatile);
+  llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(WordTy, NumWords));
+  for (unsigned W = 0; W < NumWords; ++W) {
+    llvm::Value *Word = NumWords == 1 ? R : B.CreateExtractValue(R, W);
+    Vec = B.CreateInsertElement(Vec, B.CreateTrunc(Word, WordTy), W);
+  }
+  return Vec;
+}
+
+void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                  llvm::Value *Words, llvm::Value *Pred,
+                                  const MemoryHints &Hints) const {
+  auto *VT = llvm::cast<llvm::FixedVectorType>(Words->getType());
+  unsigned N = VT->getNumElements(), Bits = VT->getElementType()->getIntegerBitWidth();
+  llvm::Type *RegTy = B.getIntNTy(std::max(16u, Bits));
+  llvm::SmallVector<llvm::Value *, 8> Ins;
+  std::string Cons, Regs = "{";
+  for (unsigned W = 0; W < N; ++W) {
+    Ins.push_back(B.CreateZExt(B.CreateExtractElement(Words, W), RegTy));
+    Cons += std::string(W ? "," : "") + constraintFor(Bits);
+    Regs += (W ? ", $" : "$") + std::to_string(W);
+  }
+  Regs += "}";
+  if (N == 1)
+    Regs = "$0";
+  Ins.push_back(Ptr);
+  Cons += ",l";
+  std::string Op = "st.global" + cacheSuffix(Hints) + vecSuffix(N) + ".b" +
+                   std::to_string(Bits) + " [ $" + std::to_string(N) + " + 0 ], " +
+                   Regs + ";";
+  if (Pred) {
+    Ins.push_back(Pred);
+    Cons += ",b";
+    Op = "@$" + std::to_string(N + 1) + " " + Op;
+  }
+  callAsm(B, {}, Ins, Op, Cons + ",~{memory}", /*SideEffects=*/true);
+}
+
+llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
+                                        llvm::Value *Ptr, llvm::Value *Val,
+                                        llvm::Value *Pred, MemSem Sem,
+                                        MemScope Scope, Type *Elem) const {
+  llvm::Type *T = Val->getType();
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  bool BF16 = Elem->getScalarType()->getKind() == Type::Kind::BF16;
+  std::string Op, Ty;
+  bool Float = T->isFloatingPointTy();
+  switch (Kind) {
+  case AtomicKind::Add: Op = "add"; Ty = "u"; break;
+  case AtomicKind::FAdd: Op = Bits == 16 ? "add.noftz" : "add"; Ty = "f"; break; // f16, bf16
+  case AtomicKind::Max: Op = "max"; Ty = "s"; break;
+  case AtomicKind::Min: Op = "min"; Ty = "s"; break;
+  case AtomicKind::UMax: Op = "max"; Ty = "u"; break;
+  case AtomicKind::UMin: Op = "min"; Ty = "u"; break;
+  case AtomicKind::And: Op = "and"; Ty = "b"; break;
+  case AtomicKind::Or: Op = "or"; Ty = "b"; break;
+  case AtomicKind::Xor: Op = "xor"; Ty = "b"; break;
+  case AtomicKind::Xchg: Op = "exch"; Ty = "b"; break;
+  }
+  // Integers move as integers; floats are passed in integer registers of
+  // their width and the instruction's type says how to read them.
+  llvm::Type *IntTy = B.getIntNTy(Bits);
+  llvm::Value *Arg = Float ? B.CreateBitCast(Val, IntTy) : Val;
+  std::string FT = BF16 && Kind == AtomicKind::FAdd ? "bf16" : Ty + std::to_string(Bits);
+  if (Kind == AtomicKind::Xchg)
+    FT = "b" + std::to_string(Bits);
+  char C = constraintFor(Bits);
+  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t";
+  std::string Inst = "atom" + semScope(Sem, Scope) + ".global." + Op + "." + FT +
+                     " $0, [ $1 + 0 ], $2;";
+  llvm::SmallVector<llvm::Value *, 3> Ins = {Ptr, Arg};
+  std::string Cons = std::string("=") + C + ",l," + C;
+  if (Pred) {
+    Ins.push_back(Pred);
+    Cons += ",b";
+    Inst = "@$3 " + Inst;
+  }
+  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm + Inst, Cons + ",~{memory}", true);
+  return Float ? B.CreateBitCast(R, T) : R;
+}
+
+llvm::Value *NVPTXTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                        llvm::Value *Cmp, llvm::Value *Val,
+                                        llvm::Value *Pred, MemSem Sem,
+                                        MemScope Scope) const {
+  llvm::Type *T = Val->getType();
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  llvm::Type *IntTy = B.getIntNTy(Bits);
+  bool Float = T->isFloatingPointTy();
+  llvm::Value *C = Float ? B.CreateBitCast(Cmp, IntTy) : Cmp;
+  llvm::Value *V = Float ? B.CreateBitCast(Val, IntTy) : Val;
+  char K = constraintFor(Bits);
+  std::string Inst = "atom" + semScope(Sem, Scope) + ".global.cas.b" +
+                     std::to_string(Bits) + " $0, [ $1 + 0 ], $2, $3;";
+  llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr, C, V};
+  std::string Cons = std::string("=") + K + ",l," + K + "," + K;
+  if (Pred) {
+    Ins.push_back(Pred);
+    Cons += ",b";
+    Inst = "@$4 " + Inst;
+  }
+  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t" + Inst;
+  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm, Cons + ",~{memory}", true);
+  return Float ? B.CreateBitCast(R, T) : R;
+}
+
+void NVPTXTargetInfo::printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+                             llvm::ArrayRef<llvm::Value *> Args) const {
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::LLVMContext &Ctx = M->getContext();
+  llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
+  llvm::FunctionCallee VPrintf = M->getOrInsertFunction(
+      "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {Ptr, Ptr}, false));
+  llvm::Value *Fmt = B.CreateGlobalStringPtr(Format, "printf_format", 0, M);
+  llvm::Value *Buf = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(Ptr));
+  if (!Args.empty()) {
+    llvm::SmallVector<llvm::Type *, 8> Tys;
+    for (llvm::Value *A : Args)
+      Tys.push_back(A->getType());
+    auto *ST = llvm::StructType::get(Ctx, Tys);
+    llvm::Value *Slot;
+    {
+      // Allocas belong in the entry block.
+      llvm::IRBuilderBase::InsertPointGuard G(B);
+      llvm::Function *F = B.GetInsertBlock()->getParent();
+      B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+      Slot = B.CreateAlloca(ST);
+    }
+    for (unsigned I = 0; I < Args.size(); ++I)
+      B.CreateStore(Args[I], B.CreateStructGEP(ST, Slot, I));
+    Buf = Slot;
+  }
+  B.CreateCall(VPrintf, {Fmt, Buf});
+}
+
+void NVPTXTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
+                                 llvm::StringRef Message, llvm::StringRef File,
+                                 unsigned Line, llvm::StringRef Func) const {
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::LLVMContext &Ctx = M->getContext();
+  llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
+  llvm::FunctionCallee Fail = M->getOrInsertFunction(
+      "__assertfail",
+      llvm::FunctionType::get(B.getVoidTy(),
+                              {Ptr, Ptr, B.getInt32Ty(), Ptr, B.getInt64Ty()}, false));
+  // The builder sits at the end of a block still being filled: branch
+  // around the call and continue in a new block.
+  llvm::Function *Fn = B.GetInsertBlock()->getParent();
+  auto *ThenBB = llvm::BasicBlock::Create(Ctx, "assert.fail", Fn);
+  auto *ContBB = llvm::BasicBlock::Create(Ctx, "assert.cont", Fn);
+  B.CreateCondBr(Failed, ThenBB, ContBB);
+  B.SetInsertPoint(ThenBB);
+  B.CreateCall(Fail, {B.CreateGlobalStringPtr(Message, "assert_message", 0, M),
+                      B.CreateGlobalStringPtr(File, "assert_file", 0, M),
+                      B.getInt32(Line),
+                      B.CreateGlobalStringPtr(Func, "assert_function", 0, M),
+                      B.getInt64(1)});
+  B.CreateBr(ContBB);
+  B.SetInsertPoint(ContBB);
+}
+
+void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads) const {
+  llvm::Module *M = F->getParent();
+  llvm::LLVMContext &Ctx = M->getContext();
+  llvm::NamedMDNode *MD = M->getOrInsertNamedMetadata("nvvm.annotations");
+  auto *I32 = llvm::Type::getInt32Ty(Ctx);
+  MD->addOperand(llvm::MDNode::get(
+      Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, "kernel"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(I32, 1))}));
+  MD->addOperand(llvm::MDNode::get(
+      Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, "maxntidx"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(I32, NumThreads))}));
+}

@@ -1,0 +1,121 @@
+//===- tritium-translate.cpp - Tritium IR to LLVM IR, PTX or a cubin ------===//
+//
+//   tritium-translate FILE [--target cuda:90] [--emit tgir|llvm|ptx|cubin]
+//                     [--num-warps N] [--passes] [--debug] [-o OUT]
+//
+// Parses FILE (Tritium IR), optionally runs the machine-independent default
+// pipeline (--passes), then the GPU stages up to the one asked for, and
+// writes it. For inspection and for tests; the Python compiler runs the same
+// stages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+#include "codegen/nvptx/NVPTXBackend.h"
+#include "codegen/nvptx/PTXEmitter.h"
+#include "ir/Context.h"
+#include "ir/Parser.h"
+#include "ir/PassManager.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tritium;
+
+namespace {
+int usage() {
+  llvm::errs() << "usage: tritium-translate FILE [--target cuda:NN] "
+                  "[--emit tgir|llvm|ptx|cubin] [--num-warps N] [--passes] "
+                  "[--debug] [-o OUT]\n";
+  return 2;
+}
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Input, Output = "-", Emit = "ptx", Target = "cuda:90";
+  NVPTXOptions Opts;
+  bool RunPasses = false;
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef A = Argv[I];
+    if (A == "--target" && I + 1 < Argc)
+      Target = Argv[++I];
+    else if (A == "--emit" && I + 1 < Argc)
+      Emit = Argv[++I];
+    else if (A == "--num-warps" && I + 1 < Argc) {
+      if (llvm::StringRef(Argv[++I]).getAsInteger(10, Opts.NumWarps))
+        return usage();
+    } else if (A == "--passes")
+      RunPasses = true;
+    else if (A == "--debug")
+      Opts.Debug = true;
+    else if (A == "-o" && I + 1 < Argc)
+      Output = Argv[++I];
+    else if (!A.startswith("-") || A == "-")
+      Input = A.str();
+    else
+      return usage();
+  }
+  llvm::StringRef T = Target;
+  if (Input.empty() || !T.consume_front("cuda:") || T.getAsInteger(10, Opts.Arch))
+    return usage();
+  if (Emit != "tgir" && Emit != "llvm" && Emit != "ptx" && Emit != "cubin")
+    return usage();
+
+  auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Input);
+  if (!Buf) {
+    llvm::errs() << "tritium-translate: cannot read '" << Input << "'\n";
+    return 1;
+  }
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  std::string Result;
+  try {
+    Context Ctx;
+    std::unique_ptr<Module> M = parseModule(Text, Ctx, Input == "-" ? "<stdin>" : Input);
+    verifyModuleOrThrow(*M);
+    if (RunPasses) {
+      PassRegistry &R = PassRegistry::global();
+      registerAllPasses(R);
+      PassManager PM;
+      R.parsePipeline(getDefaultPipeline(), PM);
+      PM.run(*M);
+    }
+    runGPUPipeline(*M, Opts);
+    verifyModuleOrThrow(*M);
+    if (Emit == "tgir") {
+      Result = M->str();
+    } else {
+      LLVMIRResult LL = lowerToLLVMIR(*M, Opts);
+      if (Emit == "llvm") {
+        Result = LL.IR;
+      } else {
+        std::string PTX = compileToPTX(LL.IR, Opts.Arch);
+        if (Emit == "ptx") {
+          Result = PTX;
+        } else {
+          std::string Ptxas = findPtxas();
+          if (Ptxas.empty())
+            throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
+          CubinResult C = assembleCubin(PTX, Opts.Arch, Ptxas);
+          if (!C.Error.empty())
+            throw CompileError(C.Error);
+          Result = C.Cubin;
+        }
+      }
+    }
+  } catch (const CompileError &E) {
+    llvm::errs() << formatError(E, Text, Input == "-" ? "<stdin>" : Input);
+    return 1;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Output, EC, Emit == "cubin" ? llvm::sys::fs::OF_None
+                                                      : llvm::sys::fs::OF_Text);
+  if (EC) {
+    llvm::errs() << "tritium-translate: cannot write '" << Output << "'\n";
+    return 1;
+  }
+  OS << Result;
+  return 0;
+}
