@@ -167,37 +167,6 @@ LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                                                    Opts.WarpSize));
 }
 
-LinearLayout tritium::fmaOperandLayout(const LinearLayout &C, unsigned OpIdx,
-                                       int64_t K) {
-  unsigned Rank = C.getOutDims().size();
-  unsigned M = Rank - 2, N = Rank - 1;
-  // A keeps C's batch and M coordinates, B its batch and N; the other
-  // dimension becomes K, and all of K sits in registers, lowest bits first
-  // (so a thread's K values are consecutive registers).
-  unsigned KDim = OpIdx == 0 ? N : M;
-  llvm::SmallVector<int64_t, 4> Shape;
-  for (unsigned D = 0; D < Rank; ++D)
-    Shape.push_back(D == KDim ? K : C.getOutDims()[D].Size);
-  LinearLayout Base = mapBases(C, outsFor(Shape), [&](const Basis &B) {
-    Basis R(B.begin(), B.end());
-    R[KDim] = 0;
-    return R;
-  });
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-  for (const LinearLayout::InDim &In : Base.getInDims()) {
-    LinearLayout::InDim NewIn{In.Name, {}};
-    if (In.Name == kRegister)
-      for (int64_t Bit = 1; Bit < K; Bit <<= 1) {
-        Basis B(Rank, 0);
-        B[KDim] = int32_t(Bit);
-        NewIn.Bases.push_back(B);
-      }
-    NewIn.Bases.append(In.Bases.begin(), In.Bases.end());
-    Ins.push_back(std::move(NewIn));
-  }
-  return LinearLayout(Ins, outsFor(Shape));
-}
-
 LinearLayout tritium::restrictLayout(const LinearLayout &L,
                                      llvm::ArrayRef<int64_t> SrcShape) {
   return mapBases(L, outsFor(SrcShape), [&](const Basis &B) {
@@ -291,6 +260,12 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
     return Result;
+  case Opcode::Dot:
+    // The FMA dot reads A and B through shared memory, whatever their
+    // layouts; the accumulator is in the result's.
+    if (K == 2)
+      return Result;
+    return std::nullopt;
   case Opcode::ExpandDims:
     return sliceLayout(Result, unsigned(llvm::cast<ExpandDimsInst>(I).getAxis()));
   case Opcode::Broadcast:

@@ -52,12 +52,6 @@ LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape,
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                           const LayoutOptions &Opts);
 
-/// The layout operand \p OpIdx (0: A [.., M, K], 1: B [.., K, N]) of an FMA
-/// dot must have so that every thread holds, for each result element it
-/// owns, the whole row of A / column of B it needs: C's placement along M
-/// (N) and all of K in registers.
-LinearLayout fmaOperandLayout(const LinearLayout &C, unsigned OpIdx, int64_t K);
-
 /// \p L restricted to a block of \p SrcShape broadcast into it: dimensions
 /// of size 1 in the source lose their coordinates; registers that then
 /// only held copies are dropped.

@@ -75,6 +75,13 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
       Bytes += 4; // argmin/argmax carry an i32 index
     return unsigned(Slots) * Bytes;
   }
+  case Opcode::Dot: {
+    // The FMA dot stages A then B (16-byte aligned) in shared memory.
+    Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
+    unsigned ABytes = unsigned(A->getNumElements()) * getSharedElementBytes(A);
+    return (ABytes + 15) / 16 * 16 +
+           unsigned(B->getNumElements()) * getSharedElementBytes(B);
+  }
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
     // A scalar atomic runs in one thread, which shares the old value.

@@ -40,6 +40,8 @@ using namespace tritium;
 
 // _C.frontend (FrontendBinding.cpp).
 void bindFrontend(py::module_ &M);
+// _C.nvptx (NVPTXBinding.cpp).
+void bindNVPTX(py::module_ &M);
 
 namespace {
 
@@ -160,4 +162,5 @@ PYBIND11_MODULE(_C, M) {
     M.attr(Name) = IR.attr(Name);
 
   bindFrontend(M);
+  bindNVPTX(M);
 }

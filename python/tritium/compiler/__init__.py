@@ -3,4 +3,7 @@ compile() with its stages (compiler.py)."""
 
 from .compiler import ASTSource, CompiledKernel, GPUTarget, IRSource, compile, parse_target
 
+# The GPU targets register their stages with compile().
+from .. import backends as _backends  # noqa: E402,F401
+
 __all__ = ["ASTSource", "CompiledKernel", "GPUTarget", "IRSource", "compile", "parse_target"]

@@ -1,0 +1,3 @@
+"""Compile stages of the GPU targets, registered with the compiler on import."""
+
+from . import cuda  # noqa: F401  (registers "cuda")

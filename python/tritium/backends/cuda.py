@@ -1,0 +1,77 @@
+"""The NVIDIA compile stages after ``tir`` (see codegen/nvptx/NVPTXBackend.h):
+
+    tgir   layouts assigned (layout-level Tritium IR)
+    llir   LLVM IR, optimized, libdevice linked
+    ptx    LLVM's NVPTX backend
+    cubin  ptxas; skipped when no ptxas is found (the driver then JIT-compiles
+           the PTX when the kernel is loaded)
+
+Each stage is one call into the C++ core; this module only wires them up and
+records what they report in the kernel's metadata.
+"""
+
+import os
+
+from .. import knobs
+from .._C import ir as _ir
+from .._C import nvptx as _nvptx
+from ..compiler import compiler as _compiler
+
+
+def _ptxas():
+    path = knobs.nvidia.ptxas_path
+    if path:
+        return path if os.access(path, os.X_OK) else ""
+    return _nvptx.find_ptxas()
+
+
+class CudaBackend:
+    binary_ext = "cubin"
+
+    @property
+    def version(self):
+        # The cache key changes with the ptxas that builds the cubins.
+        return _ptxas()
+
+    def add_stages(self, stages, options, target):
+        arch = int(target.arch)
+        num_warps = int(options["num_warps"])
+        debug = bool(options["debug"])
+
+        def tgir(module, metadata, opts):
+            _nvptx.run_gpu_pipeline(module, arch, num_warps, debug)
+            return module
+
+        def llir(module, metadata, opts):
+            ir, shared = _nvptx.lower_to_llvm_ir(module, arch, num_warps, debug)
+            metadata["shared"] = shared
+            metadata["n_max_threads"] = num_warps * 32
+            return ir
+
+        def ptx(llir_text, metadata, opts):
+            text = _nvptx.compile_to_ptx(llir_text, arch)
+            metadata["ptx_version"] = _ptx_version(text)
+            return text
+
+        stages["tgir"] = tgir
+        stages["llir"] = llir
+        stages["ptx"] = ptx
+        ptxas = _ptxas()
+        if ptxas:
+            def cubin(ptx_text, metadata, opts):
+                res = _nvptx.assemble_cubin(ptx_text, arch, ptxas)
+                metadata["n_regs"] = res["registers"]
+                metadata["n_spills"] = max(res["spill_stores"], 0)
+                return res["cubin"]
+            stages["cubin"] = cubin
+
+
+def _ptx_version(text):
+    for line in text.splitlines():
+        if line.startswith(".version "):
+            return line.split()[1]
+    return None
+
+
+_compiler.STAGE_PARSERS["tgir"] = lambda text: _ir.parse_module(text, "<override>")
+_compiler.register_backend("cuda", CudaBackend())
