@@ -113,8 +113,13 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
     RegRC.push_back({RowIds[RowKey], ColIds[ColKey]});
   }
 
-  // The K loop, in chunks of KC (a 16-byte vector of A along K when it fits).
+  // The K loop, in chunks of KC: a 16-byte vector of A along K when it
+  // fits, fewer when the chunk's A and B values would crowd out the C tile
+  // (about 96 live values per chunk).
   int64_t KC = std::min<int64_t>(K, std::max<int64_t>(1, 16 / ABytes));
+  int64_t Budget = std::max<int64_t>(1, 96 / int64_t(Rows.size() + Cols.size()));
+  while (KC > 1 && KC > Budget)
+    KC /= 2;
   llvm::Function *Fn = B.GetInsertBlock()->getParent();
   llvm::BasicBlock *Pre = B.GetInsertBlock();
   auto *Loop = llvm::BasicBlock::Create(C.getLLVMContext(), "dot.k", Fn);
