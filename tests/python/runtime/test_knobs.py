@@ -86,7 +86,10 @@ def test_kernel_dump_writes_every_stage(monkeypatch, private_dirs):
     monkeypatch.setenv("TRITIUM_KERNEL_DUMP", "1")
     k = compiler.compile(src(), target="cuda:90")
     d = private_dirs["dump"] / k.hash
-    assert sorted(os.listdir(d)) == ["knob_kernel.py", "knob_kernel.tir"]
+    stages = set(k.asm)  # every stage the NVIDIA backend ran, and the source
+    assert {"source", "tir", "tgir", "llir", "ptx"} <= stages
+    ext = {"source": "py"}
+    assert sorted(os.listdir(d)) == sorted(f"knob_kernel.{ext.get(s, s)}" for s in stages)
     assert (d / "knob_kernel.tir").read_text() == k.asm["tir"]
 
 
@@ -129,7 +132,8 @@ def test_print_stage_times(monkeypatch, capsys):
     compiler.compile(src(), target="cuda:90")
     err = capsys.readouterr().err
     assert re.search(r"\[tritium\] compile knob_kernel \w+: key [\d.]+ ms, frontend [\d.]+ ms, "
-                     r"passes [\d.]+ ms, store [\d.]+ ms, total [\d.]+ ms", err), err
+                     r"passes [\d.]+ ms, tgir [\d.]+ ms, llir [\d.]+ ms, ptx [\d.]+ ms, "
+                     r"(cubin [\d.]+ ms, )?store [\d.]+ ms, total [\d.]+ ms", err), err
     compiler.compile(src(), target="cuda:90")
     assert re.search(r"disk cache hit, key [\d.]+ ms, load [\d.]+ ms",
                      capsys.readouterr().err)
