@@ -125,7 +125,8 @@ class _Runtime(_Group):
     debug = _Knob("TRITIUM_DEBUG", False, "bool",
                   "Compile every kernel with debug=True (device asserts, overflow checks).")
     interpret = _Knob("TRITIUM_INTERPRET", False, "bool",
-                      "Run kernels in the Python interpreter (reserved for the interpreter).")
+                      "Run kernels on the host with numpy instead of compiling them (read when a "
+                      "kernel is decorated and at every launch).")
     default_backend = _Knob("TRITIUM_DEFAULT_BACKEND", "cuda", "str",
                             "The target compiled for when no GPU driver is active: "
                             "'cuda' (cuda:90), 'hip' (hip:gfx90a) or a target such "
@@ -173,6 +174,17 @@ def debug_enabled():
     if _ENV_DATA is None:
         return runtime.debug
     raw = _ENV_DATA.get(b"TRITIUM_DEBUG")
+    return raw is not None and raw.strip().lower() in _TRUE_BYTES
+
+
+def interpret_enabled():
+    """``runtime.interpret``, cheaply; called on every launch."""
+    override = runtime.__dict__.get("_override_interpret", _UNSET)
+    if override is not _UNSET:
+        return bool(override)
+    if _ENV_DATA is None:
+        return runtime.interpret
+    raw = _ENV_DATA.get(b"TRITIUM_INTERPRET")
     return raw is not None and raw.strip().lower() in _TRUE_BYTES
 
 

@@ -28,6 +28,7 @@ import functools
 import inspect
 import operator
 import re
+import sys
 import textwrap
 
 from .. import knobs
@@ -356,7 +357,7 @@ class JITFunction(KernelInterface):
 
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None,
-                 repr=None, launch_metadata=None):
+                 repr=None, launch_metadata=None, interpret=None):
         self.fn = fn
         self.module = fn.__module__
         self.version = version
@@ -382,6 +383,8 @@ class JITFunction(KernelInterface):
         self.noinline = bool(noinline)
         self.repr = (lambda _: fn.__name__) if repr is None else repr
         self.launch_metadata = launch_metadata
+        # True: always interpreted; None: when TRITIUM_INTERPRET is set at launch.
+        self.interpret = interpret
         self.pre_run_hooks = []
         self.device_caches = {}
         self._cache_key = None
@@ -423,7 +426,17 @@ class JITFunction(KernelInterface):
         return tree
 
     def __call__(self, *args, **kwargs):
+        interp = sys.modules.get("tritium.runtime.interpreter")
+        if interp is not None and interp.is_interpreting():
+            return interp.call_jit(self, args, kwargs)
         raise RuntimeError("Cannot call @triton.jit'd outside of the scope of a kernel")
+
+    def _interpreted(self):
+        """Whether launches run on the interpreter: ``@jit(interpret=True)``,
+        or TRITIUM_INTERPRET set now (read at every launch)."""
+        if self.interpret is None:
+            return knobs.interpret_enabled()
+        return bool(self.interpret)
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__qualname__})"
@@ -496,6 +509,9 @@ class JITFunction(KernelInterface):
         return error
 
     def run(self, *args, grid, warmup, **kwargs):
+        if self.interpret is not False and self._interpreted():
+            from .interpreter import launch
+            return launch(self, args, kwargs, grid, warmup)
         for hook in self.pre_run_hooks:
             hook(*args, **kwargs)
         drv = _driver.active.get()
@@ -653,30 +669,28 @@ class JITFunction(KernelInterface):
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
-        do_not_specialize_on_alignment=None, debug=None, noinline=None):
+        do_not_specialize_on_alignment=None, debug=None, noinline=None, interpret=None):
     """Decorates a kernel (or a helper it calls): ``@jit`` or ``@jit(...)``.
 
-    With TRITIUM_INTERPRET=1 set when the function is decorated, the
-    interpreter's ``tritium.runtime.interpreter.InterpretedFunction`` is
-    returned instead, once that module exists.
+    With ``interpret=True``, or TRITIUM_INTERPRET=1 set when the function is
+    decorated, the interpreter's ``tritium.runtime.interpreter.
+    InterpretedFunction`` is returned instead (docs/frontend.md, "Interpreter
+    mode"); a JITFunction also interprets its launches while TRITIUM_INTERPRET
+    is set, unless decorated with ``interpret=False``.
     """
 
     def decorator(fn):
         assert callable(fn), "@jit decorates functions"
-        if knobs.runtime.interpret:
-            try:
-                from .interpreter import InterpretedFunction
-            except ImportError:
-                pass
-            else:
-                return InterpretedFunction(
-                    fn, version=version, do_not_specialize=do_not_specialize,
-                    do_not_specialize_on_alignment=do_not_specialize_on_alignment,
-                    debug=debug, noinline=noinline, repr=repr,
-                    launch_metadata=launch_metadata)
+        if interpret or (interpret is None and knobs.runtime.interpret):
+            from .interpreter import InterpretedFunction
+            return InterpretedFunction(
+                fn, version=version, do_not_specialize=do_not_specialize,
+                do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                debug=debug, noinline=noinline, repr=repr,
+                launch_metadata=launch_metadata)
         return JITFunction(fn, version=version, do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, repr=repr,
-                           launch_metadata=launch_metadata)
+                           launch_metadata=launch_metadata, interpret=interpret)
 
     return decorator if fn is None else decorator(fn)

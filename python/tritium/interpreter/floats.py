@@ -1,0 +1,165 @@
+"""bf16 and fp8 for the interpreter, bit-exact with compiled code.
+
+The interpreter carries bf16, fp8e4nv and fp8e5 values as float32 arrays
+whose values are exactly representable in the format: every operation
+computes in float32 and rounds back, as the NVIDIA lowering does
+(codegen/lowering/FloatConversions.cpp): round to nearest even on the bit
+pattern, NaN kept (bf16: the quiet NaN with its sign), and fp8 saturating to
+its largest finite value (infinities too) with one NaN pattern.
+Memory holds the bit patterns (uint16, uint8).
+"""
+
+import numpy as np
+
+_U32 = np.uint32
+
+# name -> (exponent bits, mantissa bits, bias, max finite pattern, NaN pattern, has inf)
+FP8 = {
+    "fp8e4nv": (4, 3, 7, 0x7E, 0x7F, False),
+    "fp8e5": (5, 2, 15, 0x7B, 0x7F, True),
+}
+
+
+def _f32(x):
+    return np.ascontiguousarray(x, dtype=np.float32)
+
+
+# -- bf16 ---------------------------------------------------------------------
+
+def f32_to_bf16_bits(x, rtz=False):
+    """float32 -> bf16 bit patterns (uint16)."""
+    x = _f32(x)
+    b = x.view(_U32)
+    if rtz:
+        r = b >> _U32(16)
+    else:
+        r = (b + _U32(0x7FFF) + ((b >> _U32(16)) & _U32(1))) >> _U32(16)
+    nan = x != x
+    if nan.any():
+        r = np.where(nan, ((b >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0), r)
+    return r.astype(np.uint16)
+
+
+def bf16_bits_to_f32(bits):
+    return (np.asarray(bits).astype(_U32) << _U32(16)).view(np.float32)
+
+
+def round_bf16(x, rtz=False):
+    """float32 values rounded to bf16 (as float32)."""
+    return bf16_bits_to_f32(f32_to_bf16_bits(x, rtz))
+
+
+# -- fp8 ----------------------------------------------------------------------
+
+def f32_to_fp8_bits(x, name):
+    """float32 -> fp8 bit patterns (uint8): RNE, saturating, NaN -> 0x7F."""
+    ebits, mbits, bias, max_finite, nan_bits, _ = FP8[name]
+    x = _f32(x)
+    bits = x.view(_U32)
+    sign = (bits >> _U32(24)) & _U32(0x80)
+    absb = bits & _U32(0x7FFFFFFF)
+    absf = absb.view(np.float32)
+    drop = 23 - mbits
+    xx = absb - _U32((127 - bias) << 23)
+    lsb = (xx >> _U32(drop)) & _U32(1)
+    normal = (xx + _U32((1 << (drop - 1)) - 1) + lsb) >> _U32(drop)
+    scale = np.float32(2.0 ** (bias - 1 + mbits))
+    with np.errstate(all="ignore"):
+        scaled = np.rint(np.minimum(absf, np.float32(1.0)) * scale)
+        sub = np.where(scaled == scaled, scaled, 0).astype(_U32)
+    is_sub = absf < np.float32(2.0 ** (1 - bias))
+    r = np.where(is_sub, sub, normal)
+    too_big = (r > _U32(max_finite)) | (absb >= _U32(0x7F800000))
+    r = np.where(too_big, _U32(max_finite), r)
+    r = np.where(absb > _U32(0x7F800000), _U32(nan_bits), r)
+    return (r | sign).astype(np.uint8)
+
+
+def _fp8_table(name):
+    ebits, mbits, bias, _, nan_bits, has_inf = FP8[name]
+    bits = np.arange(256, dtype=_U32)
+    sign = (bits & _U32(0x80)) << _U32(24)
+    exp = (bits >> _U32(mbits)) & _U32((1 << ebits) - 1)
+    mant = bits & _U32((1 << mbits) - 1)
+    normal = sign | ((exp + _U32(127 - bias)) << _U32(23)) | (mant << _U32(23 - mbits))
+    unit = np.float32(2.0 ** (1 - bias - mbits))
+    sub = (mant.astype(np.float32) * unit).view(_U32) | sign
+    r = np.where(exp == 0, sub, normal)
+    absb = bits & _U32(0x7F)
+    if has_inf:
+        inf_bits = ((1 << ebits) - 1) << mbits
+        r = np.where(absb == inf_bits, sign | _U32(0x7F800000), r)
+        r = np.where(absb > inf_bits, sign | _U32(0x7FC00000), r)
+    else:
+        r = np.where(absb == nan_bits, sign | _U32(0x7FC00000), r)
+    return r.astype(_U32).view(np.float32)
+
+
+_TABLES = {name: _fp8_table(name) for name in FP8}
+
+
+def fp8_bits_to_f32(bits, name):
+    return _TABLES[name][np.asarray(bits).astype(np.intp)]
+
+
+def round_fp8(x, name):
+    return fp8_bits_to_f32(f32_to_fp8_bits(x, name), name)
+
+
+# -- generic -----------------------------------------------------------------
+
+CARRIED = ("bf16", "fp8e4nv", "fp8e5")
+
+
+def round_to(x, name, rtz=False):
+    """float32 ``x`` rounded to the carried format ``name``."""
+    if name == "bf16":
+        return round_bf16(x, rtz)
+    return round_fp8(x, name)
+
+
+def to_bits(x, name):
+    if name == "bf16":
+        return f32_to_bf16_bits(x)
+    return f32_to_fp8_bits(x, name)
+
+
+def from_bits(bits, name):
+    if name == "bf16":
+        return bf16_bits_to_f32(bits)
+    return fp8_bits_to_f32(bits, name)
+
+
+def f64_to_f32_odd(x):
+    """float64 -> float32 rounded to odd: a later rounding to a format of at
+    most 22 significant bits then rounds the float64 value correctly (used
+    for constants, which LLVM rounds once from the double)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        f = x.astype(np.float32)
+        back = f.astype(np.float64)
+        finite = np.isfinite(x)
+        over = finite & (np.abs(back) > np.abs(x))
+        f = np.where(over, np.nextafter(f, np.float32(0)), f)
+        inexact = finite & (f.astype(np.float64) != x)
+        bits = np.ascontiguousarray(f).view(_U32)
+        bits = np.where(inexact, bits | _U32(1), bits)
+    return bits.astype(_U32).view(np.float32)
+
+
+def round_f16_rtz(x):
+    """float32/float64 -> float16 rounded toward zero."""
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        h = x.astype(np.float16)
+        over = np.isfinite(x) & (np.abs(h.astype(np.float64)) > np.abs(x.astype(np.float64)))
+        return np.where(over, np.nextafter(h, np.float16(0)), h).astype(np.float16)
+
+
+def round_f32_rtz(x):
+    """float64 -> float32 rounded toward zero."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        f = x.astype(np.float32)
+        over = np.isfinite(x) & (np.abs(f.astype(np.float64)) > np.abs(x))
+        return np.where(over, np.nextafter(f, np.float32(0)), f).astype(np.float32)

@@ -1,0 +1,470 @@
+"""Running a @jit function's own Python code under the interpreter.
+
+The code generator gives some Python constructs a meaning of their own
+(docs/frontend.md): a plain assignment of a Python number makes a scalar
+tensor (``acc = 0.0`` is an fp32 tensor), ``for i in range(...)`` is a loop
+whose induction variable is a tensor of the bounds' type, ``if`` and
+``while`` test scalar tensors, ``and``/``or``/``not`` on tensors are
+logical operations, ``assert`` is a device assert only with debug, and
+``min``/``max``/``print``/``len`` work on tensors. To run a kernel with the
+same meaning, its function is compiled again from its source with exactly
+these nodes wrapped in calls of the helpers below - from the same file and
+with the same line and column numbers, so tracebacks, ``breakpoint()`` and
+debuggers see the kernel's own lines - and runs in the function's own
+module globals and closure cells. Everything else is the user's Python,
+unchanged. A function whose source cannot be read runs as it is.
+"""
+
+import ast
+import builtins
+import inspect
+import sys
+import types
+
+import numpy as np
+
+from ..language import core as _core
+from .semantic import BlockConditionError, TensorHandle
+
+#: Code objects of the functions the interpreter runs (rewritten and
+#: original), to find the kernel's line in a stack.
+KERNEL_CODES = {}
+
+_PREFIX = "__tritium_"
+
+
+def _unwrap(x):
+    return _core._unwrap(x)
+
+
+def _is_scalar_literal(x):
+    return isinstance(x, (bool, int, float))
+
+
+# ---------------------------------------------------------------------------
+# Helpers the rewritten code calls
+# ---------------------------------------------------------------------------
+
+
+def _sanitize(value):
+    v = _unwrap(value)
+    if isinstance(v, (tuple, list)):
+        return v
+    if _is_scalar_literal(v):
+        return _core.to_tensor(v)
+    return v
+
+
+def assign(value, spec=True):
+    """What a plain assignment stores (codegen's _sanitize): Python numbers
+    become scalar tensors; ``spec`` mirrors a tuple target's structure."""
+    if spec is True:
+        return _sanitize(value)
+    if spec is False:
+        return value
+    v = _unwrap(value)
+    try:
+        seq = list(v)
+    except TypeError:
+        return value
+    if len(seq) != len(spec):
+        return value
+    return tuple(assign(x, s) for x, s in zip(seq, spec))
+
+
+_CONDITION_TYPES = (bool, int, float, type(None))
+
+
+def test(cond):
+    """The truth of an ``if``/``while`` condition."""
+    c = _unwrap(cond)
+    if isinstance(c, _core.condition):
+        c = _unwrap(c.condition)
+    if isinstance(c, _core.tensor):
+        h = c.handle
+        if not isinstance(h, TensorHandle):
+            raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
+        if h.data.ndim:
+            raise BlockConditionError(f"a block ({h.type}) cannot be a condition; reduce it to a scalar first")
+        return bool(h.data)
+    if type(c) in _CONDITION_TYPES or isinstance(c, (np.bool_, np.integer, np.floating)):
+        return bool(c)
+    raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects "
+                    f"of type {type(c).__name__}")
+
+
+def not_(x):
+    if isinstance(x, _core.tensor):
+        return x.__not__()
+    return not _unwrap(x)
+
+
+def _logical(is_and, lhs, rhs):
+    if isinstance(lhs, _core.tensor):
+        return lhs.logical_and(rhs) if is_and else lhs.logical_or(rhs)
+    if isinstance(rhs, _core.tensor):
+        return rhs if bool(_unwrap(lhs)) == is_and else lhs
+    a, b = _unwrap(lhs), _unwrap(rhs)
+    return (a and b) if is_and else (a or b)
+
+
+def boolop(is_and, first, *rest):
+    """``a and b and ...``: logical operations on tensors; Python's
+    short-circuit on compile-time values (as the code generator does)."""
+    result = first
+    for thunk in rest:
+        if not isinstance(result, _core.tensor) and bool(_unwrap(result)) != is_and:
+            return result
+        result = _logical(is_and, result, thunk())
+    return result
+
+
+def debug_enabled():
+    return bool(_core._option("debug", False))
+
+
+def assert_(cond, msg=""):
+    if not isinstance(cond, _core.tensor) and _unwrap(cond):
+        return None
+    m = _unwrap(msg)
+    _core.device_assert(cond, m if isinstance(m, str) else str(m))
+
+
+def _dynamic_range(iterator):
+    """A loop over ``range``/``tl.range``: the induction variable is a
+    scalar tensor of the bounds' (promoted) type, as compiled."""
+    start, end, step = _unwrap(iterator.start), _unwrap(iterator.end), _unwrap(iterator.step)
+    for what, v in (("start", start), ("end", end), ("step", step)):
+        if not (isinstance(v, _core.tensor) or (isinstance(v, int) and not isinstance(v, bool))):
+            raise TypeError(f"for loop bounds and step must be integers, got {what} = {v!r}")
+    if isinstance(step, int) and step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    lb, ub, st = _core.to_tensor(start), _core.to_tensor(end), _core.to_tensor(step)
+    for what, v in (("start", lb), ("end", ub), ("step", st)):
+        if not v.dtype.is_int() or v.type.is_block():
+            raise TypeError(f"for loop bounds and step must be integer scalars, got {what} of type {v.type}")
+    if not (lb.dtype == ub.dtype == st.dtype):
+        iv_type = ((lb + ub) + st).dtype
+        lb, ub, st = (_core.cast(v, iv_type) for v in (lb, ub, st))
+    ty = lb.dtype
+    npd = lb.handle.data.dtype
+    i, e, s = int(lb.handle.data), int(ub.handle.data), int(st.handle.data)
+    bits = ty.bit_width
+    mask = (1 << bits) - 1
+    signed = ty.is_signed()
+
+    def wrap(v):
+        v &= mask
+        return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+    while (s > 0 and i < e) or (s < 0 and i > e):
+        a = np.array(i, dtype=npd)
+        yield _core.tensor(TensorHandle(a, ty), ty)
+        i = wrap(i + s)
+
+
+def for_(func, *args, **kwargs):
+    """The iterator of ``for x in func(*args)`` (codegen's visit_For)."""
+    f = _unwrap(func)
+    if f is builtins.range:
+        if kwargs:
+            raise TypeError("range() takes no keyword arguments")
+        return _dynamic_range(_core.range(*args))
+    if f is _core.range:
+        return _dynamic_range(f(*args, **kwargs))
+    return iter(func(*args, **kwargs))
+
+
+def _has_tensor(x):
+    x = _unwrap(x)
+    if isinstance(x, _core.tensor):
+        return True
+    if isinstance(x, (tuple, list)):
+        return any(_has_tensor(v) for v in x)
+    return False
+
+
+def _minmax(is_max, *args, **kwargs):
+    fn = builtins.max if is_max else builtins.min
+    if kwargs or len(args) == 0:
+        return fn(*args, **kwargs)
+    if len(args) == 1:
+        try:
+            args = tuple(_unwrap(args[0]))
+        except TypeError:
+            return fn(*args)
+    if not _has_tensor(args):
+        return fn(*[_unwrap(a) for a in args])
+    acc = args[0]
+    for a in args[1:]:
+        acc = _core.maximum(acc, a) if is_max else _core.minimum(acc, a)
+    return acc
+
+
+def min_(*args, **kwargs):
+    return _minmax(False, *args, **kwargs)
+
+
+def max_(*args, **kwargs):
+    return _minmax(True, *args, **kwargs)
+
+
+def print_(*args, **kwargs):
+    """``print`` in a kernel is tl.device_print (codegen's _py_print)."""
+    rest = list(args)
+    prefix = []
+    while rest and isinstance(_unwrap(rest[0]), str):
+        prefix.append(_unwrap(rest.pop(0)))
+    _core.device_print(" ".join(prefix), *rest, hex=kwargs.get("hex", False))
+
+
+def len_(x):
+    x = _unwrap(x)
+    if isinstance(x, _core.tensor):
+        return x.shape[0] if x.shape else 0
+    return len(x)
+
+
+HELPERS = {
+    _PREFIX + "assign__": assign, _PREFIX + "test__": test, _PREFIX + "not__": not_,
+    _PREFIX + "boolop__": boolop, _PREFIX + "debug__": debug_enabled, _PREFIX + "assert__": assert_,
+    _PREFIX + "for__": for_,
+}
+#: Python builtins with a kernel meaning (when the module does not define
+#: the name itself).
+BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": print_, "len": len_}
+
+
+# ---------------------------------------------------------------------------
+# The rewrite
+# ---------------------------------------------------------------------------
+
+
+def _name(id_, node):
+    return ast.copy_location(ast.Name(id=id_, ctx=ast.Load()), node)
+
+
+def _call(helper, args, node):
+    return ast.copy_location(ast.Call(func=_name(_PREFIX + helper + "__", node), args=args, keywords=[]), node)
+
+
+def _is_constexpr_annotation(ann):
+    if isinstance(ann, ast.Attribute):
+        return ann.attr == "constexpr"
+    if isinstance(ann, ast.Name):
+        return ann.id == "constexpr"
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        return "constexpr" in ann.value
+    return False
+
+
+def _target_spec(t):
+    if isinstance(t, ast.Name):
+        return True
+    if isinstance(t, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in t.elts):
+            return None
+        specs = [_target_spec(e) for e in t.elts]
+        if any(s is None for s in specs):
+            return None
+        return tuple(specs)
+    return False
+
+
+class _Rewriter(ast.NodeTransformer):
+
+    def __init__(self):
+        self.top = True
+
+    def visit_FunctionDef(self, node):
+        if not self.top:
+            return node  # a nested def is plain Python
+        self.top = False
+        # Decorators become the identity (keeping their lines, so that the
+        # code's first line is the original's).
+        node.decorator_list = [ast.copy_location(ast.parse("lambda f: f", mode="eval").body, d)
+                               for d in node.decorator_list]
+        a = node.args
+        for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+            if arg is not None:
+                arg.annotation = None
+        a.defaults = [ast.copy_location(ast.Constant(value=None), d) for d in a.defaults]
+        a.kw_defaults = [None if d is None else ast.copy_location(ast.Constant(value=None), d)
+                         for d in a.kw_defaults]
+        node.returns = None
+        node.body = [self.visit(s) for s in node.body]
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        return node
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if len(node.targets) != 1:
+            return node
+        spec = _target_spec(node.targets[0])
+        if spec is None or spec is False:
+            return node
+        node.value = _call("assign", [node.value, ast.copy_location(ast.Constant(value=spec), node)], node)
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is None or not isinstance(node.target, ast.Name) or _is_constexpr_annotation(node.annotation):
+            return node
+        node.value = _call("assign", [node.value], node)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):
+            return node
+        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
+        value = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
+        store = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Store()), node.target)
+        return ast.copy_location(ast.Assign(targets=[store], value=_call("assign", [value], node)), node)
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        is_and = ast.copy_location(ast.Constant(value=isinstance(node.op, ast.And)), node)
+        thunks = [ast.copy_location(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                                   kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                                   defaults=[]), body=v), v)
+                  for v in node.values[1:]]
+        return _call("boolop", [is_and, node.values[0]] + thunks, node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return _call("not", [node.operand], node)
+        return node
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        node.test = _call("test", [node.test], node.test)
+        return node
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        node.test = _call("test", [node.test], node.test)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        node.test = _call("test", [node.test], node.test)
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        args = [node.test] + ([node.msg] if node.msg is not None else [])
+        check = ast.copy_location(ast.Expr(value=_call("assert", args, node)), node)
+        return ast.copy_location(ast.If(test=_call("debug", [], node), body=[check], orelse=[]), node)
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        it = node.iter
+        if isinstance(it, ast.Call):
+            node.iter = ast.copy_location(
+                ast.Call(func=_name(_PREFIX + "for__", it), args=[it.func] + it.args, keywords=it.keywords), it)
+        return node
+
+
+def _build(fn):
+    """The rewritten function of ``fn``, or None if its source is unknown."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return None
+    text = "".join(lines)
+    indented = text[:1] in (" ", "\t")
+    src = ("if 1:\n" + text) if indented else text
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return None
+    body = tree.body[0].body if indented else tree.body
+    defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+    if not defs:
+        return None
+    fndef = defs[0]
+    ast.increment_lineno(fndef, start - (2 if indented else 1))
+    fndef = _Rewriter().visit(fndef)
+
+    freevars = code.co_freevars
+    g = fn.__globals__
+    helpers = dict(HELPERS)
+    for name, impl in BUILTIN_OVERRIDES.items():
+        if name not in g and name not in freevars:
+            helpers[name] = impl
+    names = list(freevars) + [n for n in helpers if n not in freevars]
+    factory_body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
+                    for n in names]
+    factory_body += [fndef, ast.Return(value=ast.Name(id=fn.__name__, ctx=ast.Load()))]
+    for n in factory_body:
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, fndef)
+    factory = ast.parse(f"def {_PREFIX}factory__():\n    pass\n").body[0]
+    factory.body = factory_body
+    ast.copy_location(factory, fndef)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    try:
+        compiled = compile(module, code.co_filename, "exec")
+    except SyntaxError:
+        return None
+    ns = {}
+    exec(compiled, g, ns)
+    inner = ns[_PREFIX + "factory__"]()
+    icode = inner.__code__
+    cells = []
+    orig = dict(zip(freevars, fn.__closure__ or ()))
+    for name in icode.co_freevars:
+        if name in orig:
+            cells.append(orig[name])
+        else:
+            cells.append(types.CellType(helpers[name]))
+    new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, tuple(cells))
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__ = fn.__qualname__
+    new.__module__ = fn.__module__
+    new.__doc__ = fn.__doc__
+    new.__wrapped_original__ = fn
+    return new
+
+
+def rewritten(jit_fn):
+    """The function the interpreter runs for a JITFunction (cached)."""
+    f = jit_fn.__dict__.get("_tritium_interpreted")
+    if f is None:
+        fn = jit_fn.fn
+        f = _build(fn) or fn
+        KERNEL_CODES[f.__code__] = jit_fn
+        KERNEL_CODES[fn.__code__] = jit_fn
+        jit_fn.__dict__["_tritium_interpreted"] = f
+    return f
+
+
+def kernel_frame(frame=None):
+    """The innermost frame running a kernel (or None)."""
+    f = frame or sys._getframe(1)
+    while f is not None:
+        if f.f_code in KERNEL_CODES:
+            return f
+        f = f.f_back
+    return None
+
+
+def location():
+    """"file:line" of the kernel line being run, for messages."""
+    f = kernel_frame(sys._getframe(1))
+    if f is None:
+        return "<kernel>"
+    return f"{f.f_code.co_filename}:{f.f_lineno}"

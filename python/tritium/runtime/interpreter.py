@@ -1,0 +1,344 @@
+"""Interpreter mode: ``kernel[grid](...)`` runs the kernel's Python code on
+the host with numpy (docs/frontend.md, "Interpreter mode").
+
+It is on for a launch when ``TRITIUM_INTERPRET`` is set (read when the
+kernel is decorated and at every launch) or for ``@tritium.jit(interpret=
+True)`` kernels. Every program of the grid runs in turn (x fastest, then y,
+then z), each executing the kernel's own function with the
+``InterpreterSemantic`` current, so every ``tl`` function computes on numpy
+arrays with the dtype rules of compiled code. Arguments:
+
+* numpy arrays (and anything with ``__array_interface__``), and torch
+  tensors: CPU tensors are used in place, CUDA tensors are copied to the
+  host and back after the launch. A tensor argument is a pointer holding the
+  real host address of its first element; every load, store and atomic is
+  checked against the launch's buffers, so an unmasked access out of bounds
+  raises an IndexError naming the kernel line.
+* ints, floats, bools and None as compiled code types them (i32/i64/u64,
+  fp32, i1); ``tl.constexpr`` parameters get the value itself.
+
+Errors the compiler would report (type errors, static_assert, misuse of a
+builtin) are raised as ``InterpreterError``, a ``tritium.CompilationError``
+located at the kernel line; run-time failures keep their type:
+``OutOfBoundsError`` (IndexError) and ``DeviceAssertionError``
+(AssertionError, from tl.device_assert or ``assert`` under debug).
+"""
+
+import linecache
+
+import numpy as np
+
+from .. import knobs
+from ..errors import CompilationError
+from ..language import core as _core
+from ..interpreter import rewrite as _rw
+from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError
+from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
+from .. import language as tl
+import sys as _sys
+
+from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
+_jit = _sys.modules[__package__ + ".jit"]
+
+__all__ = ["InterpretedFunction", "InterpreterError", "OutOfBoundsError", "MisalignedAccessError",
+           "DeviceAssertionError", "launch", "call_jit", "is_interpreting"]
+
+
+class InterpreterError(CompilationError):
+    """What the compiler would have reported, found while interpreting;
+    ``file``/``line``/``col`` point at the kernel line."""
+
+
+class InterpretedFunction(_jit.JITFunction):
+    """A @jit function that always runs on the interpreter (what ``@jit``
+    returns under TRITIUM_INTERPRET=1 or with ``interpret=True``)."""
+
+    def __init__(self, fn, **kwargs):
+        super().__init__(fn, **kwargs)
+        self.interpret = True
+
+    def run(self, *args, grid, warmup, **kwargs):
+        return launch(self, args, kwargs, grid, warmup)
+
+
+def is_interpreting():
+    """Whether a kernel is being interpreted on this thread now."""
+    stack = _core._builders()
+    return bool(stack) and isinstance(stack[-1].semantic, InterpreterSemantic)
+
+
+# ---------------------------------------------------------------------------
+# Calls between @jit functions
+# ---------------------------------------------------------------------------
+
+
+def _decay(v):
+    u = _core._unwrap(v)
+    if isinstance(u, (tuple, list)):
+        return tuple(_decay(x) for x in u)
+    if isinstance(u, (bool, int, float)):
+        return _core.to_tensor(u)
+    return v
+
+
+def call_jit(jit_fn, args, kwargs):
+    """A call of a @jit function from an interpreted kernel: its own code
+    runs; constexpr parameters take no tensors; Python numbers returned
+    become tensors (as compiled)."""
+    params = getattr(jit_fn, "params", None)
+    if params:
+        by_name = {p.name: p for p in params}
+        checks = list(zip(params, args)) + [(by_name[k], v) for k, v in kwargs.items() if k in by_name]
+        for p, v in checks:
+            if p.is_constexpr and isinstance(_core._unwrap(v), _core.tensor):
+                raise TypeError(f"{jit_fn.__name__}(): parameter '{p.name}' is tl.constexpr but got a tensor")
+    f = _rw.rewritten(jit_fn)
+    return _decay(f(*args, **kwargs))
+
+
+class _Combiner:
+    """What core._combine_fn asks of the running "code generator": a
+    callable for a reduce/scan combine function."""
+
+    def build_combine_fn(self, fn, dtypes):
+        fn = _core._unwrap(fn)
+        if _is_jit(fn):
+            return lambda *a: call_jit(fn, a, {})
+        if callable(fn):
+            return fn
+        raise TypeError(f"the combine function must be a @jit function, got {fn!r}")
+
+
+def _is_jit(obj):
+    return callable(getattr(obj, "fn", None)) and hasattr(obj, "arg_names")
+
+
+# ---------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------
+
+_TORCH_VIEW = {"bfloat16": "int16", "float8_e4m3fn": "uint8", "float8_e5m2": "uint8", "float8_e4m3fnuz": "uint8",
+               "float8_e5m2fnuz": "uint8"}
+
+
+class _Launch:
+    """The state of one launch: buffers and copies to write back."""
+
+    def __init__(self):
+        self.memory = Memory()
+        self.writeback = []
+        self._storages = {}
+
+    def tensor_arg(self, x, name):
+        """(host numpy array sharing the argument's bytes, dtype object)."""
+        if isinstance(x, np.ndarray):
+            if x.dtype.byteorder not in ("=", "|") and x.dtype.itemsize > 1:
+                raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
+            return x, x.dtype
+        if type(x).__module__.startswith("torch"):
+            return self._torch_arg(x, name), x.dtype
+        if hasattr(x, "__array_interface__"):
+            a = np.asarray(x)
+            return a, a.dtype
+        if hasattr(x, "__cuda_array_interface__"):
+            raise TypeError(f"argument {name!r}: the interpreter cannot read device memory through "
+                            "__cuda_array_interface__; pass a host array or a torch tensor")
+        raise TypeError(f"argument {name!r}: the interpreter cannot access the memory of {type(x).__name__} "
+                        "(pass a numpy array or a torch tensor)")
+
+    def _torch_arg(self, t, name):
+        import torch
+        t = t.detach()
+        if t.device.type != "cpu":
+            storage = t.untyped_storage()
+            key = storage.data_ptr()
+            host_storage = self._storages.get(key)
+            if host_storage is None:
+                host_storage = storage.cpu()
+                self._storages[key] = host_storage
+                self.writeback.append((storage, host_storage))
+            host = torch.empty(0, dtype=t.dtype).set_(host_storage, t.storage_offset(), t.size(), t.stride())
+        else:
+            host = t
+        view = _TORCH_VIEW.get(str(host.dtype).replace("torch.", ""))
+        if view is not None:
+            host = host.view(getattr(torch, view))
+        return host.numpy()
+
+    def finish(self):
+        for storage, host in self.writeback:
+            storage.copy_(host)
+
+
+def _is_tensor_arg(x):
+    if isinstance(x, np.ndarray):
+        return True
+    if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
+        return True
+    return hasattr(x, "__array_interface__") and not isinstance(x, np.generic)
+
+
+def _scalar_arg(p, v):
+    """The value a non-constexpr, non-tensor argument has in the kernel."""
+    try:
+        ty, tag = _jit._specialize(v)
+    except _jit._ArgError as e:
+        raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
+    if ty == "constexpr":
+        return tag
+    if ty.startswith("*"):
+        raise TypeError(f"argument {p.name!r} (parameter {p.num}): the interpreter cannot access the memory of "
+                        f"{type(v).__name__} (pass a numpy array or a torch tensor)")
+    if p.annotation_type is not None:
+        ty = p.annotation_type
+    dt = tl.str_to_ty(ty)
+    if isinstance(v, np.generic):
+        v = v.item()
+    a = np.array(lit_array(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt))
+    return _core.tensor(TensorHandle(a, dt), dt)
+
+
+def _convert_args(jit_fn, values, launch_state):
+    out = []
+    for p, v in zip(jit_fn.params, values):
+        if p.is_constexpr:
+            out.append(v)
+            continue
+        if _is_tensor_arg(v):
+            arr, dtype = launch_state.tensor_arg(v, p.name)
+            try:
+                ty = _jit._dtype_to_str(dtype)
+            except _jit._ArgError as e:
+                raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
+            if p.is_const:
+                ty = "k" + ty
+            pty = tl.str_to_ty("*" + ty)
+            addr = launch_state.memory.register(arr, p.name)
+            out.append(_core.tensor(TensorHandle(np.array(addr, dtype=np.int64), pty), pty))
+            continue
+        out.append(_scalar_arg(p, v))
+    return out
+
+
+def _options(jit_fn, options):
+    """The launch options, checked as compiled launches check them; a dict
+    the builtins read (debug, default_dot_input_precision...)."""
+    opts = dict(options)
+    if jit_fn.debug is not None and "debug" not in opts:
+        opts["debug"] = jit_fn.debug
+    try:
+        from ..compiler import compiler as _compiler
+        from . import driver as _driver
+        checked = _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
+        values = {k: getattr(checked, k) for k in dir(checked) if not k.startswith("_")
+                  and not callable(getattr(checked, k, None))}
+        values.update({k: v for k, v in opts.items()})
+        opts = values
+    except (ImportError, AttributeError):
+        pass
+    if knobs.debug_enabled():
+        opts["debug"] = True
+    opts["debug"] = bool(opts.get("debug", False))
+    return opts
+
+
+def _grid(grid, jit_fn, values):
+    if callable(grid):
+        grid = grid(dict(zip(jit_fn.arg_names, values)))
+    if isinstance(grid, int):
+        grid = (grid,)
+    grid = tuple(int(g) for g in grid)
+    if not 1 <= len(grid) <= 3:
+        raise ValueError(f"{jit_fn.__name__}: the grid must have 1 to 3 dimensions, got {grid!r}")
+    return grid + (1,) * (3 - len(grid))
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+_RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, DeviceAssertionError, InterpreterError)
+
+
+def _message_of(e):
+    if isinstance(e, CompilationError):
+        return getattr(e, "message", None) or str(e)
+    if isinstance(e, KeyError) and e.args:
+        return f"KeyError: {e.args[0]!r}"
+    if isinstance(e, (TypeError, ValueError, NameError, IndexError, NotImplementedError, ZeroDivisionError,
+                      OverflowError, RuntimeError, AssertionError, AttributeError,
+                      _core._StaticAssertionFailure)) and str(e):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def _located(e):
+    """``e`` as an InterpreterError at the innermost kernel line of its
+    traceback."""
+    tb = e.__traceback__
+    loc = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code in _rw.KERNEL_CODES:
+            col = 0
+            try:
+                positions = list(code.co_positions())
+                p = positions[tb.tb_lasti // 2]
+                col = (p[2] or 0) + 1
+            except (AttributeError, IndexError, TypeError):
+                pass
+            loc = (code.co_filename, tb.tb_lineno, col)
+        tb = tb.tb_next
+    msg = _message_of(e)
+    if loc is None:
+        return InterpreterError(msg)
+    file, line, col = loc
+    text = linecache.getline(file, line).rstrip("\n")
+    detail = f"{file}:{line}:{col}: error: {msg}"
+    if text:
+        detail += "\n" + text + "\n" + "".join("\t" if c == "\t" else " " for c in text[:max(col - 1, 0)]) + "^"
+    return InterpreterError(msg, file, line, col, detail)
+
+
+# ---------------------------------------------------------------------------
+# Launching
+# ---------------------------------------------------------------------------
+
+
+def launch(jit_fn, args, kwargs, grid, warmup=False):
+    """Runs ``jit_fn[grid](*args, **kwargs)`` on the interpreter."""
+    for hook in getattr(jit_fn, "pre_run_hooks", ()):
+        hook(*args, **kwargs)
+    names = jit_fn.arg_names
+    arg_kwargs = {k: v for k, v in kwargs.items() if k in names}
+    options = {k: v for k, v in kwargs.items() if k not in names}
+    try:
+        bound = jit_fn.signature.bind(*args, **arg_kwargs)
+    except TypeError as e:
+        raise TypeError(f"{jit_fn.__name__}(): {e}") from None
+    bound.apply_defaults()
+    values = [bound.arguments[n] for n in names]
+    opts = _options(jit_fn, options)
+    if warmup:
+        return None
+    gx, gy, gz = _grid(grid, jit_fn, values)
+    state = _Launch()
+    try:
+        kargs = _convert_args(jit_fn, values, state)
+        kernel = _rw.rewritten(jit_fn)
+        sem = InterpreterSemantic(state.memory, (gx, gy, gz), _rw.location)
+        with np.errstate(all="ignore"), _core.use_semantic(sem, _Combiner(), opts):
+            try:
+                for z in range(gz):
+                    for y in range(gy):
+                        for x in range(gx):
+                            sem.pid = (x, y, z)
+                            if kernel(*kargs) is not None:
+                                raise TypeError("a kernel cannot return a value")
+            except _RUNTIME_ERRORS:
+                raise
+            except Exception as e:
+                raise _located(e) from e
+    finally:
+        state.finish()
+    return None
