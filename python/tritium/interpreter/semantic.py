@@ -1648,9 +1648,13 @@ class InterpreterSemantic:
         n = cur[0].shape[-1]
         try:
             d = 1
+            pos = np.arange(n)
             while d < n:
-                comb = self._call_combine(combine, [c[..., :-d] for c in cur], [c[..., d:] for c in cur], dtypes)
-                cur = [np.concatenate([c[..., :d], r], axis=-1) for c, r in zip(cur, comb)]
+                # Hillis-Steele on whole blocks (shapes stay powers of 2):
+                # element i combines element i - d into itself where i >= d.
+                shifted = [np.concatenate([c[..., :d], c[..., :-d]], axis=-1) for c in cur]
+                comb = self._call_combine(combine, shifted, cur, dtypes)
+                cur = [np.where(pos >= d, r, c) for c, r in zip(cur, comb)]
                 d *= 2
         except BlockConditionError:
             cur = [np.moveaxis(x.data, a, -1) for x in xs]

@@ -131,6 +131,9 @@ class _Launch:
 
     def tensor_arg(self, x, name):
         """(host numpy array sharing the argument's bytes, dtype object)."""
+        if isinstance(x, _jit.TensorWrapper):
+            arr, _ = self.tensor_arg(x.base, name)
+            return arr, x.dtype
         if isinstance(x, np.ndarray):
             if x.dtype.byteorder not in ("=", "|") and x.dtype.itemsize > 1:
                 raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
@@ -173,6 +176,8 @@ class _Launch:
 def _is_tensor_arg(x):
     if isinstance(x, np.ndarray):
         return True
+    if isinstance(x, _jit.TensorWrapper):
+        return _is_tensor_arg(x.base)
     if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
         return True
     return hasattr(x, "__array_interface__") and not isinstance(x, np.generic)

@@ -36,7 +36,7 @@ from . import driver as _driver
 from .cache import fingerprint
 
 __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
-           "cdiv", "next_power_of_2"]
+           "cdiv", "next_power_of_2", "TensorWrapper", "reinterpret"]
 
 
 def cdiv(x, y):
@@ -666,6 +666,50 @@ class JITFunction(KernelInterface):
 
     def preload(self, specialization_data):
         raise NotImplementedError("preload is not supported yet")
+
+
+# --------------------------------------------------------------------------
+# Viewing a tensor as another dtype
+# --------------------------------------------------------------------------
+
+class TensorWrapper:
+    """A tensor viewed as another dtype (Triton's ``TensorWrapper``, made by
+    ``reinterpret``): kernels see ``dtype``; the memory is ``base``'s. This is
+    also how a numpy array of uint16 or uint8 bits is passed as bf16 or fp8
+    to the interpreter."""
+
+    def __init__(self, base, dtype):
+        self.base = base
+        self.dtype = dtype
+        self.shape = getattr(base, "shape", None)
+        self.device = getattr(base, "device", None)
+
+    def data_ptr(self):
+        return self.base.data_ptr()
+
+    def stride(self, *args):
+        return self.base.stride(*args)
+
+    def numel(self):
+        n = getattr(self.base, "numel", None)
+        return n() if callable(n) else getattr(self.base, "size", None)
+
+    def element_size(self):
+        return self.dtype.primitive_bitwidth // 8
+
+    def __str__(self):
+        return f"TensorWrapper[{self.dtype}]({self.base})"
+
+
+def reinterpret(tensor, dtype):
+    """``tensor`` seen as ``dtype`` (a tl dtype of the same width)."""
+    if isinstance(tensor, TensorWrapper):
+        if dtype == tensor.base.dtype:
+            return tensor.base
+        return TensorWrapper(tensor.base, dtype)
+    if hasattr(tensor, "data_ptr") or hasattr(tensor, "__array_interface__"):
+        return TensorWrapper(tensor, dtype)
+    raise TypeError(f"cannot reinterpret a {type(tensor).__name__}")
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
