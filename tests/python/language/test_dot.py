@@ -1,0 +1,225 @@
+"""tl.dot: shapes, input dtypes (fp16, bf16, fp32, int8), out_dtype,
+accumulators, input_precision / allow_tf32, transposed operands, 3-d
+batched products, a chained attention-like product and the errors.
+
+Result types follow Triton: int8 x int8 -> int32, fp32 and bf16 inputs ->
+fp32, fp16 inputs -> out_dtype (fp32 by default, or fp16). Tolerances
+allow any summation order of fp32 products, and tf32 rounding of fp32
+inputs where the precision allows it (the CUDA backend's FMA dot is exact
+fp32; a tensor-core dot would not be)."""
+
+import numpy as np
+import pytest
+
+import tritium.language as tl
+
+from .helpers import assert_close, expect_error, io_name, np_value, random_values, rng, round_bf16, tlt
+
+SHAPES = [(16, 16, 16), (32, 16, 64), (16, 64, 32), (64, 32, 16), (32, 32, 128)]
+
+
+def k_dot(A, B, C, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.constexpr, MODE: tl.constexpr,
+          OUT: tl.constexpr, DIO: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(A + rm[:, None] * K + rk[None, :]).to(IN)
+    if MODE == "trans_b":
+        bt = tl.load(B + rn[:, None] * K + rk[None, :]).to(IN)
+        d = tl.dot(a, tl.trans(bt))
+    else:
+        b = tl.load(B + rk[:, None] * N + rn[None, :]).to(IN)
+        if MODE == "plain":
+            d = tl.dot(a, b)
+        elif MODE == "acc":
+            c = tl.load(C + rm[:, None] * N + rn[None, :]).to(OUT)
+            d = tl.dot(a, b, c)
+        elif MODE == "acc_kw":
+            c = tl.load(C + rm[:, None] * N + rn[None, :]).to(OUT)
+            d = tl.dot(a, b, acc=c)
+        elif MODE == "plus_eq":
+            d = tl.load(C + rm[:, None] * N + rn[None, :]).to(OUT)
+            d += tl.dot(a, b)
+        elif MODE == "out_fp16":
+            d = tl.dot(a, b, out_dtype=tl.float16)
+        elif MODE == "out_fp16_acc":
+            c = tl.load(C + rm[:, None] * N + rn[None, :]).to(tl.float16)
+            d = tl.dot(a, b, c, out_dtype=tl.float16)
+        elif MODE == "ieee":
+            d = tl.dot(a, b, input_precision="ieee")
+        elif MODE == "tf32":
+            d = tl.dot(a, b, input_precision="tf32")
+        elif MODE == "no_tf32":
+            d = tl.dot(a, b, allow_tf32=False)
+        elif MODE == "method":
+            d = tl.dot(a, b)
+    tl.static_assert(OUT == d.dtype, "unexpected dot result dtype")
+    tl.store(D + rm[:, None] * N + rn[None, :], d.to(DIO))
+
+
+def _out_dtype(in_dtype, mode):
+    if in_dtype == "int8":
+        return "int32"
+    if mode.startswith("out_fp16"):
+        return "float16"
+    return "float32"
+
+
+def _inputs(in_dtype, m, n, k, rs, trans=False):
+    if in_dtype == "int8":
+        a = random_values("int8", (m, k), rs)
+        b = random_values("int8", (n, k) if trans else (k, n), rs)
+    else:
+        a = random_values(in_dtype, (m, k), rs, low=-2, high=2)
+        b = random_values(in_dtype, (n, k) if trans else (k, n), rs, low=-2, high=2)
+    return a, b
+
+
+def _check(out, ref, a, b, out_dtype, tf32=False, extra=0.0):
+    if out_dtype == "int32":
+        assert_close(out, ref.astype(np.int32))
+        return
+    scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + extra
+    rel = {"float32": 2e-6, "float16": 1e-3}[out_dtype]
+    if tf32:
+        rel = max(rel, 2.0**-10)
+    err = np.abs(out.astype(np.float64) - ref)
+    bad = err > rel * scale + 1e-6
+    assert not bad.any(), f"{bad.sum()} elements off; max error {err.max()} (scale {scale.max()})"
+
+
+def _run(backend, in_dtype, mode, m, n, k, seed=60):
+    rs = rng(seed)
+    trans = mode == "trans_b"
+    a, b = _inputs(in_dtype, m, n, k, rs, trans)
+    out_dtype = _out_dtype(in_dtype, mode)
+    c = random_values("float32", (m, n), rs, low=-4, high=4)
+    if out_dtype == "float16":
+        c = c.astype(np.float16).astype(np.float32)
+    if in_dtype == "int8":
+        c = random_values("int32", (m, n), rs, low=-1000, high=1000)
+    d = np.zeros((m, n), dtype=np.dtype(io_name(out_dtype)))
+    _, _, _, out = backend.run(k_dot, 1, a, b, c, d, M=m, N=n, K=k, IN=tlt(in_dtype), MODE=mode, OUT=tlt(out_dtype),
+                               DIO=tlt(io_name(out_dtype)))
+    bm = b.T if trans else b
+    if in_dtype == "int8":
+        ref = a.astype(np.int64) @ bm.astype(np.int64)
+        if mode in ("acc", "acc_kw", "plus_eq"):
+            ref = ref + c
+        ref = ref.astype(np.int64).astype(np.int32)
+    else:
+        ref = a.astype(np.float64) @ bm.astype(np.float64)
+        if mode in ("acc", "acc_kw", "plus_eq", "out_fp16_acc"):
+            ref = ref + c.astype(np.float64)
+    return out, ref, a, bm, out_dtype, c
+
+
+MODES = {"float16": ["plain", "acc", "acc_kw", "plus_eq", "out_fp16", "out_fp16_acc", "trans_b"],
+         "bfloat16": ["plain", "acc", "trans_b"],
+         "float32": ["plain", "acc", "ieee", "tf32", "no_tf32", "trans_b"],
+         "int8": ["plain", "acc", "trans_b"]}
+CASES = [(d, m, s) for d, ms in MODES.items() for m in ms for s in SHAPES]
+
+
+@pytest.mark.parametrize("in_dtype,mode,shape", CASES,
+                         ids=[f"{d}-{m}-{'x'.join(map(str, s))}" for d, m, s in CASES])
+def test_dot(backend, in_dtype, mode, shape):
+    m, n, k = shape
+    out, ref, a, b, out_dtype, c = _run(backend, in_dtype, mode, m, n, k)
+    tf32 = in_dtype == "float32" and mode in ("plain", "acc", "tf32", "trans_b")
+    extra = np.abs(c).astype(np.float64) if mode in ("acc", "acc_kw", "plus_eq", "out_fp16_acc") else 0.0
+    _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra)
+
+
+def k_dot3d(A, B, D, BS: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.constexpr):
+    rb = tl.arange(0, BS)[:, None, None]
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(A + rb * M * K + rm[None, :, None] * K + rk[None, None, :]).to(IN)
+    b = tl.load(B + rb * K * N + rk[None, :, None] * N + rn[None, None, :]).to(IN)
+    d = tl.dot(a, b, input_precision="ieee" if IN == tl.float32 else None)
+    tl.store(D + rb * M * N + rm[None, :, None] * N + rn[None, None, :], d)
+
+
+@pytest.mark.parametrize("in_dtype", ["float16", "float32", "bfloat16"])
+@pytest.mark.parametrize("bs,m,n,k", [(2, 16, 16, 16), (4, 16, 32, 16), (2, 32, 16, 64)])
+def test_dot_3d_batched(backend, in_dtype, bs, m, n, k):
+    rs = rng(61)
+    a = random_values(in_dtype, (bs, m, k), rs, low=-2, high=2)
+    b = random_values(in_dtype, (bs, k, n), rs, low=-2, high=2)
+    d = np.zeros((bs, m, n), dtype=np.float32)
+    _, _, out = backend.run(k_dot3d, 1, a, b, d, BS=bs, M=m, N=n, K=k, IN=tlt(in_dtype))
+    ref = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    for i in range(bs):
+        _check(out[i], ref[i], a[i], b[i], "float32")
+
+
+def k_attention_like(Q, K_, V, O, M: tl.constexpr, N: tl.constexpr, D: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rd = tl.arange(0, D)
+    q = tl.load(Q + rm[:, None] * D + rd[None, :])
+    k = tl.load(K_ + rn[:, None] * D + rd[None, :])
+    v = tl.load(V + rn[:, None] * D + rd[None, :])
+    s = tl.dot(q, tl.trans(k))
+    p = tl.exp(s - tl.max(s, axis=1)[:, None])
+    p = p / tl.sum(p, axis=1)[:, None]
+    o = tl.dot(p.to(tl.float16), v)
+    tl.store(O + rm[:, None] * D + rd[None, :], o)
+
+
+@pytest.mark.parametrize("m,n,d", [(16, 16, 16), (32, 64, 16), (64, 32, 32)])
+def test_dot_chain_softmax(backend, m, n, d):
+    rs = rng(62)
+    q = random_values("float16", (m, d), rs, low=-1, high=1)
+    k = random_values("float16", (n, d), rs, low=-1, high=1)
+    v = random_values("float16", (n, d), rs, low=-1, high=1)
+    o = np.zeros((m, d), dtype=np.float32)
+    _, _, _, out = backend.run(k_attention_like, 1, q, k, v, o, M=m, N=n, D=d)
+    s = q.astype(np.float64) @ k.astype(np.float64).T
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    ref = p.astype(np.float16).astype(np.float64) @ v.astype(np.float64)
+    assert_close(out, ref.astype(np.float32), "float32", rtol=2e-3, atol=2e-3)
+
+
+def k_dot_err(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, K2: tl.constexpr, TA: tl.constexpr,
+              TB: tl.constexpr, OUT: tl.constexpr):
+    a = tl.load(A + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :]).to(TA)
+    b = tl.load(B + tl.arange(0, K2)[:, None] * N + tl.arange(0, N)[None, :]).to(TB)
+    d = tl.dot(a, b, out_dtype=OUT)
+    tl.store(D + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], d.to(tl.float32))
+
+
+@pytest.mark.parametrize("case", ["k_mismatch", "mixed_dtypes", "bf16_out"])
+def test_dot_errors(backend, case):
+    rs = rng(63)
+    a = random_values("float32", (16, 32), rs)
+    b = random_values("float32", (32, 16), rs)
+    d = np.zeros((16, 16), dtype=np.float32)
+    kw = dict(M=16, N=16, K=32, K2=32, TA=tl.float16, TB=tl.float16, OUT=tl.float32)
+    if case == "k_mismatch":
+        kw.update(K2=16)
+    elif case == "mixed_dtypes":
+        kw.update(TB=tl.float32)
+    else:
+        kw.update(OUT=tl.bfloat16)
+    expect_error(backend.run, k_dot_err, 1, a, b, d, **kw)
+
+
+def test_bf16_inputs_rounded(backend):
+    """bf16 operands hold bf16 values exactly (the kernel rounds fp32 inputs
+    to bf16 with .to)."""
+    rs = rng(64)
+    a = rs.randn(16, 16).astype(np.float32)
+    b = rs.randn(16, 16).astype(np.float32)
+    c = np.zeros((16, 16), dtype=np.float32)
+    d = np.zeros((16, 16), dtype=np.float32)
+    _, _, _, out = backend.run(k_dot, 1, a, b, c, d, M=16, N=16, K=16, IN=tl.bfloat16, MODE="plain", OUT=tl.float32,
+                               DIO=tl.float32)
+    ra, rb = round_bf16(a).astype(np.float64), round_bf16(b).astype(np.float64)
+    _check(out, ra @ rb, ra, rb, "float32")
+
+
+_ = np_value
