@@ -174,7 +174,8 @@ def test_fp_downcast_rounding(backend, src, dst, rounding):
     if rounding == "rtz":
         ref = _rtz(x64, dst)
     else:
-        ref = round_bf16(x64.astype(np.float32)) if dst == "bfloat16" else x64.astype(dst)
+        with np.errstate(over="ignore"):
+            ref = round_bf16(x64.astype(np.float32)) if dst == "bfloat16" else x64.astype(dst)
     assert_close(out, ref, dst, rtol=0)
 
 
