@@ -18,8 +18,17 @@ from . import knobs, runtime, testing
 from .compiler import compile
 from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBackendError, autotune,
                       cdiv, heuristics, jit, next_power_of_2)
+from .runtime.jit import TensorWrapper, reinterpret
 
 __all__ = ["CompilationError", "Module", "list_passes", "parse_module", "__version__",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",
-           "runtime", "testing"]
+           "runtime", "testing", "TensorWrapper", "reinterpret", "InterpreterError"]
+
+
+def __getattr__(name):
+    # The interpreter (numpy) loads only when asked for.
+    if name == "InterpreterError":
+        from .runtime.interpreter import InterpreterError
+        return InterpreterError
+    raise AttributeError(f"module 'tritium' has no attribute {name!r}")

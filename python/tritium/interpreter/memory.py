@@ -128,7 +128,7 @@ class Memory:
         b = self._find(lo, hi)
         if b is not None:
             a0, _ = b.typed(_UINT[size])
-            return b, (addrs - a0) // size
+            return b, np.right_shift(np.subtract(addrs, a0), _SHIFT[size])
         return self._locate_many(addrs, size, what, where, positions)
 
     def _locate_many(self, addrs, size, what, where, positions):
@@ -205,3 +205,4 @@ class Memory:
 
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_SHIFT = {1: 0, 2: 1, 4: 2, 8: 3}

@@ -230,15 +230,25 @@ def int_literal_fits(v, ty):
     return i.bits == 64 or -(1 << (i.bits - 1)) <= v < (1 << (i.bits - 1))
 
 
+_WEAK_OK = set()
+
+
 def check_weak_literal(v, ty):
     """checkWeakLiteral: a Python int next to an integer computation."""
-    if not _is_lit(v) or not ty.is_int() or isinstance(v, float):
+    if isinstance(v, float):
+        return
+    key = (v, id(ty))
+    if key in _WEAK_OK:
+        return
+    if not _is_lit(v) or not ty.is_int():
         return
     if int(v) < 0 and not info(ty).signed:
         error("Cannot perform a binary operation between an unsigned tensor and a negative scalar "
               f"({_lit_str(v)}); perform an explicit cast on one of them")
     if not int_literal_fits(v, ty):
         error(f"Scalar {_lit_str(v)} is out of range for type {ty.name}")
+    if len(_WEAK_OK) < 100000:
+        _WEAK_OK.add(key)
 
 
 _LIT_CACHE = {}
@@ -814,10 +824,13 @@ class InterpreterSemantic:
         elif not oi.signed and oi.bits < 64:
             off = off.astype(np.int64)
         base = self._conform(lhs, None)
-        o = off.astype(np.int64) * np.int64(pi.elem_size)
-        r = base - o if op == "Sub" else base + o
-        if type(r) is not np.ndarray:
-            r = np.asarray(r)
+        o = np.multiply(off, pi.elem_size, dtype=np.int64)
+        if op == "Sub":
+            r = np.subtract(base, o)
+        elif o.ndim:
+            r = np.add(o, base, out=o)
+        else:
+            r = np.asarray(np.add(o, base))
         return TensorHandle(r, lt, shape)
 
     def min_max(self, is_max, lhs, rhs, propagate_nan=False):

@@ -72,6 +72,16 @@ def _base_fn(fn):
     return fn
 
 
+def _host_bench(fn, quantiles=None):
+    """Interpreted kernels (TRITIUM_INTERPRET): one run, timed on the host
+    (ms). The numbers say little about the GPU, but every config runs."""
+    import time
+    t = time.perf_counter()
+    fn()
+    ms = (time.perf_counter() - t) * 1e3
+    return [ms] * len(quantiles) if quantiles else ms
+
+
 class _ConfigCall:
     """What do_bench times: one launch with ``config``; ``config`` is there
     for fake timers."""
@@ -171,6 +181,9 @@ class Autotuner(KernelInterface):
     def _do_bench(self):
         if self.user_do_bench is not None:
             return self.user_do_bench
+        interpreted = getattr(self.fn, "_interpreted", None)
+        if interpreted is not None and getattr(self.fn, "interpret", None) is not False and interpreted():
+            return _host_bench
         drv = _driver.active.get()
         kw = {}
         if self.num_warmups is not None:

@@ -401,13 +401,13 @@ def test_randint4x_known_answer():
     out = np.zeros(4 * 4, np.uint32)
     run1(_randint4x, 0, out, N=4)
     assert [int(v) for v in out[:4]] == list(_KAT[0][2])
-    from test_tutorials import philox_numpy
+    from test_interp_tutorials import philox_numpy
     ref = philox_numpy(0, np.arange(4))
     np.testing.assert_array_equal(out.reshape(4, 4).T, np.array(ref))
 
 
 def test_randint4x_seed_and_offsets_follow_philox():
-    from test_tutorials import philox_numpy
+    from test_interp_tutorials import philox_numpy
     seed = 0x123456789AB
     out = np.zeros(16 * 4, np.uint32)
     run1(_randint4x, seed, out, N=16)
