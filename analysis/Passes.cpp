@@ -7,6 +7,7 @@
 
 #include "analysis/Passes.h"
 #include "analysis/AxisInfo.h"
+#include "analysis/SharedMemory.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
 #include "ir/Module.h"
@@ -52,6 +53,18 @@ public:
     return PreservedAnalyses::all();
   }
 };
+/// Prints each function's shared memory buffers to stderr.
+class PrintSharedMemoryPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "print<shared-memory>"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    if (F.empty())
+      return PreservedAnalyses::all();
+    llvm::errs() << "shared memory of @" << F.getName() << ":\n";
+    AM.get<SharedMemoryAllocation>(F).print(llvm::errs());
+    return PreservedAnalyses::all();
+  }
+};
 } // namespace
 
 void tritium::registerAnalysisPasses(PassRegistry &R) {
@@ -60,4 +73,8 @@ void tritium::registerAnalysisPasses(PassRegistry &R) {
         [] { return std::make_unique<PrintAxisInfoPass>(); });
   R.add("print<domtree>", "Print the dominator tree of every function",
         [] { return std::make_unique<PrintDomTreePass>(); });
+  R.add("print<shared-memory>",
+        "Print the shared memory buffers of every function (offset, size, "
+        "alignment, live range)",
+        [] { return std::make_unique<PrintSharedMemoryPass>(); });
 }

@@ -1,11 +1,28 @@
-//===- SharedMemory.cpp - Shared memory of a kernel -----------------------===//
+//===- SharedMemory.cpp - Shared memory buffers of a kernel ---------------===//
+//
+// See SharedMemory.h for the model (buffers, program order, liveness, first
+// fit, accesses).
+//
+//===----------------------------------------------------------------------===//
 
 #include "analysis/SharedMemory.h"
 #include "analysis/LayoutRules.h"
+#include "ir/Dominance.h"
 #include "ir/Function.h"
 #include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace tritium;
+
+char SharedMemoryAllocation::ID;
+
+//===----------------------------------------------------------------------===//
+// Scratch sizes (in the terms of codegen/lowering/Lower*.cpp)
+//===----------------------------------------------------------------------===//
 
 unsigned tritium::getSharedElementBytes(Type *T) {
   return std::max(1u, T->getScalarSizeInBits() / 8);
@@ -24,21 +41,60 @@ unsigned tritium::getCrossWarpFactor(const LinearLayout &L, unsigned Axis) {
   return 1u << Bits;
 }
 
+namespace {
+
+const LinearLayout *operandLayout(const Instruction &I) {
+  const Instruction *Def = I.getOperand(0)->getDefiningInstruction();
+  return Def ? Def->getLayout() : nullptr;
+}
+
+/// Bytes of one element of every operand together (a reduction or scan
+/// stores one region per operand).
+unsigned operandElementBytes(const Instruction &I) {
+  unsigned Bytes = 0;
+  for (Value *Op : I.getOperands())
+    Bytes += getSharedElementBytes(Op->getType());
+  return Bytes;
+}
+
+/// The largest element an instruction stores in its scratch, which its
+/// buffer's start must be aligned to. Conversions and the dot access
+/// vectors of up to 16 bytes.
+unsigned scratchAlignment(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Opcode::Reduce:
+  case Opcode::ArgMin:
+  case Opcode::ArgMax:
+  case Opcode::Scan: {
+    unsigned Align = I.getFamily() == OpFamily::ArgMinMax ? 4 : 1;
+    for (Value *Op : I.getOperands())
+      Align = std::max(Align, getSharedElementBytes(Op->getType()));
+    return unsigned(llvm::PowerOf2Ceil(Align));
+  }
+  case Opcode::AtomicRMW:
+  case Opcode::AtomicCAS:
+    return 8;
+  default:
+    return 16;
+  }
+}
+
+} // namespace
+
 unsigned tritium::getScratchBytes(const Instruction &I) {
   switch (I.getOpcode()) {
   case Opcode::ConvertLayout: {
-    const Instruction *Def = I.getOperand(0)->getDefiningInstruction();
-    const LinearLayout *Src = Def ? Def->getLayout() : nullptr;
+    // LowerShape.cpp: every element at its row-major offset.
+    const LinearLayout *Src = operandLayout(I);
     if (Src && !conversionNeedsSharedMemory(*Src, *I.getLayout()))
       return 0;
     Type *T = I.getResult()->getType();
     return unsigned(T->getNumElements()) * getSharedElementBytes(T);
   }
   case Opcode::Scan: {
-    // Scans along lanes or warps go through shared memory, one element per
-    // element and operand (see LowerScan.cpp).
-    const Instruction *Def = I.getOperand(0)->getDefiningInstruction();
-    const LinearLayout *L = Def ? Def->getLayout() : nullptr;
+    // LowerScan.cpp: scans along lanes or warps go through shared memory,
+    // one region per operand with every element at its row-major offset.
+    const LinearLayout *L = operandLayout(I);
     if (!L)
       return 0;
     unsigned Axis = unsigned(I.getIntAttr(AttrKey::Axis));
@@ -48,43 +104,39 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
         InRegisters &= B[Axis] == 0;
     if (InRegisters)
       return 0;
-    Type *In = I.getOperand(0)->getType();
-    unsigned Bytes = 0;
-    for (Value *Op : I.getOperands())
-      Bytes += getSharedElementBytes(Op->getType());
-    return unsigned(In->getNumElements()) * Bytes;
+    return unsigned(I.getOperand(0)->getType()->getNumElements()) *
+           operandElementBytes(I);
   }
   case Opcode::Reduce:
   case Opcode::ArgMin:
   case Opcode::ArgMax: {
-    const Instruction *Def = I.getOperand(0)->getDefiningInstruction();
-    const LinearLayout *L = Def ? Def->getLayout() : nullptr;
+    // LowerReduce.cpp: one partial per warp along the axis for every
+    // element of the result, one region per tuple member.
+    const LinearLayout *L = operandLayout(I);
     if (!L)
       return 0;
     unsigned Axis = unsigned(I.getIntAttr(AttrKey::Axis));
     unsigned Warps = getCrossWarpFactor(*L, Axis);
     if (Warps == 1)
       return 0;
-    // One partial per warp along the axis for every element of the result.
     Type *In = I.getOperand(0)->getType();
     int64_t Slots = In->getNumElements() / In->getShape()[Axis] * Warps;
-    unsigned Bytes = 0;
-    for (Value *Op : I.getOperands())
-      Bytes += getSharedElementBytes(Op->getType());
-    if (I.getOpcode() != Opcode::Reduce)
-      Bytes += 4; // argmin/argmax carry an i32 index
+    unsigned Bytes = operandElementBytes(I);
+    if (I.getFamily() == OpFamily::ArgMinMax)
+      Bytes += 4; // the i32 index
     return unsigned(Slots) * Bytes;
   }
   case Opcode::Dot: {
-    // The FMA dot stages A then B (16-byte aligned) in shared memory.
+    // LowerDot.cpp: A, then B at the next 16-byte boundary.
     Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
     unsigned ABytes = unsigned(A->getNumElements()) * getSharedElementBytes(A);
-    return (ABytes + 15) / 16 * 16 +
+    return unsigned(llvm::alignTo(ABytes, 16)) +
            unsigned(B->getNumElements()) * getSharedElementBytes(B);
   }
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
-    // A scalar atomic runs in one thread, which shares the old value.
+    // LowerMemory.cpp: a scalar atomic runs in one thread, which shares
+    // the old value through one 8-byte slot.
     if (!I.getOperand(0)->getType()->isBlock() && !I.use_empty())
       return 8;
     return 0;
@@ -93,21 +145,236 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
   }
 }
 
-SharedMemoryAllocation::SharedMemoryAllocation(Function &F) {
-  // Scratch buffers live only while their instruction runs, so they never
-  // overlap in time and all start at offset 0.
-  for (BasicBlock &B : F)
-    for (Instruction &I : B)
-      if (unsigned Bytes = getScratchBytes(I)) {
-        Offsets[&I] = 0;
-        Total = std::max(Total, (Bytes + 15) / 16 * 16);
+//===----------------------------------------------------------------------===//
+// Program order and liveness
+//===----------------------------------------------------------------------===//
+
+void Interval::print(llvm::raw_ostream &OS) const {
+  OS << '[' << Start << ", ";
+  if (End == Max)
+    OS << "max";
+  else
+    OS << End;
+  OS << ')';
+}
+
+ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT) {
+  for (BasicBlock *B : DT.getReversePostOrder()) {
+    unsigned First = NumPositions;
+    for (const Instruction &I : *B)
+      Positions[&I] = NumPositions++;
+    Blocks[B] = {First, NumPositions};
+  }
+  // Natural loops, one per header: the header plus every block that reaches
+  // a back edge's source without passing the header.
+  llvm::DenseMap<const BasicBlock *, llvm::SmallPtrSet<const BasicBlock *, 8>> Bodies;
+  llvm::SmallVector<const BasicBlock *, 4> Headers;
+  for (BasicBlock *B : DT.getReversePostOrder())
+    for (BasicBlock *H : B->successors()) {
+      if (!H || !DT.dominates(H, B))
+        continue;
+      auto [It, New] = Bodies.try_emplace(H);
+      if (New) {
+        Headers.push_back(H);
+        It->second.insert(H);
       }
+      llvm::SmallPtrSet<const BasicBlock *, 8> &Body = It->second;
+      llvm::SmallVector<const BasicBlock *, 8> Stack;
+      if (Body.insert(B).second)
+        Stack.push_back(B);
+      while (!Stack.empty())
+        for (BasicBlock *P : Stack.pop_back_val()->predecessors())
+          if (DT.isReachable(P) && Body.insert(P).second)
+            Stack.push_back(P);
+    }
+  for (const BasicBlock *H : Headers) {
+    Interval Extent;
+    for (const BasicBlock *B : Bodies[H])
+      Extent = Extent.hull(getBlockRange(*B));
+    Loops.push_back(Extent);
+  }
+  llvm::stable_sort(Loops, [](Interval A, Interval B) { return A.size() < B.size(); });
+}
+
+unsigned ProgramOrder::getPosition(const Instruction &I) const {
+  auto It = Positions.find(&I);
+  assert(It != Positions.end() && "instruction in an unreachable block has no position");
+  return It->second;
+}
+
+Interval ProgramOrder::getBlockRange(const BasicBlock &B) const {
+  auto It = Blocks.find(&B);
+  assert(It != Blocks.end() && "unreachable block has no positions");
+  return It->second;
+}
+
+Interval ProgramOrder::closeOverLoops(Interval R) const {
+  if (R.empty())
+    return R;
+  bool Grew = true;
+  while (Grew) {
+    Grew = false;
+    for (Interval L : Loops)
+      if (R.intersects(L) && !L.contains(R) && !R.contains(L)) {
+        R = R.hull(L);
+        Grew = true;
+      }
+  }
+  return R;
+}
+
+Interval ProgramOrder::getLiveRange(const Value &V) const {
+  Interval R;
+  if (const Instruction *Def = V.getDefiningInstruction()) {
+    if (!hasPosition(*Def))
+      return {};
+    unsigned P = getPosition(*Def);
+    R = {P, P + 1};
+  } else {
+    R = {0, 1};
+  }
+  for (const Use &U : V.uses()) {
+    const Instruction *User = U.getUser();
+    if (const auto *Phi = llvm::dyn_cast<PhiInst>(User)) {
+      // A phi reads its operand at the end of the incoming block.
+      const BasicBlock *From = Phi->getIncomingBlock(U.getOperandNo());
+      if (Blocks.count(From)) {
+        unsigned End = getBlockRange(*From).End;
+        R = R.hull({End - 1, End});
+      }
+      continue;
+    }
+    if (hasPosition(*User)) {
+      unsigned P = getPosition(*User);
+      R = R.hull({P, P + 1});
+    }
+  }
+  return closeOverLoops(R);
+}
+
+//===----------------------------------------------------------------------===//
+// Offsets
+//===----------------------------------------------------------------------===//
+
+unsigned tritium::assignSharedOffsets(llvm::MutableArrayRef<SharedBuffer> Buffers) {
+  llvm::SmallVector<unsigned, 16> Order;
+  for (unsigned K = 0; K < Buffers.size(); ++K)
+    Order.push_back(K);
+  llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
+    const SharedBuffer &X = Buffers[A], &Y = Buffers[B];
+    if (X.Size != Y.Size)
+      return X.Size > Y.Size;
+    return X.Live.Start < Y.Live.Start;
+  });
+  unsigned Total = 0;
+  llvm::SmallVector<Interval, 16> Taken;
+  for (unsigned N = 0; N < Order.size(); ++N) {
+    SharedBuffer &Buf = Buffers[Order[N]];
+    assert(llvm::isPowerOf2_32(Buf.Alignment) && "alignment must be a power of two");
+    // The bytes of the interfering buffers placed so far, by start; one
+    // sweep suffices: once the candidate lies wholly before or after a
+    // taken interval, later (higher-starting) ones never move it back.
+    Taken.clear();
+    for (unsigned M = 0; M < N; ++M) {
+      const SharedBuffer &Other = Buffers[Order[M]];
+      if (Other.Live.intersects(Buf.Live) && Other.Size)
+        Taken.push_back(Other.bytes());
+    }
+    llvm::sort(Taken, [](Interval A, Interval B) { return A.Start < B.Start; });
+    unsigned Offset = 0;
+    for (Interval T : Taken)
+      if (T.intersects({Offset, Offset + std::max(Buf.Size, 1u)}))
+        Offset = unsigned(llvm::alignTo(T.End, Buf.Alignment));
+    Buf.Offset = Offset;
+    Total = std::max(Total, Offset + Buf.Size);
+  }
+  return unsigned(llvm::alignTo(Total, 16));
+}
+
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+
+SharedMemoryAllocation SharedMemoryAllocation::run(Function &F, AnalysisManager &AM) {
+  return SharedMemoryAllocation(F, AM.get<DominatorTreeAnalysis>(F));
+}
+
+SharedMemoryAllocation::SharedMemoryAllocation(const Function &F,
+                                               const DominatorTree &DT) {
+  ProgramOrder Order(F, DT);
+  for (BasicBlock *B : DT.getReversePostOrder())
+    for (const Instruction &I : *B)
+      if (unsigned Bytes = getScratchBytes(I)) {
+        SharedBuffer Buf;
+        Buf.BufferKind = SharedBuffer::Kind::Scratch;
+        Buf.Owner = &I;
+        Buf.Size = Bytes;
+        Buf.Alignment = scratchAlignment(I);
+        unsigned P = Order.getPosition(I);
+        Buf.Live = {P, P + 1};
+        ScratchOf[&I] = Buffers.size();
+        Buffers.push_back(Buf);
+      }
+  Total = assignSharedOffsets(Buffers);
+}
+
+const SharedBuffer *
+SharedMemoryAllocation::getScratchBuffer(const Instruction &I) const {
+  auto It = ScratchOf.find(&I);
+  return It == ScratchOf.end() ? nullptr : &Buffers[It->second];
 }
 
 std::optional<unsigned>
 SharedMemoryAllocation::getScratchOffset(const Instruction &I) const {
-  auto It = Offsets.find(&I);
-  if (It == Offsets.end())
-    return std::nullopt;
-  return It->second;
+  if (const SharedBuffer *Buf = getScratchBuffer(I))
+    return Buf->Offset;
+  return std::nullopt;
+}
+
+namespace {
+/// Whether a call to \p Callee may touch shared memory: it has a scratch
+/// buffer or calls something (which is not followed).
+bool mayUseSharedMemory(const Function *Callee) {
+  if (!Callee)
+    return false;
+  for (const BasicBlock &B : *Callee)
+    for (const Instruction &I : B)
+      if (I.getFamily() == OpFamily::Call || getScratchBytes(I))
+        return true;
+  return false;
+}
+} // namespace
+
+SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
+  using K = SharedAccess::Kind;
+  if (const SharedBuffer *Buf = getScratchBuffer(I))
+    // Every scratch user writes, synchronizes, then reads (and may write
+    // and synchronize again before its last reads, as a scan does).
+    return {{K::Write, Buf->bytes()}, {K::Barrier, {}}, {K::Read, Buf->bytes()}};
+  if (const auto *Call = llvm::dyn_cast<CallInst>(&I))
+    if (mayUseSharedMemory(Call->getCalledFunction()))
+      return {{K::Opaque, Interval::all()}};
+  return {};
+}
+
+void SharedMemoryAllocation::print(llvm::raw_ostream &OS) const {
+  OS << "  total " << Total << " bytes\n";
+  for (const SharedBuffer &Buf : Buffers) {
+    OS << "  ";
+    switch (Buf.BufferKind) {
+    case SharedBuffer::Kind::Scratch: {
+      OS << "scratch of ";
+      if (Buf.Owner->getNumResults()) {
+        Buf.Owner->getResult(0)->printAsOperand(OS);
+        OS << " = ";
+      }
+      OS << Buf.Owner->getOpcodeName();
+      break;
+    }
+    }
+    OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align "
+       << Buf.Alignment << ", live ";
+    Buf.Live.print(OS);
+    OS << '\n';
+  }
 }

@@ -13,6 +13,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/Dominance.h"
 #include "ir/Module.h"
+#include "ir/PassManager.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -239,9 +240,12 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
   for (Function *F : M.functions())
     if (!F->empty())
       Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
+  AnalysisManager AM;
   for (auto &[F, LLF] : Fns) {
     AxisInfoAnalysis AI(*F);
-    SharedMemoryAllocation Smem(*F);
+    // The same offsets insert-barriers placed its barriers for (the
+    // allocation depends only on the IR).
+    const SharedMemoryAllocation &Smem = AM.get<SharedMemoryAllocation>(*F);
     SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
     LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
     FunctionLowering(C, *F).run();
