@@ -3,11 +3,16 @@
 #define TRITIUM_CODEGEN_LAYOUTS_LAYOUTPASSES_H
 
 #include "analysis/LayoutRules.h"
+#include "analysis/SharedMemory.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 
 namespace tritium {
 
+class DominatorTree;
+class Function;
 class Pass;
 class PassRegistry;
 
@@ -16,7 +21,17 @@ std::unique_ptr<Pass> createAssignLayoutsPass(const LayoutOptions &Opts);
 /// remove-layout-conversions: see RemoveLayoutConversions.cpp.
 std::unique_ptr<Pass> createRemoveLayoutConversionsPass();
 
-/// Registers both, with the num-warps option of assign-layouts.
+/// insert-barriers: see codegen/layouts/InsertBarriers.cpp.
+std::unique_ptr<Pass> createInsertBarriersPass();
+
+/// What an instruction does to shared memory.
+using SharedAccessFn = llvm::function_ref<SharedAccesses(const Instruction &)>;
+/// Places the barriers \p F needs between the shared memory accesses that
+/// \p Accesses describes (insert-barriers passes the allocation's);
+/// returns how many it inserted.
+unsigned insertBarriers(Function &F, const DominatorTree &DT, SharedAccessFn Accesses);
+
+/// Registers them, with the num-warps option of assign-layouts.
 void registerLayoutPasses(PassRegistry &R);
 
 } // namespace tritium

@@ -194,4 +194,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("remove-layout-conversions",
         "Remove conversions that are cheaper to recompute in the wanted layout",
         [] { return createRemoveLayoutConversionsPass(); });
+  R.add("insert-barriers",
+        "Place barriers between conflicting shared memory accesses",
+        [] { return createInsertBarriersPass(); });
 }

@@ -9,6 +9,10 @@
 // registers bounds register use by the C tile, and the loop (rather than a
 // full unroll) keeps the LLVM IR small, so compile time stays low.
 //
+// The barrier before the staging writes is not emitted here: insert-barriers
+// placed one in the IR where an earlier access of the scratch may still be
+// in flight (codegen/layouts/InsertBarriers.cpp).
+//
 // Products are formed and summed in f32 for float inputs (exact for fp16,
 // bf16 and fp8 products), f64 for f64, i32 for i8. Tensor cores come with the
 // tensor-core issue.
@@ -86,7 +90,6 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   unsigned ABytes = getSharedElementBytes(AV->getType());
   unsigned BBytes = getSharedElementBytes(BV->getType());
   unsigned BBase = Base + (unsigned(AV->getType()->getNumElements()) * ABytes + 15) / 16 * 16;
-  C.getTarget().barrier(B);
   stage(C, AV, Base);
   stage(C, BV, BBase);
   C.getTarget().barrier(B);

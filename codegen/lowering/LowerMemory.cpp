@@ -218,9 +218,10 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
     Out.push_back(Old);
   }
   if (Scalar && !I.use_empty()) {
-    // Thread 0 did the atomic; everyone reads the old value it saw.
+    // Thread 0 did the atomic; everyone reads the old value it saw. The
+    // slot is free to write: insert-barriers put a barrier before this
+    // instruction in the IR if an earlier access may still be in flight.
     llvm::Value *Slot = C.sharedPtr(C.constI32(C.scratchOffset(I)));
-    C.getTarget().barrier(B);
     llvm::BasicBlock *Cur = B.GetInsertBlock();
     llvm::Function *Fn = Cur->getParent();
     auto *Write = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.share", Fn);

@@ -11,6 +11,8 @@
 //   3. warps: if warp bits move along the axis, each warp's partial goes to
 //      shared memory (one slot per warp and result element), a barrier, and
 //      every thread combines the partials of its result elements in order.
+//      The barrier that frees the scratch before the writes is in the IR,
+//      where insert-barriers found one necessary.
 //
 // Afterwards every thread that holds a result element (in the slice layout
 // of L, which assign-layouts gave the result) has its value. argmin/argmax
@@ -78,7 +80,7 @@ private:
     bool Carried = isCarriedFloat(Elem);
     if (Carried)
       X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
-    llvm::Value *R;
+    llvm::Value *R = nullptr;
     switch (K) {
     case CombineKind::Add: R = B.CreateAdd(X, Y); break;
     case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
@@ -271,7 +273,6 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
       return C.sharedPtr(B.CreateAdd(B.getInt32(RegionOffsets[Member]),
                                      B.CreateMul(Elem, B.getInt32(Bytes))));
     };
-    C.getTarget().barrier(B);
     for (auto &[Key, A] : Acc) {
       llvm::Value *Slot = SlotOf(Key);
       for (unsigned M = 0; M < A.size(); ++M)

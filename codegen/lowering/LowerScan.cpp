@@ -7,7 +7,10 @@
 // one thread (lines are dealt round-robin); after another barrier every
 // thread reads its elements back. The second form is correct for any layout
 // and any associative combine but serial per line; a warp-parallel version
-// is future work (scan speed is no goal of the current issue).
+// is future work (scan speed is no goal of the current issue). No barrier
+// goes before the first writes: insert-barriers placed one in the IR where
+// an earlier access may still be in flight; what follows the writes is
+// synchronized here, so only reads are pending when the scan ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +44,7 @@ Regs combine(LoweringContext &C, ScanInst &S, const Regs &A, const Regs &Bv) {
     bool Carried = isCarriedFloat(E);
     if (Carried)
       X = toF32(B, X, E), Y = toF32(B, Y, E);
-    llvm::Value *R;
+    llvm::Value *R = nullptr;
     switch (*K) {
     case CombineKind::Add: R = B.CreateAdd(X, Y); break;
     case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
@@ -145,7 +148,6 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
       return E;
     };
     std::vector<Regs> Coords = C.coordinates(L);
-    C.getTarget().barrier(B);
     for (unsigned R = 0; R < NRegs; ++R)
       for (unsigned K = 0; K < NOps; ++K)
         B.CreateStore(C.get(I.getOperand(K))[R], Addr(K, Linear(Coords[R])));

@@ -10,7 +10,10 @@
 // and warps, and otherwise a round trip through shared memory: every thread
 // writes its elements at their row-major offsets, a barrier, then every
 // thread reads the elements of the new layout. Accesses are vectorized along
-// the last dimension where both layouts keep elements consecutive.
+// the last dimension where both layouts keep elements consecutive. No
+// barrier goes before the writes: insert-barriers placed one in the IR where
+// an earlier access of the same bytes may still be in flight
+// (codegen/layouts/InsertBarriers.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,9 +144,8 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
     return Out;
   };
   Regs In = C.get(Src);
-  // The scratch may still be read by an earlier user: wait for everyone
-  // before writing, and again before reading what others wrote.
-  C.getTarget().barrier(B);
+  // insert-barriers made the scratch free to write; wait for everyone's
+  // writes before reading what others wrote.
   Access(From, /*Store=*/true, &In);
   C.getTarget().barrier(B);
   C.set(I.getResult(), Access(To, /*Store=*/false, nullptr));

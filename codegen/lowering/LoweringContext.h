@@ -91,7 +91,13 @@ public:
   /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
   /// offset.
   llvm::Value *sharedPtr(llvm::Value *ByteOffset);
-  /// The byte offset of \p I's scratch buffer.
+  /// The byte offset of \p I's scratch buffer. The contract with
+  /// insert-barriers (codegen/layouts/InsertBarriers.cpp), which models
+  /// every scratch user as "write, barrier, read": a lowering writes its
+  /// scratch, synchronizes the block, then reads it (more phases may follow,
+  /// each behind a barrier, ending in reads); it never synchronizes before
+  /// its first writes, since the pass put a `barrier` in the IR wherever an
+  /// earlier access may still be in flight.
   unsigned scratchOffset(const Instruction &I) const;
 
   /// Inserts code at the end of the entry block (before its terminator, if

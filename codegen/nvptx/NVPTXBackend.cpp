@@ -19,9 +19,10 @@ using namespace tritium;
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   // Layouts first, then drop the conversions that are cheaper to recompute,
-  // then clean up what that left behind.
+  // then clean up what that left behind; barriers last, once the shared
+  // memory users are final.
   return "assign-layouts{num-warps=" + std::to_string(Opts.NumWarps) +
-         "},remove-layout-conversions,cse,dce";
+         "},remove-layout-conversions,cse,dce,insert-barriers";
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

@@ -3,8 +3,9 @@
 // The stages of the NVIDIA backend, each usable on its own (the Python
 // compiler runs them one by one so every stage can be dumped and overridden):
 //
-//   tgir   runGPUPipeline: layouts (assign-layouts, remove-layout-conversions)
-//          and cleanup on the Tritium IR, in place
+//   tgir   runGPUPipeline: layouts (assign-layouts, remove-layout-conversions),
+//          cleanup, then shared memory barriers (insert-barriers) on the
+//          Tritium IR, in place
 //   llir   lowerToLLVMIR: lowering, libdevice, LLVM's O3, as LLVM IR text
 //   ptx    compileToPTX: LLVM's NVPTX backend
 //   cubin  assembleCubin (PTXEmitter.h): ptxas

@@ -1,0 +1,253 @@
+//===- InsertBarriers.cpp - Barriers between shared memory accesses -------===//
+//
+// insert-barriers places a `barrier` before every instruction whose shared
+// memory accesses could race with another thread's earlier access of the
+// same bytes still in flight (a write after a read or a write, a read after
+// a write), and nowhere else:
+//
+//   1. The model. SharedMemoryAllocation::getAccesses says what each
+//      instruction does to shared memory, as steps: a scratch user (a
+//      layout conversion, a cross-warp reduction, a scan, the FMA dot, a
+//      scalar atomic's broadcast) writes its buffer, synchronizes (the
+//      barrier its lowering emits between its writes and its reads) and
+//      reads its buffer; a call that may touch shared memory is opaque.
+//   2. The state at a point: the byte intervals read and written since the
+//      last barrier on some path to it. A kernel starts with none; a device
+//      function with every byte (its caller's accesses are unknown).
+//   3. The transfer of an instruction. A `barrier` (the user's
+//      debug_barrier is the same opcode) clears the state. Otherwise, if a
+//      write before the instruction's own barrier overlaps a pending read
+//      or write, or a read there overlaps a pending write, a barrier goes
+//      before the instruction and clears the state; then the steps apply:
+//      writes and reads add their bytes, the internal barrier clears, an
+//      opaque step leaves its bytes both read and written. Only intervals
+//      that really intersect conflict ([0, 16) and [16, 32) do not; Triton
+//      v1's membar tested `a.start < b.end || b.start < a.end`, always true).
+//   4. A forward dataflow over the CFG: the state entering a block is the
+//      union of what leaves its predecessors (accumulated, so that it only
+//      grows, which bounds the iteration even though a barrier placed on the
+//      way makes the transfer not monotone), iterated in reverse post-order
+//      until nothing changes, so a loop's back edge carries the accesses at
+//      the end of its body to its top. Then each block is walked once more
+//      from its final entry state, placing the barriers found.
+//
+// Since all scratch buffers share offset 0 today, two shared memory
+// instructions with no barrier between them still get one; the first use in
+// a kernel, or one after a barrier on every path, gets none.
+//
+// Contract with the lowering (codegen/lowering/Lower{Shape,Reduce,Scan,Dot,
+// Memory}.cpp): an instruction's lowering synchronizes between its own
+// writes and reads of its scratch, and never before its writes; that
+// barrier is this pass's.
+//
+// Requires: layout-level IR (assign-layouts), nothing that changes the
+// shared memory allocation afterwards. Produces: `barrier` instructions.
+// Preserves: the CFG (dominator tree) and the axis facts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/AxisInfo.h"
+#include "analysis/SharedMemory.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace tritium;
+
+namespace {
+
+/// A set of bytes as sorted, disjoint, non-adjacent intervals.
+class IntervalSet {
+public:
+  bool empty() const { return Ivs.empty(); }
+  bool intersects(Interval I) const {
+    return llvm::any_of(Ivs, [&](Interval J) { return J.intersects(I); });
+  }
+  void insert(Interval I) {
+    if (I.empty())
+      return;
+    llvm::SmallVector<Interval, 4> Out;
+    for (Interval J : Ivs) {
+      if (J.End < I.Start || I.End < J.Start)
+        Out.push_back(J);
+      else
+        I = I.hull(J); // overlapping or adjacent: merge
+    }
+    Out.push_back(I);
+    llvm::sort(Out, [](Interval A, Interval B) { return A.Start < B.Start; });
+    Ivs = std::move(Out);
+  }
+  void insert(const IntervalSet &O) {
+    for (Interval I : O.Ivs)
+      insert(I);
+  }
+  bool operator==(const IntervalSet &O) const { return Ivs == O.Ivs; }
+
+private:
+  llvm::SmallVector<Interval, 4> Ivs;
+};
+
+/// Shared memory accessed since the last barrier.
+struct Pending {
+  IntervalSet Reads, Writes;
+
+  void clear() { *this = Pending(); }
+  void insert(const Pending &O) {
+    Reads.insert(O.Reads);
+    Writes.insert(O.Writes);
+  }
+  bool operator==(const Pending &O) const {
+    return Reads == O.Reads && Writes == O.Writes;
+  }
+  bool operator!=(const Pending &O) const { return !(*this == O); }
+};
+
+class BarrierPlacer {
+public:
+  BarrierPlacer(Function &F, const DominatorTree &DT, SharedAccessFn Accesses)
+      : F(F), DT(DT), Accesses(Accesses) {}
+
+  unsigned run() {
+    solve();
+    unsigned Placed = 0;
+    IRBuilder B(F.getContext());
+    for (BasicBlock *BB : DT.getReversePostOrder()) {
+      Pending S = In[BB];
+      llvm::SmallVector<Instruction *, 4> Before;
+      for (Instruction &I : *BB)
+        if (transfer(S, I))
+          Before.push_back(&I);
+      for (Instruction *I : Before) {
+        B.setInsertPoint(I);
+        B.setLoc(I->getLoc());
+        B.createBarrier();
+        ++Placed;
+      }
+    }
+    return Placed;
+  }
+
+private:
+  /// Applies \p I to \p S; true if \p I needs a barrier before it (which
+  /// \p S then reflects).
+  bool transfer(Pending &S, const Instruction &I) {
+    if (I.getOpcode() == Opcode::Barrier) {
+      S.clear();
+      return false;
+    }
+    SharedAccesses Steps = Accesses(I);
+    if (Steps.empty())
+      return false;
+    bool Needed = hazard(S, Steps);
+    if (Needed)
+      S.clear();
+    for (const SharedAccess &A : Steps)
+      switch (A.AccessKind) {
+      case SharedAccess::Kind::Write:
+        S.Writes.insert(A.Bytes);
+        break;
+      case SharedAccess::Kind::Read:
+        S.Reads.insert(A.Bytes);
+        break;
+      case SharedAccess::Kind::Barrier:
+        S.clear();
+        break;
+      case SharedAccess::Kind::Opaque:
+        S.Reads.insert(A.Bytes);
+        S.Writes.insert(A.Bytes);
+        break;
+      }
+    return Needed;
+  }
+
+  /// Whether a step before the instruction's own synchronization conflicts
+  /// with \p S: WAR, WAW or RAW on intersecting bytes.
+  static bool hazard(const Pending &S, llvm::ArrayRef<SharedAccess> Steps) {
+    for (const SharedAccess &A : Steps)
+      switch (A.AccessKind) {
+      case SharedAccess::Kind::Write:
+        if (S.Reads.intersects(A.Bytes) || S.Writes.intersects(A.Bytes))
+          return true;
+        break;
+      case SharedAccess::Kind::Read:
+        if (S.Writes.intersects(A.Bytes))
+          return true;
+        break;
+      case SharedAccess::Kind::Barrier:
+      case SharedAccess::Kind::Opaque: // synchronizes itself first
+        return false;
+      }
+    return false;
+  }
+
+  void solve() {
+    llvm::ArrayRef<BasicBlock *> RPO = DT.getReversePostOrder();
+    if (RPO.empty())
+      return;
+    if (!F.isKernel()) {
+      Pending &Entry = In[RPO.front()];
+      Entry.Reads.insert(Interval::all());
+      Entry.Writes.insert(Interval::all());
+    }
+    llvm::DenseMap<const BasicBlock *, Pending> Out;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (BasicBlock *BB : RPO) {
+        Pending &BIn = In[BB];
+        for (BasicBlock *P : BB->predecessors())
+          if (DT.isReachable(P))
+            BIn.insert(Out[P]);
+        Pending S = BIn;
+        for (const Instruction &I : *BB)
+          transfer(S, I);
+        Pending &BOut = Out[BB];
+        if (S != BOut) {
+          BOut = std::move(S);
+          Changed = true;
+        }
+      }
+    }
+  }
+
+  Function &F;
+  const DominatorTree &DT;
+  SharedAccessFn Accesses;
+  llvm::DenseMap<const BasicBlock *, Pending> In;
+};
+
+class InsertBarriersPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "insert-barriers"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    if (F.empty())
+      return PreservedAnalyses::all();
+    const SharedMemoryAllocation &Smem = AM.get<SharedMemoryAllocation>(F);
+    unsigned Placed = insertBarriers(
+        F, AM.get<DominatorTreeAnalysis>(F),
+        [&](const Instruction &I) { return Smem.getAccesses(I); });
+    if (!Placed)
+      return PreservedAnalyses::all();
+    // Barriers own no buffer and keep the order of everything else, so the
+    // offsets stay as they are; the positions of the live ranges move.
+    return PreservedAnalyses::none()
+        .preserve<DominatorTreeAnalysis>()
+        .preserve<AxisInfoAnalysis>();
+  }
+};
+
+} // namespace
+
+unsigned tritium::insertBarriers(Function &F, const DominatorTree &DT,
+                                 SharedAccessFn Accesses) {
+  return BarrierPlacer(F, DT, Accesses).run();
+}
+
+std::unique_ptr<Pass> tritium::createInsertBarriersPass() {
+  return std::make_unique<InsertBarriersPass>();
+}
