@@ -160,8 +160,9 @@ llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   if (NumWords == 1)
     Regs = "$0";
   std::string Addr = "[ $" + std::to_string(NumWords) + " + 0 ]";
+  // A volatile load takes no cache operator or eviction priority in PTX.
   std::string Op = std::string(Hints.Volatile ? "ld.volatile.global" : "ld.global") +
-                   cacheSuffix(Hints) + vecSuffix(NumWords) + ".b" +
+                   (Hints.Volatile ? "" : cacheSuffix(Hints)) + vecSuffix(NumWords) + ".b" +
                    std::to_string(WordBits);
   llvm::SmallVector<llvm::Value *, 8> Ins = {Ptr};
   Cons += ",l";
