@@ -826,11 +826,13 @@ class InterpreterSemantic:
         base = self._conform(lhs, None)
         o = np.multiply(off, pi.elem_size, dtype=np.int64)
         if op == "Sub":
-            r = np.subtract(base, o)
-        elif o.ndim:
+            r = np.asarray(np.subtract(base, o))
+        elif type(o) is np.ndarray and o.ndim and o.shape == shape:
             r = np.add(o, base, out=o)
         else:
-            r = np.asarray(np.add(o, base))
+            r = np.add(o, base)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
         return TensorHandle(r, lt, shape)
 
     def min_max(self, is_max, lhs, rhs, propagate_nan=False):
