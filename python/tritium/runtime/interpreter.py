@@ -92,6 +92,13 @@ def call_jit(jit_fn, args, kwargs):
         for p, v in checks:
             if p.is_constexpr and isinstance(_core._unwrap(v), _core.tensor):
                 raise TypeError(f"{jit_fn.__name__}(): parameter '{p.name}' is tl.constexpr but got a tensor")
+    if getattr(jit_fn, "noinline", False):
+        names = list(getattr(jit_fn, "arg_names", ()))
+        for name, v in list(zip(names, args)) + list(kwargs.items()):
+            v = _core._unwrap(v)
+            if isinstance(v, _core.tensor) and v.type.is_block():
+                raise TypeError(f"Function {jit_fn.__name__} is marked noinline, but was called with non-scalar "
+                                f"argument {name}:{v}")
     f = _rw.rewritten(jit_fn)
     return _decay(f(*args, **kwargs))
 

@@ -429,3 +429,25 @@ def test_torch_tensors():
         yc = torch.zeros_like(xc)
         _inplace[(1,)](xc, yc, N=16)
         assert torch.equal(yc.cpu(), x + 1)
+
+
+@tritium.jit(noinline=True)
+def _noinline_add(a, b):
+    return a + b
+
+
+@jit
+def _call_noinline(x_ptr, BLOCK: tl.constexpr):
+    s = _noinline_add(tl.load(x_ptr), 1)  # scalars: fine
+    tl.store(x_ptr, s)
+    if BLOCK > 1:
+        v = _noinline_add(tl.load(x_ptr + tl.arange(0, BLOCK)), 1)
+        tl.store(x_ptr + tl.arange(0, BLOCK), v)
+
+
+def test_noinline_functions_take_scalars_only():
+    x = np.zeros(4, np.int32)
+    _call_noinline[(1,)](x, BLOCK=1)
+    assert x[0] == 1
+    with pytest.raises(tritium.CompilationError, match="marked noinline, but was called with non-scalar argument a"):
+        _call_noinline[(1,)](x, BLOCK=4)
