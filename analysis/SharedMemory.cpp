@@ -121,10 +121,13 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
       return 0;
     Type *In = I.getOperand(0)->getType();
     int64_t Slots = In->getNumElements() / In->getShape()[Axis] * Warps;
-    unsigned Bytes = operandElementBytes(I);
+    // One region per tuple member, each starting 8-byte aligned.
+    unsigned Total = 0;
+    for (Value *Op : I.getOperands())
+      Total += unsigned(llvm::alignTo(Slots * getSharedElementBytes(Op->getType()), 8));
     if (I.getFamily() == OpFamily::ArgMinMax)
-      Bytes += 4; // the i32 index
-    return unsigned(Slots) * Bytes;
+      Total += unsigned(llvm::alignTo(Slots * 4, 8)); // the i32 index
+    return Total;
   }
   case Opcode::Dot: {
     // LowerDot.cpp: A, then B at the next 16-byte boundary.

@@ -263,12 +263,13 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
     const Regs &First = Acc.begin()->second;
     for (llvm::Value *V : First) {
       RegionOffsets.push_back(Off);
-      unsigned Bytes = std::max<unsigned>(1, V->getType()->getPrimitiveSizeInBits() / 8);
-      Off += unsigned(Slots) * W * Bytes;
+      // Each member's region starts 8-byte aligned (SharedMemory.cpp
+      // counts the same).
+      Off += unsigned(llvm::alignTo(uint64_t(Slots) * W * LoweringContext::sharedBytes(V->getType()), 8));
     }
     auto Address = [&](unsigned Member, llvm::Value *Slot, llvm::Value *Warp,
                        llvm::Type *Ty) {
-      unsigned Bytes = std::max<unsigned>(1, Ty->getPrimitiveSizeInBits() / 8);
+      unsigned Bytes = LoweringContext::sharedBytes(Ty);
       llvm::Value *Elem = B.CreateAdd(B.CreateMul(Slot, B.getInt32(W)), Warp);
       return C.sharedPtr(B.CreateAdd(B.getInt32(RegionOffsets[Member]),
                                      B.CreateMul(Elem, B.getInt32(Bytes))));

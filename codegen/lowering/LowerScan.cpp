@@ -134,10 +134,10 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
       llvm::Type *Ty = C.get(I.getOperand(K))[0]->getType();
       Tys.push_back(Ty);
       Regions.push_back(Off);
-      Off += unsigned(Numel) * std::max<unsigned>(1, Ty->getPrimitiveSizeInBits() / 8);
+      Off += unsigned(Numel) * LoweringContext::sharedBytes(Ty);
     }
     auto Addr = [&](unsigned K, llvm::Value *Elem) {
-      unsigned Bytes = std::max<unsigned>(1, Tys[K]->getPrimitiveSizeInBits() / 8);
+      unsigned Bytes = LoweringContext::sharedBytes(Tys[K]);
       return C.sharedPtr(B.CreateAdd(B.getInt32(Regions[K]),
                                      B.CreateMul(Elem, B.getInt32(Bytes))));
     };

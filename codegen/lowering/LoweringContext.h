@@ -66,6 +66,11 @@ public:
 
   /// The layout of a block value (from its defining instruction).
   const LinearLayout &layout(const Value *V) const;
+  /// Bytes an LLVM value of type \p T takes in shared memory (pointers are
+  /// 64-bit; i1 takes a byte), as analysis/SharedMemory.cpp counts them.
+  static unsigned sharedBytes(llvm::Type *T) {
+    return T->isPointerTy() ? 8 : std::max<unsigned>(1, T->getPrimitiveSizeInBits() / 8);
+  }
   /// Registers a thread holds of a value in layout \p L.
   static unsigned numRegs(const LinearLayout &L) { return getNumRegisters(L); }
 
