@@ -42,7 +42,7 @@ class _Info:
     """What the interpreter needs to know about a scalar type."""
 
     __slots__ = ("ty", "name", "np", "is_float", "is_int", "is_ptr", "signed", "bits", "carried", "storage",
-                 "elem_size", "pointee")
+                 "elem_size", "pointee", "const")
 
     def __init__(self, ty):
         self.ty = ty
@@ -54,6 +54,7 @@ class _Info:
         self.bits = ty.bit_width if not self.is_ptr else 64
         self.carried = self.name if self.name in F.CARRIED else None
         self.pointee = ty.pointee if self.is_ptr else None
+        self.const = self.is_ptr and ty.is_const()
         if self.is_ptr:
             self.np = np.dtype(np.int64)
             pe = self.pointee
@@ -1040,7 +1041,7 @@ class InterpreterSemantic:
 
     def _check_mask(self, mask):
         t = self._ty(mask)[0] if not isinstance(mask, TensorHandle) else mask.sty
-        if t.name != "int1":
+        if info(t).name != "int1":
             ty = mask.type if isinstance(mask, TensorHandle) else t
             error(f"Mask must have boolean scalar type, got {ty.name}")
 
@@ -1055,22 +1056,23 @@ class InterpreterSemantic:
         return pos
 
     def load(self, ptr, mask=None, other=None, cache="", evict="", volatile=False):
-        self._check_hints(cache, evict, True)
+        if cache or evict:
+            self._check_hints(cache, evict, True)
         pt = ptr.sty
-        if not pt.is_pointer():
+        pi = info(pt)
+        if not pi.is_ptr:
             error(f"Unsupported ptr type {ptr.type.name} in `tl.load`")
         if other is not None and mask is None:
             error("`other` cannot be provided without `mask`")
         self._check_scalar_operand(ptr, mask, "Mask")
         self._check_scalar_operand(ptr, other, "Other")
-        if mask is not None:
-            self._check_mask(mask)
         shape = ptr.data.shape
         if mask is not None:
+            self._check_mask(mask)
             shape = common_shape(shape, self._shape(mask), "load")
         if other is not None:
             shape = common_shape(shape, self._shape(other), "load")
-        elem = pt.pointee
+        elem = pi.pointee
         ei = info(elem)
         addrs = ptr.data if ptr.data.shape == shape else bcast(ptr.data, shape)
         flat = addrs.reshape(-1)
@@ -1111,11 +1113,13 @@ class InterpreterSemantic:
         return vals
 
     def store(self, ptr, value, mask=None, cache="", evict=""):
-        self._check_hints(cache, evict, False)
+        if cache or evict:
+            self._check_hints(cache, evict, False)
         pt = ptr.sty
-        if not pt.is_pointer():
+        pi = info(pt)
+        if not pi.is_ptr:
             error(f"Unsupported ptr type {ptr.type.name} in `tl.store`")
-        if pt.is_const():
+        if pi.const:
             error("Cannot store to a constant pointer")
         self._check_scalar_operand(ptr, value, "Value")
         self._check_scalar_operand(ptr, mask, "Mask")
@@ -1128,13 +1132,13 @@ class InterpreterSemantic:
                   f"{fmt_shape(ps)}")
         if mask is not None:
             self._check_mask(mask)
-        elem = pt.pointee
+        elem = pi.pointee
         ei = info(elem)
-        store_ty = tl.int8 if elem.name == "int1" else elem
+        store_ty = tl.int8 if ei.name == "int1" else elem
         vals = self._conform(value, store_ty, s).reshape(-1)
-        if elem.name == "int1":
+        if ei.name == "int1":
             vals = vals.astype(np.uint8)
-        else:
+        elif ei.carried:
             vals = self._to_storage(vals, ei)
         flat = ptr.data.reshape(-1)
         if mask is not None:
