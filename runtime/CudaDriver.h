@@ -1,0 +1,245 @@
+//===- CudaDriver.h - libcuda, loaded at run time ----------------*- C++ -*-===//
+//
+// The CUDA Driver API without linking libcuda: the library is dlopen'ed on
+// first use (TRITIUM_LIBCUDA_PATH or libcuda.so.1) and each entry point is
+// looked up with dlsym the first time it is called, so Tritium builds,
+// imports and compiles on machines without a GPU driver.
+//
+// Every failing call throws CudaError carrying the Driver API's error name
+// (CUDA_ERROR_INVALID_VALUE), its description and what was being done
+// ("loading kernel 'add_kernel'"). Loading a kernel that needs more shared
+// memory or threads than the device has throws OutOfResources.
+//
+// Kernels run in the primary context of their device; a launch makes that
+// context current when another one is.
+//
+// The types and constants below are the ABI of cuda.h (checked against it
+// by tests/fakecuda, which includes both); this header needs no CUDA.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_RUNTIME_CUDADRIVER_H
+#define TRITIUM_RUNTIME_CUDADRIVER_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tritium {
+namespace cuda {
+
+// --- The Driver API's types (cuda.h) ----------------------------------------
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+
+constexpr CUresult Success = 0;
+
+/// CUdevice_attribute values Tritium reads.
+enum DeviceAttribute : int {
+  DevMaxThreadsPerBlock = 1,
+  DevMaxGridDimX = 5,
+  DevMaxGridDimY = 6,
+  DevMaxGridDimZ = 7,
+  DevMaxSharedMemoryPerBlock = 8,
+  DevWarpSize = 10,
+  DevMultiprocessorCount = 16,
+  DevL2CacheSize = 38,
+  DevComputeCapabilityMajor = 75,
+  DevComputeCapabilityMinor = 76,
+  DevMaxSharedMemoryPerMultiprocessor = 81,
+  DevMaxSharedMemoryPerBlockOptin = 97,
+};
+
+/// CUfunction_attribute values Tritium reads or sets.
+enum FunctionAttribute : int {
+  FuncMaxThreadsPerBlock = 0,
+  FuncSharedSizeBytes = 1,
+  FuncLocalSizeBytes = 3,
+  FuncNumRegs = 4,
+  FuncMaxDynamicSharedSizeBytes = 8,
+};
+
+/// CUjit_option values for cuModuleLoadDataEx's logs.
+enum JitOption : int {
+  JitInfoLogBuffer = 3,
+  JitInfoLogBufferSizeBytes = 4,
+  JitErrorLogBuffer = 5,
+  JitErrorLogBufferSizeBytes = 6,
+};
+
+constexpr int FuncCachePreferShared = 1;         ///< CU_FUNC_CACHE_PREFER_SHARED
+constexpr int PointerAttributeDevicePointer = 3; ///< CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+/// Dynamic shared memory a kernel may use without opting in (48 KB).
+constexpr unsigned DefaultSharedMemoryLimit = 48 * 1024;
+
+// --- Errors -----------------------------------------------------------------
+
+/// A Driver API call that failed, or a driver that cannot be loaded (code -1,
+/// no name).
+class CudaError : public std::runtime_error {
+public:
+  CudaError(CUresult Code, std::string Name, std::string Description, std::string Action);
+
+  CUresult code() const { return Code; }
+  /// The error's name, e.g. "CUDA_ERROR_INVALID_VALUE" ("" when unknown).
+  const std::string &name() const { return Name; }
+  /// cuGetErrorString's description, e.g. "invalid argument".
+  const std::string &description() const { return Description; }
+  /// What Tritium was doing, e.g. "loading kernel 'add_kernel'".
+  const std::string &action() const { return Action; }
+
+private:
+  CUresult Code;
+  std::string Name, Description, Action;
+};
+
+/// A kernel that needs more of a device resource than the device has:
+/// Triton's OutOfResources (shared memory, threads).
+class OutOfResources : public std::runtime_error {
+public:
+  OutOfResources(std::string Resource, uint64_t Required, uint64_t Limit,
+                 const std::string &Kernel);
+
+  const std::string &resource() const { return Resource; }
+  uint64_t required() const { return Required; }
+  uint64_t limit() const { return Limit; }
+
+private:
+  std::string Resource;
+  uint64_t Required, Limit;
+};
+
+// --- Loaded kernels ---------------------------------------------------------
+
+/// What loadKernel needs: the binary (a cubin, or PTX text for the driver's
+/// JIT) and the launch configuration the compiler chose.
+struct KernelImage {
+  std::string Name;          ///< the entry point (.entry) in the image
+  std::string Image;         ///< cubin bytes or PTX text
+  unsigned SharedBytes = 0;  ///< dynamic shared memory per block
+  unsigned NumThreads = 128; ///< 32 * num_warps
+};
+
+/// A kernel loaded into the primary context of its device.
+struct LoadedKernel {
+  std::string Name;
+  int Device = 0;
+  CUcontext Context = nullptr;
+  CUmodule Module = nullptr;
+  CUfunction Function = nullptr;
+  unsigned SharedBytes = 0;
+  unsigned NumThreads = 0;
+  int NumRegs = 0;      ///< registers per thread
+  int NumSpills = 0;    ///< spilled 32-bit values (local memory bytes / 4)
+  int MaxThreads = 0;   ///< the most threads a block of it may have
+  int StaticShared = 0; ///< bytes of statically declared shared memory
+};
+
+// --- The driver -------------------------------------------------------------
+
+/// libcuda at one path, loaded once per process and never unloaded.
+class Driver {
+public:
+  /// The driver at \p Path: a file, a directory holding libcuda.so.1, or ""
+  /// for libcuda.so.1 on the loader's search path. Nothing is loaded yet.
+  static Driver &get(const std::string &Path);
+
+  /// Loads the library and runs cuInit(0) (once); false with the reason in
+  /// \p Why when either fails.
+  bool load(std::string *Why = nullptr);
+  /// Devices the driver reports; 0 when it cannot be loaded.
+  int deviceCount();
+  int deviceAttribute(DeviceAttribute Attr, int Device);
+  std::string deviceName(int Device);
+  int driverVersion();
+  const std::string &path() const { return Path; }
+
+  /// The device of the calling thread's current context, or 0 without one.
+  int currentDevice();
+  /// The primary context of \p Device, retained on first use, made current.
+  CUcontext activate(int Device);
+
+  /// Loads \p Img into \p Device's primary context and checks that it fits:
+  /// OutOfResources when it needs more shared memory (after opting in above
+  /// 48 KB) or threads than the device has; CudaError when the driver
+  /// rejects it (with the JIT's log for PTX).
+  LoadedKernel loadKernel(const KernelImage &Img, int Device);
+  /// Unloads \p K's module; errors are ignored (used by destructors).
+  void unload(const LoadedKernel &K) noexcept;
+
+  /// Launches \p K on a grid, in \p K's context, with \p Params pointing at
+  /// each kernel parameter's value (cuLaunchKernel's kernelParams).
+  void launch(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
+              CUstream Stream, void **Params);
+
+  // Memory, streams and events: for the benchmark and the tests.
+  CUdeviceptr memAlloc(size_t Bytes, int Device);
+  void memFree(CUdeviceptr Ptr);
+  void memcpyHtoD(CUdeviceptr Dst, const void *Src, size_t Bytes);
+  void memcpyDtoH(void *Dst, CUdeviceptr Src, size_t Bytes);
+  void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, CUstream Stream);
+  void streamSynchronize(CUstream Stream);
+  void synchronize(int Device);
+  CUevent eventCreate();
+  void eventRecord(CUevent Event, CUstream Stream);
+  /// Milliseconds from \p Start to \p End (waits for \p End).
+  float eventElapsed(CUevent Start, CUevent End);
+  void eventDestroy(CUevent Event) noexcept;
+  /// The device address of \p Ptr; CudaError when the device cannot access
+  /// it (a host pointer).
+  CUdeviceptr devicePointer(CUdeviceptr Ptr, const std::string &Action);
+
+  /// Throws CudaError for \p R (not Success) with the driver's name and
+  /// description of it.
+  [[noreturn]] void fail(CUresult R, const std::string &Action);
+  /// "CUDA_ERROR_INVALID_VALUE", or "" when the driver does not know \p R.
+  std::string errorName(CUresult R);
+
+  // The entry points, resolved on first use (CudaEntryPoints.def).
+#define CUDA_ENTRY(Member, Symbol, Fallback, Signature)                                            \
+  using Member##Fn = Signature;                                                                    \
+  Member##Fn *cu##Member() {                                                                       \
+    void *P = Slots[Entry##Member].load(std::memory_order_relaxed);                                \
+    return reinterpret_cast<Member##Fn *>(P ? P : resolve(Entry##Member));                         \
+  }
+#include "runtime/CudaEntryPoints.def"
+
+private:
+  enum EntryIndex : unsigned {
+#define CUDA_ENTRY(Member, Symbol, Fallback, Signature) Entry##Member,
+#include "runtime/CudaEntryPoints.def"
+    NumEntries
+  };
+
+  explicit Driver(std::string Path) : Path(std::move(Path)) {}
+  /// Looks entry point \p Index up (loading the library first); throws
+  /// CudaError naming the symbol when the driver lacks it.
+  void *resolve(unsigned Index);
+  void check(CUresult R, const char *Action) {
+    if (R != Success)
+      fail(R, Action);
+  }
+  [[noreturn]] void unavailable();
+
+  std::string Path;
+  std::once_flag Loaded;
+  void *Handle = nullptr;
+  std::string LoadError; ///< why load() failed; empty when it succeeded
+  std::atomic<void *> Slots[NumEntries] = {};
+  std::mutex ContextsLock;
+  std::vector<CUcontext> Contexts; ///< retained primary contexts by device
+};
+
+} // namespace cuda
+} // namespace tritium
+
+#endif // TRITIUM_RUNTIME_CUDADRIVER_H
