@@ -42,6 +42,8 @@ using namespace tritium;
 void bindFrontend(py::module_ &M);
 // _C.nvptx (NVPTXBinding.cpp).
 void bindNVPTX(py::module_ &M);
+// _C.runtime (RuntimeBinding.cpp).
+void bindRuntime(py::module_ &M);
 
 namespace {
 
@@ -162,5 +164,6 @@ PYBIND11_MODULE(_C, M) {
     M.attr(Name) = IR.attr(Name);
 
   bindFrontend(M);
+  bindRuntime(M);
   bindNVPTX(M);
 }

@@ -24,3 +24,44 @@ class CompilationError(Exception):
         if self.line is not None:
             return f"{self.file}:{self.line}:{self.col}: {self.message}"
         return self.message
+
+
+class OutOfResources(Exception):
+    """A kernel needs more of a device resource than the device has:
+    ``name`` ("shared memory", "threads"), ``required`` and ``limit`` (in
+    bytes or threads). Raised when the kernel is first loaded, as in Triton;
+    smaller blocks or fewer ``num_stages`` may help."""
+
+    def __init__(self, required, limit, name, message=None):
+        self.required = required
+        self.limit = limit
+        self.name = name
+        self.message = message or (f"out of resource: {name}, Required: {required}, "
+                                   f"Hardware limit: {limit}")
+        super().__init__(self.message)
+
+    def __str__(self):
+        return self.message + ". Reducing block sizes or `num_stages` may help."
+
+    def __reduce__(self):
+        return (type(self), (self.required, self.limit, self.name, self.message))
+
+
+class CudaError(RuntimeError):
+    """A CUDA Driver API call that failed, or a driver that cannot be loaded.
+
+    ``name`` is the driver's name of the error (``"CUDA_ERROR_INVALID_VALUE"``;
+    None when there is no driver error, e.g. libcuda is missing), ``code`` its
+    number, ``description`` the driver's text for it and ``action`` what
+    Tritium was doing (``"loading kernel 'add_kernel'"``).
+    """
+
+    def __init__(self, message, name=None, code=None, description=None, action=None):
+        super().__init__(message)
+        self.name = name
+        self.code = code
+        self.description = description
+        self.action = action
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.name, self.code, self.description, self.action))

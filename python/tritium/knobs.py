@@ -148,6 +148,9 @@ class _Autotuning(_Group):
 class _Nvidia(_Group):
     ptxas_path = _Knob("TRITIUM_PTXAS_PATH", None, "path",
                        "The ptxas binary (default: /usr/local/cuda/bin/ptxas, then PATH).")
+    libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path",
+                         "The CUDA driver library to load: a file, or a directory holding "
+                         "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
 
 
 cache = _Cache()

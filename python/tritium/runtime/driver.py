@@ -28,6 +28,13 @@ passed, and ``kernel.metadata.signature`` gives every argument's type. An
 empty grid (a zero dimension) must launch nothing, as in Triton. The compile stages (llir, ptx, cubin) are registered separately, with
 ``tritium.compiler.compiler.register_backend``, because compiling for a
 target needs no device.
+
+Warm launches skip Python: JITFunction's dispatcher (C++) calls the
+launcher itself, asking the driver's ``get_current_device()`` and
+``get_current_stream(device)`` on each launch - unless the driver has a
+``native_driver`` (a ``_C.runtime.Driver``, as CudaDriver does), whose
+device and stream rules C++ applies directly. The CUDA driver is
+runtime/cuda.py.
 """
 
 from .. import knobs

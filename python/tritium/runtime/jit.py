@@ -1,6 +1,12 @@
 """@tritium.jit: JITFunction, kernel[grid](...), specialization, warmup.
 
-A launch ``kernel[grid](*args, num_warps=4, BLOCK=128)`` runs:
+A warm launch ``kernel[grid](*args, num_warps=4, BLOCK=128)`` is one call
+into C++: ``run`` hands (grid, args, kwargs) to the kernel's dispatcher
+(``_C.runtime.Dispatcher``, python/src/Dispatcher.h), which binds, keys,
+looks up, evaluates the grid and launches. When it cannot (a new
+specialization, an argument type it does not key on, a binding error,
+launch hooks, a changed global) it returns None and the Python path below
+runs, then records the kernel in the dispatcher for the next launch:
 
 1. the kernel's *binder*, a Python function generated once per kernel with
    the kernel's own parameter list, so Python itself binds positional,
@@ -345,6 +351,60 @@ def _arg_picker(indices, n):
     return operator.itemgetter(*indices)
 
 
+class _InvalidatingDict(dict):
+    """A dict that tells its owner when entries are removed (``clear``,
+    ``del``, ``pop``...), so that the dispatcher forgets them too."""
+
+    def __init__(self, on_change):
+        super().__init__()
+        self._on_change = on_change
+
+    def clear(self):
+        super().clear()
+        self._on_change()
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        self._on_change()
+
+    def pop(self, *args):
+        value = super().pop(*args)
+        self._on_change()
+        return value
+
+    def popitem(self):
+        item = super().popitem()
+        self._on_change()
+        return item
+
+
+_runtime_ext = None
+
+
+def _dispatch_module():
+    """``_C.runtime`` (the C++ launch path), or False in a build without it."""
+    global _runtime_ext
+    if _runtime_ext is None:
+        from .. import _C
+        _runtime_ext = getattr(_C, "runtime", False)
+    return _runtime_ext
+
+
+_KIND_CODES = {inspect.Parameter.POSITIONAL_ONLY: 1, inspect.Parameter.KEYWORD_ONLY: 2}
+
+#: ``_C.runtime.grid_launch(fn, grid)``: what ``fn[grid]`` returns; calling it
+#: goes straight to the dispatcher (else to ``fn.run``).
+_grid_launch = None
+
+
+def _find_grid_launch():
+    global _grid_launch
+    rt = _dispatch_module()
+    _grid_launch = getattr(rt, "grid_launch", None) or (
+        lambda fn, grid: functools.partial(fn.run, grid=grid, warmup=False))
+    return _grid_launch
+
+
 def _shown_value(fp):
     """The value a fingerprint (cache.fingerprint) stands for, for messages."""
     while fp and fp[0] == "constexpr":
@@ -386,7 +446,9 @@ class JITFunction(KernelInterface):
         # True: always interpreted; None: when TRITIUM_INTERPRET is set at launch.
         self.interpret = interpret
         self.pre_run_hooks = []
-        self.device_caches = {}
+        self.device_caches = _InvalidatingDict(self._forget_launches)
+        self._dispatcher = None   # _C.runtime.Dispatcher: the warm path
+        self._fast_launch = None  # its launch(grid, args, kwargs)
         self._cache_key = None
         self.used_global_vals = {}
 
@@ -438,6 +500,16 @@ class JITFunction(KernelInterface):
             return knobs.interpret_enabled()
         return bool(self.interpret)
 
+    def __getitem__(self, grid):
+        """``kernel[grid](*args, **kwargs)`` is ``kernel.run(*args, grid=grid,
+        warmup=False, **kwargs)``; the object returned here calls the C++
+        dispatcher directly on warm launches. With ``_C.runtime``, the same
+        in C replaces this method (``_install_native_getitem``); its
+        dispatcher leaves launches to ``run`` while TRITIUM_INTERPRET is set."""
+        if self.interpret is not False and self._interpreted():
+            return functools.partial(self.run, grid=grid, warmup=False)
+        return (_grid_launch or _find_grid_launch())(self, grid)
+
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__qualname__})"
 
@@ -488,9 +560,47 @@ class JITFunction(KernelInterface):
         entry = self.device_caches.get(device)
         if entry is None:
             target = _driver.active.get_current_target()
-            entry = ({}, target, self._make_binder())
+            entry = (_InvalidatingDict(self._forget_launches), target, self._make_binder())
             self.device_caches[device] = entry
         return entry
+
+    def _forget_launches(self):
+        """The in-memory caches lost entries: the dispatcher forgets all."""
+        if self._dispatcher is not None:
+            self._dispatcher.clear()
+
+    def _dispatcher_for(self, drv):
+        """The C++ dispatcher serving launches through ``drv`` (made anew when
+        the active driver changes); None without ``_C.runtime``."""
+        disp = self._dispatcher
+        if disp is not None and disp.driver is drv:
+            return disp
+        rt = _dispatch_module()
+        if not rt:
+            return None
+        table = [(p.name, _KIND_CODES.get(p._param.kind, 0), p.has_default, p.default,
+                  p.is_constexpr, p.do_not_specialize, p.do_not_specialize_on_alignment)
+                 for p in self.params]
+        # A driver with a native library (the CUDA driver) lets C++ find the
+        # device and stream itself; any other is asked through Python.
+        native = getattr(drv, "native_driver", None)
+        disp = rt.Dispatcher(self.__name__, table, drv, vars(_driver.active), knobs.runtime,
+                             None if native is not None else drv.get_current_device,
+                             None if native is not None else drv.get_current_stream,
+                             native, _dtype_to_str, interpret_knob=self.interpret is None)
+        self._dispatcher = disp
+        self._fast_launch = disp.launch
+        return disp
+
+    def _remember(self, drv, device, debug, args, kwargs, kernel, launcher):
+        """Makes the next launch with arguments like these a C++ one."""
+        disp = self._dispatcher_for(drv)
+        if disp is None:
+            return
+        if self.used_global_vals:
+            disp.watch_globals([(v[1], v[0]) for v in self.used_global_vals.values()
+                                if len(v) == 3])
+        disp.insert(device, debug, args, kwargs, kernel, launcher, kernel._arg_indices)
 
     def _explain_bad_arg(self, args, kwargs, error):
         """Rebinds slowly to say which argument could not be typed."""
@@ -512,6 +622,16 @@ class JITFunction(KernelInterface):
         if self.interpret is not False and self._interpreted():
             from .interpreter import launch
             return launch(self, args, kwargs, grid, warmup)
+        if not warmup and not self.pre_run_hooks:
+            fast = self._fast_launch
+            if fast is not None:
+                kernel = fast(grid, args, kwargs)
+                if kernel is not None:
+                    return kernel
+        return self._run(args, kwargs, grid, warmup)
+
+    def _run(self, args, kwargs, grid, warmup):
+        """The Python path of a launch (see the module docstring)."""
         for hook in self.pre_run_hooks:
             hook(*args, **kwargs)
         drv = _driver.active.get()
@@ -554,6 +674,8 @@ class JITFunction(KernelInterface):
         enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
         if enter is None and exit_hook is None:
             launcher(gx, gy, gz, stream, call_args)
+            if not self.pre_run_hooks:
+                self._remember(drv, device, debug, args, kwargs, kernel, launcher)
             return kernel
         info = self._launch_info(kernel, (gx, gy, gz), stream, bound)
         if enter is not None:
@@ -666,6 +788,15 @@ class JITFunction(KernelInterface):
 
     def preload(self, specialization_data):
         raise NotImplementedError("preload is not supported yet")
+
+
+def _install_native_getitem():
+    rt = _dispatch_module()
+    if rt and hasattr(rt, "grid_getitem"):
+        JITFunction.__getitem__ = rt.grid_getitem(JITFunction)
+
+
+_install_native_getitem()
 
 
 # --------------------------------------------------------------------------

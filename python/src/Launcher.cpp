@@ -1,0 +1,507 @@
+//===- Launcher.cpp - Kernel launches from Python objects -----------------===//
+//
+// Packing follows Triton's CUDA launcher: a pointer parameter takes a
+// tensor's data_ptr(), an object's __cuda_array_interface__["data"][0], an
+// int address or None (null); an int parameter takes a Python int checked
+// against its width; fp32/fp64 parameters take floats (fp16/bf16 are
+// rounded to nearest even); i1 takes a bool. Each value sits in its own
+// 8-byte slot and cuLaunchKernel reads as many bytes of it as the kernel's
+// parameter has (the driver knows the sizes from the binary), so a value
+// stored little-endian at the slot's start suits every width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Launcher.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace tritium {
+namespace launch {
+
+namespace {
+
+std::atomic<bool> ShuttingDown{false};
+
+std::string typeName(PyObject *O) { return Py_TYPE(O)->tp_name; }
+
+/// Rounds \p F to the nearest fp16 (ties to even), as bits.
+uint16_t toHalf(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  const uint32_t Sign = U & 0x80000000u;
+  U ^= Sign;
+  uint16_t H;
+  if (U >= (127u + 16) << 23) { // too large for fp16: inf, or NaN stays NaN
+    H = U > 255u << 23 ? 0x7e00 : 0x7c00;
+  } else if (U < 113u << 23) { // subnormal or zero in fp16
+    // Adding 0.5 aligns the 10 mantissa bits at the bottom; the FPU rounds.
+    const uint32_t MagicBits = ((127u - 15) + (23 - 10) + 1) << 23;
+    float Magic, V;
+    std::memcpy(&Magic, &MagicBits, 4);
+    std::memcpy(&V, &U, 4);
+    V += Magic;
+    std::memcpy(&U, &V, 4);
+    H = static_cast<uint16_t>(U - MagicBits);
+  } else {
+    const uint32_t Odd = (U >> 13) & 1;
+    U += ((15u - 127) << 23) + 0xfff + Odd; // rebias and round to even
+    H = static_cast<uint16_t>(U >> 13);
+  }
+  return static_cast<uint16_t>(H | (Sign >> 16));
+}
+
+/// Rounds \p F to the nearest bf16 (ties to even), as bits.
+uint16_t toBFloat16(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  if ((U & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((U >> 16) | 0x40); // quiet NaN
+  U += 0x7fff + ((U >> 16) & 1);
+  return static_cast<uint16_t>(U >> 16);
+}
+
+struct IntRange {
+  bool Signed;
+  unsigned Bits;
+  const char *Name;
+};
+
+IntRange intRange(ParamType T) {
+  switch (T) {
+  case ParamType::I8:
+    return {true, 8, "i8"};
+  case ParamType::I16:
+    return {true, 16, "i16"};
+  case ParamType::I32:
+    return {true, 32, "i32"};
+  case ParamType::I64:
+    return {true, 64, "i64"};
+  case ParamType::U8:
+    return {false, 8, "u8"};
+  case ParamType::U16:
+    return {false, 16, "u16"};
+  case ParamType::U32:
+    return {false, 32, "u32"};
+  default:
+    return {false, 64, "u64"};
+  }
+}
+
+/// PyObject_GetAttr that returns null without an error when there is no
+/// such attribute.
+PyObject *getOptionalAttr(PyObject *O, const char *Name) {
+  PyObject *V = PyObject_GetAttrString(O, Name);
+  if (!V && PyErr_ExceptionMatches(PyExc_AttributeError))
+    PyErr_Clear();
+  return V;
+}
+
+} // namespace
+
+void setShuttingDown() { ShuttingDown = true; }
+
+std::optional<ParamType> parseParamType(const std::string &Type) {
+  if (!Type.empty() && Type[0] == '*')
+    return ParamType::Ptr;
+  static const struct {
+    const char *Name;
+    ParamType T;
+  } Table[] = {
+      {"i1", ParamType::I1},     {"i8", ParamType::I8},     {"i16", ParamType::I16},
+      {"i32", ParamType::I32},   {"i64", ParamType::I64},   {"u1", ParamType::I1},
+      {"u8", ParamType::U8},     {"u16", ParamType::U16},   {"u32", ParamType::U32},
+      {"u64", ParamType::U64},   {"fp16", ParamType::FP16}, {"bf16", ParamType::BF16},
+      {"fp32", ParamType::FP32}, {"f32", ParamType::FP32},  {"fp64", ParamType::FP64},
+  };
+  for (const auto &E : Table)
+    if (Type == E.Name)
+      return E.T;
+  return std::nullopt;
+}
+
+// --- Errors -----------------------------------------------------------------
+
+void setPythonError(std::exception_ptr P) {
+  // The runtime's exceptions become tritium.errors classes; anything else is
+  // a RuntimeError with the same text.
+  PyObject *Cls = nullptr, *Args = nullptr, *Kwargs = nullptr;
+  std::string Text;
+  PyObject *Errors = PyImport_ImportModule("tritium.errors");
+  try {
+    std::rethrow_exception(P);
+  } catch (const cuda::OutOfResources &E) {
+    Text = E.what();
+    if (Errors) {
+      Cls = PyObject_GetAttrString(Errors, "OutOfResources");
+      Args = Py_BuildValue("(KKs)", static_cast<unsigned long long>(E.required()),
+                           static_cast<unsigned long long>(E.limit()), E.resource().c_str());
+      Kwargs = Py_BuildValue("{ss}", "message", E.what());
+    }
+  } catch (const cuda::CudaError &E) {
+    Text = E.what();
+    if (Errors) {
+      Cls = PyObject_GetAttrString(Errors, "CudaError");
+      Args = Py_BuildValue("(s)", E.what());
+      PyObject *Name =
+          E.name().empty() ? Py_NewRef(Py_None) : PyUnicode_FromString(E.name().c_str());
+      Kwargs = Py_BuildValue("{sNsissss}", "name", Name, "code", E.code(), "description",
+                             E.description().c_str(), "action", E.action().c_str());
+    }
+  } catch (const std::exception &E) {
+    Text = E.what();
+  } catch (...) {
+    Text = "unknown C++ exception";
+  }
+  Py_XDECREF(Errors);
+  PyObject *Exc = Cls && Args && Kwargs ? PyObject_Call(Cls, Args, Kwargs) : nullptr;
+  Py_XDECREF(Args);
+  Py_XDECREF(Kwargs);
+  if (Exc) {
+    PyErr_SetObject(Cls, Exc);
+    Py_DECREF(Exc);
+  } else {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, Text.c_str());
+  }
+  Py_XDECREF(Cls);
+}
+
+// --- Reading arguments -------------------------------------------------------
+
+bool readPointer(PyObject *Obj, uint64_t &Ptr) {
+  if (Obj == Py_None) {
+    Ptr = 0;
+    return true;
+  }
+  if (PyLong_Check(Obj))
+    return asUInt64(Obj, Ptr);
+  if (PyObject *Fn = getOptionalAttr(Obj, "data_ptr")) {
+    PyObject *V = PyObject_CallNoArgs(Fn);
+    Py_DECREF(Fn);
+    if (!V)
+      return false;
+    bool Ok = PyLong_Check(V) && asUInt64(V, Ptr);
+    if (!PyLong_Check(V))
+      PyErr_SetString(PyExc_TypeError, "data_ptr() did not return an int");
+    Py_DECREF(V);
+    return Ok;
+  }
+  if (PyErr_Occurred())
+    return false;
+  if (PyObject *CAI = getOptionalAttr(Obj, "__cuda_array_interface__")) {
+    PyObject *Data = PyDict_Check(CAI) ? PyDict_GetItemString(CAI, "data") : nullptr;
+    bool Ok = Data && PyTuple_Check(Data) && PyTuple_GET_SIZE(Data) >= 1;
+    if (Ok)
+      Ok = asUInt64(PyTuple_GET_ITEM(Data, 0), Ptr);
+    else
+      PyErr_SetString(PyExc_TypeError,
+                      "__cuda_array_interface__ has no (pointer, readonly) 'data'");
+    Py_DECREF(CAI);
+    return Ok;
+  }
+  return false;
+}
+
+namespace {
+
+/// One grid dimension: a non-negative int within CUDA's limit.
+bool readDim(PyObject *V, unsigned Dim, const std::string &Kernel, unsigned &Out) {
+  static const unsigned long long Limits[3] = {0x7fffffffull, 65535, 65535};
+  PyObject *Num = PyLong_Check(V) ? Py_NewRef(V) : PyNumber_Index(V);
+  if (!Num) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "%s: grid dimension %u must be an int, got %R", Kernel.c_str(),
+                 Dim, V);
+    return false;
+  }
+  int Overflow = 0;
+  long long X = PyLong_AsLongLongAndOverflow(Num, &Overflow);
+  Py_DECREF(Num);
+  if (X == -1 && PyErr_Occurred())
+    return false;
+  if (Overflow || X < 0 || static_cast<unsigned long long>(X) > Limits[Dim]) {
+    PyErr_Format(PyExc_ValueError, "%s: grid dimension %u is %R; CUDA allows 0 to %llu",
+                 Kernel.c_str(), Dim, V, Limits[Dim]);
+    return false;
+  }
+  Out = static_cast<unsigned>(X);
+  return true;
+}
+
+} // namespace
+
+bool readGrid(PyObject *GridObj, const std::string &Kernel, unsigned Grid[3]) {
+  if (!PyTuple_Check(GridObj) && !PyList_Check(GridObj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: the grid must be a tuple of 1 to 3 ints or a callable "
+                 "returning one, got %R",
+                 Kernel.c_str(), GridObj);
+    return false;
+  }
+  Py_ssize_t N = PySequence_Fast_GET_SIZE(GridObj);
+  if (N < 1 || N > 3) {
+    PyErr_Format(PyExc_ValueError, "%s: the grid must have 1 to 3 dimensions, got %R",
+                 Kernel.c_str(), GridObj);
+    return false;
+  }
+  Grid[1] = Grid[2] = 1;
+  PyObject **Items = PySequence_Fast_ITEMS(GridObj);
+  for (Py_ssize_t I = 0; I < N; ++I)
+    if (!readDim(Items[I], static_cast<unsigned>(I), Kernel, Grid[I]))
+      return false;
+  return true;
+}
+
+// --- torch's device and stream ------------------------------------------------
+
+namespace {
+
+/// torch._C's device and stream getters, looked up again whenever the
+/// module in sys.modules["torch"] changes (nullptr: no torch with CUDA).
+struct TorchHooks {
+  PyObject *Module = nullptr;
+  PyObject *GetDevice = nullptr;
+  PyObject *GetStream = nullptr;
+};
+
+TorchHooks &torchHooks() {
+  static TorchHooks *T = new TorchHooks(); // lives as long as the interpreter
+  static PyObject *Name = PyUnicode_InternFromString("torch");
+  PyObject *Mod = PyDict_GetItemWithError(PyImport_GetModuleDict(), Name);
+  if (!Mod && PyErr_Occurred())
+    PyErr_Clear();
+  if (Mod == T->Module)
+    return *T;
+  Py_CLEAR(T->GetDevice);
+  Py_CLEAR(T->GetStream);
+  Py_XDECREF(T->Module);
+  T->Module = Py_XNewRef(Mod);
+  if (Mod) {
+    PyObject *C = PyObject_GetAttrString(Mod, "_C");
+    if (C) {
+      T->GetDevice = PyObject_GetAttrString(C, "_cuda_getDevice");
+      T->GetStream = PyObject_GetAttrString(C, "_cuda_getCurrentRawStream");
+      Py_DECREF(C);
+    }
+    if (!T->GetDevice || !T->GetStream) { // a CPU-only torch, or half-imported
+      Py_CLEAR(T->GetDevice);
+      Py_CLEAR(T->GetStream);
+      PyErr_Clear();
+    }
+  }
+  return *T;
+}
+
+} // namespace
+
+int currentDevice(cuda::Driver &D) {
+  TorchHooks &T = torchHooks();
+  if (T.GetDevice) {
+    PyObject *V = PyObject_CallNoArgs(T.GetDevice);
+    if (!V)
+      return -1;
+    long Dev = PyLong_AsLong(V);
+    Py_DECREF(V);
+    return Dev == -1 && PyErr_Occurred() ? -1 : static_cast<int>(Dev);
+  }
+  try {
+    return D.currentDevice();
+  } catch (...) {
+    setPythonError(std::current_exception());
+    return -1;
+  }
+}
+
+bool currentStream(int Device, cuda::CUstream &Stream) {
+  TorchHooks &T = torchHooks();
+  if (!T.GetStream) {
+    Stream = nullptr;
+    return true;
+  }
+  PyObject *Dev = PyLong_FromLong(Device);
+  PyObject *V = Dev ? PyObject_CallOneArg(T.GetStream, Dev) : nullptr;
+  Py_XDECREF(Dev);
+  if (!V)
+    return false;
+  Stream = static_cast<cuda::CUstream>(PyLong_AsVoidPtr(V));
+  Py_DECREF(V);
+  return !PyErr_Occurred();
+}
+
+// --- NativeLauncher ------------------------------------------------------------
+
+NativeLauncher::NativeLauncher(cuda::Driver &D, cuda::LoadedKernel K, std::vector<ParamType> Types,
+                               std::vector<std::string> Names, std::vector<int> Indices,
+                               std::string Kernel, bool CheckPointers)
+    : D(D), K(std::move(K)), Types(std::move(Types)), Names(std::move(Names)),
+      Indices(std::move(Indices)), Kernel(std::move(Kernel)), CheckPointers(CheckPointers) {}
+
+NativeLauncher::~NativeLauncher() {
+  if (!ShuttingDown)
+    D.unload(K);
+}
+
+bool NativeLauncher::argError(PyObject *Kind, size_t I, const std::string &What) {
+  PyErr_Format(Kind, "%s(): argument '%s' (parameter %d): %s", Kernel.c_str(), Names[I].c_str(),
+               Indices[I], What.c_str());
+  return false;
+}
+
+bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
+  Slot = 0;
+  PyObject *O = A.Obj;
+  const ParamType T = Types[I];
+  switch (T) {
+  case ParamType::Ptr: {
+    uint64_t P = A.Ptr;
+    if (!A.HasPtr && !readPointer(O, P)) {
+      if (PyErr_Occurred())
+        return false;
+      return argError(PyExc_TypeError, I,
+                      "expected a tensor (data_ptr()), an object with "
+                      "__cuda_array_interface__, an int address or None, got " +
+                          typeName(O));
+    }
+    if (CheckPointers && P) {
+      try {
+        D.devicePointer(P, "checking a pointer argument");
+      } catch (const std::exception &E) {
+        char Hex[32];
+        std::snprintf(Hex, sizeof(Hex), "0x%llx", static_cast<unsigned long long>(P));
+        return argError(PyExc_ValueError, I,
+                        std::string("the device cannot access address ") + Hex +
+                            " (a CPU tensor?): " + E.what());
+      }
+    }
+    Slot = P;
+    return true;
+  }
+  case ParamType::I1:
+    if (!PyLong_Check(O)) // bool is an int
+      return argError(PyExc_TypeError, I, "expected a bool, got " + typeName(O));
+    Slot = PyObject_IsTrue(O) ? 1 : 0;
+    return true;
+  case ParamType::FP16:
+  case ParamType::BF16:
+  case ParamType::FP32:
+  case ParamType::FP64: {
+    double V = PyFloat_Check(O) ? PyFloat_AS_DOUBLE(O) : PyFloat_AsDouble(O);
+    if (V == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return argError(PyExc_TypeError, I, "expected a float, got " + typeName(O));
+    }
+    if (T == ParamType::FP64) {
+      std::memcpy(&Slot, &V, 8);
+    } else if (T == ParamType::FP32) {
+      float F = static_cast<float>(V);
+      std::memcpy(&Slot, &F, 4);
+    } else {
+      Slot =
+          T == ParamType::FP16 ? toHalf(static_cast<float>(V)) : toBFloat16(static_cast<float>(V));
+    }
+    return true;
+  }
+  default:
+    break;
+  }
+
+  // Integers, by the signature's width.
+  IntRange R = intRange(T);
+  PyObject *Num = PyLong_Check(O) ? Py_NewRef(O) : nullptr;
+  if (!Num && !PyFloat_Check(O))
+    Num = PyNumber_Index(O); // numpy ints and other __index__ objects
+  if (!Num) {
+    PyErr_Clear();
+    return argError(PyExc_TypeError, I,
+                    std::string("expected an int (") + R.Name + "), got " + typeName(O));
+  }
+  int Overflow = 0;
+  long long V = PyLong_AsLongLongAndOverflow(Num, &Overflow);
+  bool Fits;
+  if (R.Signed) {
+    long long Lo = R.Bits == 64 ? INT64_MIN : -(1ll << (R.Bits - 1));
+    long long Hi = R.Bits == 64 ? INT64_MAX : (1ll << (R.Bits - 1)) - 1;
+    Fits = !Overflow && V >= Lo && V <= Hi;
+    Slot = static_cast<uint64_t>(V);
+  } else if (Overflow > 0 && R.Bits == 64) {
+    unsigned long long U = PyLong_AsUnsignedLongLong(Num);
+    Fits = !PyErr_Occurred();
+    PyErr_Clear();
+    Slot = U;
+  } else {
+    Fits = !Overflow && V >= 0 &&
+           (R.Bits == 64 || static_cast<unsigned long long>(V) < (1ull << R.Bits));
+    Slot = static_cast<uint64_t>(V);
+  }
+  if (!Fits) {
+    PyObject *Text = PyObject_Repr(Num);
+    std::string Shown = Text ? PyUnicode_AsUTF8(Text) : "the value";
+    Py_XDECREF(Text);
+    Py_DECREF(Num);
+    return argError(PyExc_OverflowError, I, Shown + " does not fit in " + R.Name);
+  }
+  Py_DECREF(Num);
+  if (R.Bits < 64) // keep only the parameter's bytes: the rest stays zero
+    Slot &= (1ull << R.Bits) - 1;
+  return true;
+}
+
+bool NativeLauncher::launch(const unsigned Grid[3], cuda::CUstream Stream, const ArgValue *Args,
+                            size_t NumArgs) {
+  if (NumArgs != Types.size()) {
+    PyErr_Format(PyExc_TypeError, "%s() takes %zu kernel arguments, got %zu", Kernel.c_str(),
+                 Types.size(), NumArgs);
+    return false;
+  }
+  llvm::SmallVector<uint64_t, 16> Slots(NumArgs);
+  llvm::SmallVector<void *, 16> Params(NumArgs);
+  for (size_t I = 0; I < NumArgs; ++I) {
+    if (!pack(I, Args[I], Slots[I]))
+      return false;
+    Params[I] = &Slots[I];
+  }
+  if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
+    return true; // an empty grid launches nothing, as in Triton
+  // The launch may wait for room in the driver's queue: let other threads run.
+  PyThreadState *Saved = PyEval_SaveThread();
+  try {
+    D.launch(K, Grid[0], Grid[1], Grid[2], Stream, NumArgs ? Params.data() : nullptr);
+  } catch (...) {
+    PyEval_RestoreThread(Saved);
+    setPythonError(std::current_exception());
+    return false;
+  }
+  PyEval_RestoreThread(Saved);
+  return true;
+}
+
+bool NativeLauncher::call(PyObject *GX, PyObject *GY, PyObject *GZ, PyObject *StreamObj,
+                          PyObject *Args) {
+  unsigned Grid[3];
+  PyObject *Dims[3] = {GX, GY, GZ};
+  for (unsigned I = 0; I < 3; ++I)
+    if (!readDim(Dims[I], I, Kernel, Grid[I]))
+      return false;
+  cuda::CUstream Stream = nullptr;
+  if (StreamObj != Py_None) {
+    Stream = static_cast<cuda::CUstream>(PyLong_AsVoidPtr(StreamObj));
+    if (PyErr_Occurred())
+      return false;
+  }
+  PyObject *Seq = PySequence_Fast(Args, "the launch arguments must be a sequence");
+  if (!Seq)
+    return false;
+  Py_ssize_t N = PySequence_Fast_GET_SIZE(Seq);
+  llvm::SmallVector<ArgValue, 16> Values(N);
+  for (Py_ssize_t I = 0; I < N; ++I)
+    Values[I].Obj = PySequence_Fast_GET_ITEM(Seq, I);
+  bool Ok = launch(Grid, Stream, Values.data(), Values.size());
+  Py_DECREF(Seq);
+  return Ok;
+}
+
+} // namespace launch
+} // namespace tritium

@@ -1,0 +1,498 @@
+//===- RuntimeBinding.cpp - tritium._C.runtime ----------------------------===//
+//
+// The CUDA driver (runtime/CudaDriver.h), kernel launchers and the launch
+// dispatcher for python/tritium/runtime/{cuda.py,jit.py}:
+//
+//   d = _C.runtime.Driver(path)        # "" = libcuda.so.1; loads on first use
+//   d.load() -> (ok, why); d.device_count(); d.properties(device) -> dict
+//   d.current_device(); d.current_stream(device)     # torch's when imported
+//   l = d.load_kernel(image, name, signature, names, indices, num_warps,
+//                     shared, device, kernel, check_pointers) -> Launcher
+//   l(gx, gy, gz, stream, args); l.n_regs, l.n_spills, l.n_max_threads
+//   disp = _C.runtime.Dispatcher(kernel, params, driver, active_dict,
+//                                runtime_knobs, device_fn, stream_fn,
+//                                native, dtype_to_str, interpret_knob)
+//   disp.launch(grid, args, kwargs) -> CompiledKernel or None (slow path)
+//   disp.insert(device, debug, args, kwargs, kernel, launcher, arg_indices)
+//
+// Memory, events and synchronization are bound too, for the benchmark and
+// the tests. Driver errors become tritium.errors.CudaError and
+// OutOfResources (Launcher.cpp's setPythonError).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dispatcher.h"
+#include "Launcher.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace tritium;
+using namespace tritium::launch;
+
+namespace {
+
+constexpr const char *DispatcherCapsule = "tritium.runtime.Dispatcher";
+
+/// disp.launch(grid, args, kwargs): a METH_FASTCALL builtin whose self is a
+/// capsule holding the dispatcher, so that the call costs no pybind11
+/// argument conversion.
+PyObject *fastLaunch(PyObject *Self, PyObject *const *Args, Py_ssize_t N) {
+  if (N != 3) {
+    PyErr_SetString(PyExc_TypeError, "launch(grid, args, kwargs)");
+    return nullptr;
+  }
+  auto *D =
+      static_cast<std::shared_ptr<Dispatcher> *>(PyCapsule_GetPointer(Self, DispatcherCapsule));
+  if (!D)
+    return nullptr;
+  try {
+    return (*D)->launch(Args[0], Args[1], Args[2]);
+  } catch (...) {
+    setPythonError(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyMethodDef FastLaunchDef = {
+    "launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fastLaunch)),
+    METH_FASTCALL,
+    "launch(grid, args, kwargs): launches a kernel seen before and returns "
+    "its CompiledKernel, or None when the Python path must handle the call"};
+
+py::object fastLaunchOf(const std::shared_ptr<Dispatcher> &D) {
+  PyObject *Capsule =
+      PyCapsule_New(new std::shared_ptr<Dispatcher>(D), DispatcherCapsule, [](PyObject *C) {
+        delete static_cast<std::shared_ptr<Dispatcher> *>(
+            PyCapsule_GetPointer(C, DispatcherCapsule));
+      });
+  if (!Capsule)
+    throw py::error_already_set();
+  PyObject *Fn = PyCFunction_NewEx(&FastLaunchDef, Capsule, nullptr);
+  Py_DECREF(Capsule);
+  if (!Fn)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(Fn);
+}
+
+// --- kernel[grid] ---------------------------------------------------------------
+
+/// What `jit_function[grid]` returns: calling it launches through the
+/// function's dispatcher with no Python frame in between, and falls back to
+/// `jit_function.run(*args, grid=grid, warmup=False, **kwargs)` on a miss
+/// (or when pre-run hooks are set).
+struct GridLaunchObject {
+  PyObject_HEAD PyObject *Fn;
+  PyObject *Grid;
+};
+
+struct GridLaunchNames {
+  PyObject *PreRunHooks = PyUnicode_InternFromString("pre_run_hooks");
+  PyObject *FastLaunch = PyUnicode_InternFromString("_fast_launch");
+  PyObject *Run = PyUnicode_InternFromString("run");
+  PyObject *Grid = PyUnicode_InternFromString("grid");
+  PyObject *Warmup = PyUnicode_InternFromString("warmup");
+};
+
+const GridLaunchNames &gridLaunchNames() {
+  static const GridLaunchNames *N = new GridLaunchNames();
+  return *N;
+}
+
+/// The fast path: a kernel, Py_None (take the slow path), or null (error).
+/// The function's attributes are read from its __dict__ (JITFunction has no
+/// descriptors by these names), which spares walking its type.
+PyObject *tryFastLaunch(GridLaunchObject *G, PyObject *Args, PyObject *Kwargs) {
+  const GridLaunchNames &N = gridLaunchNames();
+  PyObject *Dict = PyObject_GenericGetDict(G->Fn, nullptr);
+  if (!Dict) {
+    PyErr_Clear();
+    Py_RETURN_NONE;
+  }
+  PyObject *Hooks = PyDict_GetItemWithError(Dict, N.PreRunHooks);
+  PyObject *Fast = PyDict_GetItemWithError(Dict, N.FastLaunch);
+  bool Usable = Hooks && PyList_Check(Hooks) && PyList_GET_SIZE(Hooks) == 0 && Fast &&
+                PyCFunction_Check(Fast) && PyCFunction_GET_FUNCTION(Fast) == FastLaunchDef.ml_meth;
+  auto *D = Usable ? static_cast<std::shared_ptr<Dispatcher> *>(
+                         PyCapsule_GetPointer(PyCFunction_GET_SELF(Fast), DispatcherCapsule))
+                   : nullptr;
+  // Hold the dispatcher: the launch runs Python (the grid) that may drop it.
+  std::shared_ptr<Dispatcher> Held = D ? *D : nullptr;
+  Py_DECREF(Dict);
+  if (!Held) {
+    if (PyErr_Occurred())
+      PyErr_Clear();
+    Py_RETURN_NONE; // hooks to run, or no dispatcher yet (the first launch)
+  }
+  try {
+    return Held->launch(G->Grid, Args, Kwargs ? Kwargs : Py_None);
+  } catch (...) {
+    setPythonError(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyObject *gridLaunchCall(PyObject *Self, PyObject *Args, PyObject *Kwargs) {
+  auto *G = reinterpret_cast<GridLaunchObject *>(Self);
+  PyObject *Kernel = tryFastLaunch(G, Args, Kwargs);
+  if (Kernel != Py_None)
+    return Kernel;
+  Py_DECREF(Kernel);
+  const GridLaunchNames &N = gridLaunchNames();
+  PyObject *Kw = Kwargs ? PyDict_Copy(Kwargs) : PyDict_New();
+  PyObject *Run = Kw ? PyObject_GetAttr(G->Fn, N.Run) : nullptr;
+  PyObject *Result = nullptr;
+  if (Run && PyDict_SetItem(Kw, N.Grid, G->Grid) == 0 &&
+      PyDict_SetItem(Kw, N.Warmup, Py_False) == 0)
+    Result = PyObject_Call(Run, Args, Kw);
+  Py_XDECREF(Run);
+  Py_XDECREF(Kw);
+  return Result;
+}
+
+void gridLaunchDealloc(PyObject *Self) {
+  auto *G = reinterpret_cast<GridLaunchObject *>(Self);
+  PyTypeObject *T = Py_TYPE(Self);
+  Py_XDECREF(G->Fn);
+  Py_XDECREF(G->Grid);
+  PyObject_Free(Self);
+  Py_DECREF(T);
+}
+
+PyObject *gridLaunchRepr(PyObject *Self) {
+  auto *G = reinterpret_cast<GridLaunchObject *>(Self);
+  return PyUnicode_FromFormat("<launch of %R on grid %R>", G->Fn, G->Grid);
+}
+
+PyTypeObject *gridLaunchType() {
+  static PyTypeObject *T = [] {
+    static PyType_Slot Slots[] = {
+        {Py_tp_call, reinterpret_cast<void *>(gridLaunchCall)},
+        {Py_tp_dealloc, reinterpret_cast<void *>(gridLaunchDealloc)},
+        {Py_tp_repr, reinterpret_cast<void *>(gridLaunchRepr)},
+        {Py_tp_doc, const_cast<char *>("kernel[grid]: call it with the kernel's arguments")},
+        {0, nullptr},
+    };
+    static PyType_Spec Spec = {"tritium._C.runtime.GridLaunch", sizeof(GridLaunchObject), 0,
+                               Py_TPFLAGS_DEFAULT, Slots};
+    return reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&Spec));
+  }();
+  return T;
+}
+
+/// grid_launch(fn, grid) -> GridLaunch (METH_FASTCALL: kernel[grid] is on
+/// every launch's path).
+PyObject *gridLaunchNew(PyObject *, PyObject *const *Args, Py_ssize_t N) {
+  if (N != 2) {
+    PyErr_SetString(PyExc_TypeError, "grid_launch(fn, grid)");
+    return nullptr;
+  }
+  PyTypeObject *T = gridLaunchType();
+  if (!T)
+    return nullptr;
+  auto *G = PyObject_New(GridLaunchObject, T);
+  if (!G)
+    return nullptr;
+  G->Fn = Py_NewRef(Args[0]);
+  G->Grid = Py_NewRef(Args[1]);
+  return reinterpret_cast<PyObject *>(G);
+}
+
+/// JITFunction.__getitem__ as a method descriptor (no Python frame).
+PyObject *gridGetItem(PyObject *Self, PyObject *Grid) {
+  PyObject *Args[2] = {Self, Grid};
+  return gridLaunchNew(nullptr, Args, 2);
+}
+
+PyMethodDef GridGetItemDef = {
+    "__getitem__", gridGetItem, METH_O,
+    "kernel[grid](*args, **kwargs) launches kernel on grid (see docs/runtime.md)"};
+
+PyMethodDef GridLaunchDef = {
+    "grid_launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(gridLaunchNew)),
+    METH_FASTCALL, "grid_launch(jit_function, grid): what jit_function[grid] returns"};
+
+std::string bytesOf(py::handle Image) {
+  if (PyBytes_Check(Image.ptr()))
+    return std::string(PyBytes_AS_STRING(Image.ptr()),
+                       static_cast<size_t>(PyBytes_GET_SIZE(Image.ptr())));
+  return py::cast<std::string>(Image);
+}
+
+std::unique_ptr<NativeLauncher>
+loadKernel(cuda::Driver &D, py::handle Image, const std::string &Name,
+           const std::vector<std::string> &Signature, const std::vector<std::string> &Names,
+           const std::vector<int> &Indices, unsigned NumWarps, unsigned Shared, int Device,
+           const std::string &Kernel, bool CheckPointers) {
+  if (Names.size() != Signature.size() || Indices.size() != Signature.size())
+    throw py::value_error("load_kernel: signature, names and indices differ in length");
+  std::vector<ParamType> Types;
+  for (size_t I = 0; I < Signature.size(); ++I) {
+    std::optional<ParamType> T = parseParamType(Signature[I]);
+    if (!T)
+      throw py::type_error(Kernel + "(): argument '" + Names[I] + "' (parameter " +
+                           std::to_string(Indices[I]) + ") has type '" + Signature[I] +
+                           "', which a launch cannot pass");
+    Types.push_back(*T);
+  }
+  cuda::KernelImage Img;
+  Img.Name = Name;
+  Img.Image = bytesOf(Image);
+  Img.SharedBytes = Shared;
+  Img.NumThreads = 32 * NumWarps;
+  cuda::LoadedKernel K;
+  {
+    py::gil_scoped_release Unlocked; // the PTX JIT may take a while
+    K = D.loadKernel(Img, Device);
+  }
+  return std::make_unique<NativeLauncher>(D, std::move(K), std::move(Types), Names, Indices, Kernel,
+                                          CheckPointers);
+}
+
+py::dict properties(cuda::Driver &D, int Device) {
+  using cuda::DeviceAttribute;
+  static const std::pair<const char *, DeviceAttribute> Attrs[] = {
+      {"max_threads_per_block", cuda::DevMaxThreadsPerBlock},
+      {"max_grid_dim_x", cuda::DevMaxGridDimX},
+      {"max_grid_dim_y", cuda::DevMaxGridDimY},
+      {"max_grid_dim_z", cuda::DevMaxGridDimZ},
+      {"max_shared_mem", cuda::DevMaxSharedMemoryPerBlockOptin},
+      {"max_shared_mem_default", cuda::DevMaxSharedMemoryPerBlock},
+      {"max_shared_mem_per_sm", cuda::DevMaxSharedMemoryPerMultiprocessor},
+      {"warpSize", cuda::DevWarpSize},
+      {"multiprocessor_count", cuda::DevMultiprocessorCount},
+      {"l2_cache_size", cuda::DevL2CacheSize},
+      {"major", cuda::DevComputeCapabilityMajor},
+      {"minor", cuda::DevComputeCapabilityMinor},
+  };
+  py::dict Out;
+  for (const auto &A : Attrs)
+    Out[A.first] = D.deviceAttribute(A.second, Device);
+  Out["name"] = D.deviceName(Device);
+  return Out;
+}
+
+std::vector<Dispatcher::Param> paramsOf(py::handle Table) {
+  // (name, kind, has_default, default, constexpr, do_not_specialize,
+  //  do_not_specialize_on_alignment) per parameter.
+  std::vector<Dispatcher::Param> Params;
+  for (py::handle Row : Table) {
+    py::tuple T = py::reinterpret_borrow<py::tuple>(Row);
+    if (T.size() != 7)
+      throw py::value_error("a parameter is (name, kind, has_default, default, "
+                            "constexpr, do_not_specialize, no_align)");
+    Dispatcher::Param P;
+    P.Name = py::str(T[0]);
+    P.Kind = static_cast<Dispatcher::ParamKind>(py::cast<int>(T[1]));
+    if (py::cast<bool>(T[2]))
+      P.Default = py::reinterpret_borrow<py::object>(T[3]);
+    P.Constexpr = py::cast<bool>(T[4]);
+    P.NoSpecialize = py::cast<bool>(T[5]);
+    P.NoAlignment = py::cast<bool>(T[6]);
+    Params.push_back(std::move(P));
+  }
+  return Params;
+}
+
+cuda::CUstream streamOf(py::handle S) {
+  return S.is_none() ? nullptr : reinterpret_cast<cuda::CUstream>(py::cast<uintptr_t>(S));
+}
+
+} // namespace
+
+void bindRuntime(py::module_ &M) {
+  py::module_ R =
+      M.def_submodule("runtime", "The CUDA driver (loaded at run time), kernel launchers and "
+                                 "the launch dispatcher");
+
+  py::register_exception_translator([](std::exception_ptr P) {
+    try {
+      if (P)
+        std::rethrow_exception(P);
+    } catch (const cuda::OutOfResources &) {
+      setPythonError(P);
+    } catch (const cuda::CudaError &) {
+      setPythonError(P);
+    }
+  });
+
+  // Drivers live for the whole process: Python never deletes one.
+  py::class_<cuda::Driver, std::unique_ptr<cuda::Driver, py::nodelete>>(
+      R, "Driver", "libcuda at one path, loaded on first use")
+      .def(py::init([](const std::string &Path) { return &cuda::Driver::get(Path); }),
+           py::arg("path") = "",
+           "The driver library at path (a file, a directory holding "
+           "libcuda.so.1, or '' for the loader's search path)")
+      .def_property_readonly("path", &cuda::Driver::path)
+      .def(
+          "load",
+          [](cuda::Driver &D) {
+            std::string Why;
+            bool Ok = D.load(&Why);
+            return py::make_tuple(Ok, Why);
+          },
+          "Loads the library and runs cuInit: (True, '') or (False, why)")
+      .def("device_count", &cuda::Driver::deviceCount)
+      .def("driver_version", &cuda::Driver::driverVersion)
+      .def("properties", &properties, py::arg("device"),
+           "The device's limits, compute capability and name, as a dict")
+      .def(
+          "current_device",
+          [](cuda::Driver &D) {
+            int Dev = currentDevice(D);
+            if (Dev < 0)
+              throw py::error_already_set();
+            return Dev;
+          },
+          "torch's current device when torch is imported, else the device "
+          "of the current context, else 0")
+      .def(
+          "current_stream",
+          [](cuda::Driver &, int Device) {
+            cuda::CUstream S;
+            if (!currentStream(Device, S))
+              throw py::error_already_set();
+            return reinterpret_cast<uintptr_t>(S);
+          },
+          py::arg("device"), "torch's current stream on device, else 0")
+      .def("load_kernel", &loadKernel, py::arg("image"), py::arg("name"), py::arg("signature"),
+           py::arg("names"), py::arg("indices"), py::arg("num_warps"), py::arg("shared"),
+           py::arg("device"), py::arg("kernel"), py::arg("check_pointers") = false,
+           "Loads a cubin (or PTX) into device's primary context -> Launcher")
+      .def("mem_alloc", &cuda::Driver::memAlloc, py::arg("nbytes"), py::arg("device"))
+      .def("mem_free", &cuda::Driver::memFree, py::arg("ptr"))
+      .def(
+          "memcpy_htod",
+          [](cuda::Driver &D, cuda::CUdeviceptr Dst, py::bytes Data) {
+            std::string S = Data;
+            D.memcpyHtoD(Dst, S.data(), S.size());
+          },
+          py::arg("ptr"), py::arg("data"))
+      .def(
+          "memcpy_dtoh",
+          [](cuda::Driver &D, cuda::CUdeviceptr Src, size_t N) {
+            std::string S(N, '\0');
+            D.memcpyDtoH(&S[0], Src, N);
+            return py::bytes(S);
+          },
+          py::arg("ptr"), py::arg("nbytes"))
+      .def(
+          "memset_d8",
+          [](cuda::Driver &D, cuda::CUdeviceptr Dst, unsigned char V, size_t N, py::handle Stream) {
+            D.memsetD8Async(Dst, V, N, streamOf(Stream));
+          },
+          py::arg("ptr"), py::arg("value"), py::arg("nbytes"), py::arg("stream") = 0)
+      .def("synchronize", &cuda::Driver::synchronize, py::arg("device"),
+           py::call_guard<py::gil_scoped_release>())
+      .def(
+          "stream_synchronize",
+          [](cuda::Driver &D, py::handle Stream) {
+            cuda::CUstream S = streamOf(Stream);
+            py::gil_scoped_release Unlocked;
+            D.streamSynchronize(S);
+          },
+          py::arg("stream"))
+      .def("event_create",
+           [](cuda::Driver &D) { return reinterpret_cast<uintptr_t>(D.eventCreate()); })
+      .def(
+          "event_record",
+          [](cuda::Driver &D, uintptr_t E, py::handle Stream) {
+            D.eventRecord(reinterpret_cast<cuda::CUevent>(E), streamOf(Stream));
+          },
+          py::arg("event"), py::arg("stream") = 0)
+      .def(
+          "event_elapsed",
+          [](cuda::Driver &D, uintptr_t Start, uintptr_t End) {
+            py::gil_scoped_release Unlocked;
+            return D.eventElapsed(reinterpret_cast<cuda::CUevent>(Start),
+                                  reinterpret_cast<cuda::CUevent>(End));
+          },
+          py::arg("start"), py::arg("end"), "Milliseconds between two events")
+      .def(
+          "event_destroy",
+          [](cuda::Driver &D, uintptr_t E) { D.eventDestroy(reinterpret_cast<cuda::CUevent>(E)); },
+          py::arg("event"));
+
+  py::class_<NativeLauncher>(R, "Launcher", "A loaded kernel: launcher(gx, gy, gz, stream, args)")
+      .def("__call__",
+           [](NativeLauncher &L, py::handle GX, py::handle GY, py::handle GZ, py::handle Stream,
+              py::handle Args) {
+             if (!L.call(GX.ptr(), GY.ptr(), GZ.ptr(), Stream.ptr(), Args.ptr()))
+               throw py::error_already_set();
+           })
+      .def_property_readonly("name", [](const NativeLauncher &L) { return L.kernel().Name; })
+      .def_property_readonly("device", [](const NativeLauncher &L) { return L.kernel().Device; })
+      .def_property_readonly("n_regs", [](const NativeLauncher &L) { return L.kernel().NumRegs; })
+      .def_property_readonly("n_spills",
+                             [](const NativeLauncher &L) { return L.kernel().NumSpills; })
+      .def_property_readonly("n_max_threads",
+                             [](const NativeLauncher &L) { return L.kernel().MaxThreads; })
+      .def_property_readonly("shared",
+                             [](const NativeLauncher &L) { return L.kernel().SharedBytes; })
+      .def_property_readonly("static_shared",
+                             [](const NativeLauncher &L) { return L.kernel().StaticShared; })
+      .def_property_readonly("num_threads",
+                             [](const NativeLauncher &L) { return L.kernel().NumThreads; })
+      .def_property_readonly("function", [](const NativeLauncher &L) {
+        return reinterpret_cast<uintptr_t>(L.kernel().Function);
+      });
+
+  py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(
+      R, "Dispatcher", "The warm path of one @jit function's launches")
+      .def(py::init([](const std::string &Kernel, py::handle Params, py::object Driver,
+                       py::object ActiveDict, py::object RuntimeKnobs, py::object DeviceFn,
+                       py::object StreamFn, cuda::Driver *Native, py::object DtypeToStr,
+                       bool InterpretKnob) {
+             Dispatcher::DriverHooks H;
+             H.Driver = std::move(Driver);
+             H.ActiveDict = std::move(ActiveDict);
+             H.RuntimeKnobs = std::move(RuntimeKnobs);
+             if (!DeviceFn.is_none())
+               H.DeviceFn = std::move(DeviceFn);
+             if (!StreamFn.is_none())
+               H.StreamFn = std::move(StreamFn);
+             H.Native = Native;
+             if (!H.DeviceFn && !H.Native)
+               throw py::value_error("a Dispatcher needs device_fn or a native driver");
+             return std::make_shared<Dispatcher>(Kernel, paramsOf(Params), std::move(H),
+                                                 std::move(DtypeToStr), InterpretKnob);
+           }),
+           py::arg("kernel"), py::arg("params"), py::arg("driver"), py::arg("active_dict"),
+           py::arg("runtime_knobs"), py::arg("device_fn"), py::arg("stream_fn"), py::arg("native"),
+           py::arg("dtype_to_str"), py::arg("interpret_knob") = false)
+      .def_property_readonly("launch", &fastLaunchOf,
+                             "The fast entry point, launch(grid, args, kwargs)")
+      .def("insert", &Dispatcher::insert, py::arg("device"), py::arg("debug"), py::arg("args"),
+           py::arg("kwargs"), py::arg("kernel"), py::arg("launcher"), py::arg("arg_indices"))
+      .def("watch_globals", &Dispatcher::watchGlobals, py::arg("globals"))
+      .def("clear", &Dispatcher::clear)
+      .def("__len__", &Dispatcher::size)
+      .def_property_readonly("driver", &Dispatcher::driver);
+
+  if (!gridLaunchType())
+    throw py::error_already_set();
+  R.attr("GridLaunch") =
+      py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject *>(gridLaunchType()));
+  R.attr("grid_launch") = py::reinterpret_steal<py::object>(
+      PyCFunction_NewEx(&GridLaunchDef, nullptr, R.attr("__name__").ptr()));
+  R.def(
+      "grid_getitem",
+      [](py::handle Cls) {
+        if (!PyType_Check(Cls.ptr()))
+          throw py::type_error("grid_getitem(cls) takes a class");
+        PyObject *D =
+            PyDescr_NewMethod(reinterpret_cast<PyTypeObject *>(Cls.ptr()), &GridGetItemDef);
+        if (!D)
+          throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(D);
+      },
+      "A __getitem__ for cls (a method descriptor) that returns grid_launch(self, grid)");
+
+  R.def("shutdown", &setShuttingDown,
+        "Stops launchers from unloading their modules (called at exit)");
+}

@@ -1,0 +1,487 @@
+"""The CUDA launch path without a GPU: kernel[grid](...) -> the C++
+dispatcher and launcher -> cuLaunchKernel in the fake driver
+(tests/fakecuda), which logs every launch with its packed parameter bytes.
+
+Kernels compile through StubBackend: their PTX has the kernel's parameters
+and an empty body, which is all the fake driver reads.
+"""
+
+import gc
+import os
+import struct
+import sys
+import threading
+import types
+
+import pytest
+
+import tritium
+import tritium.language as tl
+from tritium import knobs
+from tritium.compiler import compiler
+from tritium.errors import CudaError, OutOfResources
+from tritium.runtime import CudaDriver, driver
+from tritium.runtime.jit import cdiv, jit
+
+from runtime_helpers import CudaArray, FakeTensor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "fakecuda"))
+import fakecuda  # noqa: E402
+
+
+class Env:
+    def __init__(self, fake, drv, backend):
+        self.fake, self.driver, self.backend = fake, drv, backend
+
+    def launches(self):
+        return self.fake.launches()
+
+    def last(self):
+        return self.fake.launches()[-1]
+
+
+@pytest.fixture
+def cuda(monkeypatch):
+    path = fakecuda.find_library()
+    if path is None:
+        pytest.skip("the fake CUDA driver is not built (tests/fakecuda needs cuda.h)")
+    fake = fakecuda.FakeCuda(path)
+    fake.reset()
+    monkeypatch.setenv("TRITIUM_LIBCUDA_PATH", path)
+    drv = CudaDriver()
+    assert drv.is_active(), drv.load_error()
+    driver.set_active(drv)
+    backend = fakecuda.StubBackend()
+    monkeypatch.setitem(compiler._backends, "cuda", backend)
+    yield Env(fake, drv, backend)
+    driver.set_active(None)
+    fake.reset()
+
+
+@jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+             mask=mask)
+
+
+@jit
+def scalars(p, a, b, c, x, flag):
+    pass
+
+
+@jit
+def typed(p, a: tl.int8, b: tl.int16, c: tl.uint8, d: tl.uint16, e: tl.uint32,
+          f: tl.float16, g: tl.bfloat16, h: tl.float64, i: tl.int64):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def fresh_kernels():
+    for k in (add_kernel, scalars, typed):
+        k.device_caches.clear()
+
+
+def u64(b):
+    return struct.unpack("<Q", b)[0]
+
+
+def tensors(n=64, dtype="float32"):
+    return FakeTensor(n, dtype), FakeTensor(n, dtype, 64), FakeTensor(n, dtype, 128)
+
+
+# -- the driver ------------------------------------------------------------------
+
+def test_driver_reports_the_device(cuda):
+    assert cuda.driver.get_current_target() == compiler.GPUTarget("cuda", 90, 32)
+    assert cuda.driver.get_current_device() == 0
+    assert cuda.driver.get_current_stream(0) == 0
+    props = cuda.driver.properties()
+    assert props["max_shared_mem"] == 232448 and props["multiprocessor_count"] == 132
+    assert props["name"] == "Fake CUDA device 0"
+
+
+def test_compute_capability_from_the_device(cuda):
+    cuda.fake.set("cc_major", 8)
+    drv = CudaDriver(cuda.fake.path)
+    assert drv.get_current_target() == compiler.GPUTarget("cuda", 80, 32)
+
+
+def test_missing_driver_is_inactive(tmp_path):
+    drv = CudaDriver(str(tmp_path / "libcuda.so.1"))
+    assert not drv.is_active()
+    assert "cannot load the CUDA driver" in drv.load_error()
+
+
+# -- argument packing ------------------------------------------------------------
+
+def test_pointers_ints_floats_bools(cuda):
+    p = FakeTensor(4)
+    scalars[(3,)](p, -7, 2**40, 2**63 + 5, 1.5, True)
+    rec = cuda.last()
+    assert rec["kernel"] == "scalars" and rec["grid"] == [3, 1, 1]
+    assert rec["block"] == [128, 1, 1] and rec["shared"] == 0 and rec["stream"] == 0
+    ptr, a, b, c, x, flag = rec["params"]
+    assert u64(ptr) == p.data_ptr()
+    assert struct.unpack("<i", a)[0] == -7                 # i32
+    assert struct.unpack("<q", b)[0] == 2**40              # i64
+    assert u64(c) == 2**63 + 5                             # u64
+    assert struct.unpack("<f", x)[0] == 1.5                # fp32
+    assert flag == b"\x01"                                 # i1
+    k = scalars.warmup(p, -7, 2**40, 2**63 + 5, 1.5, True, grid=(1,))
+    assert k.metadata.signature == {"p": "*fp32", "a": "i32", "b": "i64", "c": "u64",
+                                    "x": "fp32", "flag": "i1"}
+
+
+def test_every_scalar_width(cuda):
+    typed[(1,)](FakeTensor(4), -3, -300, 200, 60000, 2**32 - 1, 1.5, 1.5, 2.5, 3)
+    _, a, b, c, d, e, f, g, h, i = cuda.last()["params"]
+    assert (a, b, c, d) == (b"\xfd", struct.pack("<h", -300), b"\xc8", struct.pack("<H", 60000))
+    assert e == struct.pack("<I", 2**32 - 1)
+    assert f == struct.pack("<e", 1.5)                      # fp16 bits
+    assert g == b"\xc0\x3f"                                 # bf16 1.5
+    assert h == struct.pack("<d", 2.5) and i == struct.pack("<q", 3)
+
+
+def test_fp16_and_bf16_round_to_nearest_even(cuda):
+    for value in (0.1, -2.0 / 3, 65519.0, 1e-7, float("inf")):
+        typed[(1,)](FakeTensor(4), 0, 0, 0, 0, 0, value, value, 0.0, 0)
+        f, g = cuda.last()["params"][6:8]
+        assert f == struct.pack("<e", value)
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        assert struct.unpack("<H", g)[0] == rounded
+
+
+def test_pointer_sources(cuda):
+    out = FakeTensor(4, offset_bytes=32)
+    add_kernel[(1,)](CudaArray(0x7F0000001000, "<f4"), FakeTensor(4, offset_bytes=16), out, 4)
+    x, y, o, n = cuda.last()["params"]
+    assert u64(x) == 0x7F0000001000 and u64(y) == 0x7F0000000010 and u64(o) == out.data_ptr()
+    # A compiled kernel's launcher also takes int addresses and None (null).
+    k = add_kernel.warmup(*tensors(), 4, grid=(1,))
+    k.run(2, 1, 1, 0, None, 0x1230, FakeTensor(4), 5)
+    x, y, _, n = cuda.last()["params"]
+    assert u64(x) == 0 and u64(y) == 0x1230 and struct.unpack("<i", n)[0] == 5
+
+
+def test_none_is_a_constexpr_not_a_parameter(cuda):
+    @jit
+    def k(p, q, n):
+        pass
+    k[(1,)](FakeTensor(4), None, 3)
+    assert len(cuda.last()["params"]) == 2  # q is specialized away
+
+
+def test_values_that_do_not_fit_name_the_parameter(cuda):
+    with pytest.raises(OverflowError, match=r"typed\(\): argument 'a' \(parameter 1\): "
+                                            r"300 does not fit in i8"):
+        typed[(1,)](FakeTensor(4), 300, 0, 0, 0, 0, 1.0, 1.0, 1.0, 0)
+    with pytest.raises(OverflowError, match="argument 'c'.*-1 does not fit in u8"):
+        typed[(1,)](FakeTensor(4), 0, 0, -1, 0, 0, 1.0, 1.0, 1.0, 0)
+    k = scalars.warmup(FakeTensor(4), 1, 2, 3, 1.0, True, grid=(1,))
+    with pytest.raises(TypeError, match=r"argument 'p' \(parameter 0\): expected a tensor"):
+        k.run(1, 1, 1, 0, "oops", 1, 2, 3, 1.0, True)
+    with pytest.raises(TypeError, match=r"argument 'x' \(parameter 4\): expected a float"):
+        k.run(1, 1, 1, 0, FakeTensor(4), 1, 2, 3, "x", True)
+    with pytest.raises(TypeError, match="takes 6 kernel arguments, got 2"):
+        k.run(1, 1, 1, 0, FakeTensor(4), 1)
+
+
+# -- the warm path -----------------------------------------------------------------
+
+def test_warm_launches_never_reach_python(cuda, frontend, monkeypatch):
+    x, y, out = tensors()
+    add_kernel[(4,)](x, y, out, 64)
+    assert len(add_kernel._dispatcher) == 1
+    monkeypatch.setattr(add_kernel, "_run", lambda *a: pytest.fail("took the Python path"))
+    for n in (64, 128, 4096):  # all divisible by 16: one specialization
+        add_kernel[(4,)](x, y, out, n)
+    assert cuda.fake.launch_count() == 4 and frontend.count == 1
+    assert [struct.unpack("<i", r["params"][3])[0] for r in cuda.launches()] == [64, 64, 128, 4096]
+
+
+def test_specialization_keys_reach_the_map(cuda, frontend):
+    x, y, out = tensors()
+    for n in (64, 65, 1, 80, 2**33, 2**33 + 1, 2**64 - 16):
+        add_kernel[(1,)](x, y, out, n)
+    # i32 %16, i32, i32 ==1, (80: a hit), i64 %16, i64, u64 %16
+    assert frontend.count == 6 and len(add_kernel._dispatcher) == 6
+    assert cuda.fake.calls("cuModuleLoadDataEx") == 6
+    add_kernel[(1,)](x, FakeTensor(64, offset_bytes=4), out, 64)  # unaligned pointer
+    add_kernel[(1,)](x, y, out, 64, BLOCK=256)                     # a constexpr
+    add_kernel[(1,)](x, y, out, 64, num_warps=8)                   # a launch option
+    add_kernel[(1,)](*tensors(dtype="float16"), 64)                # a dtype
+    assert frontend.count == 10 and len(add_kernel._dispatcher) == 10
+    assert cuda.last()["block"] == [128, 1, 1]
+    add_kernel[(1,)](x, y, out, 64, num_warps=8)
+    assert cuda.last()["block"] == [256, 1, 1] and frontend.count == 10
+
+
+def test_do_not_specialize_keys(cuda, frontend):
+    @jit(do_not_specialize=["n"], do_not_specialize_on_alignment=["p"])
+    def k(p, n):
+        pass
+    k[(1,)](FakeTensor(4), 64)
+    k[(1,)](FakeTensor(4, offset_bytes=4), 1)
+    k[(1,)](FakeTensor(4), 7)
+    assert frontend.count == 1 and len(k._dispatcher) == 1
+
+
+def test_kwargs_defaults_and_debug_knob(cuda, frontend, monkeypatch):
+    x, y, out = tensors()
+    add_kernel[(1,)](x_ptr=x, y_ptr=y, out_ptr=out, n=16)
+    add_kernel[(1,)](x, y, out, n=16, BLOCK=128)
+    add_kernel[(1,)](x, y, out, 16, 128)
+    assert frontend.count == 1 and cuda.fake.launch_count() == 3
+    monkeypatch.setenv("TRITIUM_DEBUG", "1")
+    add_kernel[(1,)](x, y, out, 16)
+    assert frontend.count == 2
+    monkeypatch.delenv("TRITIUM_DEBUG")
+    add_kernel[(1,)](x, y, out, 16)
+    assert frontend.count == 2 and cuda.fake.launch_count() == 5
+
+
+def test_grid_callable_gets_the_bound_arguments(cuda):
+    x, y, out = tensors()
+    seen = []
+
+    def grid(meta):
+        seen.append(dict(meta))
+        return (cdiv(meta["n"], meta["BLOCK"]), 2)
+    for _ in range(3):  # a compile, then warm launches
+        add_kernel[grid](x, y, out, 1000, BLOCK=256)
+    assert seen == [{"x_ptr": x, "y_ptr": y, "out_ptr": out, "n": 1000, "BLOCK": 256}] * 3
+    assert [r["grid"] for r in cuda.launches()] == [[4, 2, 1]] * 3
+
+
+def test_bad_grids(cuda):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)  # warm
+    with pytest.raises(ValueError, match="1 to 3 dimensions"):
+        add_kernel[(1, 1, 1, 1)](x, y, out, 16)
+    with pytest.raises(ValueError, match="grid dimension 1 is 70000; CUDA allows 0 to 65535"):
+        add_kernel[(1, 70000)](x, y, out, 16)
+    with pytest.raises(TypeError, match="grid dimension 0 must be an int"):
+        add_kernel[(1.5,)](x, y, out, 16)
+    with pytest.raises(ZeroDivisionError):
+        add_kernel[lambda meta: (1 // 0,)](x, y, out, 16)
+    assert cuda.fake.launch_count() == 1
+
+
+def test_empty_grid_launches_nothing(cuda):
+    x, y, out = tensors()
+    for grid in ((0,), (4, 0), (2, 3, 0), lambda meta: (0,)):
+        add_kernel[grid](x, y, out, 16)
+    assert cuda.fake.launch_count() == 0 and cuda.fake.calls("cuLaunchKernel") == 0
+
+
+def test_binding_errors_name_the_parameter_when_warm(cuda):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'n'"):
+        add_kernel[(1,)](x, y, out)
+    with pytest.raises(TypeError, match="multiple values for argument 'n'"):
+        add_kernel[(1,)](x, y, out, 3, n=4)
+    with pytest.raises(TypeError, match=r"argument 'y_ptr' \(parameter 1\).*type str"):
+        add_kernel[(1,)](x, "oops", out, 3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'BLOK'"):
+        add_kernel[(1,)](x, y, out, 3, BLOK=3)
+    assert cuda.fake.launch_count() == 1
+
+
+# -- errors from the driver -----------------------------------------------------------
+
+def test_launch_errors_carry_the_cuda_name(cuda):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    cuda.fake.inject("cuLaunchKernel", 700)
+    with pytest.raises(CudaError) as info:
+        add_kernel[(1,)](x, y, out, 16)
+    e = info.value
+    assert e.name == "CUDA_ERROR_ILLEGAL_ADDRESS" and e.code == 700
+    assert e.description == "an illegal memory access was encountered"
+    assert "launching kernel 'add_kernel' on grid (1, 1, 1)" in e.action
+    assert str(e).startswith("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access")
+    add_kernel[(1,)](x, y, out, 16)  # the next launch works again
+    assert cuda.fake.launch_count() == 2
+
+
+def test_load_errors_carry_the_jit_log(cuda):
+    cuda.fake.inject("cuModuleLoadDataEx", 218)
+    with pytest.raises(CudaError, match="CUDA_ERROR_INVALID_PTX.*loading kernel 'add_kernel'"
+                                        ".*fakecuda was told to fail") as info:
+        add_kernel[(1,)](*tensors(), 16)
+    assert info.value.name == "CUDA_ERROR_INVALID_PTX"
+    add_kernel[(1,)](*tensors(), 16)  # not cached as broken
+    assert cuda.fake.launch_count() == 1
+
+
+def test_unknown_error_codes_and_missing_functions(cuda):
+    gc.collect()  # kernels of earlier tests may live on in cycles
+    loaded = cuda.fake.loaded_modules()
+    cuda.fake.inject("cuModuleGetFunction", 500)
+    with pytest.raises(CudaError, match="CUDA_ERROR_NOT_FOUND.*finding kernel 'add_kernel'"):
+        add_kernel[(1,)](*tensors(), 16)
+    assert cuda.fake.loaded_modules() == loaded  # unloaded again
+    cuda.fake.inject("cuLaunchKernel", 999)
+    with pytest.raises(CudaError, match="CUDA error 999") as info:
+        add_kernel[(1,)](*tensors(), 16)
+    assert info.value.name is None and info.value.code == 999
+
+
+# -- resources ---------------------------------------------------------------------------
+
+def test_more_than_48kb_of_shared_memory_opts_in(cuda):
+    cuda.backend.shared = 100 * 1024
+    add_kernel[(2,)](*tensors(), 16)
+    assert cuda.last()["shared"] == 100 * 1024
+    assert cuda.fake.function_attribute(
+        "add_kernel", fakecuda.MAX_DYNAMIC_SHARED_SIZE_BYTES) == 100 * 1024
+    assert cuda.fake.calls("cuFuncSetAttribute") == 1
+
+
+def test_48kb_or_less_needs_no_attribute(cuda):
+    cuda.backend.shared = 48 * 1024
+    add_kernel[(2,)](*tensors(), 16)
+    assert cuda.last()["shared"] == 48 * 1024 and cuda.fake.calls("cuFuncSetAttribute") == 0
+
+
+def test_static_shared_memory_counts_towards_the_limit(cuda):
+    cuda.backend.shared = 40 * 1024
+    cuda.backend.attributes = {"static_shared": 16 * 1024}
+    add_kernel[(1,)](*tensors(), 16)
+    assert cuda.fake.function_attribute(
+        "add_kernel", fakecuda.MAX_DYNAMIC_SHARED_SIZE_BYTES) == 40 * 1024
+
+
+def test_too_much_shared_memory_is_out_of_resources(cuda):
+    cuda.fake.set("shared_optin", 101376)  # an sm_86 GPU
+    cuda.backend.shared = 160 * 1024
+    gc.collect()
+    loaded = cuda.fake.loaded_modules()
+    with pytest.raises(OutOfResources) as info:
+        add_kernel[(1,)](*tensors(), 16)
+    e = info.value
+    assert (e.name, e.required, e.limit) == ("shared memory", 163840, 101376)
+    assert "Required: 163840, Hardware limit: 101376" in str(e) and "add_kernel" in str(e)
+    assert cuda.fake.launch_count() == 0 and cuda.fake.loaded_modules() == loaded
+
+
+def test_too_many_threads_is_out_of_resources(cuda):
+    cuda.backend.attributes = {"max_threads": 256}
+    with pytest.raises(OutOfResources, match="threads, Required: 512, Hardware limit: 256"):
+        add_kernel[(1,)](*tensors(), 16, num_warps=16)
+
+
+def test_registers_and_spills(cuda):
+    cuda.backend.attributes = {"regs": 40, "local": 16}
+    k = add_kernel[(1,)](*tensors(), 16)
+    assert (k.n_regs, k.n_spills, k.n_max_threads) == (40, 4, 1024)
+
+
+def test_debug_checks_pointers(cuda, monkeypatch):
+    monkeypatch.setenv("TRITIUM_DEBUG", "1")
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+
+    class HostTensor(FakeTensor):
+        def data_ptr(self):
+            return 0x1000  # below the fake's device addresses
+    with pytest.raises(ValueError, match=r"argument 'y_ptr' \(parameter 1\): the device "
+                                         r"cannot access address 0x1000"):
+        add_kernel[(1,)](x, HostTensor(4), out, 16)
+
+
+# -- streams, devices, threads ----------------------------------------------------------------
+
+def test_torch_current_stream_and_device(cuda, monkeypatch):
+    calls = []
+    fake_torch = types.ModuleType("torch")
+    fake_torch._C = types.SimpleNamespace(
+        _cuda_getDevice=lambda: 0,
+        _cuda_getCurrentRawStream=lambda device: calls.append(device) or 0xABC0)
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    add_kernel[(1,)](x, y, out, 16)
+    assert [r["stream"] for r in cuda.launches()] == [0xABC0, 0xABC0]
+    assert calls == [0, 0] and cuda.driver.get_current_stream(0) == 0xABC0
+    monkeypatch.delitem(sys.modules, "torch")
+    add_kernel[(1,)](x, y, out, 16)
+    assert cuda.last()["stream"] == 0
+
+
+def test_launch_from_another_thread(cuda):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    errors = []
+
+    def work():
+        try:
+            add_kernel[(5,)](x, y, out, 16)  # no current context on this thread yet
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert not errors and cuda.last()["grid"] == [5, 1, 1]
+
+
+def test_hooks_and_changed_drivers_take_the_python_path(cuda, monkeypatch):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    seen = []
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", lambda info: seen.append(info["grid"]))
+    add_kernel[(3,)](x, y, out, 16)
+    assert seen == [(3, 1, 1)] and cuda.fake.launch_count() == 2
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", None)
+    other = CudaDriver(cuda.fake.path)
+    driver.set_active(other)
+    add_kernel[(1,)](x, y, out, 16)
+    assert add_kernel._dispatcher.driver is other and cuda.fake.launch_count() == 3
+
+
+def test_clearing_the_caches_forgets_warm_launches(cuda, frontend):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    add_kernel.device_caches[0][0].clear()
+    assert len(add_kernel._dispatcher) == 0
+    add_kernel[(1,)](x, y, out, 16)
+    assert frontend.count == 1  # the disk cache, not the frontend, served it
+    assert cuda.fake.calls("cuModuleLoadDataEx") == 2
+
+
+# -- benchmarking ---------------------------------------------------------------------------------
+
+def test_do_bench_times_with_events_and_flushes(cuda):
+    cuda.fake.set("launch_ns", 500_000)  # each launch "takes" 0.5 ms
+    cuda.fake.set("record", 0)
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    ms = tritium.testing.do_bench(lambda: add_kernel[(1,)](x, y, out, 16), warmup=5, rep=20)
+    assert ms == pytest.approx(0.5)
+    q = tritium.testing.do_bench(lambda: add_kernel[(1,)](x, y, out, 16), warmup=1, rep=5,
+                                 quantiles=[0.2, 0.5, 0.8])
+    assert q == pytest.approx([0.5, 0.5, 0.5])
+    # 5 estimate runs + 40 timed runs (rep 20 ms / 0.5 ms), each after a flush
+    flushes = cuda.fake.calls("cuMemsetD8Async")
+    assert flushes == (5 + 40) + (5 + 10)
+    assert cuda.fake.calls("cuMemAlloc") == 1  # one 256 MB buffer, reused
+
+
+def test_tritium_interpret_set_at_launch_leaves_the_warm_path(cuda, monkeypatch):
+    from tritium.runtime import interpreter
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    interpreted = []
+    monkeypatch.setattr(interpreter, "launch",
+                        lambda fn, args, kwargs, grid, warmup: interpreted.append(grid))
+    monkeypatch.setenv("TRITIUM_INTERPRET", "1")
+    add_kernel[(2,)](x, y, out, 16)
+    assert interpreted == [(2,)] and cuda.fake.launch_count() == 1
+    monkeypatch.delenv("TRITIUM_INTERPRET")
+    add_kernel[(3,)](x, y, out, 16)
+    assert cuda.fake.launch_count() == 2
