@@ -10,7 +10,7 @@ passes on it::
     print(m)
 """
 
-from .errors import CompilationError
+from .errors import CompilationError, CudaError, OutOfResources
 from ._C import Module, list_passes, parse_module, __version__
 
 # The runtime: @jit, launching, compile(), autotuning (docs/runtime.md).
@@ -20,7 +20,8 @@ from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBacken
                       cdiv, heuristics, jit, next_power_of_2)
 from .runtime.jit import TensorWrapper, reinterpret
 
-__all__ = ["CompilationError", "Module", "list_passes", "parse_module", "__version__",
+__all__ = ["CompilationError", "CudaError", "OutOfResources", "Module", "list_passes",
+           "parse_module", "__version__",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",
            "runtime", "testing", "TensorWrapper", "reinterpret", "InterpreterError"]
