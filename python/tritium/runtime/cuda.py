@@ -26,6 +26,7 @@ __all__ = ["CudaDriver"]
 FLUSH_BYTES = 256 * 1024 * 1024
 
 _atexit_registered = False
+_flush_buffers = {}  # (libcuda path, device) -> device address
 
 
 def _stop_unloading_at_exit():
@@ -42,7 +43,6 @@ class CudaDriver(_driver.Driver):
         self._lib = None
         self._targets = {}
         self._properties = {}
-        self._flush = {}
 
     def __repr__(self):
         path = self._lib.path if self._lib is not None else self._path
@@ -143,21 +143,17 @@ class CudaDriver(_driver.Driver):
         self.native_driver.synchronize(self.get_current_device() if device is None else device)
 
     def _flush_cache(self, device, stream):
-        """Overwrites a 256 MB buffer (Triton's do_bench cache flush): a torch
-        tensor's zero_() when torch is loaded, else cuMemsetD8Async."""
-        import sys
-        torch = sys.modules.get("torch")
-        buf = self._flush.get(device)
+        """Overwrites a 256 MB buffer on ``stream`` (Triton's do_bench cache
+        flush) with cuMemsetD8Async; one buffer per library and device for
+        the whole process. (Triton zeroes a torch tensor; the driver's own
+        memset does the same without torch, and with a driver other than
+        torch's, such as the tests' fake.)"""
+        lib = self.native_driver
+        key = (lib.path, device)
+        buf = _flush_buffers.get(key)
         if buf is None:
-            if torch is not None and hasattr(torch, "cuda"):
-                buf = torch.empty(FLUSH_BYTES // 4, dtype=torch.int, device=f"cuda:{device}")
-            else:
-                buf = self.native_driver.mem_alloc(FLUSH_BYTES, device)
-            self._flush[device] = buf
-        if isinstance(buf, int):
-            self.native_driver.memset_d8(buf, 0, FLUSH_BYTES, stream)
-        else:
-            buf.zero_()
+            buf = _flush_buffers[key] = lib.mem_alloc(FLUSH_BYTES, device)
+        lib.memset_d8(buf, 0, FLUSH_BYTES, stream)
 
     def benchmark(self, fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
         """Triton's do_bench: times ``fn()`` with CUDA events on the current

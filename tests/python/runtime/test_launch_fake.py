@@ -469,7 +469,7 @@ def test_do_bench_times_with_events_and_flushes(cuda):
     # 5 estimate runs + 40 timed runs (rep 20 ms / 0.5 ms), each after a flush
     flushes = cuda.fake.calls("cuMemsetD8Async")
     assert flushes == (5 + 40) + (5 + 10)
-    assert cuda.fake.calls("cuMemAlloc") == 1  # one 256 MB buffer, reused
+    assert cuda.fake.calls("cuMemAlloc") <= 1  # one 256 MB buffer per process, reused
 
 
 def test_tritium_interpret_set_at_launch_leaves_the_warm_path(cuda, monkeypatch):
