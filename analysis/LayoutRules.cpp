@@ -4,6 +4,8 @@
 #include "analysis/AxisInfo.h"
 #include "ir/Instructions.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 
 using namespace tritium;
@@ -148,6 +150,14 @@ LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
     Order.push_back(D);
   return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
                                                    Opts.WarpSize));
+}
+
+LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins = {
+      {kRegister, {}},
+      {kLane, llvm::SmallVector<Basis, 8>(llvm::Log2_32(Opts.WarpSize), Basis{})},
+      {kWarp, llvm::SmallVector<Basis, 8>(llvm::Log2_32(Opts.NumWarps), Basis{})}};
+  return LinearLayout(Ins, {});
 }
 
 LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,

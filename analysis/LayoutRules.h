@@ -47,6 +47,14 @@ LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
 LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape,
                            const LayoutOptions &Opts);
 
+/// The rank-0 layout of a scalar: every lane and warp holds it (all their
+/// bases zero), no registers. A scalar operand of join, or the results of a
+/// split into scalars, in the layout rules' terms: the rules then put the
+/// joined (split) dimension in registers, e.g.
+/// `inferResultLayout(join a, b)` with both operands scalarLayout is
+/// `register=[[1]]` over every lane and warp.
+LinearLayout scalarLayout(const LayoutOptions &Opts);
+
 /// The result layout of an FMA dot of shape [M, N] (or [B, M, N]): each
 /// thread owns a small 2-d tile of the result, for register reuse.
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,

@@ -8,14 +8,17 @@
 //   1. Anchors. Loads, stores and atomics take the coalesced layout of their
 //      pointer (coalescing: the widest vector the axis analysis allows along
 //      the most contiguous dimension, consecutive lanes on consecutive
-//      vectors); dots take the FMA result layout.
+//      vectors); dots take the FMA result layout. A split into scalars needs
+//      both elements in every thread's registers (its operand's anchor).
 //   2. Propagation to a fixed point: forward, a result takes the layout its
 //      operands imply (elementwise ops keep it, reductions slice it,
 //      reshape/trans/expand_dims/join/cat reinterpret it); backward, an
 //      operand not yet placed takes the layout its user needs (so address
 //      arithmetic is computed directly in the layout of its load or store).
 //      Results whose layout follows from their operands (reductions, loads,
-//      dots, ...) are only ever set forward.
+//      dots, ...) are only ever set forward, and so are join, split and cat:
+//      they need the joined, split or concatenated bit in registers, which
+//      a user's layout (a store's, say) need not have.
 //   3. Whatever is still unplaced gets the default layout, one value at a
 //      time in program order, each followed by more propagation.
 //   4. Every operand whose layout differs from what its user needs goes
@@ -56,7 +59,9 @@ bool isForwardOnly(const Instruction &I) {
   case Opcode::Reduce:
   case Opcode::ArgMin:
   case Opcode::ArgMax:
+  case Opcode::Join:
   case Opcode::Split:
+  case Opcode::Cat:
   case Opcode::ConvertLayout:
     return true;
   default:
@@ -69,7 +74,7 @@ bool isBlock(const Value *V) { return V->getType()->isBlock(); }
 class LayoutAssigner {
 public:
   LayoutAssigner(Function &F, AxisInfoAnalysis &AI, const LayoutOptions &Opts)
-      : F(F), AI(AI), Opts(Opts), DT(F) {}
+      : F(F), AI(AI), Opts(Opts), DT(F), Scalar(scalarLayout(Opts)) {}
 
   void run() {
     seedAnchors();
@@ -104,12 +109,12 @@ private:
     return Layouts.insert({V, L}).second;
   }
 
-  /// The layout \p I's operands are judged against: its result's, or a
-  /// store's anchor.
+  /// The layout \p I's operands are judged against: its result's, or the
+  /// anchor of a store or of a split into scalars.
   const LinearLayout *resultLayout(const Instruction &I) const {
-    if (I.getOpcode() == Opcode::Store) {
-      auto It = StoreAnchors.find(&I);
-      return It == StoreAnchors.end() ? nullptr : &It->second;
+    if (I.getNumResults() == 0 || !isBlock(I.getResult(0))) {
+      auto It = OperandAnchors.find(&I);
+      return It == OperandAnchors.end() ? nullptr : &It->second;
     }
     for (unsigned R = 0; R < I.getNumResults(); ++R)
       if (const LinearLayout *L = get(I.getResult(R)))
@@ -129,7 +134,13 @@ private:
           break;
         case Opcode::Store:
           if (isBlock(I.getOperand(0)))
-            StoreAnchors.insert({&I, coalescedLayout(I.getOperand(0), AI, Opts)});
+            OperandAnchors.insert({&I, coalescedLayout(I.getOperand(0), AI, Opts)});
+          break;
+        case Opcode::Split:
+          // Both elements of a <2 x T> split into scalars in every thread:
+          // requiredOperandLayout of a scalar result layout.
+          if (!isBlock(I.getResult(0)))
+            OperandAnchors.insert({&I, Scalar});
           break;
         case Opcode::Dot:
           set(I.getResult(), fmaDotLayout(I.getResult()->getType()->getShape(), Opts));
@@ -153,7 +164,9 @@ private:
             continue;
           llvm::SmallVector<const LinearLayout *, 4> Ops;
           for (Value *Op : I.getOperands())
-            Ops.push_back(get(Op));
+            // A join of scalars stacks them in registers of every thread.
+            Ops.push_back(I.getOpcode() == Opcode::Join && !isBlock(Op) ? &Scalar
+                                                                       : get(Op));
           if (std::optional<LinearLayout> L = inferResultLayout(I, Ops))
             Changed |= set(I.getResult(0), *L);
         }
@@ -276,8 +289,11 @@ private:
   AxisInfoAnalysis &AI;
   LayoutOptions Opts;
   DominatorTree DT;
+  LinearLayout Scalar;
   llvm::DenseMap<const Value *, LinearLayout> Layouts;
-  llvm::DenseMap<const Instruction *, LinearLayout> StoreAnchors;
+  /// What the operands of instructions without block results (stores,
+  /// splits into scalars) are judged against.
+  llvm::DenseMap<const Instruction *, LinearLayout> OperandAnchors;
   std::vector<Conversion> Conversions;
 };
 

@@ -160,6 +160,18 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
   }
   Value *Src = I.getOperand(0);
   Type *SrcTy = Src->getType();
+  if (!I.getResult(0)->getType()->isBlock()) {
+    // A split of <2 x T> into two scalars (assign-layouts put both elements
+    // in every thread's registers): find them among the registers.
+    assert(I.getOpcode() == Opcode::Split && "only split makes scalars here");
+    for (unsigned H = 0; H < 2; ++H) {
+      std::optional<int32_t> R = C.layout(Src).findInput(kRegister, {int32_t(H)});
+      if (!R)
+        reportError(I.getLoc(), "internal error: split along lanes");
+      C.set(I.getResult(H), {C.get(Src)[*R]});
+    }
+    return;
+  }
   const LinearLayout &Dst = C.layout(I.getResult(0));
   llvm::ArrayRef<int64_t> SrcShape = SrcTy->getShape();
   switch (I.getOpcode()) {
@@ -233,22 +245,12 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
     const LinearLayout &SrcL = C.layout(Src);
     unsigned Rank = SrcL.getOutDims().size();
     Regs Halves[2];
-    if (Rank == 1) {
-      // Two elements to two scalars: find them among the registers.
-      for (unsigned H = 0; H < 2; ++H) {
-        std::optional<int32_t> R = SrcL.findInput(kRegister, {int32_t(H)});
-        if (!R)
-          reportError(I.getLoc(), "internal error: split along lanes");
-        Halves[H].push_back(C.get(Src)[*R]);
-      }
-    } else {
-      LinearLayout Full = Dst * LinearLayout::identity1D(2, kRegister, outDimName(Rank - 1));
-      llvm::SmallVector<int32_t, 16> Map = mapping(I, SrcL, Full);
-      unsigned N = LoweringContext::numRegs(Dst);
-      for (unsigned H = 0; H < 2; ++H)
-        for (unsigned R = 0; R < N; ++R)
-          Halves[H].push_back(C.get(Src)[Map[R + H * N]]);
-    }
+    LinearLayout Full = Dst * LinearLayout::identity1D(2, kRegister, outDimName(Rank - 1));
+    llvm::SmallVector<int32_t, 16> Map = mapping(I, SrcL, Full);
+    unsigned N = LoweringContext::numRegs(Dst);
+    for (unsigned H = 0; H < 2; ++H)
+      for (unsigned R = 0; R < N; ++R)
+        Halves[H].push_back(C.get(Src)[Map[R + H * N]]);
     C.set(I.getResult(0), std::move(Halves[0]));
     C.set(I.getResult(1), std::move(Halves[1]));
     return;
