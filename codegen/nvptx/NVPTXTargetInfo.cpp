@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/TargetInfo.h"
 
 #include "llvm/IR/InlineAsm.h"
@@ -219,6 +220,47 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   callAsm(B, {}, Ins, Op, Cons + ",~{memory}", /*SideEffects=*/true);
 }
 
+namespace {
+
+/// The old value at \p Ptr after replacing it atomically with
+/// \p Update(old) where \p Pred (may be null) holds, by a loop of
+/// atom.cas: for the read-modify-writes PTX's atom lacks. \p Update takes
+/// and returns the \p Bits-bit integer; the old value is 0 where Pred is
+/// false, as for the other atomics.
+llvm::Value *casLoop(const NVPTXTargetInfo &T, llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                     unsigned Bits, llvm::Value *Pred, MemSem Sem, MemScope Scope,
+                     llvm::function_ref<llvm::Value *(llvm::Value *)> Update) {
+  llvm::LLVMContext &Ctx = B.getContext();
+  llvm::Function *Fn = B.GetInsertBlock()->getParent();
+  llvm::Type *IntTy = B.getIntNTy(Bits);
+  auto *Loop = llvm::BasicBlock::Create(Ctx, "atomic.cas.loop", Fn);
+  auto *Done = llvm::BasicBlock::Create(Ctx, "atomic.cas.done", Fn);
+  llvm::BasicBlock *Entry = B.GetInsertBlock();
+  if (Pred)
+    B.CreateCondBr(Pred, Loop, Done);
+  else
+    B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  // The first attempt guesses 0; a failed attempt returns the value seen,
+  // which is the next guess.
+  llvm::PHINode *Expected = B.CreatePHI(IntTy, 2);
+  Expected->addIncoming(llvm::ConstantInt::get(IntTy, 0), Entry);
+  llvm::Value *Seen =
+      T.atomicCAS(B, Ptr, Expected, Update(Expected), nullptr, Sem, Scope);
+  Expected->addIncoming(Seen, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpEQ(Seen, Expected), Done, Loop);
+  llvm::BasicBlock *Last = B.GetInsertBlock();
+  B.SetInsertPoint(Done);
+  if (!Pred)
+    return Seen;
+  llvm::PHINode *Old = B.CreatePHI(IntTy, 2);
+  Old->addIncoming(llvm::ConstantInt::get(IntTy, 0), Entry);
+  Old->addIncoming(Seen, Last);
+  return Old;
+}
+
+} // namespace
+
 llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
                                         llvm::Value *Ptr, llvm::Value *Val,
                                         llvm::Value *Pred, MemSem Sem,
@@ -226,6 +268,20 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
   llvm::Type *T = Val->getType();
   unsigned Bits = T->getPrimitiveSizeInBits();
   bool BF16 = Elem->getScalarType()->getKind() == Type::Kind::BF16;
+  // PTX has no 16-bit atom.exch, and atom.add.bf16 needs sm_90: both become
+  // a loop of 16-bit atom.cas (sm_70); bf16 adds in f32 and rounds to
+  // nearest even, as the arithmetic on bf16 does.
+  bool BF16Add = BF16 && Kind == AtomicKind::FAdd;
+  if ((Bits == 16 && Kind == AtomicKind::Xchg) || (BF16Add && Arch < 90)) {
+    llvm::Type *I16 = B.getInt16Ty();
+    llvm::Value *V = T->isIntegerTy() ? Val : B.CreateBitCast(Val, I16);
+    llvm::Value *Old = casLoop(*this, B, Ptr, 16, Pred, Sem, Scope, [&](llvm::Value *Cur) {
+      if (Kind == AtomicKind::Xchg)
+        return V;
+      return f32ToBF16(B, B.CreateFAdd(bf16ToF32(B, Cur), bf16ToF32(B, V)));
+    });
+    return T->isIntegerTy() ? Old : B.CreateBitCast(Old, T);
+  }
   std::string Op, Ty;
   bool Float = T->isFloatingPointTy();
   switch (Kind) {
