@@ -1,6 +1,8 @@
 # lit configuration of the IR-text tests: every .tir file under tests/lit is a
 # test whose RUN lines pipe tritium tools into FileCheck.
 import os
+import shutil
+
 import lit.formats
 
 config.name = "tritium"
@@ -11,5 +13,17 @@ config.test_exec_root = os.path.join(os.path.dirname(config.tritium_tools_dir), 
 config.excludes = ["Inputs"]
 
 config.substitutions.append(("tritium-opt", os.path.join(config.tritium_tools_dir, "tritium-opt")))
+config.substitutions.append(("tritium-translate", os.path.join(config.tritium_tools_dir, "tritium-translate")))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append((r"\bnot\b", config.llvm_not))
+
+# ptxas, found the way tritium-translate finds it (codegen/nvptx/PTXEmitter.cpp):
+# tests that assemble to a cubin say `REQUIRES: ptxas`.
+for var in ("TRITIUM_PTXAS_PATH", "CUDA_HOME", "CUDA_PATH"):
+    if os.environ.get(var):
+        config.environment[var] = os.environ[var]
+_ptxas_candidates = [os.environ.get("TRITIUM_PTXAS_PATH")] + [
+    os.path.join(os.environ[v], "bin", "ptxas") for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)
+] + ["/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]
+if any(p and os.access(p, os.X_OK) for p in _ptxas_candidates):
+    config.available_features.add("ptxas")
