@@ -265,6 +265,47 @@ void Dispatcher::clear() {
   NumEntries = 0;
 }
 
+int Dispatcher::traverse(visitproc Visit, void *Arg) {
+  auto V = [&](PyObject *O) { return O ? Visit(O, Arg) : 0; };
+  for (PyObject *O :
+       {Hooks.Driver.ptr(), Hooks.ActiveDict.ptr(), Hooks.RuntimeKnobs.ptr(), Hooks.DeviceFn.ptr(),
+        Hooks.StreamFn.ptr(), DtypeToStr.ptr(), KnobsDict.ptr(), EnvData.ptr()})
+    if (int R = V(O))
+      return R;
+  for (const Param &P : Params)
+    for (PyObject *O : {P.Name.ptr(), P.Default.ptr()})
+      if (int R = V(O))
+        return R;
+  for (const py::object &O : OptionNames)
+    if (int R = V(O.ptr()))
+      return R;
+  for (const Watched &W : Globals)
+    for (PyObject *O : {W.Dict.ptr(), W.Name.ptr(), W.Value.ptr()})
+      if (int R = V(O))
+        return R;
+  for (const auto &KV : Map)
+    for (const Entry *E = KV.second.get(); E; E = E->Next.get()) {
+      for (PyObject *O : {E->Kernel.ptr(), E->Launcher.ptr()})
+        if (int R = V(O))
+          return R;
+      for (PyObject *O : E->K.Objects)
+        if (int R = V(O))
+          return R;
+    }
+  return 0;
+}
+
+void Dispatcher::clearAll() {
+  Cleared = true;
+  clear();
+  Globals.clear();
+  OptionNames.clear();
+  for (Param &P : Params)
+    P.Default = py::object();
+  Hooks = DriverHooks();
+  DtypeToStr = KnobsDict = EnvData = py::object();
+}
+
 // --- Binding --------------------------------------------------------------------
 
 int Dispatcher::optionIndex(PyObject *Name) {
@@ -583,6 +624,8 @@ void Dispatcher::watchGlobals(py::handle List) {
 bool Dispatcher::insert(py::handle Device, bool Debug, py::handle Args, py::handle Kwargs,
                         py::object KernelObj, py::object Launcher,
                         std::vector<unsigned> ArgIndices) {
+  if (Cleared)
+    return false;
   Bound B;
   Key K;
   int NativeDevice = 0;
@@ -703,6 +746,8 @@ PyObject *Dispatcher::launchEntry(const Hit &E, const Bound &B, PyObject *Device
 
 PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
   const Names &Nm = names();
+  if (Cleared)
+    Py_RETURN_NONE;
   // Still the active driver, and no launch hooks to call?
   PyObject *Active = PyDict_GetItemWithError(Hooks.ActiveDict.ptr(), Nm.Obj);
   if (Active != Hooks.Driver.ptr()) {

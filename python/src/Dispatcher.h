@@ -91,6 +91,14 @@ public:
 
   void clear();
   size_t size() const { return NumEntries; }
+
+  /// Visits every Python object the dispatcher holds (its tp_traverse), so
+  /// that cycles through it (a kernel -> its source -> the @jit function ->
+  /// the dispatcher) can be collected.
+  int traverse(visitproc Visit, void *Arg);
+  /// Drops every Python object it holds (its tp_clear); it then launches
+  /// nothing and remembers nothing.
+  void clearAll();
   pybind11::object driver() const { return Hooks.Driver; }
 
 private:
@@ -134,6 +142,7 @@ private:
   std::vector<Watched> Globals;
   llvm::DenseMap<uint64_t, std::unique_ptr<Entry>> Map;
   size_t NumEntries = 0;
+  bool Cleared = false; ///< by the garbage collector
 };
 
 } // namespace launch

@@ -442,8 +442,27 @@ void bindRuntime(py::module_ &M) {
         return reinterpret_cast<uintptr_t>(L.kernel().Function);
       });
 
+  // The dispatcher holds compiled kernels, whose sources hold their @jit
+  // function, which holds the dispatcher: let the garbage collector see it.
+  auto GcSupport = py::custom_type_setup([](PyHeapTypeObject *HeapType) {
+    PyTypeObject *T = &HeapType->ht_type;
+    T->tp_flags |= Py_TPFLAGS_HAVE_GC;
+    T->tp_traverse = [](PyObject *Self, visitproc visit, void *arg) { // Py_VISIT's names
+#if PY_VERSION_HEX >= 0x03090000
+      Py_VISIT(Py_TYPE(Self));
+#endif
+      if (!py::detail::is_holder_constructed(Self))
+        return 0;
+      return py::cast<Dispatcher &>(py::handle(Self)).traverse(visit, arg);
+    };
+    T->tp_clear = [](PyObject *Self) {
+      if (py::detail::is_holder_constructed(Self))
+        py::cast<Dispatcher &>(py::handle(Self)).clearAll();
+      return 0;
+    };
+  });
   py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(
-      R, "Dispatcher", "The warm path of one @jit function's launches")
+      R, "Dispatcher", "The warm path of one @jit function's launches", GcSupport)
       .def(py::init([](const std::string &Kernel, py::handle Params, py::object Driver,
                        py::object ActiveDict, py::object RuntimeKnobs, py::object DeviceFn,
                        py::object StreamFn, cuda::Driver *Native, py::object DtypeToStr,

@@ -12,6 +12,7 @@ import struct
 import sys
 import threading
 import types
+import weakref
 
 import pytest
 
@@ -452,6 +453,23 @@ def test_clearing_the_caches_forgets_warm_launches(cuda, frontend):
     add_kernel[(1,)](x, y, out, 16)
     assert frontend.count == 1  # the disk cache, not the frontend, served it
     assert cuda.fake.calls("cuModuleLoadDataEx") == 2
+
+
+def test_kernels_of_collected_functions_are_unloaded(cuda):
+    gc.collect()
+    loaded = cuda.fake.loaded_modules()
+    refs = []
+    for _ in range(3):
+        @jit
+        def k(p, n):
+            pass
+        k[(1,)](FakeTensor(4), 16)
+        k[(1,)](FakeTensor(4), 16)  # warm: its dispatcher holds the kernel
+        refs.append(weakref.ref(k))
+        del k
+    gc.collect()  # kernel -> source -> function -> dispatcher -> kernel
+    assert [r() for r in refs] == [None] * 3
+    assert cuda.fake.loaded_modules() == loaded
 
 
 # -- benchmarking ---------------------------------------------------------------------------------
