@@ -222,7 +222,9 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
       for (const Basis &B : Dst.getBases(Name))
         if (B[Last])
           reportError(I.getLoc(), "internal error: join along lanes");
-    llvm::ArrayRef<int64_t> Shape = SrcTy->isBlock() ? SrcShape : llvm::ArrayRef<int64_t>{1};
+    // Scalar operands view as <1 x T>; the array outlives the ArrayRef.
+    static constexpr int64_t ScalarShape[] = {1};
+    llvm::ArrayRef<int64_t> Shape = SrcTy->isBlock() ? SrcShape : llvm::ArrayRef<int64_t>(ScalarShape);
     LinearLayout V = view(Dst, Shape, [&](const Basis &B) {
       Basis R(B.begin(), B.end() - 1);
       if (R.empty())

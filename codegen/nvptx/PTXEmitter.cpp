@@ -23,7 +23,6 @@
 
 #include <cstdlib>
 #include <mutex>
-#include <regex>
 
 using namespace tritium;
 
@@ -174,6 +173,32 @@ std::string tritium::findPtxas() {
   return "";
 }
 
+void tritium::parsePtxasLog(llvm::StringRef Log, CubinResult &R) {
+  // ptxas -v prints "Used N registers" and "A bytes spill stores, B bytes
+  // spill loads". Parsed by hand: std::regex crashes when the process has
+  // loaded torch (its libstdc++ regex/locale state is not ours).
+  auto NumberBefore = [&](llvm::StringRef Text, llvm::StringRef Marker) {
+    size_t At = Text.find(Marker);
+    if (At == llvm::StringRef::npos)
+      return -1;
+    llvm::StringRef Head = Text.take_front(At).rtrim();
+    llvm::StringRef Digits = Head.drop_front(Head.find_last_not_of("0123456789") + 1);
+    unsigned N;
+    return Digits.getAsInteger(10, N) ? -1 : int(N);
+  };
+  size_t Used = Log.find("Used ");
+  if (Used != llvm::StringRef::npos) {
+    unsigned N;
+    llvm::StringRef After = Log.drop_front(Used + 5);
+    if (!After.take_while(llvm::isDigit).getAsInteger(10, N))
+      R.Registers = int(N);
+  }
+  if (int N = NumberBefore(Log, " bytes spill stores"); N >= 0)
+    R.SpillStores = N;
+  if (int N = NumberBefore(Log, " bytes spill loads"); N >= 0)
+    R.SpillLoads = N;
+}
+
 CubinResult tritium::assembleCubin(llvm::StringRef PTX, unsigned Arch,
                                    llvm::StringRef Ptxas) {
   CubinResult R;
@@ -217,13 +242,7 @@ CubinResult tritium::assembleCubin(llvm::StringRef PTX, unsigned Arch,
   if (auto Buf = llvm::MemoryBuffer::getFile(Out, /*IsText=*/false))
     R.Cubin = (*Buf)->getBuffer().str();
   Cleanup();
-  std::smatch M;
-  if (std::regex_search(R.Log, M, std::regex("Used (\\d+) registers")))
-    R.Registers = std::stoi(M[1]);
-  if (std::regex_search(R.Log, M, std::regex("(\\d+) bytes spill stores, (\\d+) bytes spill loads"))) {
-    R.SpillStores = std::stoi(M[1]);
-    R.SpillLoads = std::stoi(M[2]);
-  }
+  parsePtxasLog(R.Log, R);
   if (R.Cubin.empty())
     R.Error = "ptxas produced no cubin";
   return R;

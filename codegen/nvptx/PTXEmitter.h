@@ -63,6 +63,10 @@ struct CubinResult {
   std::string Error;    ///< why it failed
 };
 
+/// Fills \p R's registers and spill bytes from ptxas -v output \p Log
+/// ("Used N registers", "A bytes spill stores, B bytes spill loads").
+void parsePtxasLog(llvm::StringRef Log, CubinResult &R);
+
 /// Assembles \p PTX for sm_<\p Arch> with \p Ptxas (-v, -O3).
 CubinResult assembleCubin(llvm::StringRef PTX, unsigned Arch,
                           llvm::StringRef Ptxas);

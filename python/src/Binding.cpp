@@ -28,6 +28,8 @@
 #include "PyModule.h"
 
 #include <pybind11/pybind11.h>
+#include <llvm/Support/Signals.h>
+#include <cstdlib>
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -146,6 +148,11 @@ PYBIND11_MODULE(_C, M) {
   M.attr("__version__") = TRITIUM_VERSION;
 
   registerAllPasses(PassRegistry::global());
+
+  // TRITIUM_BACKTRACE=1: a crash inside the compiler prints a C++ stack
+  // trace (LLVM's handler) — for machines without a debugger.
+  if (const char *BT = std::getenv("TRITIUM_BACKTRACE"); BT && *BT && *BT != '0')
+    llvm::sys::PrintStackTraceOnErrorSignal("_C");
 
   py::register_exception_translator([](std::exception_ptr P) {
     try {

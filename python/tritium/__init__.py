@@ -1,7 +1,8 @@
 """Tritium: a compact GPU kernel compiler.
 
-For now the package exposes the IR: parse its text form, verify it and run
-passes on it::
+Kernels are Python functions under ``@tritium.jit`` (runtime/, compiler/);
+the IR beneath them can also be parsed from text, verified and run through
+passes directly::
 
     import tritium
     m = tritium.parse_module(open("examples/vector_add.tir").read())
@@ -29,6 +30,10 @@ __all__ = ["CompilationError", "CudaError", "OutOfResources", "Module", "list_pa
 
 def __getattr__(name):
     # The interpreter (numpy) loads only when asked for.
+    # `import triton; triton.language.sum` works in Triton: load on first touch.
+    if name == "language":
+        import importlib
+        return importlib.import_module(".language", __name__)
     if name == "InterpreterError":
         from .runtime.interpreter import InterpreterError
         return InterpreterError

@@ -76,3 +76,21 @@ TEST_CASE("ptxas errors come back with its message") {
   CHECK(R.Error.find("ptxas failed") != std::string::npos);
   CHECK(R.Error.find("syntax error") != std::string::npos);
 }
+
+TEST_CASE("ptxas -v output gives registers and spill bytes") {
+  CubinResult R;
+  parsePtxasLog("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                "ptxas info    : Function properties for k\n"
+                "    24 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads\n"
+                "ptxas info    : Used 38 registers, used 0 barriers, 364 bytes cmem[0]\n",
+                R);
+  CHECK(R.Registers == 38);
+  CHECK(R.SpillStores == 16);
+  CHECK(R.SpillLoads == 8);
+
+  CubinResult None;
+  parsePtxasLog("ptxas fatal   : Unresolved extern function 'f'\n", None);
+  CHECK(None.Registers == -1);
+  CHECK(None.SpillStores == -1);
+  CHECK(None.SpillLoads == -1);
+}

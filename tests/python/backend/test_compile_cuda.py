@@ -1,0 +1,240 @@
+"""Compile-only tests of the NVIDIA backend (no GPU needed): every tutorial
+kernel of tests/python/kernels, in the specializations test_kernels.py uses
+plus fp16/bf16/fp32 variants where the kernel allows and the attributes the
+runtime passes (``divisibility=16`` for 16-byte aligned pointers and ints
+divisible by 16, ``equal_to_1`` for ints equal to 1), goes through
+``tritium.compile`` for cuda:80 and cuda:90: tir -> tgir -> llir -> ptx ->
+cubin. ptxas must accept the PTX (the cubin stage); the metadata must say
+how much shared memory the kernel needs and how many registers it uses.
+Where the specialization allows it, the PTX must use vector accesses.
+
+Without ptxas the PTX is still checked and the test is then skipped, with
+the reason.
+"""
+
+import dataclasses
+import re
+
+import pytest
+
+import tritium
+from tritium._C import nvptx
+from tritium.compiler.compiler import ASTSource
+
+import attention
+import block_ptr_matmul
+import dropout
+import layer_norm
+import matmul
+import softmax
+import vector_add
+
+TARGETS = ["cuda:80", "cuda:90"]
+D16 = {"divisibility": 16}
+ONE = {"equal_to_1": True}
+
+
+@dataclasses.dataclass
+class Case:
+    id: str
+    kernel: object
+    signature: str  # the non-constexpr parameters' types, in order
+    constexprs: dict
+    attrs: dict = dataclasses.field(default_factory=dict)  # by parameter name
+    num_warps: int = 4
+    shared: bool = None  # True: needs shared memory; False: none; None: either
+    ptx: tuple = ()  # regexes the PTX must match
+    no_ptx: tuple = ()  # regexes it must not
+
+
+def _signature(kernel, types, constexprs):
+    names = [n for n in kernel.arg_names if n not in constexprs]
+    types = [t.strip() for t in types.split(",")]
+    assert len(names) == len(types), f"{kernel.__name__}: {names} vs {types}"
+    return dict(zip(names, types))
+
+
+def _runtime_attrs(kernel, signature, ints_div16=(), ints_one=()):
+    """What the runtime passes for 16-byte aligned tensors and the given
+    ints: every pointer divisibility=16, the ints as named."""
+    attrs = {n: D16 for n, t in signature.items() if t.startswith("*")}
+    attrs.update({n: D16 for n in ints_div16})
+    attrs.update({n: ONE for n in ints_one})
+    return attrs
+
+
+I32 = ",i32"
+V4 = r"ld\.global(\.\w+)*\.v4\.b32"
+ST_V4 = r"st\.global(\.\w+)*\.v4\.b32"
+
+VA_SIG = "*{0},*{0},*{0},i32"
+SM_SIG = "*{0},*{0},i32,i32,i32,i32"
+MM_SIG = "*{0},*{0},*fp16" + I32 * 9
+DO_SIG = "*{0},*{0},i32,fp32,i32"
+LNF_SIG = "*{0},*{0},*{0},*{0},*fp32,*fp32,i32,i32,fp32"
+LNB_SIG = "*{0},*{0},*{0},*{0},*{0},*{0},*fp32,*fp32,*i32,i32,i32"
+LNW_SIG = "*{0},*{0},*{1},*{1},i32,i32"
+ATT_SIG = "*fp16,*fp16,*fp16,fp32,*fp32,*fp16" + I32 * 18
+BP_SIG = "*{0},*{0},*fp16" + I32 * 9
+
+MM_CONSTS = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}
+MM_RUNTIME = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bk", "stride_cm"),
+                  ints_one=("stride_ak", "stride_bn", "stride_cn"))
+BP_RUNTIME = MM_RUNTIME
+
+
+def _cases():
+    c = []
+    # Tutorial 1: vector add.
+    for dt in ("fp32", "fp16", "bf16"):
+        for block in (128, 1024):
+            c.append(Case(f"vector_add-{dt}-{block}", vector_add.add_kernel, VA_SIG.format(dt),
+                          {"BLOCK": block}, shared=False))
+    sig = _signature(vector_add.add_kernel, VA_SIG.format("fp32"), {"BLOCK": 1024})
+    c.append(Case("vector_add-fp32-1024-aligned", vector_add.add_kernel, VA_SIG.format("fp32"),
+                  {"BLOCK": 1024}, _runtime_attrs(vector_add.add_kernel, sig, ("n_elements",)),
+                  shared=False, ptx=(r"@%p\d+ " + V4, r"@%p\d+ " + ST_V4)))
+    c.append(Case("vector_add-fp16-1024-aligned", vector_add.add_kernel, VA_SIG.format("fp16"),
+                  {"BLOCK": 1024}, _runtime_attrs(vector_add.add_kernel, sig, ("n_elements",)),
+                  shared=False, ptx=(V4, ST_V4)))
+    # Aligned pointers but a ragged n: one predicated access per element.
+    c.append(Case("vector_add-fp32-1024-ragged-n", vector_add.add_kernel, VA_SIG.format("fp32"),
+                  {"BLOCK": 1024}, _runtime_attrs(vector_add.add_kernel, sig), shared=False,
+                  ptx=(r"@%p\d+ ld\.global\.b32",), no_ptx=(r"\.v4\.",)))
+    # Tutorial 2: fused softmax (tl.exp needs fp32 or fp64).
+    c.append(Case("softmax-fp32-128-1", softmax.softmax_kernel, SM_SIG.format("fp32"),
+                  {"BLOCK": 128, "NUM_STAGES": 1}))
+    c.append(Case("softmax-fp32-1024-3", softmax.softmax_kernel, SM_SIG.format("fp32"),
+                  {"BLOCK": 1024, "NUM_STAGES": 3}, shared=True, ptx=(r"bar\.sync", r"shfl\.sync\.bfly")))
+    sig = _signature(softmax.softmax_kernel, SM_SIG.format("fp32"), {"BLOCK": 1024, "NUM_STAGES": 3})
+    c.append(Case("softmax-fp32-1024-aligned-w8", softmax.softmax_kernel, SM_SIG.format("fp32"),
+                  {"BLOCK": 1024, "NUM_STAGES": 3},
+                  _runtime_attrs(softmax.softmax_kernel, sig, ("in_stride", "out_stride", "n_cols")),
+                  num_warps=8, shared=True, ptx=(V4, ST_V4)))
+    c.append(Case("softmax-fp64-256", softmax.softmax_kernel, SM_SIG.format("fp64"),
+                  {"BLOCK": 256, "NUM_STAGES": 2}))
+    # Tutorial 3: matmul (fp16 out), grouped programs, fused activation.
+    for act in ("", "leaky_relu"):
+        c.append(Case(f"matmul-fp16-{act or 'none'}", matmul.matmul_kernel, MM_SIG.format("fp16"),
+                      {**MM_CONSTS, "ACTIVATION": act}, shared=True, ptx=(r"fma\.rn\.f32",)))
+    c.append(Case("matmul-fp32-inputs", matmul.matmul_kernel, MM_SIG.format("fp32"),
+                  {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16, "GROUP_M": 4, "ACTIVATION": ""},
+                  shared=True))
+    c.append(Case("matmul-bf16", matmul.matmul_kernel, MM_SIG.format("bf16"),
+                  {**MM_CONSTS, "ACTIVATION": ""}, shared=True))
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), {**MM_CONSTS, "ACTIVATION": ""})
+    c.append(Case("matmul-fp16-contiguous", matmul.matmul_kernel, MM_SIG.format("fp16"),
+                  {**MM_CONSTS, "ACTIVATION": ""}, _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME),
+                  shared=True, ptx=(V4,)))
+    c.append(Case("matmul-fp16-contiguous-w8", matmul.matmul_kernel, MM_SIG.format("fp16"),
+                  {"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "ACTIVATION": ""},
+                  _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME), num_warps=8, shared=True,
+                  ptx=(V4,)))
+    # Tutorial 4: low-memory dropout (Philox).
+    for dt in ("fp32", "fp16", "bf16"):
+        c.append(Case(f"dropout-{dt}", dropout.seeded_dropout, DO_SIG.format(dt), {"BLOCK": 1024},
+                      shared=False, ptx=(r"mul\.hi\.u32",)))
+    sig = _signature(dropout.seeded_dropout, DO_SIG.format("fp32"), {"BLOCK": 1024})
+    c.append(Case("dropout-fp32-aligned", dropout.seeded_dropout, DO_SIG.format("fp32"), {"BLOCK": 1024},
+                  _runtime_attrs(dropout.seeded_dropout, sig, ("n_elements",)), shared=False,
+                  ptx=(V4, ST_V4)))
+    # Tutorial 5: layer norm forward, backward with the lock, dw/db sums.
+    for dt in ("fp16", "fp32", "bf16"):
+        c.append(Case(f"layer_norm_fwd-{dt}", layer_norm.layer_norm_fwd, LNF_SIG.format(dt),
+                      {"BLOCK": 512}, shared=True))
+    sig = _signature(layer_norm.layer_norm_fwd, LNF_SIG.format("fp16"), {"BLOCK": 1024})
+    c.append(Case("layer_norm_fwd-fp16-aligned-w8", layer_norm.layer_norm_fwd, LNF_SIG.format("fp16"),
+                  {"BLOCK": 1024}, _runtime_attrs(layer_norm.layer_norm_fwd, sig, ("stride", "N")),
+                  num_warps=8, shared=True, ptx=(r"ld\.global(\.\w+)*\.v\d\.b32",)))
+    lock = (r"atom(\.\w+)*\.global\.cas\.b32", r"atom(\.\w+)*\.global\.exch\.b32")
+    for dt in ("fp16", "fp32", "bf16"):
+        c.append(Case(f"layer_norm_bwd_dx-{dt}", layer_norm.layer_norm_bwd_dx, LNB_SIG.format(dt),
+                      {"GROUP": 64, "BLOCK": 1024}, shared=True, ptx=lock))
+    c.append(Case("layer_norm_bwd_dx-fp16-golden", layer_norm.layer_norm_bwd_dx, LNB_SIG.format("fp16"),
+                  {"GROUP": 32, "BLOCK": 256}, shared=True, ptx=lock))
+    sig = _signature(layer_norm.layer_norm_bwd_dx, LNB_SIG.format("fp16"), {"GROUP": 64, "BLOCK": 1024})
+    c.append(Case("layer_norm_bwd_dx-fp16-aligned", layer_norm.layer_norm_bwd_dx, LNB_SIG.format("fp16"),
+                  {"GROUP": 64, "BLOCK": 1024},
+                  _runtime_attrs(layer_norm.layer_norm_bwd_dx, sig, ("stride", "N")), shared=True, ptx=lock))
+    for a, b in (("fp16", "fp16"), ("fp32", "fp32"), ("fp32", "fp16")):
+        c.append(Case(f"layer_norm_bwd_dwdb-{a}-{b}", layer_norm.layer_norm_bwd_dwdb, LNW_SIG.format(a, b),
+                      {"BLOCK_M": 32, "BLOCK_N": 128}))
+    # Tutorial 6: attention forward, non-causal (STAGE 1) and causal (3).
+    for stage in (1, 3):
+        c.append(Case(f"attention-stage{stage}", attention.attn_fwd, ATT_SIG,
+                      {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}, shared=True,
+                      ptx=(r"ex2\.approx\.f32", r"fma\.rn\.f32")))
+    # Block pointers.
+    c.append(Case("block_ptr_matmul-fp16", block_ptr_matmul.matmul_block_ptr, BP_SIG.format("fp16"),
+                  {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, shared=True))
+    c.append(Case("block_ptr_matmul-fp32", block_ptr_matmul.matmul_block_ptr, BP_SIG.format("fp32"),
+                  {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16}, shared=True))
+    sig = _signature(block_ptr_matmul.matmul_block_ptr, BP_SIG.format("fp16"),
+                     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32})
+    c.append(Case("block_ptr_matmul-fp16-contiguous", block_ptr_matmul.matmul_block_ptr,
+                  BP_SIG.format("fp16"), {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32},
+                  _runtime_attrs(block_ptr_matmul.matmul_block_ptr, sig, **BP_RUNTIME), shared=True))
+    return c
+
+
+CASES = _cases()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    """A fresh compile cache (so that every test really compiles) and no
+    inherited knobs that dump, override or change the compile."""
+    import os
+    for name in list(os.environ):
+        if name.startswith("TRITIUM_") and name not in ("TRITIUM_HOME", "TRITIUM_PTXAS_PATH"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+def _ptxas():
+    path = tritium.knobs.nvidia.ptxas_path
+    return path or nvptx.find_ptxas()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_compile(case, target):
+    signature = _signature(case.kernel, case.signature, case.constexprs)
+    src = ASTSource(case.kernel, signature, case.constexprs, case.attrs)
+    k = tritium.compile(src, target=target, options={"num_warps": case.num_warps})
+    arch = target.split(":")[1]
+    name = case.kernel.__name__
+
+    # Every stage ran and left its text.
+    for stage in ("tir", "tgir", "llir", "ptx"):
+        assert stage in k.asm, f"no {stage} stage"
+    assert "layout=<" in k.asm["tgir"]
+    assert f"define void @{name}(" in k.asm["llir"]
+    ptx = k.asm["ptx"]
+    assert re.search(rf"^\.target sm_{arch}\b", ptx, re.M), ptx[:400]
+    assert re.search(rf"^\.visible \.entry {name}\(", ptx, re.M)
+    assert re.search(rf"\.maxntid {case.num_warps * 32}, 1, 1", ptx)
+    for pattern in case.ptx:
+        assert re.search(pattern, ptx), f"the PTX of {case.id} has no {pattern!r}"
+    for pattern in case.no_ptx:
+        assert not re.search(pattern, ptx), f"the PTX of {case.id} has {pattern!r}"
+
+    # Metadata: shared memory from the llir stage, the block size.
+    md = k.metadata
+    assert md.target.arch == int(arch) and md.num_warps == case.num_warps
+    assert isinstance(md.shared, int) and 0 <= md.shared <= 228 * 1024
+    assert md.shared % 16 == 0
+    if case.shared is True:
+        assert md.shared > 0 and "global_smem" in ptx
+    elif case.shared is False:
+        assert md.shared == 0
+    assert k.n_max_threads == case.num_warps * 32
+
+    if not _ptxas():
+        pytest.skip("ptxas not found (install the CUDA toolkit or set TRITIUM_PTXAS_PATH): "
+                    "the PTX was checked, the cubin stage did not run")
+    # ptxas accepted it: a cubin, and its register count.
+    assert isinstance(k.asm.get("cubin"), bytes) and k.asm["cubin"][:4] == b"\x7fELF"
+    assert k.kernel == k.asm["cubin"]
+    assert isinstance(k.n_regs, int) and 0 < k.n_regs <= 255
+    assert isinstance(k.n_spills, int) and k.n_spills >= 0
