@@ -128,7 +128,11 @@ llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
   case Opcode::FSub: Out = B.CreateFSub(X, Y); break;
   case Opcode::FMul: Out = B.CreateFMul(X, Y); break;
   case Opcode::FDiv: Out = B.CreateFDiv(X, Y); break;
-  case Opcode::FRem: Out = B.CreateFRem(X, Y); break;
+  case Opcode::FRem:
+    // C's fmod, exact: LLVM expands frem as x - trunc(x / y) * y, which
+    // rounds for large quotients and loses the sign of -0.0 % y.
+    Out = libdevice(C, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(), {X, Y});
+    break;
   case Opcode::FMin: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
   case Opcode::FMax: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
   case Opcode::FMinimum:

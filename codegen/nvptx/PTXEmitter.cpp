@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
@@ -78,6 +79,22 @@ std::string tritium::findLibdevice() {
   return "";
 }
 
+/// libdevice rounds to nearest even with llvm.nvvm.round.{f,ftz.f,d}
+/// (cvt.rni), but LLVM 16's NVPTX InstCombine hook rewrites those into
+/// llvm.round — ties away from zero — so rint(2.5) became 3. Calling
+/// llvm.roundeven, which NVPTX also selects as cvt.rni, keeps the meaning.
+void tritium::upgradeNVVMRound(llvm::Module &M) {
+  for (const char *Name : {"llvm.nvvm.round.f", "llvm.nvvm.round.ftz.f", "llvm.nvvm.round.d"}) {
+    llvm::Function *Old = M.getFunction(Name);
+    if (!Old)
+      continue;
+    llvm::Function *Even = llvm::Intrinsic::getDeclaration(
+        &M, llvm::Intrinsic::roundeven, {Old->getReturnType()});
+    Old->replaceAllUsesWith(Even);
+    Old->eraseFromParent();
+  }
+}
+
 std::string tritium::linkLibdevice(llvm::Module &M, bool FlushDenormals) {
   bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
     return F.isDeclaration() && F.getName().startswith("__nv_");
@@ -101,6 +118,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, bool FlushDenormals) {
   if (llvm::Linker::linkModules(M, std::move(Lib),
                                 llvm::Linker::LinkOnlyNeeded))
     return "linking " + Path + " failed";
+  upgradeNVVMRound(M);
   // Keep only the kernels visible; libdevice bodies become internal so the
   // optimizer can inline and drop them.
   llvm::internalizeModule(M, [](const llvm::GlobalValue &G) {

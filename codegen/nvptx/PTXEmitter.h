@@ -50,6 +50,10 @@ std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,
 std::string patchPTXHeader(llvm::StringRef PTX, llvm::StringRef Version,
                            llvm::StringRef Target);
 
+/// Replaces libdevice's llvm.nvvm.round.* (round half to even) with
+/// llvm.roundeven before LLVM 16 can misread them as llvm.round.
+void upgradeNVVMRound(llvm::Module &M);
+
 /// Where ptxas is: TRITIUM_PTXAS_PATH, CUDA_HOME/bin, /usr/local/cuda/bin,
 /// PATH; empty if none is found.
 std::string findPtxas();
