@@ -45,15 +45,11 @@ Basis registerCoords(const LinearLayout &L, uint32_t R) {
 /// value to the same place).
 void stage(LoweringContext &C, Value *V, unsigned Base) {
   llvm::IRBuilder<> &B = C.B;
-  llvm::ArrayRef<int64_t> Shape = V->getType()->getShape();
   unsigned Bytes = getSharedElementBytes(V->getType());
-  std::vector<Regs> Coords = C.coordinates(C.layout(V));
+  Regs Offsets = C.elementOffsets(C.layout(V));
   const Regs &Vals = C.get(V);
   for (unsigned R = 0; R < Vals.size(); ++R) {
-    llvm::Value *Off = Coords[R][0];
-    for (unsigned D = 1; D < Shape.size(); ++D)
-      Off = B.CreateAdd(B.CreateMul(Off, B.getInt32(Shape[D])), Coords[R][D]);
-    Off = B.CreateAdd(B.CreateMul(Off, B.getInt32(Bytes)), B.getInt32(Base));
+    llvm::Value *Off = B.CreateAdd(B.CreateMul(Offsets[R], B.getInt32(Bytes)), B.getInt32(Base));
     B.CreateStore(Vals[R], C.sharedPtr(Off));
   }
 }
@@ -118,9 +114,11 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
 
   // The K loop, in chunks of KC: a 16-byte vector of A along K when it
   // fits, fewer when the chunk's A and B values would crowd out the C tile
-  // (about 96 live values per chunk).
+  // (about 48 live values per chunk). A 64x64 tile on 4 warps takes KC = 4:
+  // 128 fmas a trip, 128 registers; KC = 8 took 156 registers and twice
+  // ptxas's time for no fewer instructions per fma.
   int64_t KC = std::min<int64_t>(K, std::max<int64_t>(1, 16 / ABytes));
-  int64_t Budget = std::max<int64_t>(1, 96 / int64_t(Rows.size() + Cols.size()));
+  int64_t Budget = std::max<int64_t>(1, 48 / int64_t(Rows.size() + Cols.size()));
   while (KC > 1 && KC > Budget)
     KC /= 2;
   llvm::Function *Fn = B.GetInsertBlock()->getParent();

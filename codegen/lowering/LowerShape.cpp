@@ -95,13 +95,6 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
   unsigned Bytes = getSharedElementBytes(T);
   unsigned Base = C.scratchOffset(I);
 
-  // Row-major element offset of coordinates.
-  auto Linear = [&](const Regs &Co) {
-    llvm::Value *Off = Co[0];
-    for (unsigned D = 1; D < Rank; ++D)
-      Off = B.CreateAdd(B.CreateMul(Off, C.constI32(Shape[D])), Co[D]);
-    return Off;
-  };
   // Elements a thread keeps consecutive along the last dimension, with
   // aligned starts (no other basis touches the vector's low bits).
   auto VecWidth = [&](const LinearLayout &L) {
@@ -117,12 +110,12 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
     return V;
   };
   auto Access = [&](const LinearLayout &L, bool Store, Regs *Vals) {
-    std::vector<Regs> Coords = C.coordinates(L);
+    Regs Offsets = C.elementOffsets(L);
     unsigned V = VecWidth(L);
     llvm::Type *VT = llvm::FixedVectorType::get(ET, V);
     Regs Out;
-    for (unsigned G = 0; G < Coords.size(); G += V) {
-      llvm::Value *Off = B.CreateAdd(B.CreateMul(Linear(Coords[G]), C.constI32(Bytes)),
+    for (unsigned G = 0; G < Offsets.size(); G += V) {
+      llvm::Value *Off = B.CreateAdd(B.CreateMul(Offsets[G], C.constI32(Bytes)),
                                      C.constI32(Base));
       llvm::Value *P = C.sharedPtr(Off);
       llvm::Align A(std::min(16u, V * Bytes));

@@ -74,20 +74,58 @@ const LoweringContext::Regs &LoweringContext::threadOffsets(const LinearLayout &
     return It->second;
   Regs Offs = inEntry([&] {
     unsigned Rank = L.getOutDims().size();
-    Regs R(Rank, B.getInt32(0));
-    // XOR of the bases of the set lane and warp bits. For the usual layouts
-    // the bases are distinct powers of two and LLVM folds this to shifts and
-    // masks.
+    Regs R(Rank, nullptr);
+    std::vector<int32_t> Used(Rank, 0); // bits of R[D] that may be set
+    // Per dimension, the XOR of the bases of the set lane and warp bits.
+    // Runs of id bits whose bases are consecutive powers of two (the
+    // blocked layouts' whole story) become one shift-and-mask, and terms
+    // with disjoint bits combine with `or`: the IR stays small, so LLVM's
+    // InstCombine does not spend its time re-deriving this.
     for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, Lane},
                             {kWarp, Warp}}) {
       llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(Name);
-      for (unsigned Bit = 0; Bit < Bases.size(); ++Bit) {
-        llvm::Value *Set = B.CreateAnd(B.CreateLShr(Id, Bit), 1);
-        for (unsigned D = 0; D < Rank; ++D)
-          if (Bases[Bit][D])
-            R[D] = B.CreateXor(R[D], B.CreateMul(Set, B.getInt32(Bases[Bit][D])));
+      for (unsigned D = 0; D < Rank; ++D) {
+        for (unsigned Bit = 0; Bit < Bases.size();) {
+          int32_t Base = Bases[Bit][D];
+          if (!Base) {
+            ++Bit;
+            continue;
+          }
+          unsigned Run = 1;
+          bool Pow2 = llvm::isPowerOf2_32(uint32_t(Base));
+          while (Pow2 && Bit + Run < Bases.size() &&
+                 Bases[Bit + Run][D] == int32_t(uint32_t(Base) << Run))
+            ++Run;
+          llvm::Value *Term;
+          int32_t Bits;
+          if (Pow2) {
+            unsigned To = llvm::Log2_32(uint32_t(Base));
+            uint32_t Mask = ((1u << Run) - 1) << Bit;
+            Term = B.CreateAnd(Id, Mask);
+            if (To > Bit)
+              Term = B.CreateShl(Term, To - Bit);
+            else if (To < Bit)
+              Term = B.CreateLShr(Term, Bit - To);
+            Bits = int32_t(((1u << Run) - 1) << To);
+          } else {
+            Term = B.CreateMul(B.CreateAnd(B.CreateLShr(Id, Bit), 1), B.getInt32(Base));
+            Bits = Base;
+          }
+          if (!R[D])
+            R[D] = Term;
+          else if (Used[D] & Bits)
+            R[D] = B.CreateXor(R[D], Term);
+          else
+            R[D] = B.CreateOr(R[D], Term);
+          Used[D] |= Bits;
+          Bit += Run;
+        }
       }
     }
+    for (unsigned D = 0; D < Rank; ++D)
+      if (!R[D])
+        R[D] = B.getInt32(0);
+    ThreadBits[L.str()] = Used;
     return R;
   });
   return Offsets.emplace(Key, std::move(Offs)).first->second;
@@ -95,6 +133,7 @@ const LoweringContext::Regs &LoweringContext::threadOffsets(const LinearLayout &
 
 std::vector<LoweringContext::Regs> LoweringContext::coordinates(const LinearLayout &L) {
   const Regs &Thread = threadOffsets(L);
+  const std::vector<int32_t> &Used = ThreadBits[L.str()];
   unsigned Rank = L.getOutDims().size();
   llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(kRegister);
   std::vector<Regs> Out;
@@ -106,8 +145,60 @@ std::vector<LoweringContext::Regs> LoweringContext::coordinates(const LinearLayo
           Reg[D] ^= Bases[Bit][D];
     Regs C;
     for (unsigned D = 0; D < Rank; ++D)
-      C.push_back(Reg[D] ? B.CreateXor(Thread[D], B.getInt32(Reg[D])) : Thread[D]);
+    {
+      // Register bits disjoint from the thread's: `or`, which LLVM can fold
+      // into addressing as an add.
+      bool Disjoint = !(Reg[D] & Used[D]);
+      C.push_back(!Reg[D]    ? Thread[D]
+                  : Disjoint ? B.CreateOr(Thread[D], B.getInt32(Reg[D]))
+                             : B.CreateXor(Thread[D], B.getInt32(Reg[D])));
+    }
     Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
+LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
+  const Regs &Thread = threadOffsets(L);
+  const std::vector<int32_t> &Used = ThreadBits[L.str()];
+  llvm::ArrayRef<LinearLayout::OutDim> Outs = L.getOutDims();
+  unsigned Rank = Outs.size();
+  llvm::SmallVector<int64_t, 4> Stride(Rank, 1);
+  for (unsigned D = Rank; D-- > 1;)
+    Stride[D - 1] = Stride[D] * Outs[D].Size;
+  auto Linear = [&](llvm::ArrayRef<llvm::Value *> Co) {
+    llvm::Value *Off = Co[0];
+    for (unsigned D = 1; D < Rank; ++D)
+      Off = B.CreateAdd(B.CreateMul(Off, B.getInt32(Outs[D].Size)), Co[D]);
+    return Off;
+  };
+  // The thread's part once (entry block); a register whose bits are
+  // disjoint from it in every dimension adds a constant (thread | reg ==
+  // thread + reg there, and the row-major offset is linear in the
+  // coordinates), which addressing folds into an immediate.
+  llvm::Value *ThreadLinear = inEntry([&] { return Linear(Thread); });
+  llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(kRegister);
+  Regs Out;
+  std::vector<Regs> Slow;
+  for (uint32_t R = 0; R < (1u << Bases.size()); ++R) {
+    LinearLayout::Basis Reg(Rank, 0);
+    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+      if (R >> Bit & 1)
+        for (unsigned D = 0; D < Rank; ++D)
+          Reg[D] ^= Bases[Bit][D];
+    bool Disjoint = true;
+    int64_t Const = 0;
+    for (unsigned D = 0; D < Rank; ++D) {
+      Disjoint &= !(Reg[D] & Used[D]);
+      Const += Reg[D] * Stride[D];
+    }
+    if (Disjoint) {
+      Out.push_back(Const ? B.CreateAdd(ThreadLinear, B.getInt32(int32_t(Const))) : ThreadLinear);
+      continue;
+    }
+    if (Slow.empty())
+      Slow = coordinates(L);
+    Out.push_back(Linear(Slow[R]));
   }
   return Out;
 }

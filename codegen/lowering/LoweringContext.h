@@ -92,6 +92,10 @@ public:
   /// The part of the coordinates contributed by the lane and warp bits,
   /// computed in the entry block once per layout.
   const Regs &threadOffsets(const LinearLayout &L);
+  /// For each register of \p L, the row-major element offset (i32) of its
+  /// element in a tensor of L's shape: the thread's offset plus a constant
+  /// where the bits allow, so memory accesses get immediate offsets.
+  Regs elementOffsets(const LinearLayout &L);
 
   /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
   /// offset.
@@ -132,6 +136,8 @@ private:
   llvm::DenseMap<const BasicBlock *, llvm::BasicBlock *> Blocks;
   llvm::Value *Lane = nullptr, *Warp = nullptr;
   std::map<std::string, Regs> Offsets;
+  /// Per layout and dimension, the bits its thread offsets may set.
+  std::map<std::string, std::vector<int32_t>> ThreadBits;
 
 public:
   friend struct LoweringContextInit;

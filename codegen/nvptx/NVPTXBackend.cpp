@@ -46,7 +46,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
-  std::string Err = linkLibdevice(*LLM);
+  std::string Err = linkLibdevice(*LLM, Opts.Arch);
   if (!Err.empty())
     reportError({}, Err);
   optimizeModule(*LLM, *TM);

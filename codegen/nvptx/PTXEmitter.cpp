@@ -28,6 +28,10 @@
 using namespace tritium;
 
 namespace {
+const char *const kLeanPipeline =
+    "always-inline,function(sroa,early-cse<memssa>,instcombine,simplifycfg,"
+    "loop-mssa(licm),gvn,instcombine,adce,simplifycfg),globaldce";
+
 void initNVPTX() {
   static std::once_flag Once;
   std::call_once(Once, [] {
@@ -95,7 +99,34 @@ void tritium::upgradeNVVMRound(llvm::Module &M) {
   }
 }
 
-std::string tritium::linkLibdevice(llvm::Module &M, bool FlushDenormals) {
+/// libdevice asks __nvvm_reflect("__CUDA_ARCH") and ("__CUDA_FTZ") to pick
+/// code paths; the answers are constants here, so the optimizer drops the
+/// paths not taken. (LLVM's NVVMReflect pass does the same inside its O3
+/// pipeline; the lean pipeline has no slot for the SM version.)
+void tritium::resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenormals) {
+  llvm::Function *Reflect = M.getFunction("__nvvm_reflect");
+  if (!Reflect)
+    return;
+  for (llvm::User *U : llvm::make_early_inc_range(Reflect->users())) {
+    auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Reflect)
+      continue;
+    llvm::StringRef Name;
+    auto *GV = llvm::dyn_cast<llvm::GlobalVariable>(
+        Call->getArgOperand(0)->stripPointerCasts());
+    if (GV && GV->hasInitializer())
+      if (auto *Str = llvm::dyn_cast<llvm::ConstantDataSequential>(GV->getInitializer()))
+        if (Str->isCString())
+          Name = Str->getAsCString();
+    int Value = Name == "__CUDA_ARCH" ? int(Arch) * 10
+                : Name == "__CUDA_FTZ" ? int(FlushDenormals)
+                                       : 0;
+    Call->replaceAllUsesWith(llvm::ConstantInt::get(Call->getType(), Value));
+    Call->eraseFromParent();
+  }
+}
+
+std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals) {
   bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
     return F.isDeclaration() && F.getName().startswith("__nv_");
   });
@@ -119,6 +150,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, bool FlushDenormals) {
                                 llvm::Linker::LinkOnlyNeeded))
     return "linking " + Path + " failed";
   upgradeNVVMRound(M);
+  resolveNVVMReflect(M, Arch, FlushDenormals);
   // Keep only the kernels visible; libdevice bodies become internal so the
   // optimizer can inline and drop them.
   llvm::internalizeModule(M, [](const llvm::GlobalValue &G) {
@@ -139,8 +171,18 @@ void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::ModulePassManager MPM =
-      PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager MPM;
+  if (const char *O3 = std::getenv("TRITIUM_LLVM_O3"); O3 && *O3 && *O3 != '0') {
+    MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  } else {
+    // The lowering already emits straight-line, vectorized, CSE'd code with
+    // the loops it wants, and ptxas optimizes again; O3's eight InstCombine
+    // runs, SLP vectorizer and unrollers took about 3/4 of LLVM's time on a
+    // matmul for no smaller PTX. This pipeline keeps what pays: libdevice
+    // inlined and its __nvvm_reflect branches folded, scalar cleanup, LICM
+    // and GVN (redundant loads), dead code gone.
+    llvm::cantFail(PB.parsePassPipeline(MPM, kLeanPipeline));
+  }
   MPM.run(M, MAM);
 }
 

@@ -34,11 +34,13 @@ void prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM);
 std::string findLibdevice();
 
 /// Links the libdevice functions \p M calls (only those) and internalizes
-/// them; sets the nvvm-reflect-ftz flag to \p FlushDenormals. Returns an
+/// them; answers their __nvvm_reflect queries for sm_<\p Arch> and
+/// \p FlushDenormals. Returns an
 /// error message, or "" on success (also when nothing needs linking).
-std::string linkLibdevice(llvm::Module &M, bool FlushDenormals = false);
+std::string linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals = false);
 
-/// Runs LLVM's O3 pipeline on \p M for \p TM.
+/// Optimizes \p M for \p TM: a short pipeline (inline libdevice, scalar
+/// cleanup, LICM, GVN, DCE); LLVM's O3 when TRITIUM_LLVM_O3 is set.
 void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM);
 
 /// Prints PTX for \p M. Returns "" and sets \p Error on failure.
@@ -49,6 +51,10 @@ std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,
 /// instructions newer than LLVM 16 knows).
 std::string patchPTXHeader(llvm::StringRef PTX, llvm::StringRef Version,
                            llvm::StringRef Target);
+
+/// Answers libdevice's __nvvm_reflect queries: __CUDA_ARCH is \p Arch * 10,
+/// __CUDA_FTZ is \p FlushDenormals, anything else 0.
+void resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenormals);
 
 /// Replaces libdevice's llvm.nvvm.round.* (round half to even) with
 /// llvm.roundeven before LLVM 16 can misread them as llvm.round.

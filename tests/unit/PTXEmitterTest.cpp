@@ -40,7 +40,7 @@ TEST_CASE("LLVM IR with a libdevice call becomes PTX and a cubin") {
     MESSAGE("libdevice not installed; skipping");
     return;
   }
-  CHECK(linkLibdevice(*M) == "");
+  CHECK(linkLibdevice(*M, 90) == "");
   CHECK(M->getFunction("__nv_expf") != nullptr);
   optimizeModule(*M, *TM);
   // The libdevice body was inlined and dropped; only the kernel remains.
@@ -93,4 +93,32 @@ TEST_CASE("ptxas -v output gives registers and spill bytes") {
   CHECK(None.Registers == -1);
   CHECK(None.SpillStores == -1);
   CHECK(None.SpillLoads == -1);
+}
+
+TEST_CASE("__nvvm_reflect queries are answered for the target") {
+  const char *IR = R"(
+@arch = private constant [12 x i8] c"__CUDA_ARCH\00"
+@ftz = private constant [11 x i8] c"__CUDA_FTZ\00"
+@other = private constant [6 x i8] c"__FOO\00"
+declare i32 @__nvvm_reflect(ptr)
+define i32 @f() {
+  %a = call i32 @__nvvm_reflect(ptr @arch)
+  %b = call i32 @__nvvm_reflect(ptr @ftz)
+  %c = call i32 @__nvvm_reflect(ptr @other)
+  %s = add i32 %a, %b
+  %t = add i32 %s, %c
+  ret i32 %t
+}
+)";
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
+  REQUIRE(M);
+  resolveNVVMReflect(*M, 80, /*FlushDenormals=*/true);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  M->print(OS, nullptr);
+  CHECK(OS.str().find("call i32 @__nvvm_reflect") == std::string::npos);
+  CHECK(OS.str().find("add i32 800, 1") != std::string::npos);
+  CHECK(OS.str().find(", 0") != std::string::npos);
 }
