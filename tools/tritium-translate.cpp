@@ -37,6 +37,11 @@ int usage() {
 int main(int Argc, char **Argv) {
   std::string Input, Output = "-", Emit = "ptx", Target = "cuda:90";
   NVPTXOptions Opts;
+  // The knob the Python package reads as knobs.nvidia.llvm_o3.
+  if (const char *O3 = std::getenv("TRITIUM_LLVM_O3"))
+    Opts.LLVMO3 = llvm::StringRef(O3).equals_insensitive("1") ||
+                  llvm::StringRef(O3).equals_insensitive("true") ||
+                  llvm::StringRef(O3).equals_insensitive("on");
   bool RunPasses = false;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];

@@ -46,10 +46,10 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
-  std::string Err = linkLibdevice(*LLM, Opts.Arch);
+  std::string Err = linkLibdevice(*LLM, Opts.Arch, /*FlushDenormals=*/false, Opts.LibdevicePath);
   if (!Err.empty())
     reportError({}, Err);
-  optimizeModule(*LLM, *TM);
+  optimizeModule(*LLM, *TM, Opts.LLVMO3);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);
   return Result;

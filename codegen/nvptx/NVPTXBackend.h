@@ -27,6 +27,10 @@ struct NVPTXOptions {
   unsigned NumWarps = 4;
   unsigned NumStages = 3;
   bool Debug = false;
+  /// LLVM's default<O3> instead of the backend's short pipeline.
+  bool LLVMO3 = false;
+  /// libdevice.10.bc; empty: findLibdevice().
+  std::string LibdevicePath;
 };
 
 /// The pipeline string of the tgir stage.

@@ -126,7 +126,8 @@ void tritium::resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenor
   }
 }
 
-std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals) {
+std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals,
+                                   llvm::StringRef LibdevicePath) {
   bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
     return F.isDeclaration() && F.getName().startswith("__nv_");
   });
@@ -135,7 +136,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDen
   M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", FlushDenormals);
   if (!Needed)
     return "";
-  std::string Path = findLibdevice();
+  std::string Path = LibdevicePath.empty() ? findLibdevice() : LibdevicePath.str();
   if (Path.empty())
     return "libdevice.10.bc not found (set TRITIUM_LIBDEVICE_PATH or CUDA_HOME)";
   llvm::SMDiagnostic Diag;
@@ -160,7 +161,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDen
   return "";
 }
 
-void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM) {
+void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3) {
   llvm::LoopAnalysisManager LAM;
   llvm::FunctionAnalysisManager FAM;
   llvm::CGSCCAnalysisManager CGAM;
@@ -172,7 +173,7 @@ void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   llvm::ModulePassManager MPM;
-  if (const char *O3 = std::getenv("TRITIUM_LLVM_O3"); O3 && *O3 && *O3 != '0') {
+  if (UseO3) {
     MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   } else {
     // The lowering already emits straight-line, vectorized, CSE'd code with

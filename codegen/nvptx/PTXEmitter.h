@@ -37,11 +37,12 @@ std::string findLibdevice();
 /// them; answers their __nvvm_reflect queries for sm_<\p Arch> and
 /// \p FlushDenormals. Returns an
 /// error message, or "" on success (also when nothing needs linking).
-std::string linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals = false);
+std::string linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals = false,
+                          llvm::StringRef LibdevicePath = "");
 
 /// Optimizes \p M for \p TM: a short pipeline (inline libdevice, scalar
-/// cleanup, LICM, GVN, DCE); LLVM's O3 when TRITIUM_LLVM_O3 is set.
-void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM);
+/// cleanup, LICM, GVN, DCE), or LLVM's default<O3> with \p UseO3.
+void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false);
 
 /// Prints PTX for \p M. Returns "" and sets \p Error on failure.
 std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,

@@ -33,6 +33,7 @@
 #include "ir/Dominance.h"
 #include "ir/Function.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -153,7 +154,9 @@ void LoopInvariantCodeMotion::findLoops() {
 
 BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
   BasicBlock *H = L.Header;
-  llvm::SmallSetVector<BasicBlock *, 4> Outside;
+  // (A SmallSetVector here trips GCC 13's -Wmaybe-uninitialized in DenseMap.)
+  llvm::SetVector<BasicBlock *, llvm::SmallVector<BasicBlock *, 4>, llvm::DenseSet<BasicBlock *>>
+      Outside;
   for (BasicBlock *P : H->predecessors())
     if (!L.contains(P))
       Outside.insert(P);

@@ -86,7 +86,7 @@ std::pair<DType *, bool> typeArg(py::handle H) {
   return {O.isValue() ? O.getValue().Ty : O.getLiteralType(), O.isLiteral()};
 }
 
-py::object typingResult(const BinaryTyping &T) {
+py::dict typingResult(const BinaryTyping &T) {
   if (!T.Error.empty())
     throw CompileError(T.Error);
   py::dict D;
@@ -97,7 +97,7 @@ py::object typingResult(const BinaryTyping &T) {
   D["lhs"] = Opt(T.LhsTy);
   D["rhs"] = Opt(T.RhsTy);
   D["result"] = Opt(T.ResultTy);
-  return std::move(D);
+  return D;
 }
 
 void bindDType(py::module_ &M) {

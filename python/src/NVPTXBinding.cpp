@@ -44,12 +44,16 @@ void bindNVPTX(py::module_ &Top) {
       "Assigns layouts (in place): Tritium IR -> layout-level Tritium IR");
   M.def(
       "lower_to_llvm_ir",
-      [](PyModule &Mod, unsigned Arch, unsigned NumWarps, bool Debug) {
-        LLVMIRResult R = lowerToLLVMIR(Mod.getModule(), options(Arch, NumWarps, Debug));
+      [](PyModule &Mod, unsigned Arch, unsigned NumWarps, bool Debug, bool LLVMO3,
+         const std::string &Libdevice) {
+        NVPTXOptions O = options(Arch, NumWarps, Debug);
+        O.LLVMO3 = LLVMO3;
+        O.LibdevicePath = Libdevice;
+        LLVMIRResult R = lowerToLLVMIR(Mod.getModule(), O);
         return py::make_tuple(R.IR, R.SharedBytes);
       },
       py::arg("module"), py::arg("arch"), py::arg("num_warps"),
-      py::arg("debug") = false,
+      py::arg("debug") = false, py::arg("llvm_o3") = false, py::arg("libdevice") = "",
       "Layout-level IR -> (optimized LLVM IR text, shared memory bytes)");
   M.def(
       "compile_to_ptx",

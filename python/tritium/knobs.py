@@ -148,6 +148,14 @@ class _Autotuning(_Group):
 class _Nvidia(_Group):
     ptxas_path = _Knob("TRITIUM_PTXAS_PATH", None, "path",
                        "The ptxas binary (default: /usr/local/cuda/bin/ptxas, then PATH).")
+    libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path",
+                           "libdevice.10.bc (default: $CUDA_HOME/nvvm/libdevice, then "
+                           "/usr/local/cuda/nvvm/libdevice).")
+    llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
+                    "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
+                    "pipeline.")
+    backtrace = _Knob("TRITIUM_BACKTRACE", False, "bool",
+                      "A crash in the C++ core prints a stack trace (read at import of _C).")
     libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path",
                          "The CUDA driver library to load: a file, or a directory holding "
                          "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")

@@ -30,8 +30,9 @@ class CudaBackend:
 
     @property
     def version(self):
-        # The cache key changes with the ptxas that builds the cubins.
-        return _ptxas()
+        # The cache key changes with the ptxas that builds the cubins and
+        # with the LLVM pipeline.
+        return _ptxas() + (" llvm-o3" if knobs.nvidia.llvm_o3 else "")
 
     def add_stages(self, stages, options, target):
         arch = int(target.arch)
@@ -43,7 +44,9 @@ class CudaBackend:
             return module
 
         def llir(module, metadata, opts):
-            ir, shared = _nvptx.lower_to_llvm_ir(module, arch, num_warps, debug)
+            ir, shared = _nvptx.lower_to_llvm_ir(module, arch, num_warps, debug,
+                                                 llvm_o3=bool(knobs.nvidia.llvm_o3),
+                                                 libdevice=knobs.nvidia.libdevice_path or "")
             metadata["shared"] = shared
             metadata["n_max_threads"] = num_warps * 32
             return ir

@@ -238,3 +238,18 @@ def test_compile(case, target):
     assert k.kernel == k.asm["cubin"]
     assert isinstance(k.n_regs, int) and 0 < k.n_regs <= 255
     assert isinstance(k.n_spills, int) and k.n_spills >= 0
+
+
+def test_llvm_o3_knob_switches_the_pipeline(monkeypatch):
+    """TRITIUM_LLVM_O3 swaps the backend's short LLVM pipeline for O3: a
+    different cache key, and still a kernel ptxas accepts."""
+    case = next(c for c in CASES if c.kernel.__name__ == "softmax_kernel")
+    signature = _signature(case.kernel, case.signature, case.constexprs)
+    src = ASTSource(case.kernel, signature, case.constexprs, case.attrs)
+    lean = tritium.compile(src, target="cuda:90")
+    monkeypatch.setenv("TRITIUM_LLVM_O3", "1")
+    o3 = tritium.compile(src, target="cuda:90")
+    assert o3.hash != lean.hash
+    assert "define void @softmax_kernel(" in o3.asm["llir"]
+    if _ptxas():
+        assert o3.asm["cubin"][:4] == b"\x7fELF"
