@@ -15,7 +15,31 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <mutex>
+
 using namespace tritium;
+
+namespace {
+/// The module the llir stage just printed, kept for the ptx stage that
+/// usually follows with exactly that text: it then skips re-parsing the
+/// LLVM IR. Edited text (TRITIUM_KERNEL_OVERRIDE), or another compile in
+/// between, simply parses. One entry; the mutex covers threads compiling
+/// at once.
+struct LoweredModule {
+  std::string IR;
+  std::unique_ptr<llvm::LLVMContext> Ctx;
+  std::unique_ptr<llvm::Module> M; // lives in *Ctx: always released first
+  void clear() {
+    M.reset();
+    Ctx.reset();
+    IR.clear();
+  }
+  ~LoweredModule() { clear(); }
+};
+std::mutex LastLoweredMutex;
+// Never destroyed: at exit LLVM's own statics may already be gone.
+LoweredModule &LastLowered = *new LoweredModule;
+} // namespace
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   // Layouts first, then drop the conversions that are cheaper to recompute,
@@ -34,7 +58,8 @@ void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
 }
 
 LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
-  llvm::LLVMContext Ctx;
+  auto CtxOwner = std::make_unique<llvm::LLVMContext>();
+  llvm::LLVMContext &Ctx = *CtxOwner;
   LoweringOptions LO;
   LO.NumWarps = Opts.NumWarps;
   LO.Arch = Opts.Arch;
@@ -52,13 +77,30 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);
+  OS.flush();
+  std::lock_guard<std::mutex> Lock(LastLoweredMutex);
+  LastLowered.clear();
+  LastLowered.IR = Result.IR;
+  LastLowered.M = std::move(LLM);
+  LastLowered.Ctx = std::move(CtxOwner);
   return Result;
 }
 
 std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
-  llvm::LLVMContext Ctx;
+  LoweredModule Lowered;
+  {
+    std::lock_guard<std::mutex> Lock(LastLoweredMutex);
+    if (LastLowered.M && LastLowered.IR == LLVMIR) {
+      Lowered.M = std::move(LastLowered.M);
+      Lowered.Ctx = std::move(LastLowered.Ctx);
+    }
+    LastLowered.clear();
+  }
+  if (!Lowered.M)
+    Lowered.Ctx = std::make_unique<llvm::LLVMContext>();
   llvm::SMDiagnostic Diag;
-  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(LLVMIR, Diag, Ctx);
+  std::unique_ptr<llvm::Module> M = Lowered.M ? std::move(Lowered.M)
+                                              : llvm::parseAssemblyString(LLVMIR, Diag, *Lowered.Ctx);
   if (!M) {
     std::string S;
     llvm::raw_string_ostream OS(S);
