@@ -41,8 +41,9 @@ def _run(body, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"),
                TRITIUM_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("TRITIUM_INTERPRET", None)
-    script = PROLOGUE + textwrap.dedent(body)
-    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+    script = tmp_path / "kernel_script.py"  # @jit reads the kernel's source file
+    script.write_text(PROLOGUE + textwrap.dedent(body))
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
                           timeout=120)
 
 
