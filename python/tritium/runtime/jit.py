@@ -412,6 +412,18 @@ def _shown_value(fp):
     return fp[-1] if fp else None
 
 
+def _stream_handle(stream):
+    """The CUstream of a launch's `stream=` argument (None: the current one)."""
+    if stream is None or isinstance(stream, int):
+        return stream
+    for attr in ("cuda_stream", "ptr"):
+        handle = getattr(stream, attr, None)
+        if isinstance(handle, int):
+            return handle
+    raise TypeError(f"stream= takes a CUstream handle (an int), a torch.cuda.Stream or a cupy "
+                    f"stream, got {type(stream).__name__}")
+
+
 class JITFunction(KernelInterface):
     """A @jit function: compiled per specialization on first launch."""
 
@@ -619,18 +631,24 @@ class JITFunction(KernelInterface):
         return error
 
     def run(self, *args, grid, warmup, **kwargs):
+        # `stream=`: launch on that stream instead of the current one (a raw
+        # CUstream int, or an object with `cuda_stream` (torch) or `ptr`
+        # (cupy)), unless the kernel has a parameter of that name.
+        stream = None
+        if "stream" in kwargs and "stream" not in self.arg_names:
+            stream = _stream_handle(kwargs.pop("stream"))
         if self.interpret is not False and self._interpreted():
             from .interpreter import launch
             return launch(self, args, kwargs, grid, warmup)
-        if not warmup and not self.pre_run_hooks:
+        if not warmup and not self.pre_run_hooks and stream is None:
             fast = self._fast_launch
             if fast is not None:
                 kernel = fast(grid, args, kwargs)
                 if kernel is not None:
                     return kernel
-        return self._run(args, kwargs, grid, warmup)
+        return self._run(args, kwargs, grid, warmup, stream)
 
-    def _run(self, args, kwargs, grid, warmup):
+    def _run(self, args, kwargs, grid, warmup, stream=None):
         """The Python path of a launch (see the module docstring)."""
         for hook in self.pre_run_hooks:
             hook(*args, **kwargs)
@@ -669,7 +687,8 @@ class JITFunction(KernelInterface):
             raise ValueError(f"{self.__name__}: the grid must have 1 to 3 dimensions, "
                              f"got {grid!r}")
         launcher = kernel.launcher or kernel.make_launcher()
-        stream = drv.get_current_stream(device)
+        if stream is None:
+            stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)
         enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
         if enter is None and exit_hook is None:

@@ -415,6 +415,23 @@ def test_torch_current_stream_and_device(cuda, monkeypatch):
     assert cuda.last()["stream"] == 0
 
 
+def test_stream_argument(cuda):
+    """stream= picks the launch's stream: a CUstream int, a torch stream
+    (cuda_stream) or a cupy one (ptr); without it, the current stream."""
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16, stream=0xBEEF0)
+    assert cuda.last()["stream"] == 0xBEEF0
+    add_kernel[(1,)](x, y, out, 16, stream=types.SimpleNamespace(cuda_stream=0xCAFE0))
+    assert cuda.last()["stream"] == 0xCAFE0
+    add_kernel[(1,)](x, y, out, 16, stream=types.SimpleNamespace(ptr=0xD00D0))
+    assert cuda.last()["stream"] == 0xD00D0
+    add_kernel[(1,)](x, y, out, 16)
+    add_kernel[(1,)](x, y, out, 16)  # the dispatcher's warm path
+    assert [r["stream"] for r in cuda.launches()[-2:]] == [0, 0]
+    with pytest.raises(TypeError, match="stream= takes a CUstream handle"):
+        add_kernel[(1,)](x, y, out, 16, stream="default")
+
+
 def test_launch_from_another_thread(cuda):
     x, y, out = tensors()
     add_kernel[(1,)](x, y, out, 16)
