@@ -266,6 +266,24 @@ def test_vector_add_on_a_side_stream(gpu, backend):
     assert torch.equal(out, x + y)
 
 
+def test_stream_argument(gpu, backend):
+    """stream= runs the kernel on that stream: only synchronizing it makes
+    the result visible, whatever the current stream is doing."""
+    torch = pytest.importorskip("torch")
+    n = 1 << 20
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    out = torch.zeros_like(x)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    for stream in (s, s.cuda_stream):
+        out.zero_()
+        s.wait_stream(torch.cuda.current_stream())
+        add_kernel[(cdiv(n, 128),)](x, y, out, n, BLOCK=128, stream=stream)
+        s.synchronize()
+        assert torch.equal(out, x + y)
+
+
 def test_vector_add_on_cupy_arrays(gpu, backend):
     cp = pytest.importorskip("cupy")
     n = 5000
