@@ -183,7 +183,8 @@ TValue Semantic::argMinMax(TValue X, bool IsMax, int64_t Axis,
   int64_t A = reductionAxis(*this, Xs, Axis);
   Shape Dims(X.Ty->getShape().begin(), X.Ty->getShape().end());
   Dims.erase(Dims.begin() + A);
-  TValue R = make(B.createArgMinMax(IsMax, X.V, A, TieBreakLeft),
+  bool Unsigned = E->isInt() && !E->isSigned(); // int1 counts as unsigned
+  TValue R = make(B.createArgMinMax(IsMax, X.V, A, TieBreakLeft, Unsigned),
                   DType::getShaped(DType::getInt(32), Dims));
   return KeepDims ? expandDims(R, A) : R;
 }

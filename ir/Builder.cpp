@@ -340,12 +340,14 @@ IRBuilder::createScan(llvm::ArrayRef<Value *> Vs, int64_t Axis,
 }
 
 Value *IRBuilder::createArgMinMax(bool IsMax, Value *V, int64_t Axis,
-                                  bool TieBreakLeft) {
+                                  bool TieBreakLeft, bool Unsigned) {
   Opcode Op = IsMax ? Opcode::ArgMax : Opcode::ArgMin;
   Type *T = reducedTypes(CurLoc, Op, {V}, Axis)[0]->withElement(getI32Ty());
   AttrList Attrs = {intAttr(AttrKey::Axis, Axis)};
   if (TieBreakLeft)
     Attrs.push_back(unitAttr(AttrKey::TieBreakLeft));
+  if (Unsigned)
+    Attrs.push_back(unitAttr(AttrKey::Unsigned));
   return single(create(Op, {T}, {V}, std::move(Attrs)));
 }
 

@@ -123,7 +123,7 @@ public:
                                            int64_t Axis, llvm::StringRef Combine,
                                            bool Reverse = false);
   Value *createArgMinMax(bool IsMax, Value *V, int64_t Axis,
-                         bool TieBreakLeft = true);
+                         bool TieBreakLeft = true, bool Unsigned = false);
 
   // Program geometry.
   Value *createProgramId(int64_t Axis);

@@ -694,12 +694,14 @@ std::string ScanInst::checkFamilyTypes() const {
 
 std::string ArgMinMaxInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::TieBreakLeft}));
+  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::TieBreakLeft, AttrKey::Unsigned}));
   TRY(requireAttr(*this, AttrKey::Axis));
   Type *S = getSrc()->getType();
   if (!S->isBlock() || !isNumElem(S->getScalarType()))
     return name(*this) + " operand must be a block of integers or floats, got " +
            ty(S);
+  if (isUnsigned() && !S->getScalarType()->isInt())
+    return name(*this) + " 'unsigned' needs integer operands, got " + ty(S);
   TRY(validAxis(*this, getAxis(), S->getRank()));
   Shape Dims(S->getShape().begin(), S->getShape().end());
   Dims.erase(Dims.begin() + getAxis());

@@ -265,6 +265,8 @@ class ArgMinMaxInst : public Instruction {
   int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
   bool isMax() const { return getOpcode() == Opcode::ArgMax; }
   bool tieBreakLeft() const { return hasAttr(AttrKey::TieBreakLeft); }
+  /// Integers compare as unsigned (the IR's integers are signless).
+  bool isUnsigned() const { return hasAttr(AttrKey::Unsigned); }
 };
 
 /// get_program_id / get_num_programs along axis 0, 1 or 2.

@@ -118,7 +118,7 @@ private:
       Better = B.CreateOr(Better, B.CreateAnd(Nan1, B.CreateNot(Nan2)));
       Equal = B.CreateOr(B.CreateFCmpOEQ(V1, V2), B.CreateAnd(Nan1, Nan2));
     } else {
-      bool Unsigned = false;
+      bool Unsigned = Arg.isUnsigned();
       Better = Max ? (Unsigned ? B.CreateICmpUGT(V1, V2) : B.CreateICmpSGT(V1, V2))
                    : (Unsigned ? B.CreateICmpULT(V1, V2) : B.CreateICmpSLT(V1, V2));
       Equal = B.CreateICmpEQ(V1, V2);

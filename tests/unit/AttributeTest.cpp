@@ -74,10 +74,12 @@ TEST_CASE("attribute key table") {
   CHECK(getAttrKeyKind(AttrKey::Message) == AttrKeyKind::String);
   CHECK(getAttrKeyName(AttrKey::MaxNumImpreciseAcc) == "max_num_imprecise_acc");
   CHECK(getAttrKeyName(AttrKey::Callee) == "callee");
+  CHECK(getAttrKeyName(AttrKey::Unsigned) == "unsigned");
+  CHECK(getAttrKeyKind(AttrKey::Unsigned) == AttrKeyKind::Unit);
 
   // Every key is found by its name, and names are unique.
   unsigned NumKeys = unsigned(AttrKey::Callee) + 1;
-  CHECK(NumKeys == 28u);
+  CHECK(NumKeys == 29u);
   for (unsigned I = 0; I < NumKeys; ++I) {
     std::optional<AttrKey> K = lookupAttrKey(getAttrKeyName(AttrKey(I)));
     REQUIRE(K);

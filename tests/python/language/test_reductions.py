@@ -177,6 +177,17 @@ def test_argmin_argmax(backend, op, dtype, shape, axis, tie):
         assert_close(got, best)
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "uint32", "uint64"])
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_argmin_argmax_unsigned_high_bit(backend, op, dtype):
+    """Unsigned values with the top bit set are the largest, not negative."""
+    top = np.iinfo(np.dtype(dtype)).max
+    x = np.array([5, top, 7, top - 1, 0, 3, top // 2 + 1, 1] * 16, dtype=dtype).reshape(8, 16)
+    out, _ = run_reduce(backend, op, x, dtype, (8, 16), 1, False)
+    ref = (np.argmax if op == "argmax" else np.argmin)(x, axis=1)
+    assert_close(out, ref.astype(np.int32))
+
+
 @pytest.mark.parametrize("shape,axis", [((8, 16), 0), ((8, 16), 1), ((8, 16), None)])
 def test_argmax_keep_dims(backend, shape, axis):
     x = random_values("float32", shape, rng(44))
