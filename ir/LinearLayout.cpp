@@ -203,6 +203,16 @@ LinearLayout::apply(llvm::ArrayRef<int32_t> In) const {
   return Out;
 }
 
+LinearLayout::Basis LinearLayout::applyIn(llvm::StringRef In, int32_t Index) const {
+  Basis Out(Outs.size(), 0);
+  llvm::ArrayRef<Basis> Bases = getBases(In);
+  for (unsigned B = 0; B < Bases.size(); ++B)
+    if (Index >> B & 1)
+      for (unsigned K = 0; K < Outs.size(); ++K)
+        Out[K] ^= Bases[B][K];
+  return Out;
+}
+
 bool LinearLayout::isZero(llvm::StringRef In) const {
   for (const Basis &B : getBases(In))
     if (llvm::any_of(B, [](int32_t C) { return C != 0; }))

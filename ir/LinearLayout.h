@@ -86,6 +86,9 @@ public:
   /// Maps input coordinates (one per input dimension, in getInDims() order)
   /// to output coordinates (in getOutDims() order).
   llvm::SmallVector<int32_t, 4> apply(llvm::ArrayRef<int32_t> In) const;
+  /// The output coordinates of input \p In at \p Index, every other input
+  /// at 0 (e.g. the part of a tensor coordinate a register index gives).
+  Basis applyIn(llvm::StringRef In, int32_t Index) const;
 
   /// Tensor product: inputs with the same name concatenate (this layout's
   /// bits low, \p O's high); outputs with the same name concatenate too

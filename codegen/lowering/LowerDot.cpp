@@ -30,16 +30,6 @@ namespace {
 using Regs = LoweringContext::Regs;
 using Basis = LinearLayout::Basis;
 
-Basis registerCoords(const LinearLayout &L, uint32_t R) {
-  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
-  Basis Co(L.getOutDims().size(), 0);
-  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-    if (R >> Bit & 1)
-      for (unsigned D = 0; D < Co.size(); ++D)
-        Co[D] ^= Bases[Bit][D];
-  return Co;
-}
-
 /// Writes every element of a block this thread holds to shared memory at
 /// \p Base + row-major offset (copies held by several threads write the same
 /// value to the same place).
@@ -97,7 +87,7 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   llvm::SmallVector<std::pair<llvm::Value *, llvm::Value *>, 8> Rows, Cols; // (batch, m|n)
   llvm::SmallVector<std::pair<unsigned, unsigned>, 32> RegRC;
   for (unsigned R = 0; R < NRegs; ++R) {
-    Basis Co = registerCoords(LC, R);
+    Basis Co = LC.applyIn(kRegister, int32_t(R));
     int32_t Batch = Batched ? Co[0] : 0;
     auto RowKey = std::make_pair(Batch, Co[M]), ColKey = std::make_pair(Batch, Co[N]);
     llvm::Value *BatchV = Batched ? Coords[R][0] : nullptr;

@@ -136,17 +136,6 @@ private:
   Type *Elem;
 };
 
-/// Coordinates contributed by register \p R's bits alone.
-Basis registerCoords(const LinearLayout &L, uint32_t R) {
-  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
-  Basis Co(L.getOutDims().size(), 0);
-  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-    if (R >> Bit & 1)
-      for (unsigned D = 0; D < Co.size(); ++D)
-        Co[D] ^= Bases[Bit][D];
-  return Co;
-}
-
 /// The bits of a hardware dimension whose bases move along \p Axis; an
 /// error if a basis moves along the axis and another dimension at once.
 llvm::SmallVector<unsigned, 4> axisBits(LoweringContext &C, const Instruction &I,
@@ -191,7 +180,7 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   // 1. Registers, grouped by their coordinates off the axis.
   std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>> Groups;
   for (unsigned R = 0; R < NRegs; ++R) {
-    Basis Co = registerCoords(L, R);
+    Basis Co = L.applyIn(kRegister, int32_t(R));
     int32_t AlongAxis = Co[Axis];
     Co[Axis] = 0;
     Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({AlongAxis, R});
@@ -307,7 +296,7 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   const LinearLayout &RL = C.layout(I.getResult(0));
   std::vector<Regs> Outs(NumResults);
   for (uint32_t R = 0; R < LoweringContext::numRegs(RL); ++R) {
-    Basis Co = registerCoords(RL, R);
+    Basis Co = RL.applyIn(kRegister, int32_t(R));
     Co.insert(Co.begin() + Axis, 0);
     auto It = Acc.find(std::vector<int32_t>(Co.begin(), Co.end()));
     if (It == Acc.end())

@@ -25,16 +25,6 @@ namespace {
 using Regs = LoweringContext::Regs;
 using Basis = LinearLayout::Basis;
 
-Basis registerCoords(const LinearLayout &L, uint32_t R) {
-  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
-  Basis Co(L.getOutDims().size(), 0);
-  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-    if (R >> Bit & 1)
-      for (unsigned D = 0; D < Co.size(); ++D)
-        Co[D] ^= Bases[Bit][D];
-  return Co;
-}
-
 /// combine(a, b) for the scan's built-in kind or combine function.
 Regs combine(LoweringContext &C, ScanInst &S, const Regs &A, const Regs &Bv) {
   llvm::IRBuilder<> &B = C.B;
@@ -98,7 +88,7 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
     // Registers grouped by their coordinates off the axis, scanned in order.
     std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>> Groups;
     for (unsigned R = 0; R < NRegs; ++R) {
-      Basis Co = registerCoords(L, R);
+      Basis Co = L.applyIn(kRegister, int32_t(R));
       int32_t Along = Co[Axis];
       Co[Axis] = 0;
       Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({Along, R});

@@ -67,17 +67,6 @@ Regs gather(const Regs &From, llvm::ArrayRef<int32_t> Map) {
   return Out;
 }
 
-/// Coordinates contributed by register \p R's bits alone.
-Basis registerCoords(const LinearLayout &L, uint32_t R) {
-  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
-  Basis C(L.getOutDims().size(), 0);
-  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-    if (R >> Bit & 1)
-      for (unsigned D = 0; D < C.size(); ++D)
-        C[D] ^= Bases[Bit][D];
-  return C;
-}
-
 void lowerConvert(LoweringContext &C, Instruction &I) {
   Value *Src = I.getOperand(0);
   const LinearLayout &From = C.layout(Src);
@@ -227,11 +216,11 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
     Regs Out;
     if (!SrcTy->isBlock()) {
       for (uint32_t R = 0; R < LoweringContext::numRegs(Dst); ++R)
-        Out.push_back(C.scalar(I.getOperand(registerCoords(Dst, R)[Last])));
+        Out.push_back(C.scalar(I.getOperand(Dst.applyIn(kRegister, int32_t(R))[Last])));
     } else {
       llvm::SmallVector<int32_t, 16> Map = mapping(I, C.layout(Src), V);
       for (uint32_t R = 0; R < Map.size(); ++R)
-        Out.push_back(C.get(I.getOperand(registerCoords(Dst, R)[Last]))[Map[R]]);
+        Out.push_back(C.get(I.getOperand(Dst.applyIn(kRegister, int32_t(R))[Last]))[Map[R]]);
     }
     C.set(I.getResult(), std::move(Out));
     return;
@@ -264,7 +253,7 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
     llvm::SmallVector<int32_t, 16> Map = mapping(I, C.layout(Src), V);
     Regs Out;
     for (uint32_t R = 0; R < Map.size(); ++R) {
-      unsigned Which = (registerCoords(Dst, R)[0] & Half) ? 1 : 0;
+      unsigned Which = (Dst.applyIn(kRegister, int32_t(R))[0] & Half) ? 1 : 0;
       Out.push_back(C.get(I.getOperand(Which))[Map[R]]);
     }
     C.set(I.getResult(), std::move(Out));

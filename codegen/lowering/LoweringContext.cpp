@@ -67,12 +67,12 @@ llvm::Type *LoweringContext::elemType(Type *T) const {
   }
 }
 
-const LoweringContext::Regs &LoweringContext::threadOffsets(const LinearLayout &L) {
+const LoweringContext::ThreadPart &LoweringContext::threadPart(const LinearLayout &L) {
   std::string Key = L.str();
-  auto It = Offsets.find(Key);
-  if (It != Offsets.end())
+  auto It = ThreadParts.find(Key);
+  if (It != ThreadParts.end())
     return It->second;
-  Regs Offs = inEntry([&] {
+  ThreadPart Part = inEntry([&] {
     unsigned Rank = L.getOutDims().size();
     Regs R(Rank, nullptr);
     std::vector<int32_t> Used(Rank, 0); // bits of R[D] that may be set
@@ -125,27 +125,22 @@ const LoweringContext::Regs &LoweringContext::threadOffsets(const LinearLayout &
     for (unsigned D = 0; D < Rank; ++D)
       if (!R[D])
         R[D] = B.getInt32(0);
-    ThreadBits[L.str()] = Used;
-    return R;
+    return ThreadPart{std::move(R), std::move(Used)};
   });
-  return Offsets.emplace(Key, std::move(Offs)).first->second;
+  return ThreadParts.emplace(Key, std::move(Part)).first->second;
 }
 
 std::vector<LoweringContext::Regs> LoweringContext::coordinates(const LinearLayout &L) {
-  const Regs &Thread = threadOffsets(L);
-  const std::vector<int32_t> &Used = ThreadBits[L.str()];
+  const ThreadPart &Part = threadPart(L);
+  const Regs &Thread = Part.Offsets;
+  const std::vector<int32_t> &Used = Part.Bits;
   unsigned Rank = L.getOutDims().size();
   llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(kRegister);
   std::vector<Regs> Out;
   for (uint32_t R = 0; R < (1u << Bases.size()); ++R) {
-    LinearLayout::Basis Reg(Rank, 0);
-    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-      if (R >> Bit & 1)
-        for (unsigned D = 0; D < Rank; ++D)
-          Reg[D] ^= Bases[Bit][D];
+    LinearLayout::Basis Reg = L.applyIn(kRegister, int32_t(R));
     Regs C;
-    for (unsigned D = 0; D < Rank; ++D)
-    {
+    for (unsigned D = 0; D < Rank; ++D) {
       // Register bits disjoint from the thread's: `or`, which LLVM can fold
       // into addressing as an add.
       bool Disjoint = !(Reg[D] & Used[D]);
@@ -159,8 +154,9 @@ std::vector<LoweringContext::Regs> LoweringContext::coordinates(const LinearLayo
 }
 
 LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
-  const Regs &Thread = threadOffsets(L);
-  const std::vector<int32_t> &Used = ThreadBits[L.str()];
+  const ThreadPart &Part = threadPart(L);
+  const Regs &Thread = Part.Offsets;
+  const std::vector<int32_t> &Used = Part.Bits;
   llvm::ArrayRef<LinearLayout::OutDim> Outs = L.getOutDims();
   unsigned Rank = Outs.size();
   llvm::SmallVector<int64_t, 4> Stride(Rank, 1);
@@ -181,11 +177,7 @@ LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
   Regs Out;
   std::vector<Regs> Slow;
   for (uint32_t R = 0; R < (1u << Bases.size()); ++R) {
-    LinearLayout::Basis Reg(Rank, 0);
-    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-      if (R >> Bit & 1)
-        for (unsigned D = 0; D < Rank; ++D)
-          Reg[D] ^= Bases[Bit][D];
+    LinearLayout::Basis Reg = L.applyIn(kRegister, int32_t(R));
     bool Disjoint = true;
     int64_t Const = 0;
     for (unsigned D = 0; D < Rank; ++D) {

@@ -91,7 +91,7 @@ public:
   std::vector<Regs> coordinates(const LinearLayout &L);
   /// The part of the coordinates contributed by the lane and warp bits,
   /// computed in the entry block once per layout.
-  const Regs &threadOffsets(const LinearLayout &L);
+  const Regs &threadOffsets(const LinearLayout &L) { return threadPart(L).Offsets; }
   /// For each register of \p L, the row-major element offset (i32) of its
   /// element in a tensor of L's shape: the thread's offset plus a constant
   /// where the bits allow, so memory accesses get immediate offsets.
@@ -135,9 +135,14 @@ private:
   llvm::DenseMap<const Value *, Regs> Values;
   llvm::DenseMap<const BasicBlock *, llvm::BasicBlock *> Blocks;
   llvm::Value *Lane = nullptr, *Warp = nullptr;
-  std::map<std::string, Regs> Offsets;
-  /// Per layout and dimension, the bits its thread offsets may set.
-  std::map<std::string, std::vector<int32_t>> ThreadBits;
+  /// Per layout (keyed by its text): the thread's coordinate offsets and,
+  /// per dimension, the bits they may set.
+  struct ThreadPart {
+    Regs Offsets;
+    std::vector<int32_t> Bits;
+  };
+  std::map<std::string, ThreadPart> ThreadParts;
+  const ThreadPart &threadPart(const LinearLayout &L);
 
 public:
   friend struct LoweringContextInit;

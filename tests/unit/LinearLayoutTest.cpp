@@ -30,6 +30,10 @@ TEST_CASE("product concatenates shared dimensions, low bits first") {
   // Different outputs stay separate dimensions.
   LL M = LL::identity1D(2, "register", "dim1") * LL::identity1D(4, "register", "dim0");
   CHECK(M.str() == "register=[[1,0],[0,1],[0,2]] -> dim1:2, dim0:4");
+  // One input alone, the others at 0.
+  CHECK(L.applyIn("lane", 3) == LL::Basis{12});
+  CHECK(L.applyIn("warp", 2) == LL::Basis{256});
+  CHECK(M.applyIn("register", 5) == LL::Basis{1, 2});
 }
 
 TEST_CASE("pseudoinvert prefers registers over lanes for copies") {
