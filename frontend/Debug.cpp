@@ -39,9 +39,14 @@ void Semantic::devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals,
   if (P.size() > 2 && P.front() != ' ')
     P = " " + P;
   llvm::SmallVector<Value *, 4> Vs;
-  for (const TValue &V : Vals)
+  llvm::SmallVector<int64_t, 4> Unsigned;
+  for (const TValue &V : Vals) {
+    DType *E = V.Ty->getScalar();
+    if (E->isInt() && !E->isSigned() && E->getBitWidth() > 1)
+      Unsigned.push_back(int64_t(Vs.size()));
     Vs.push_back(V.V);
-  B.createPrint(P, Vs, Hex);
+  }
+  B.createPrint(P, Vs, Hex, Unsigned);
 }
 
 void Semantic::deviceAssert(Operand Cond, llvm::StringRef Message,

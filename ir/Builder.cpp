@@ -402,10 +402,13 @@ PhiInst *IRBuilder::createPhi(Type *T) {
 Instruction *IRBuilder::createBarrier() { return create(Opcode::Barrier, {}, {}); }
 
 Instruction *IRBuilder::createPrint(llvm::StringRef Prefix,
-                                    llvm::ArrayRef<Value *> Vals, bool Hex) {
+                                    llvm::ArrayRef<Value *> Vals, bool Hex,
+                                    llvm::ArrayRef<int64_t> UnsignedOperands) {
   AttrList Attrs = {attr(AttrKey::Prefix, AttrValue::string(Prefix))};
   if (Hex)
     Attrs.push_back(unitAttr(AttrKey::Hex));
+  if (!UnsignedOperands.empty())
+    Attrs.push_back(attr(AttrKey::UnsignedOperands, AttrValue::intList(UnsignedOperands)));
   return create(Opcode::Print, {}, Vals, std::move(Attrs));
 }
 

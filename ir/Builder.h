@@ -140,8 +140,10 @@ public:
 
   // Synchronization, debugging, external code, hints.
   Instruction *createBarrier();
+  /// \p UnsignedOperands: the operands (by index) that are unsigned
+  /// integers, printed as such.
   Instruction *createPrint(llvm::StringRef Prefix, llvm::ArrayRef<Value *> Vals,
-                           bool Hex = false);
+                           bool Hex = false, llvm::ArrayRef<int64_t> UnsignedOperands = {});
   Instruction *createAssert(Value *Cond, llvm::StringRef Message);
   Value *createExternElementwise(llvm::StringRef Symbol,
                                  llvm::ArrayRef<Value *> Args, Type *Result,

@@ -789,9 +789,15 @@ std::string BarrierInst::checkFamilyTypes() const {
 
 std::string PrintInst::checkFamilyTypes() const {
   TRY(counts(*this, 0, ~0u, 0));
-  TRY(allowAttrs(*this, {AttrKey::Prefix, AttrKey::Hex}));
+  TRY(allowAttrs(*this, {AttrKey::Prefix, AttrKey::Hex, AttrKey::UnsignedOperands}));
   for (Value *V : getOperands())
     TRY(elements(*this, V->getType(), isAnyElem, "scalar or block operands"));
+  if (hasAttr(AttrKey::UnsignedOperands))
+    for (int64_t I : getIntListAttr(AttrKey::UnsignedOperands))
+      if (I < 0 || I >= int64_t(getNumOperands()) ||
+          !getOperand(unsigned(I))->getType()->getScalarType()->isInt())
+        return name(*this) + " 'unsigned_operands' names operand " + std::to_string(I) +
+               ", which is not an integer operand";
   return "";
 }
 

@@ -324,6 +324,11 @@ class PrintInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Print)
   llvm::StringRef getPrefix() const { return getStringAttr(AttrKey::Prefix); }
   bool isHex() const { return hasAttr(AttrKey::Hex); }
+  /// Whether operand \p I is an unsigned integer (the IR's are signless).
+  bool isUnsignedOperand(unsigned I) const {
+    return hasAttr(AttrKey::UnsignedOperands) &&
+           llvm::is_contained(getIntListAttr(AttrKey::UnsignedOperands), int64_t(I));
+  }
 };
 
 class AssertInst : public Instruction {

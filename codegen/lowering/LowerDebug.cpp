@@ -38,7 +38,7 @@ llvm::Value *owner(LoweringContext &C, const LinearLayout *L) {
 
 /// A printf conversion and the C-vararg-promoted value.
 std::pair<std::string, llvm::Value *> formatted(LoweringContext &C, llvm::Value *V,
-                                                Type *E, bool Hex) {
+                                                Type *E, bool Hex, bool Unsigned) {
   llvm::IRBuilder<> &B = C.B;
   if (E->isFloat())
     return {"%f", B.CreateFPExt(toF32(B, V, E), B.getDoubleTy())};
@@ -46,11 +46,10 @@ std::pair<std::string, llvm::Value *> formatted(LoweringContext &C, llvm::Value 
     return {"%p", V};
   unsigned W = E->getScalarSizeInBits();
   if (W == 64)
-    return {Hex ? "0x%llx" : "%lld", V};
-  llvm::Value *Wide = W == 1 ? B.CreateZExt(V, B.getInt32Ty()) : B.CreateSExt(V, B.getInt32Ty());
-  if (Hex && W < 32)
-    Wide = B.CreateZExt(V, B.getInt32Ty());
-  return {Hex ? "0x%x" : "%d", Wide};
+    return {Hex ? "0x%llx" : Unsigned ? "%llu" : "%lld", V};
+  bool Zero = W == 1 || Unsigned || Hex;
+  llvm::Value *Wide = Zero ? B.CreateZExt(V, B.getInt32Ty()) : B.CreateSExt(V, B.getInt32Ty());
+  return {Hex ? "0x%x" : Unsigned ? "%u" : "%d", Wide};
 }
 
 void lowerPrint(LoweringContext &C, PrintInst &P) {
@@ -83,10 +82,12 @@ void lowerPrint(LoweringContext &C, PrintInst &P) {
     }
     Fmt += " " + P.getPrefix().str();
     bool First = true;
-    for (Value *V : P.getOperands()) {
+    for (unsigned K = 0; K < P.getNumOperands(); ++K) {
+      Value *V = P.getOperand(K);
       const Regs &Vals = C.get(V);
       auto [Conv, Arg] = formatted(C, Vals.size() == 1 ? Vals[0] : Vals[R],
-                                   V->getType()->getScalarType(), P.isHex());
+                                   V->getType()->getScalarType(), P.isHex(),
+                                   P.isUnsignedOperand(K));
       Fmt += (First ? "" : ", ") + Conv;
       First = false;
       Args.push_back(Arg);

@@ -34,6 +34,11 @@ def check_positive(x_ptr, n, BLOCK: tl.constexpr):
 def show(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     tl.device_print("x", x)
+
+@tritium.jit
+def show_unsigned(x_ptr):
+    x = tl.load(x_ptr).to(tl.uint32)
+    tl.device_print("u", x, x.to(tl.uint64) * 2, x.to(tl.int32))
 """
 
 
@@ -89,3 +94,14 @@ def test_device_print_prints_every_element_once(tmp_path):
     assert len(lines) == 64, r.stdout
     for i in (0, 17, 63):
         assert f"pid (0, 0, 0) idx ({i})  x: {3 * i}" in lines, lines[:4]
+
+
+def test_device_print_unsigned(tmp_path):
+    """Unsigned integers print as unsigned (the interpreter agrees)."""
+    r = _run("""
+        x = torch.tensor([3_000_000_000 - 2**32], device="cuda", dtype=torch.int32)
+        show_unsigned[(1,)](x)
+        torch.cuda.synchronize()
+        """, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "pid (0, 0, 0)  u: 3000000000, 6000000000, -1294967296" in r.stdout, r.stdout
