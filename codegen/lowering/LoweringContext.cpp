@@ -67,7 +67,7 @@ llvm::Type *LoweringContext::elemType(Type *T) const {
   }
 }
 
-const LoweringContext::ThreadPart &LoweringContext::threadPart(const LinearLayout &L) {
+LoweringContext::ThreadPart &LoweringContext::threadPart(const LinearLayout &L) {
   std::string Key = L.str();
   auto It = ThreadParts.find(Key);
   if (It != ThreadParts.end())
@@ -125,7 +125,7 @@ const LoweringContext::ThreadPart &LoweringContext::threadPart(const LinearLayou
     for (unsigned D = 0; D < Rank; ++D)
       if (!R[D])
         R[D] = B.getInt32(0);
-    return ThreadPart{std::move(R), std::move(Used)};
+    return ThreadPart{std::move(R), std::move(Used), nullptr};
   });
   return ThreadParts.emplace(Key, std::move(Part)).first->second;
 }
@@ -154,7 +154,7 @@ std::vector<LoweringContext::Regs> LoweringContext::coordinates(const LinearLayo
 }
 
 LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
-  const ThreadPart &Part = threadPart(L);
+  ThreadPart &Part = threadPart(L);
   const Regs &Thread = Part.Offsets;
   const std::vector<int32_t> &Used = Part.Bits;
   llvm::ArrayRef<LinearLayout::OutDim> Outs = L.getOutDims();
@@ -172,7 +172,9 @@ LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
   // disjoint from it in every dimension adds a constant (thread | reg ==
   // thread + reg there, and the row-major offset is linear in the
   // coordinates), which addressing folds into an immediate.
-  llvm::Value *ThreadLinear = inEntry([&] { return Linear(Thread); });
+  if (!Part.RowMajor)
+    Part.RowMajor = inEntry([&] { return Linear(Thread); });
+  llvm::Value *ThreadLinear = Part.RowMajor;
   llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(kRegister);
   Regs Out;
   std::vector<Regs> Slow;

@@ -140,9 +140,10 @@ private:
   struct ThreadPart {
     Regs Offsets;
     std::vector<int32_t> Bits;
+    llvm::Value *RowMajor = nullptr; ///< the offsets' row-major element offset, once asked
   };
   std::map<std::string, ThreadPart> ThreadParts;
-  const ThreadPart &threadPart(const LinearLayout &L);
+  ThreadPart &threadPart(const LinearLayout &L);
 
 public:
   friend struct LoweringContextInit;

@@ -87,20 +87,22 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
 }
 
 std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
-  LoweredModule Lowered;
+  // M is declared after its context, so it is destroyed first.
+  std::unique_ptr<llvm::LLVMContext> Ctx;
+  std::unique_ptr<llvm::Module> M;
   {
     std::lock_guard<std::mutex> Lock(LastLoweredMutex);
     if (LastLowered.M && LastLowered.IR == LLVMIR) {
-      Lowered.M = std::move(LastLowered.M);
-      Lowered.Ctx = std::move(LastLowered.Ctx);
+      Ctx = std::move(LastLowered.Ctx);
+      M = std::move(LastLowered.M);
     }
     LastLowered.clear();
   }
-  if (!Lowered.M)
-    Lowered.Ctx = std::make_unique<llvm::LLVMContext>();
   llvm::SMDiagnostic Diag;
-  std::unique_ptr<llvm::Module> M = Lowered.M ? std::move(Lowered.M)
-                                              : llvm::parseAssemblyString(LLVMIR, Diag, *Lowered.Ctx);
+  if (!M) {
+    Ctx = std::make_unique<llvm::LLVMContext>();
+    M = llvm::parseAssemblyString(LLVMIR, Diag, *Ctx);
+  }
   if (!M) {
     std::string S;
     llvm::raw_string_ostream OS(S);
