@@ -442,8 +442,8 @@ std::optional<Shape> tritium::broadcastShapes(llvm::ArrayRef<int64_t> A,
 }
 
 std::string tritium::checkBlockShape(llvm::ArrayRef<int64_t> Dims) {
-  // Triton's limit on the elements of one block: 2^20.
-  constexpr unsigned MaxLog2Numel = 20;
+  // Triton's limit on the elements of one block, which the IR shares.
+  constexpr unsigned MaxLog2Numel = BlockType::MaxElementsLog2;
   if (Dims.empty())
     return "a block needs at least one dimension";
   unsigned Log2Numel = 0;

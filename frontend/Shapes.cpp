@@ -166,6 +166,9 @@ TValue Semantic::join(Operand A, Operand Bv) {
   X = expandToShape(X, S);
   Y = expandToShape(Y, S);
   S.push_back(2);
+  std::string Err = checkBlockShape(S);
+  if (!Err.empty())
+    error(Err);
   return make(B.createJoin(X.V, Y.V), DType::getBlock(X.Ty->getScalar(), S));
 }
 

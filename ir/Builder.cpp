@@ -239,6 +239,7 @@ Value *IRBuilder::createTrans(Value *V, llvm::ArrayRef<int64_t> Order) {
 Value *IRBuilder::createJoin(Value *L, Value *R) {
   Shape Dims(L->getType()->getShape().begin(), L->getType()->getShape().end());
   Dims.push_back(2);
+  checkShape(CurLoc, Dims);
   return single(create(Opcode::Join,
                        {BlockType::get(L->getType()->getScalarType(), Dims)},
                        {L, R}));
@@ -260,6 +261,7 @@ Value *IRBuilder::createCat(Value *L, Value *R) {
     reportError(CurLoc, "'cat' operands must be blocks, got " + T->str());
   Shape Dims(T->getShape().begin(), T->getShape().end());
   Dims[0] *= 2;
+  checkShape(CurLoc, Dims);
   return single(create(Opcode::Cat, {BlockType::get(T->getScalarType(), Dims)},
                        {L, R}));
 }

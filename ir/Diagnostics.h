@@ -22,16 +22,18 @@ namespace tritium {
 class CompileError : public std::runtime_error {
 public:
   CompileError(Loc L, const std::string &Msg)
-      : std::runtime_error(Msg), Location(L) {}
+      : std::runtime_error(Msg), File(L.File.str()), Line(L.Line), Col(L.Col) {}
   explicit CompileError(const std::string &Msg) : std::runtime_error(Msg) {}
 
-  const Loc &getLoc() const { return Location; }
+  /// The location, its file name owned by this error: an error outlives the
+  /// Context that interned the name (it is caught after the Context is gone).
+  Loc getLoc() const { return Loc{File, Line, Col}; }
   /// "file:line:col: message" (or just the message without a location).
   std::string describe() const {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    if (Location.isKnown()) {
-      Location.print(OS);
+    if (Line != 0) {
+      getLoc().print(OS);
       OS << ": ";
     }
     OS << what();
@@ -39,7 +41,8 @@ public:
   }
 
 private:
-  Loc Location;
+  std::string File;
+  unsigned Line = 0, Col = 0;
 };
 
 /// Throws a CompileError at \p L.

@@ -118,7 +118,20 @@ Type *shaped(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
   return Dims.empty() ? Elem : BlockType::get(Elem, Dims);
 }
 
-std::string expectResult(const Instruction &I, Type *Want, unsigned R = 0) {
+std::string expectResult(const Instruction &I, Type *Want, unsigned R = 0);
+
+/// expectResult for a block of \p Elem shaped \p Dims, a shape the rule
+/// computes and that may be no block's (join and cat double the elements;
+/// make_range's length comes from attributes).
+std::string expectBlockResult(const Instruction &I, Type *Elem,
+                              llvm::ArrayRef<int64_t> Dims) {
+  std::string Why = BlockType::checkShape(Dims);
+  if (!Why.empty())
+    return name(I) + " result cannot be shaped " + shapeStr(Dims) + ": " + Why;
+  return expectResult(I, BlockType::get(Elem, Dims));
+}
+
+std::string expectResult(const Instruction &I, Type *Want, unsigned R) {
   Type *Got = I.getResult(R)->getType();
   if (Got != Want)
     return name(I) + " result " + (I.getNumResults() > 1 ? std::to_string(R) + " " : "") +
@@ -481,7 +494,7 @@ std::string MakeRangeInst::checkFamilyTypes() const {
   if (!llvm::isPowerOf2_64(uint64_t(E - S)))
     return "'make_range' length " + std::to_string(E - S) +
            " is not a power of two";
-  return expectResult(*this, BlockType::get(Type::getI32(getContext()), {E - S}));
+  return expectBlockResult(*this, Type::getI32(getContext()), {E - S});
 }
 
 std::string SplatInst::checkFamilyTypes() const {
@@ -565,7 +578,7 @@ std::string JoinInst::checkFamilyTypes() const {
   TRY(elements(*this, L, isAnyElem, "scalar or block operands"));
   Shape Dims(L->getShape().begin(), L->getShape().end());
   Dims.push_back(2);
-  return expectResult(*this, BlockType::get(L->getScalarType(), Dims));
+  return expectBlockResult(*this, L->getScalarType(), Dims);
 }
 
 std::string SplitInst::checkFamilyTypes() const {
@@ -589,7 +602,7 @@ std::string CatInst::checkFamilyTypes() const {
     return "'cat' operands must be blocks, got " + ty(L);
   Shape Dims(L->getShape().begin(), L->getShape().end());
   Dims[0] *= 2;
-  return expectResult(*this, BlockType::get(L->getScalarType(), Dims));
+  return expectBlockResult(*this, L->getScalarType(), Dims);
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,12 +40,6 @@ namespace {
 /// Types nest through ptr<...> and <... x T>; deeper input is rejected
 /// rather than recursed into.
 constexpr unsigned MaxTypeDepth = 16;
-/// log2 of the largest block accepted. Keeps shape arithmetic in the type
-/// rules and in later passes (element counts, cat doubling a dimension) far
-/// from int64_t overflow.
-constexpr unsigned MaxBlockElementsLog2 = 32;
-/// LLVM's limit on address spaces.
-constexpr uint64_t MaxAddressSpace = (1u << 24) - 1;
 
 /// `bb` and digits: a label the printer uses for unnamed blocks.
 bool looksNumbered(llvm::StringRef S) {
@@ -299,8 +293,14 @@ Type *Parser::parsePointerType(unsigned Depth) {
   if (!Pointee->isScalar())
     error(PT, "expected a scalar pointee type, got " + Pointee->str());
   unsigned AS = PointerType::Global;
-  if (consumeIf(Token::Comma))
-    AS = unsigned(parseUnsigned("an address space", MaxAddressSpace));
+  if (consumeIf(Token::Comma)) {
+    Token ASTok = Tok;
+    uint64_t N = parseUnsigned("an address space", UINT32_MAX);
+    std::string Why = PointerType::checkAddressSpace(int64_t(N));
+    if (!Why.empty())
+      error(ASTok, Why);
+    AS = unsigned(N);
+  }
   expect(Token::Greater, "expected '>' after the pointee type");
   return PointerType::get(Pointee, AS);
 }
@@ -323,12 +323,6 @@ Type *Parser::parseBlockType(unsigned Depth) {
   std::string Why = BlockType::checkShape(Dims);
   if (!Why.empty())
     error(Open, Why);
-  unsigned Log2 = 0;
-  for (int64_t D : Dims)
-    Log2 += llvm::Log2_64(uint64_t(D));
-  if (Log2 > MaxBlockElementsLog2)
-    error(Open, "expected a block of at most 2^" +
-                    llvm::Twine(MaxBlockElementsLog2) + " elements");
   return BlockType::get(Elem, Dims);
 }
 
@@ -880,7 +874,7 @@ std::string tritium::formatError(const CompileError &E, llvm::StringRef Text,
                                  llvm::StringRef BufferName) {
   std::string S;
   llvm::raw_string_ostream OS(S);
-  const Loc &L = E.getLoc();
+  Loc L = E.getLoc();
   if (L.isKnown()) {
     L.print(OS);
     OS << ": ";

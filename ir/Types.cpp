@@ -66,6 +66,7 @@ Type *Type::getFloat(Context &C, Kind K) {
 
 PointerType *PointerType::get(Type *Pointee, unsigned AddrSpace) {
   assert(Pointee->isScalar() && "pointers point to scalars");
+  assert(checkAddressSpace(AddrSpace).empty() && "invalid address space");
   Context &C = Pointee->getContext();
   auto &Slot = C.P->Ptrs[{Pointee, AddrSpace}];
   if (!Slot)
@@ -73,13 +74,29 @@ PointerType *PointerType::get(Type *Pointee, unsigned AddrSpace) {
   return Slot.get();
 }
 
+std::string PointerType::checkAddressSpace(int64_t AS) {
+  if (AS == Generic || AS == Global || AS == Shared)
+    return "";
+  return "address space " + std::to_string(AS) +
+         " is not one of 0 (generic), 1 (global) and 3 (shared)";
+}
+
 std::string BlockType::checkShape(llvm::ArrayRef<int64_t> Dims) {
   if (Dims.empty())
     return "a block needs at least one dimension";
-  for (int64_t D : Dims)
+  unsigned Log2 = 0;
+  for (int64_t D : Dims) {
     if (D <= 0 || !llvm::isPowerOf2_64(uint64_t(D)))
       return "block dimension " + std::to_string(D) +
              " is not a power of two";
+    // Dimensions are at most 2^62, so the sum cannot wrap before it is seen.
+    Log2 += llvm::Log2_64(uint64_t(D));
+    if (Log2 > MaxElementsLog2)
+      break;
+  }
+  if (Log2 > MaxElementsLog2)
+    return "a block holds at most 2^" + std::to_string(MaxElementsLog2) +
+           " elements";
   return "";
 }
 

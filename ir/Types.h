@@ -129,8 +129,10 @@ public:
   Type *getPointee() const { return Pointee; }
   unsigned getAddressSpace() const { return AddrSpace; }
 
-  /// \p Pointee must be a scalar type.
+  /// \p Pointee must be a scalar type, \p AddrSpace one of the above.
   static PointerType *get(Type *Pointee, unsigned AddrSpace = Global);
+  /// Why \p AddrSpace cannot be a pointer's, or an empty string if it can.
+  static std::string checkAddressSpace(int64_t AddrSpace);
   static bool classof(const Type *T) { return T->getKind() == Kind::Pointer; }
 
 private:
@@ -146,9 +148,16 @@ public:
   Type *getElementType() const { return Elem; }
   llvm::ArrayRef<int64_t> getBlockShape() const { return Dims; }
 
+  /// log2 of the most elements a block holds: Triton's limit (2^20), which
+  /// the frontend enforces too. Everything after the parser and the builder
+  /// may assume it (element counts, layouts, unrolled lowering).
+  static constexpr unsigned MaxElementsLog2 = 20;
+
   /// \p Elem must be a scalar and \p Dims valid (see checkShape).
   static BlockType *get(Type *Elem, llvm::ArrayRef<int64_t> Dims);
-  /// Why \p Dims cannot be a block shape, or an empty string if it can.
+  /// Why \p Dims cannot be a block shape, or an empty string if it can:
+  /// at least one dimension, each a power of two, at most 2^MaxElementsLog2
+  /// elements in all.
   static std::string checkShape(llvm::ArrayRef<int64_t> Dims);
   static bool classof(const Type *T) { return T->getKind() == Kind::Block; }
 

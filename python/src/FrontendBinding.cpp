@@ -115,11 +115,14 @@ void bindDType(py::module_ &M) {
                   py::arg("signed") = true)
       .def_static(
           "get_pointer",
-          [](DType *Elem, unsigned AS, bool Const) {
+          [](DType *Elem, int64_t AS, bool Const) {
             if (!Elem->isScalar())
               throw py::type_error("pointers point to scalars, not " +
                                    Elem->getName());
-            return DType::getPointer(Elem, AS, Const);
+            std::string Err = PointerType::checkAddressSpace(AS);
+            if (!Err.empty())
+              throw py::value_error(Err);
+            return DType::getPointer(Elem, unsigned(AS), Const);
           },
           Ref, py::arg("element_ty"), py::arg("address_space") = 1,
           py::arg("const") = false)

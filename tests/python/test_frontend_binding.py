@@ -86,6 +86,11 @@ def test_dtype_constructor_errors():
         DType.get_block(f32, [3])
     with pytest.raises(TypeError, match="blocks hold scalars"):
         DType.get_block(DType.get_block(f32, [2]), [2])
+    with pytest.raises(ValueError, match="numel \\(2097152\\) exceeds triton maximum tensor numel"):
+        DType.get_block(f32, [2048, 1024])
+    for space in (2, 999, -1):
+        with pytest.raises(ValueError, match=f"address space {space} is not one of 0 \\(generic\\)"):
+            DType.get_pointer(f32, space)
 
 
 # -- Operands and handles ----------------------------------------------------
@@ -136,7 +141,8 @@ def test_a_kernel_through_the_binding():
 
 
 def test_enums_and_strings():
-    m, s = kernel([("a", DType.get_block(f32, [4, 8])), ("p", DType.get_pointer(i32))])
+    m, s = kernel([("a", DType.get_block(f32, [4, 8])), ("p", DType.get_pointer(i32)),
+                   ("q", DType.get_block(f32, [16, 8]))])
     a = s.read_var("a")
     assert s.unary(fe.UnaryOp.Exp, a).type is a.type
     assert s.min_max(True, a, 0.0, propagate_nan=True).type is a.type
@@ -154,7 +160,8 @@ def test_enums_and_strings():
     assert x.type is a.type
     l, r = s.broadcast(s.arange(0, 8), s.expand_dims(s.arange(0, 4), 1))
     assert l.type.name == "<4x8xint32>" and r.type.name == "<4x8xint32>"
-    d = s.dot(s.trans(a), a, input_precision="ieee")
+    q = s.read_var("q")
+    d = s.dot(s.trans(q), q, input_precision="ieee")
     assert d.type.name == "<8x8xfp32>"
     s.device_print("a", [a], hex=False)
     s.device_assert(s.compare(fe.CmpOp.GE, a, 0.0), "a >= 0", mask=None)

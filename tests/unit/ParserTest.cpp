@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 using namespace tritium;
@@ -360,20 +361,52 @@ TEST_CASE("parseType") {
   CHECK(Error("<4 x void>") == "6: expected a scalar element type, got void");
   CHECK(Error("<4 x <4 x f32>>") ==
         "6: expected a scalar element type, got <4 x f32>");
-  CHECK(Error("<65536 x 65536 x 2 x i8>") ==
-        "1: expected a block of at most 2^32 elements");
-  CHECK(Error("<4294967296 x i8>") == "no error");
+  // At most 2^20 elements, the frontend's limit: later code may assume it.
+  CHECK(Error("<65536 x 65536 x 2 x i8>") == "1: a block holds at most 2^20 elements");
+  CHECK(Error("<4294967296 x i8>") == "1: a block holds at most 2^20 elements");
+  CHECK(Error("<2048 x 1024 x i8>") == "1: a block holds at most 2^20 elements");
+  CHECK(Error("<1024 x 1024 x i8>") == "no error");
+  CHECK(Error("<4611686018427387904 x 4611686018427387904 x i8>") ==
+        "1: a block holds at most 2^20 elements");
   CHECK(Error("ptr<void>") == "5: expected a scalar pointee type, got void");
   CHECK(Error("ptr f32") == "5: expected '<' after 'ptr'");
-  CHECK(Error("ptr<f32, -1>") == "10: expected an address space from 0 to 16777215");
+  CHECK(Error("ptr<f32, -1>") == "10: expected an address space from 0 to 4294967295");
+  // Only the address spaces the backends lower.
+  CHECK(Error("ptr<f32, 999>") ==
+        "10: address space 999 is not one of 0 (generic), 1 (global) and 3 (shared)");
+  CHECK(Error("ptr<f32, 2>") ==
+        "10: address space 2 is not one of 0 (generic), 1 (global) and 3 (shared)");
   CHECK(Error("ptr<f32, 16777216>") ==
-        "10: expected an address space from 0 to 16777215");
+        "10: address space 16777216 is not one of 0 (generic), 1 (global) and 3 (shared)");
+  CHECK(Error("ptr<f32, 3>") == "no error");
   CHECK(Error("(i32) f32") == "7: expected '->' after the parameter types");
   // Nesting is bounded, not recursed into without limit.
   std::string Deep;
   for (int I = 0; I < 10000; ++I)
     Deep += "ptr<";
   CHECK(Error(Deep.c_str()) == "69: expected a type nested at most 16 deep");
+}
+
+TEST_CASE("an error outlives the Context that named its file") {
+  // tritium-translate catches errors after the Context is gone: the file
+  // name must be the error's own, not a pointer into the Context.
+  std::string Buffer = "t-" + std::string(40, 'x') + ".tir";
+  std::optional<CompileError> Caught;
+  {
+    Context Ctx;
+    try {
+      parseModule("kernel @k() {\nbb0:\n  frob\n}\n", Ctx, Buffer);
+    } catch (const CompileError &E) {
+      Caught = E;
+    }
+    Buffer.assign(Buffer.size(), '#'); // the caller's string changes too
+  }
+  REQUIRE(Caught);
+  CHECK(Caught->getLoc().File == "t-" + std::string(40, 'x') + ".tir");
+  CHECK(Caught->describe() == "t-" + std::string(40, 'x') + ".tir:3:3: unknown opcode 'frob'");
+  CompileError Copy = *Caught;
+  Caught.reset();
+  CHECK(Copy.getLoc().File == "t-" + std::string(40, 'x') + ".tir");
 }
 
 TEST_CASE("formatError") {

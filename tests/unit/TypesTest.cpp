@@ -129,8 +129,8 @@ TEST_CASE("shapes, element types and withElement") {
   CHECK(I32->getRank() == 0u);
   CHECK(I32->getNumElements() == 1);
   CHECK(BlockType::get(I32, {1})->getNumElements() == 1);
-  CHECK(BlockType::get(I32, {1 << 20, 1 << 12})->getNumElements() ==
-        int64_t(1) << 32);
+  CHECK(BlockType::get(I32, {1 << 10, 1 << 10})->getNumElements() ==
+        int64_t(1) << 20);
 
   CHECK(B->withElement(F16) == BlockType::get(F16, {16, 8}));
   CHECK(B->withElement(I32) == B);
@@ -169,16 +169,31 @@ TEST_CASE("sizes and mantissa widths") {
   CHECK(PointerType::get(Type::getF32(C))->getFPMantissaWidth() == 0u);
 }
 
-TEST_CASE("checkShape accepts powers of two only") {
+TEST_CASE("checkShape accepts powers of two, 2^20 elements at most") {
   CHECK(BlockType::checkShape({1}) == "");
   CHECK(BlockType::checkShape({128, 64, 2}) == "");
-  CHECK(BlockType::checkShape({int64_t(1) << 40}) == "");
+  CHECK(BlockType::checkShape({1 << 10, 1 << 10}) == "");
+  CHECK(BlockType::checkShape({1 << 10, 1 << 10, 2}) ==
+        "a block holds at most 2^20 elements");
+  CHECK(BlockType::checkShape({int64_t(1) << 40}) == "a block holds at most 2^20 elements");
+  CHECK(BlockType::checkShape({int64_t(1) << 62, int64_t(1) << 62, int64_t(1) << 62}) ==
+        "a block holds at most 2^20 elements");
   CHECK(BlockType::checkShape({}) == "a block needs at least one dimension");
   CHECK(BlockType::checkShape({3}) == "block dimension 3 is not a power of two");
   CHECK(BlockType::checkShape({64, 0}) ==
         "block dimension 0 is not a power of two");
   CHECK(BlockType::checkShape({-4}) ==
         "block dimension -4 is not a power of two");
+}
+
+TEST_CASE("pointers live in the generic, global or shared address space") {
+  CHECK(PointerType::checkAddressSpace(PointerType::Generic) == "");
+  CHECK(PointerType::checkAddressSpace(PointerType::Global) == "");
+  CHECK(PointerType::checkAddressSpace(PointerType::Shared) == "");
+  for (int64_t AS : {int64_t(2), int64_t(4), int64_t(999), int64_t(-1)})
+    CHECK(PointerType::checkAddressSpace(AS) ==
+          "address space " + std::to_string(AS) +
+              " is not one of 0 (generic), 1 (global) and 3 (shared)");
 }
 
 TEST_CASE("the context interns strings") {
