@@ -42,11 +42,17 @@ int main(int Argc, char **Argv) {
        PrintLocs = false, ListPasses = false;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];
-    if ((A == "-p" || A == "--passes" || A == "-passes") && I + 1 < Argc)
+    bool TakesValue = A == "-p" || A == "--passes" || A == "-passes" || A == "-o";
+    if (TakesValue && I + 1 == Argc) {
+      llvm::errs() << "tritium-opt: option '" << A << "' needs a value"
+                   << (A == "-o" ? " (a file)" : " (a pass pipeline such as dce,cse)") << '\n';
+      return usage(Argv[0]);
+    }
+    if (A == "-p" || A == "--passes" || A == "-passes")
       Pipeline = Argv[++I];
     else if (A.consume_front("-passes=") || A.consume_front("--passes="))
       Pipeline = A.str();
-    else if (A == "-o" && I + 1 < Argc)
+    else if (A == "-o")
       Output = Argv[++I];
     else if (A == "--verify-each" || A == "-verify-each")
       VerifyEach = true;
@@ -62,8 +68,11 @@ int main(int Argc, char **Argv) {
       usage(Argv[0]);
       return 0;
     } else if (!A.startswith("-") || A == "-") {
-      if (!Input.empty())
+      if (!Input.empty()) {
+        llvm::errs() << "tritium-opt: more than one input file: '" << Input << "' and '" << A
+                     << "'\n";
         return usage(Argv[0]);
+      }
       Input = A.str();
     } else {
       llvm::errs() << "tritium-opt: unknown option '" << A << "'\n";
@@ -78,8 +87,10 @@ int main(int Argc, char **Argv) {
       llvm::outs() << "  " << E->Name << " - " << E->Description << '\n';
     return 0;
   }
-  if (Input.empty())
+  if (Input.empty()) {
+    llvm::errs() << "tritium-opt: no input file\n";
     return usage(Argv[0]);
+  }
 
   auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Input);
   if (!Buf) {

@@ -1,7 +1,7 @@
 //===- tritium-translate.cpp - Tritium IR to LLVM IR, PTX or a cubin ------===//
 //
 //   tritium-translate FILE [--target cuda:90] [--emit tgir|llvm|ptx|cubin]
-//                     [--num-warps N] [--passes] [--debug] [-o OUT]
+//                     [--num-warps N] [--maxnreg N] [--passes] [--debug] [-o OUT]
 //
 // Parses FILE (Tritium IR), optionally runs the machine-independent default
 // pipeline (--passes), then the GPU stages up to the one asked for, and
@@ -26,11 +26,27 @@
 using namespace tritium;
 
 namespace {
-int usage() {
-  llvm::errs() << "usage: tritium-translate FILE [--target cuda:NN] "
-                  "[--emit tgir|llvm|ptx|cubin] [--num-warps N] [--passes] "
-                  "[--debug] [-o OUT]\n";
+const char *Usage = "usage: tritium-translate FILE [--target cuda:NN] "
+                    "[--emit tgir|llvm|ptx|cubin] [--num-warps N] [--maxnreg N] "
+                    "[--passes] [--debug] [-o OUT]\n";
+
+/// A bad command line: what is wrong, then the usage line; exit status 2.
+int badUsage(const llvm::Twine &Why) {
+  llvm::errs() << "tritium-translate: " << Why << '\n' << Usage;
   return 2;
+}
+
+/// "" if \p Target names a target this tool compiles for (setting Arch).
+std::string parseTarget(llvm::StringRef Target, unsigned &Arch) {
+  llvm::StringRef Rest = Target;
+  if (Rest.consume_front("cuda:")) {
+    std::string Err = parseCudaArch(Rest, Arch);
+    return Err.empty() ? "" : "bad --target '" + Target.str() + "': " + Err;
+  }
+  if (Target.startswith("hip:"))
+    return "bad --target '" + Target.str() +
+           "': the AMDGPU backend is not built yet; tritium-translate compiles for cuda:NN";
+  return "unknown --target '" + Target.str() + "': expected cuda:NN, such as cuda:90";
 }
 } // namespace
 
@@ -45,33 +61,51 @@ int main(int Argc, char **Argv) {
   bool RunPasses = false;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];
-    if (A == "--target" && I + 1 < Argc)
+    if (A == "-h" || A == "--help") {
+      llvm::outs() << Usage;
+      return 0;
+    }
+    bool TakesValue = A == "--target" || A == "--emit" || A == "--num-warps" ||
+                      A == "--maxnreg" || A == "-o";
+    if (TakesValue && I + 1 == Argc)
+      return badUsage("option '" + A + "' needs a value");
+    if (A == "--target") {
       Target = Argv[++I];
-    else if (A == "--emit" && I + 1 < Argc)
+    } else if (A == "--emit") {
       Emit = Argv[++I];
-    else if (A == "--num-warps" && I + 1 < Argc) {
-      if (llvm::StringRef(Argv[++I]).getAsInteger(10, Opts.NumWarps))
-        return usage();
-    } else if (A == "--passes")
+      if (Emit != "tgir" && Emit != "llvm" && Emit != "ptx" && Emit != "cubin")
+        return badUsage("unknown --emit '" + Emit + "': expected tgir, llvm, ptx or cubin");
+    } else if (A == "--num-warps" || A == "--maxnreg") {
+      llvm::StringRef V = Argv[++I];
+      unsigned &Field = A == "--num-warps" ? Opts.NumWarps : Opts.MaxNReg;
+      if (V.getAsInteger(10, Field))
+        return badUsage("option '" + A + "' expects a number, got '" + V + "'");
+    } else if (A == "--passes") {
       RunPasses = true;
-    else if (A == "--debug")
+    } else if (A == "--debug") {
       Opts.Debug = true;
-    else if (A == "-o" && I + 1 < Argc)
+    } else if (A == "-o") {
       Output = Argv[++I];
-    else if (!A.startswith("-") || A == "-")
+    } else if (!A.startswith("-") || A == "-") {
+      if (!Input.empty())
+        return badUsage("more than one input file: '" + Input + "' and '" + A + "'");
       Input = A.str();
-    else
-      return usage();
+    } else {
+      return badUsage("unknown option '" + A + "'");
+    }
   }
-  llvm::StringRef T = Target;
-  if (Input.empty() || !T.consume_front("cuda:") || T.getAsInteger(10, Opts.Arch))
-    return usage();
-  if (Emit != "tgir" && Emit != "llvm" && Emit != "ptx" && Emit != "cubin")
-    return usage();
+  if (Input.empty())
+    return badUsage("no input file");
+  std::string Err = parseTarget(Target, Opts.Arch);
+  if (Err.empty())
+    Err = checkOptions(Opts);
+  if (!Err.empty())
+    return badUsage(Err);
 
   auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Input);
   if (!Buf) {
-    llvm::errs() << "tritium-translate: cannot read '" << Input << "'\n";
+    llvm::errs() << "tritium-translate: cannot read '" << Input
+                 << "': " << Buf.getError().message() << '\n';
     return 1;
   }
   llvm::StringRef Text = (*Buf)->getBuffer();

@@ -223,7 +223,7 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     }
   }
   if (F.isKernel())
-    Target.annotateKernel(LLF, Opts.NumWarps * Opts.WarpSize);
+    Target.annotateKernel(LLF, Opts.NumWarps * Opts.WarpSize, Opts.MaxRegisters);
   return LLF;
 }
 

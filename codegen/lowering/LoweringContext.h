@@ -33,6 +33,8 @@ struct LoweringOptions {
   unsigned WarpSize = 32;
   /// Compute capability (90 for sm_90) or gfx number.
   unsigned Arch = 90;
+  /// The most registers a thread of a kernel may use; 0: no limit.
+  unsigned MaxRegisters = 0;
   /// device_assert is emitted only with debug.
   bool Debug = false;
 };

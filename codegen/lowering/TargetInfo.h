@@ -77,8 +77,10 @@ public:
   virtual void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
                           llvm::StringRef Message, llvm::StringRef File,
                           unsigned Line, llvm::StringRef Func) const = 0;
-  /// Marks \p F a kernel of \p NumThreads threads.
-  virtual void annotateKernel(llvm::Function *F, unsigned NumThreads) const = 0;
+  /// Marks \p F a kernel of \p NumThreads threads whose threads use at most
+  /// \p MaxRegisters registers (0: no limit).
+  virtual void annotateKernel(llvm::Function *F, unsigned NumThreads,
+                              unsigned MaxRegisters) const = 0;
 };
 
 /// NVIDIA GPUs (NVVM intrinsics and inline PTX).
@@ -114,7 +116,8 @@ public:
   void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
                   llvm::StringRef Message, llvm::StringRef File, unsigned Line,
                   llvm::StringRef Func) const override;
-  void annotateKernel(llvm::Function *F, unsigned NumThreads) const override;
+  void annotateKernel(llvm::Function *F, unsigned NumThreads,
+                      unsigned MaxRegisters) const override;
 
 private:
   unsigned Arch;

@@ -8,9 +8,12 @@
 #include "ir/Module.h"
 #include "ir/PassManager.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -41,6 +44,62 @@ std::mutex LastLoweredMutex;
 LoweredModule &LastLowered = *new LoweredModule;
 } // namespace
 
+llvm::ArrayRef<unsigned> tritium::supportedCudaArchs() {
+  static const unsigned Archs[] = {70, 72, 75, 80, 86, 87, 89, 90};
+  return Archs;
+}
+
+namespace {
+std::string archList() {
+  std::string S;
+  for (unsigned A : supportedCudaArchs())
+    S += (S.empty() ? "" : ", ") + std::to_string(A);
+  return S;
+}
+} // namespace
+
+std::string tritium::checkCudaArch(unsigned Arch) {
+  if (llvm::is_contained(supportedCudaArchs(), Arch))
+    return "";
+  return "unsupported CUDA architecture sm_" + std::to_string(Arch) +
+         ": the backend emits code for " + archList();
+}
+
+std::string tritium::parseCudaArch(llvm::StringRef Text, unsigned &Arch) {
+  llvm::StringRef Digits = Text;
+  Digits.consume_front("sm_") || Digits.consume_front("sm");
+  Digits.consume_back("a");
+  unsigned N;
+  if (Digits.empty() || !llvm::all_of(Digits, llvm::isDigit) || Digits.getAsInteger(10, N))
+    return "expected a compute capability such as 90 or sm_90 (one of " + archList() +
+           "), got '" + Text.str() + "'";
+  std::string Err = checkCudaArch(N);
+  if (Err.empty())
+    Arch = N;
+  return Err;
+}
+
+std::string tritium::checkOptions(const NVPTXOptions &Opts) {
+  std::string Err = checkCudaArch(Opts.Arch);
+  if (!Err.empty())
+    return Err;
+  if (Opts.NumWarps == 0 || Opts.NumWarps > 32 || !llvm::isPowerOf2_32(Opts.NumWarps))
+    return "num_warps must be a power of 2 between 1 and 32, got " +
+           std::to_string(Opts.NumWarps);
+  // PTX allows .maxnreg up to 255; ptxas rounds small values up itself.
+  if (Opts.MaxNReg > 255)
+    return "maxnreg must be between 1 and 255, got " + std::to_string(Opts.MaxNReg);
+  return "";
+}
+
+namespace {
+void checkOptionsOrThrow(const NVPTXOptions &Opts) {
+  std::string Err = checkOptions(Opts);
+  if (!Err.empty())
+    reportError({}, Err);
+}
+} // namespace
+
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   // Layouts first, then drop the conversions that are cheaper to recompute,
   // then clean up what that left behind; barriers last, once the shared
@@ -50,6 +109,7 @@ std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
+  checkOptionsOrThrow(Opts);
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManager PM;
@@ -58,11 +118,16 @@ void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
 }
 
 LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
+  checkOptionsOrThrow(Opts);
+  llvm::SmallVector<Function *, 4> Functions = M.functions();
+  if (llvm::none_of(Functions, [](Function *F) { return F->isKernel(); }))
+    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
   auto CtxOwner = std::make_unique<llvm::LLVMContext>();
   llvm::LLVMContext &Ctx = *CtxOwner;
   LoweringOptions LO;
   LO.NumWarps = Opts.NumWarps;
   LO.Arch = Opts.Arch;
+  LO.MaxRegisters = Opts.MaxNReg;
   LO.Debug = Opts.Debug;
   NVPTXTargetInfo Target(Opts.Arch);
   LLVMIRResult Result;
@@ -87,6 +152,9 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
 }
 
 std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
+  std::string ArchErr = checkCudaArch(Arch);
+  if (!ArchErr.empty())
+    reportError({}, ArchErr);
   // M is declared after its context, so it is destroyed first.
   std::unique_ptr<llvm::LLVMContext> Ctx;
   std::unique_ptr<llvm::Module> M;
@@ -115,8 +183,5 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
   std::string PTX = emitPTX(*M, *TM, Err);
   if (!Err.empty())
     reportError({}, Err);
-  // LLVM 16 stops at sm_90 / PTX 7.8: newer targets get their own header.
-  if (Arch > 90)
-    PTX = patchPTXHeader(PTX, "8.4", "sm_" + std::to_string(Arch));
   return PTX;
 }

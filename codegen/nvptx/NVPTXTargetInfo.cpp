@@ -398,15 +398,20 @@ void NVPTXTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
   B.SetInsertPoint(ContBB);
 }
 
-void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads) const {
+void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
+                                     unsigned MaxRegisters) const {
   llvm::Module *M = F->getParent();
   llvm::LLVMContext &Ctx = M->getContext();
   llvm::NamedMDNode *MD = M->getOrInsertNamedMetadata("nvvm.annotations");
   auto *I32 = llvm::Type::getInt32Ty(Ctx);
-  MD->addOperand(llvm::MDNode::get(
-      Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, "kernel"),
-            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(I32, 1))}));
-  MD->addOperand(llvm::MDNode::get(
-      Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, "maxntidx"),
-            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(I32, NumThreads))}));
+  auto Annotate = [&](const char *Key, unsigned Value) {
+    MD->addOperand(llvm::MDNode::get(
+        Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, Key),
+              llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(I32, Value))}));
+  };
+  Annotate("kernel", 1);
+  Annotate("maxntidx", NumThreads);
+  // The NVPTX backend prints it as .maxnreg.
+  if (MaxRegisters)
+    Annotate("maxnreg", MaxRegisters);
 }

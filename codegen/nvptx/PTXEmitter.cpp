@@ -126,6 +126,26 @@ void tritium::resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenor
   }
 }
 
+namespace {
+/// Why \p M cannot be emitted: a function it calls that neither it, LLVM
+/// (intrinsics) nor the CUDA driver (printf and assert's system calls)
+/// defines. ptxas would otherwise fail on PTX that names it, or the driver
+/// when it loads the module.
+std::string undefinedFunction(const llvm::Module &M) {
+  for (const llvm::Function &F : M.functions()) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
+      continue;
+    llvm::StringRef Name = F.getName();
+    if (Name == "vprintf" || Name == "__assertfail")
+      continue;
+    return "undefined function '" + Name.str() + "': " +
+           (Name.startswith("__nv_") ? "libdevice has no such function"
+                                     : "no library linked here defines it");
+  }
+  return "";
+}
+} // namespace
+
 std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals,
                                    llvm::StringRef LibdevicePath) {
   bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
@@ -135,7 +155,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDen
   // NVPTX backend answers from this module flag.
   M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", FlushDenormals);
   if (!Needed)
-    return "";
+    return undefinedFunction(M);
   std::string Path = LibdevicePath.empty() ? findLibdevice() : LibdevicePath.str();
   if (Path.empty())
     return "libdevice.10.bc not found (set TRITIUM_LIBDEVICE_PATH or CUDA_HOME)";
@@ -158,7 +178,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDen
     return !G.isDeclaration() && !G.getName().startswith("__nv_") &&
            G.hasExternalLinkage() && llvm::isa<llvm::Function>(G);
   });
-  return "";
+  return undefinedFunction(M);
 }
 
 void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3) {

@@ -35,8 +35,10 @@ std::string findLibdevice();
 
 /// Links the libdevice functions \p M calls (only those) and internalizes
 /// them; answers their __nvvm_reflect queries for sm_<\p Arch> and
-/// \p FlushDenormals. Returns an
-/// error message, or "" on success (also when nothing needs linking).
+/// \p FlushDenormals. Returns an error message, or "" on success (also when
+/// nothing needs linking); a call left to a function that nothing defines
+/// (not libdevice, not an intrinsic, not vprintf or __assertfail) is an
+/// error naming it.
 std::string linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals = false,
                           llvm::StringRef LibdevicePath = "");
 

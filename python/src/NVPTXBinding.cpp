@@ -30,6 +30,20 @@ NVPTXOptions options(unsigned Arch, unsigned NumWarps, bool Debug) {
 
 void bindNVPTX(py::module_ &Top) {
   py::module_ M = Top.def_submodule("nvptx", "The NVIDIA backend's compile stages");
+  M.attr("SUPPORTED_ARCHS") = py::tuple(py::cast(std::vector<unsigned>(
+      supportedCudaArchs().begin(), supportedCudaArchs().end())));
+  M.def(
+      "parse_arch",
+      [](const std::string &Text) {
+        unsigned Arch = 0;
+        std::string Err = parseCudaArch(Text, Arch);
+        if (!Err.empty())
+          throw py::value_error(Err);
+        return Arch;
+      },
+      py::arg("text"),
+      "The compute capability a CUDA target names after 'cuda:' (\"90\", \"sm_90\", "
+      "\"90a\"); ValueError naming the supported ones otherwise");
   M.def(
       "gpu_pipeline",
       [](unsigned NumWarps) { return getGPUPipeline(options(90, NumWarps, false)); },
@@ -45,15 +59,17 @@ void bindNVPTX(py::module_ &Top) {
   M.def(
       "lower_to_llvm_ir",
       [](PyModule &Mod, unsigned Arch, unsigned NumWarps, bool Debug, bool LLVMO3,
-         const std::string &Libdevice) {
+         const std::string &Libdevice, unsigned MaxNReg) {
         NVPTXOptions O = options(Arch, NumWarps, Debug);
         O.LLVMO3 = LLVMO3;
         O.LibdevicePath = Libdevice;
+        O.MaxNReg = MaxNReg;
         LLVMIRResult R = lowerToLLVMIR(Mod.getModule(), O);
         return py::make_tuple(R.IR, R.SharedBytes);
       },
       py::arg("module"), py::arg("arch"), py::arg("num_warps"),
       py::arg("debug") = false, py::arg("llvm_o3") = false, py::arg("libdevice") = "",
+      py::arg("maxnreg") = 0,
       "Layout-level IR -> (optimized LLVM IR text, shared memory bytes)");
   M.def(
       "compile_to_ptx",

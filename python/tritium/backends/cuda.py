@@ -38,6 +38,7 @@ class CudaBackend:
         arch = int(target.arch)
         num_warps = int(options["num_warps"])
         debug = bool(options["debug"])
+        maxnreg = options["maxnreg"] or 0
 
         def tgir(module, metadata, opts):
             _nvptx.run_gpu_pipeline(module, arch, num_warps, debug)
@@ -46,7 +47,8 @@ class CudaBackend:
         def llir(module, metadata, opts):
             ir, shared = _nvptx.lower_to_llvm_ir(module, arch, num_warps, debug,
                                                  llvm_o3=bool(knobs.nvidia.llvm_o3),
-                                                 libdevice=knobs.nvidia.libdevice_path or "")
+                                                 libdevice=knobs.nvidia.libdevice_path or "",
+                                                 maxnreg=maxnreg)
             metadata["shared"] = shared
             metadata["n_max_threads"] = num_warps * 32
             return ir

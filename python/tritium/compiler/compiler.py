@@ -31,6 +31,7 @@ import sys
 import time
 
 from .. import knobs
+from .._C import nvptx as _nvptx
 from ..runtime import cache as _cache
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
@@ -43,9 +44,9 @@ __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
 GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size"])
 GPUTarget.__str__ = lambda t: f"{t.backend}:{t.arch}"
 
-#: Architectures a target may name. LLVM 16 knows sm_90 at most and AMDGPU
+#: Architectures a target may name: the NVIDIA backend's (C++), and AMDGPU
 #: processors up to gfx940 (docs: TOOLCHAIN.md); warp size 64 on CDNA.
-CUDA_ARCHS = (70, 72, 75, 80, 86, 87, 89, 90)
+CUDA_ARCHS = _nvptx.SUPPORTED_ARCHS
 HIP_ARCHS = {"gfx908": 64, "gfx90a": 64, "gfx940": 64, "gfx941": 64,
              "gfx1030": 32, "gfx1100": 32}
 _DEFAULT_TARGETS = {"cuda": "cuda:90", "hip": "hip:gfx90a"}
@@ -69,11 +70,10 @@ def parse_target(target):
     text = _DEFAULT_TARGETS.get(target.strip().lower(), target.strip().lower())
     kind, _, arch = text.partition(":")
     if kind == "cuda":
-        m = re.fullmatch(r"(?:sm_?)?(\d+)a?", arch)
-        cc = int(m.group(1)) if m else None
-        if cc not in CUDA_ARCHS:
-            raise ValueError(f"unsupported CUDA target {target!r}: expected cuda:<cc> "
-                             f"with cc in {', '.join(map(str, CUDA_ARCHS))}")
+        try:
+            cc = _nvptx.parse_arch(arch)
+        except ValueError as e:
+            raise ValueError(f"unsupported CUDA target {target!r}: {e}") from None
         result = GPUTarget("cuda", cc, 32)
     elif kind == "hip":
         if arch not in HIP_ARCHS:
@@ -211,6 +211,12 @@ def make_options(target, options=None, kernel_name="kernel"):
     ns = values["num_stages"]
     if not isinstance(ns, int) or ns < 0:
         raise ValueError(f"num_stages must be a non-negative int, got {ns!r}")
+    nc = values["num_ctas"]
+    if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1 or nc & (nc - 1) or nc > 16:
+        raise ValueError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
+    mr = values["maxnreg"]
+    if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= 255):
+        raise ValueError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
     if knobs.runtime.debug:
         values["debug"] = True
     return CompileOptions(values)

@@ -31,8 +31,15 @@ def test_parse_target():
     assert parse_target("cuda") == GPUTarget("cuda", 90, 32)
     assert parse_target(("cuda", 80)) == GPUTarget("cuda", 80, 32)
     assert str(parse_target("hip:gfx90a")) == "hip:gfx90a"
+    assert parse_target("cuda:90a") == GPUTarget("cuda", 90, 32)
     with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:91'"):
         parse_target("cuda:91")
+    # The architectures are the C++ backend's, and so is the message.
+    with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:12': unsupported CUDA "
+                                         "architecture sm_12: the backend emits code for 70, "):
+        parse_target("cuda:12")
+    with pytest.raises(ValueError, match="expected a compute capability such as 90 or sm_90"):
+        parse_target("cuda:")
     with pytest.raises(ValueError, match="unsupported HIP target 'hip:gfx942'"):
         parse_target("hip:gfx942")
     with pytest.raises(ValueError, match="unknown target 'metal:1'"):
@@ -115,6 +122,34 @@ def test_bad_options():
         compiler.compile(src, target="cuda:90", options={"waves_per_eu": 2})
     k = compiler.compile(src, target="hip:gfx90a", options={"waves_per_eu": 2})
     assert k.metadata.waves_per_eu == 2
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("num_ctas", 0, "num_ctas must be a power of 2 between 1 and 16, got 0"),
+    ("num_ctas", -1, "num_ctas must be a power of 2 between 1 and 16, got -1"),
+    ("num_ctas", 3, "num_ctas must be a power of 2 between 1 and 16, got 3"),
+    ("num_ctas", 1.0, "num_ctas must be a power of 2 between 1 and 16, got 1.0"),
+    ("maxnreg", -1, "maxnreg must be None or an int between 1 and 255, got -1"),
+    ("maxnreg", 0, "maxnreg must be None or an int between 1 and 255, got 0"),
+    ("maxnreg", 256, "maxnreg must be None or an int between 1 and 255, got 256"),
+    ("maxnreg", "64", "maxnreg must be None or an int between 1 and 255, got '64'"),
+])
+def test_option_values_are_checked(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        compiler.compile(VECTOR_ADD, target="cuda:90", options={name: value})
+
+
+@pytest.mark.parametrize("maxnreg", [7, 64, 128])
+def test_maxnreg_reaches_the_ptx(maxnreg):
+    k = compiler.compile(VECTOR_ADD, target="cuda:90", options={"maxnreg": maxnreg})
+    assert f".maxnreg {maxnreg}\n" in k.asm["ptx"]
+    assert ".maxnreg" not in compiler.compile(VECTOR_ADD, target="cuda:90").asm["ptx"]
+
+
+def test_a_module_without_a_kernel_does_not_compile():
+    from tritium.errors import CompilationError
+    with pytest.raises(CompilationError, match="the module has no kernel to compile"):
+        compiler.compile("func @f() {\nbb0:\n  ret\n}\n", target="cuda:90")
 
 
 class FakeBackend:
