@@ -4,8 +4,9 @@
 // any combination, otherwise both operands int8, uint8, fp16, bf16, fp32 or
 // fp64 and of one type; int8 accumulates in int32, fp32 and bf16 in fp32,
 // fp64 in fp64, fp16 and fp8 in out_dtype (fp32 or fp16). Without an
-// accumulator the product is added to zeros. The minimum M, N and K a target
-// supports is the backend's to check.
+// accumulator the product is added to zeros. K is at least 16 (32 for 8-bit
+// operands), Triton 3.6's lower bound on NVIDIA GPUs, where tensor cores take
+// K in steps of 16 or 32 bytes; M and N may be anything (padded).
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,9 @@ TValue Semantic::dot(TValue A, TValue Bv, std::optional<TValue> Acc,
       error("dot out_dtype must be fp32 or fp16, got " + OutDType->getName());
     Ret = OutDType;
   }
+  int64_t MinK = EA->getBitWidth() == 8 ? 32 : 16;
+  if (K < MinK)
+    error("Input shapes should have M >= 1, N >= 1 and K >= " + llvm::Twine(MinK));
   Shape Dims;
   if (R == 3)
     Dims.push_back(SA[0]);

@@ -167,8 +167,8 @@ TEST_CASE("cumsum and cumprod") {
 
 TEST_CASE("dot: result types and the accumulator") {
   SemFixture T({{"a", blk("fp16", {16, 32})}, {"b", blk("fp16", {32, 16})},
-                {"f", blk("fp32", {16, 16})}, {"i", blk("int8", {16, 16})},
-                {"e", blk("fp8e4nv", {16, 16})}, {"g", blk("fp8e5", {16, 16})},
+                {"f", blk("fp32", {16, 16})}, {"i", blk("int8", {32, 32})},
+                {"e", blk("fp8e4nv", {32, 32})}, {"g", blk("fp8e5", {32, 32})},
                 {"acc", blk("fp32", {16, 16})}});
   CHECK(T.S.dot(T.v("a"), T.v("b"), std::nullopt, "", 0, nullptr)
             .Ty->getName() == "<16x16xfp32>");
@@ -177,7 +177,7 @@ TEST_CASE("dot: result types and the accumulator") {
   T.S.dot(T.v("f"), T.v("f"), T.v("acc"), "", 0, nullptr);
   T.S.dot(T.v("f"), T.v("f"), std::nullopt, "IEEE", 0, nullptr);
   CHECK(T.S.dot(T.v("i"), T.v("i"), std::nullopt, "", 0, nullptr)
-            .Ty->getName() == "<16x16xint32>");
+            .Ty->getName() == "<32x32xint32>");
   T.S.dot(T.v("e"), T.v("g"), std::nullopt, "", 16, nullptr);
   CHECK(T.body() ==
         "%7 = constant 0.0 : <16 x 16 x f32>\n"
@@ -187,18 +187,20 @@ TEST_CASE("dot: result types and the accumulator") {
         "%11 = dot %f, %f, %acc {precision=tf32} : <16 x 16 x f32>\n"
         "%12 = constant 0.0 : <16 x 16 x f32>\n"
         "%13 = dot %f, %f, %12 {precision=ieee} : <16 x 16 x f32>\n"
-        "%14 = constant 0 : <16 x 16 x i32>\n"
-        "%15 = dot %i, %i, %14 {precision=ieee} : <16 x 16 x i32>\n"
-        "%16 = constant 0.0 : <16 x 16 x f32>\n"
+        "%14 = constant 0 : <32 x 32 x i32>\n"
+        "%15 = dot %i, %i, %14 {precision=ieee} : <32 x 32 x i32>\n"
+        "%16 = constant 0.0 : <32 x 32 x f32>\n"
         "%17 = dot %e, %g, %16 {precision=ieee, max_num_imprecise_acc=16} : "
-        "<16 x 16 x f32>\n");
+        "<32 x 32 x f32>\n");
 }
 
 TEST_CASE("dot misuse") {
   SemFixture T({{"a", blk("fp16", {16, 32})}, {"f", blk("fp32", {16, 16})},
                 {"h", blk("fp16", {16, 16})}, {"x", blk("int32", {16, 16})},
-                {"u", blk("uint8", {16, 16})}, {"e", blk("fp8e4nv", {16, 16})},
-                {"v", blk("fp16", {16})}, {"g", blk("bf16", {16, 16})}});
+                {"u", blk("uint8", {16, 16})}, {"e", blk("fp8e4nv", {32, 32})},
+                {"v", blk("fp16", {16})}, {"g", blk("bf16", {16, 16})},
+                {"m", blk("fp16", {8, 8})}, {"i", blk("int8", {16, 16})},
+                {"n", blk("fp16", {1, 16})}, {"t", blk("fp16", {16, 1})}});
   CHECK(T.errorOf([&] { T.S.dot(T.v("h"), T.v("f"), {}, "", 0, nullptr); }) ==
         "dot operands must have the same dtype, got fp16 and fp32");
   CHECK(T.errorOf([&] { T.S.dot(T.v("x"), T.v("x"), {}, "", 0, nullptr); }) ==
@@ -219,8 +221,14 @@ TEST_CASE("dot misuse") {
         "input_precision must be one of tf32, tf32x3, ieee; got bf16x3");
   CHECK(T.errorOf([&] { T.S.dot(T.v("h"), T.v("h"), T.v("h"), "", 0, nullptr); }) ==
         "the accumulator of dot must be <16x16xfp32>, got <16x16xfp16>");
-  CHECK(T.errorOf([&] { T.S.dot(T.v("e"), T.v("e"), {}, "", 32, nullptr); }) ==
-        "max_num_imprecise_acc (32) must be <= K (16)");
+  CHECK(T.errorOf([&] { T.S.dot(T.v("e"), T.v("e"), {}, "", 64, nullptr); }) ==
+        "max_num_imprecise_acc (64) must be <= K (32)");
+  // Triton 3.6's bounds on NVIDIA: K >= 16, or 32 for 8-bit operands; any M, N.
+  CHECK(T.errorOf([&] { T.S.dot(T.v("m"), T.v("m"), {}, "", 0, nullptr); }) ==
+        "Input shapes should have M >= 1, N >= 1 and K >= 16");
+  CHECK(T.errorOf([&] { T.S.dot(T.v("i"), T.v("i"), {}, "", 0, nullptr); }) ==
+        "Input shapes should have M >= 1, N >= 1 and K >= 32");
+  CHECK(T.errorOf([&] { T.S.dot(T.v("n"), T.v("t"), {}, "", 0, nullptr); }) == "<no error>");
 }
 
 TEST_CASE("hints, barrier, print, assert, extern_elementwise") {
