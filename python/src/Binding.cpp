@@ -55,7 +55,7 @@ namespace {
 void setCompilationError(const CompileError &E, const std::string *Text,
                          const std::string &Name = "") {
   py::object Cls = py::module_::import("tritium.errors").attr("CompilationError");
-  const Loc &L = E.getLoc();
+  Loc L = E.getLoc();
   py::object File = py::none(), Line = py::none(), Col = py::none();
   if (L.isKnown()) {
     File = py::str(L.File.str());
@@ -83,6 +83,22 @@ auto withSource(const std::string &Text, const std::string &Name, FnT F)
     setCompilationError(E, &Text, Name);
     throw py::error_already_set();
   }
+}
+
+/// The str \p Text as UTF-8; ValueError if it cannot be (a lone surrogate),
+/// instead of pybind11's "incompatible function arguments".
+std::string utf8Text(py::handle Text, const char *What) {
+  if (!PyUnicode_Check(Text.ptr()))
+    throw py::type_error(std::string(What) + " must be a str, got " +
+                         std::string(Py_TYPE(Text.ptr())->tp_name));
+  Py_ssize_t Size = 0;
+  const char *Data = PyUnicode_AsUTF8AndSize(Text.ptr(), &Size);
+  if (!Data) {
+    PyErr_Clear();
+    throw py::value_error(std::string(What) +
+                          " is not valid UTF-8 (it holds a lone surrogate)");
+  }
+  return std::string(Data, size_t(Size));
 }
 
 /// _C.ir: modules of IR text, the verifier and the pass pipeline.
@@ -116,9 +132,9 @@ void bindIR(py::module_ &M) {
 
   M.def(
       "parse_module",
-      [](const std::string &Text, const std::string &Name) {
-        // The error's location points into the Context: keep it alive until
-        // the error has been converted.
+      [](py::handle TextObj, py::handle NameObj) {
+        std::string Text = utf8Text(TextObj, "the IR text");
+        std::string Name = utf8Text(NameObj, "the buffer name");
         auto Ctx = std::make_unique<Context>();
         std::unique_ptr<Module> Mod = withSource(
             Text, Name, [&] { return parseModule(Text, *Ctx, Name); });
@@ -154,7 +170,9 @@ PYBIND11_MODULE(_C, M) {
   if (const char *BT = std::getenv("TRITIUM_BACKTRACE"); BT && *BT && *BT != '0')
     llvm::sys::PrintStackTraceOnErrorSignal("_C");
 
-  py::register_exception_translator([](std::exception_ptr P) {
+  // Local: the translator serves this module's functions only, so nothing
+  // is installed for other pybind11 modules that share pybind11's internals.
+  py::register_local_exception_translator([](std::exception_ptr P) {
     try {
       if (P)
         std::rethrow_exception(P);

@@ -310,7 +310,8 @@ void bindRuntime(py::module_ &M) {
       M.def_submodule("runtime", "The CUDA driver (loaded at run time), kernel launchers and "
                                  "the launch dispatcher");
 
-  py::register_exception_translator([](std::exception_ptr P) {
+  // Local, as the CompileError translator in Binding.cpp.
+  py::register_local_exception_translator([](std::exception_ptr P) {
     try {
       if (P)
         std::rethrow_exception(P);
@@ -511,6 +512,18 @@ void bindRuntime(py::module_ &M) {
         return py::reinterpret_steal<py::object>(D);
       },
       "A __getitem__ for cls (a method descriptor) that returns grid_launch(self, grid)");
+
+  R.def(
+      "read_grid",
+      [](py::handle Grid, const std::string &Kernel) {
+        unsigned Out[3];
+        if (!readGrid(Grid.ptr(), Kernel, Out))
+          throw py::error_already_set();
+        return py::make_tuple(Out[0], Out[1], Out[2]);
+      },
+      py::arg("grid"), py::arg("kernel"),
+      "The grid (a tuple or list of 1 to 3 ints) as (x, y, z), checked as a launch checks it: "
+      "TypeError or ValueError naming the kernel otherwise");
 
   R.def("shutdown", &setShuttingDown,
         "Stops launchers from unloading their modules (called at exit)");

@@ -167,3 +167,29 @@ def test_malformed_input_raises_compilation_error_only(text):
     except CompilationError as e:
         assert e.message
         assert e.line is None or e.line >= 1
+
+
+@needs_parser
+@pytest.mark.parametrize("text", ["kernel @k() {\ud800}", "\udfff", "ok\ud83d"])
+def test_text_that_is_not_utf8_is_a_value_error(text):
+    # A str with lone surrogates cannot be UTF-8: a ValueError that says so,
+    # not pybind11's "incompatible function arguments".
+    with pytest.raises(ValueError, match="the IR text is not valid UTF-8"):
+        tritium.parse_module(text)
+    with pytest.raises(ValueError, match="the buffer name is not valid UTF-8"):
+        tritium.parse_module("", "name\ud800")
+    with pytest.raises(TypeError, match="the IR text must be a str, got bytes"):
+        tritium.parse_module(b"kernel @k() {\n}")
+
+
+@needs_parser
+@pytest.mark.parametrize("text, message", [
+    ("kernel @k(%p: ptr<f32, 999>) {\nbb0:\n  ret\n}\n",
+     r"address space 999 is not one of 0 \(generic\), 1 \(global\) and 3 \(shared\)"),
+    ("kernel @k() {\nbb0:\n  %r = make_range {start=0, end=2147483648} : <1024 x i32>\n  ret\n}\n",
+     "a block holds at most 2\\^20 elements"),
+    ("func @f(%a: <2048 x 1024 x f32>) {\nbb0:\n  ret\n}\n", "a block holds at most 2\\^20 elements"),
+])
+def test_ir_limits_are_compilation_errors(text, message):
+    with pytest.raises(CompilationError, match=message):
+        tritium.parse_module(text)
