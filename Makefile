@@ -52,7 +52,9 @@ all: build
 help:
 	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
 
-# Runs `deps` only when something is missing.
+deps: check-deps
+
+# Installs only what is missing.
 check-deps:
 	@set -e; apt="$(strip $(apt_missing) $(py_headers_missing))"; \
 	if [ -n "$$apt" ]; then \
