@@ -1,5 +1,7 @@
 """Errors that Tritium reports to its users."""
 
+import sys
+
 
 class CompilationError(Exception):
     """A kernel or IR text that Tritium cannot compile.
@@ -24,6 +26,14 @@ class CompilationError(Exception):
         if self.line is not None:
             return f"{self.file}:{self.line}:{self.col}: {self.message}"
         return self.message
+
+
+def recursion_limit_message():
+    """What a kernel is told when compiling or interpreting it reaches
+    Python's recursion limit (code generation and the ``ast`` module
+    recurse as deep as the kernel's expressions nest)."""
+    return (f"the code is nested too deeply, or calls itself without end: Python's recursion limit "
+            f"({sys.getrecursionlimit()}) was reached; split long expressions into several statements")
 
 
 class OutOfResources(Exception):

@@ -32,7 +32,7 @@ import types
 import warnings
 
 from .. import _C
-from ..errors import CompilationError
+from ..errors import CompilationError, recursion_limit_message
 from ..language import core as tl
 from ..language import _types
 from . import _values as V
@@ -107,7 +107,10 @@ class _Source:
         self.indent = len(first) - len(first.lstrip())
         self.start = start
         self.lines = text.splitlines()
-        tree = ast.parse(textwrap.dedent(text))
+        try:
+            tree = ast.parse(textwrap.dedent(text))
+        except RecursionError:  # the ast module recurses as deep as expressions nest
+            raise CompilationError(f"{self.name}: {recursion_limit_message()}", self.file, start, 1) from None
         defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         if not defs:
             raise CompilationError(f"cannot find the definition of {self.name}", self.file, start, 1)
@@ -327,18 +330,31 @@ class CodeGenerator(ast.NodeVisitor):
     def visit(self, node):
         if node is None:
             return None
+        return self._at(node, super().visit, node)
+
+    def _at(self, node, fn, *args):
+        """``fn(*args)`` with ``node`` as the current node: its location is
+        the IR's, and errors are reported there."""
         prev = self.cur_node
         has_loc = hasattr(node, "lineno")
         if has_loc:
             self.cur_node = node
             self._set_loc(node)
         try:
-            return super().visit(node)
+            return fn(*args)
         except CompilationError as e:
+            if getattr(e, "_tritium_too_deep", False):
+                raise e.with_traceback(None)  # not the thousand frames below
             if getattr(e, "_tritium_formatted", False):
                 raise
             # From the C++ semantic: located at the node it was building.
             raise self._reformat(e) from None
+        except RecursionError:
+            # Reported where it happened (if that too runs out of stack, the
+            # frame above reports it).
+            err = self.error(recursion_limit_message())
+            err._tritium_too_deep = True
+            raise err from None
         except Exception as e:
             raise self.error(_message_of(e)) from e
         finally:
@@ -1115,7 +1131,19 @@ class CodeGenerator(ast.NodeVisitor):
                              f"{type(b).__name__}", node) from None
 
     def visit_BinOp(self, node):
-        lhs = self.visit(node.left)
+        # A left-deep chain (a + b + c + ...) is walked in a loop, not by
+        # recursion: a long sum can be deeper than Python's recursion limit.
+        # Each operation is still generated at (and reports errors at) its
+        # own node.
+        chain = [node]
+        while isinstance(chain[-1].left, ast.BinOp):
+            chain.append(chain[-1].left)
+        lhs = self.visit(chain[-1].left)
+        for n in reversed(chain[1:]):
+            lhs = self._at(n, self._binop, n, lhs)
+        return self._binop(node, lhs)
+
+    def _binop(self, node, lhs):
         rhs = self.visit(node.right)
         return self._binary(node.op, lhs, rhs, node)
 

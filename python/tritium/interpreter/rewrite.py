@@ -23,6 +23,7 @@ import types
 
 import numpy as np
 
+from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from .semantic import BlockConditionError, TensorHandle
 
@@ -271,40 +272,55 @@ def _target_spec(t):
     return False
 
 
-class _Rewriter(ast.NodeTransformer):
+class _Rewriter:
+    """The rewrite of a kernel's ``def``: each ``visit_X`` rewrites one node
+    of type X whose children are already rewritten. The walk is iterative:
+    a kernel may hold expressions deeper than Python's recursion limit
+    (``x + x + ... + x``), which Python itself compiles."""
 
-    def __init__(self):
-        self.top = True
-
-    def visit_FunctionDef(self, node):
-        if not self.top:
-            return node  # a nested def is plain Python
-        self.top = False
+    def rewrite(self, fndef):
         # Decorators become the identity (keeping their lines, so that the
         # code's first line is the original's).
-        node.decorator_list = [ast.copy_location(ast.parse("lambda f: f", mode="eval").body, d)
-                               for d in node.decorator_list]
-        a = node.args
+        fndef.decorator_list = [ast.copy_location(ast.parse("lambda f: f", mode="eval").body, d)
+                                for d in fndef.decorator_list]
+        a = fndef.args
         for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
             if arg is not None:
                 arg.annotation = None
         a.defaults = [ast.copy_location(ast.Constant(value=None), d) for d in a.defaults]
         a.kw_defaults = [None if d is None else ast.copy_location(ast.Constant(value=None), d)
                          for d in a.kw_defaults]
-        node.returns = None
-        node.body = [self.visit(s) for s in node.body]
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_Lambda(self, node):
-        return node
-
-    def visit_ClassDef(self, node):
-        return node
+        fndef.returns = None
+        # Every node of the body with the slot that holds it, parents before
+        # children; rewritten in reverse, so children before parents.
+        order = []
+        stack = [(stmt, fndef, "body", i, 1) for i, stmt in reversed(list(enumerate(fndef.body)))]
+        self.depth = 1  # of the deepest node: compiling the result recurses that deep
+        while stack:
+            item = stack.pop()
+            order.append(item)
+            node, depth = item[0], item[4] + 1
+            self.depth = max(self.depth, depth)
+            if isinstance(node, _PLAIN_PYTHON):
+                continue
+            children = []
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    children += [(v, node, field, i, depth) for i, v in enumerate(value) if isinstance(v, ast.AST)]
+                elif isinstance(value, ast.AST):
+                    children.append((value, node, field, None, depth))
+            stack.extend(reversed(children))
+        for node, parent, field, index, _ in reversed(order):
+            visit = getattr(self, "visit_" + type(node).__name__, None)
+            new = node if visit is None else visit(node)
+            if new is not node:
+                if index is None:
+                    setattr(parent, field, new)
+                else:
+                    getattr(parent, field)[index] = new
+        return fndef
 
     def visit_Assign(self, node):
-        self.generic_visit(node)
         if len(node.targets) != 1:
             return node
         spec = _target_spec(node.targets[0])
@@ -314,14 +330,12 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_AnnAssign(self, node):
-        self.generic_visit(node)
         if node.value is None or not isinstance(node.target, ast.Name) or _is_constexpr_annotation(node.annotation):
             return node
         node.value = _call("assign", [node.value], node)
         return node
 
     def visit_AugAssign(self, node):
-        self.generic_visit(node)
         if not isinstance(node.target, ast.Name):
             return node
         load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
@@ -330,7 +344,6 @@ class _Rewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[store], value=_call("assign", [value], node)), node)
 
     def visit_BoolOp(self, node):
-        self.generic_visit(node)
         is_and = ast.copy_location(ast.Constant(value=isinstance(node.op, ast.And)), node)
         thunks = [ast.copy_location(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
                                                                    kwonlyargs=[], kw_defaults=[], kwarg=None,
@@ -339,39 +352,59 @@ class _Rewriter(ast.NodeTransformer):
         return _call("boolop", [is_and, node.values[0]] + thunks, node)
 
     def visit_UnaryOp(self, node):
-        self.generic_visit(node)
         if isinstance(node.op, ast.Not):
             return _call("not", [node.operand], node)
         return node
 
     def visit_If(self, node):
-        self.generic_visit(node)
         node.test = _call("test", [node.test], node.test)
         return node
 
-    def visit_While(self, node):
-        self.generic_visit(node)
-        node.test = _call("test", [node.test], node.test)
-        return node
-
-    def visit_IfExp(self, node):
-        self.generic_visit(node)
-        node.test = _call("test", [node.test], node.test)
-        return node
+    visit_While = visit_If
+    visit_IfExp = visit_If
 
     def visit_Assert(self, node):
-        self.generic_visit(node)
         args = [node.test] + ([node.msg] if node.msg is not None else [])
         check = ast.copy_location(ast.Expr(value=_call("assert", args, node)), node)
         return ast.copy_location(ast.If(test=_call("debug", [], node), body=[check], orelse=[]), node)
 
     def visit_For(self, node):
-        self.generic_visit(node)
         it = node.iter
         if isinstance(it, ast.Call):
             node.iter = ast.copy_location(
                 ast.Call(func=_name(_PREFIX + "for__", it), args=[it.func] + it.args, keywords=it.keywords), it)
         return node
+
+
+#: Nodes whose insides are plain Python (nested functions, lambdas, classes).
+_PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _fix_missing_locations(root):
+    """ast.fix_missing_locations without recursion (see _Rewriter): a node
+    without a location takes its parent's."""
+    stack = [(root, 1, 0, 1, 0)]
+    while stack:
+        node, line, col, end_line, end_col = stack.pop()
+        if "lineno" in node._attributes:
+            if getattr(node, "lineno", None) is None:
+                node.lineno = line
+            line = node.lineno
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno = end_line
+            end_line = node.end_lineno
+            if getattr(node, "col_offset", None) is None:
+                node.col_offset = col
+            col = node.col_offset
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = end_col
+            end_col = node.end_col_offset
+        stack.extend((c, line, col, end_line, end_col) for c in ast.iter_child_nodes(node))
+
+
+def _too_deep(fn):
+    code = fn.__code__
+    return CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename, code.co_firstlineno, 1)
 
 
 def _build(fn):
@@ -390,13 +423,20 @@ def _build(fn):
         tree = ast.parse(src)
     except SyntaxError:
         return None
+    except RecursionError:
+        raise _too_deep(fn) from None
     body = tree.body[0].body if indented else tree.body
     defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
     if not defs:
         return None
     fndef = defs[0]
     ast.increment_lineno(fndef, start - (2 if indented else 1))
-    fndef = _Rewriter().visit(fndef)
+    rewriter = _Rewriter()
+    fndef = rewriter.rewrite(fndef)
+    # Defined in the factory under a name of ours: under its own name, the
+    # function's references to itself (a recursive call) would be cells of
+    # the factory, not the global (or closure) they are in its module.
+    fndef.name = _PREFIX + "kernel__"
 
     freevars = code.co_freevars
     g = fn.__globals__
@@ -407,7 +447,7 @@ def _build(fn):
     names = list(freevars) + [n for n in helpers if n not in freevars]
     factory_body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
                     for n in names]
-    factory_body += [fndef, ast.Return(value=ast.Name(id=fn.__name__, ctx=ast.Load()))]
+    factory_body += [fndef, ast.Return(value=ast.Name(id=fndef.name, ctx=ast.Load()))]
     for n in factory_body:
         if not hasattr(n, "lineno"):
             ast.copy_location(n, fndef)
@@ -415,15 +455,26 @@ def _build(fn):
     factory.body = factory_body
     ast.copy_location(factory, fndef)
     module = ast.Module(body=[factory], type_ignores=[])
-    ast.fix_missing_locations(module)
+    _fix_missing_locations(module)
+    # compile() of an AST recurses (in C) as deep as the tree under Python's
+    # recursion limit, where compiling the source text does not: allow the
+    # depth of this tree, which ast.parse just built (so it is bounded).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + rewriter.depth + 16)
     try:
         compiled = compile(module, code.co_filename, "exec")
     except SyntaxError:
         return None
+    except RecursionError:
+        raise _too_deep(fn) from None
+    finally:
+        sys.setrecursionlimit(limit)
     ns = {}
     exec(compiled, g, ns)
     inner = ns[_PREFIX + "factory__"]()
-    icode = inner.__code__
+    icode = inner.__code__.replace(co_name=fn.__name__)
+    if hasattr(icode, "co_qualname"):  # Python 3.11+: tracebacks show it
+        icode = icode.replace(co_qualname=code.co_qualname)
     cells = []
     orig = dict(zip(freevars, fn.__closure__ or ()))
     for name in icode.co_freevars:

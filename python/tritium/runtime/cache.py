@@ -281,12 +281,16 @@ def fingerprint(value):
     return None
 
 
-class DependenciesFinder(ast.NodeVisitor):
+class DependenciesFinder:
     """Walks a @jit function's AST and hashes what its code means: its source,
     the cache key of every @jit function it names (recursively) and the
     value of every global it reads that a kernel bakes in. ``used_globals``
     maps (display name, id(namespace)) -> (name in namespace, namespace,
-    fingerprint) for the check at launch that they have not changed."""
+    fingerprint) for the check at launch that they have not changed.
+
+    The walk is iterative (an explicit stack, in the order a recursive
+    NodeVisitor would visit): a kernel may hold expressions thousands of
+    nodes deep (``x + x + ... + x``), deeper than Python's recursion limit."""
 
     def __init__(self, jit_fn):
         self.fn = jit_fn
@@ -308,8 +312,26 @@ class DependenciesFinder(ast.NodeVisitor):
                 self.local_names.add(node.arg)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.local_names.add(node.id)
-        self.visit(tree)
+        self._walk(tree)
         return self.hasher.hexdigest()
+
+    def _walk(self, tree):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # Only the body and defaults matter; annotations name tl.constexpr.
+                a = node.args
+                children = node.body + a.defaults + [d for d in a.kw_defaults if d]
+            elif isinstance(node, ast.Name):
+                self._name(node)
+                continue
+            elif isinstance(node, ast.Attribute):
+                base = self._attribute(node)
+                children = [] if base is None else [base]
+            else:
+                children = list(ast.iter_child_nodes(node))
+            stack.extend(reversed(children))
 
     def _lookup(self, name):
         if name in self.nonlocals:
@@ -331,7 +353,8 @@ class DependenciesFinder(ast.NodeVisitor):
         self.hasher.update(f"|global:{display}={fp!r}".encode())
         self.used_globals[(display, id(namespace))] = (name, namespace, fp)
 
-    def visit_Name(self, node):
+    def _name(self, node):
+        """The value a Name reads (None for locals and unknown names)."""
         if not isinstance(node.ctx, ast.Load) or node.id in self.local_names:
             return None
         value, namespace, found = self._lookup(node.id)
@@ -340,23 +363,25 @@ class DependenciesFinder(ast.NodeVisitor):
         self._note(node.id, node.id, value, namespace)
         return value
 
-    def visit_Attribute(self, node):
-        base = self.visit(node.value)
-        if base is None or not inspect.ismodule(base):
-            return None
-        value = getattr(base, node.attr, None)
-        # Only @jit functions and constexprs reached through a module count;
-        # the rest (tl.load, tl.float32) is the language itself.
+    def _attribute(self, node):
+        """Resolves ``a.b.c`` from its base Name outwards, noting the @jit
+        functions and constexprs reached through modules; returns the base
+        expression still to walk when the chain does not start at a Name."""
+        chain = []
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return node
+        base = self._name(node)
         from .jit import JITFunction
-        if isinstance(value, JITFunction) or type(value).__name__ == "constexpr":
-            self._note(f"{base.__name__}.{node.attr}", node.attr, value, vars(base))
-        return value
-
-    def visit_FunctionDef(self, node):
-        # Only the body and defaults matter; annotations name tl.constexpr.
-        for stmt in node.body:
-            self.visit(stmt)
-        for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
-            self.visit(default)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
+        for attr in reversed(chain):
+            if base is None or not inspect.ismodule(base):
+                break
+            value = getattr(base, attr, None)
+            # Only @jit functions and constexprs reached through a module
+            # count; the rest (tl.load, tl.float32) is the language itself.
+            if isinstance(value, JITFunction) or type(value).__name__ == "constexpr":
+                self._note(f"{base.__name__}.{attr}", attr, value, vars(base))
+            base = value
+        return None

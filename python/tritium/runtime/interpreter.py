@@ -25,20 +25,19 @@ located at the kernel line; run-time failures keep their type:
 """
 
 import linecache
+import sys
 
 import numpy as np
 
 from .. import knobs
-from ..errors import CompilationError
+from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
 from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError
 from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
 from .. import language as tl
-import sys as _sys
-
 from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
-_jit = _sys.modules[__package__ + ".jit"]
+_jit = sys.modules[__package__ + ".jit"]
 
 __all__ = ["InterpretedFunction", "InterpreterError", "OutOfBoundsError", "MisalignedAccessError",
            "DeviceAssertionError", "launch", "call_jit", "is_interpreting"]
@@ -275,6 +274,8 @@ _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, DeviceAssertionError
 def _message_of(e):
     if isinstance(e, CompilationError):
         return getattr(e, "message", None) or str(e)
+    if isinstance(e, RecursionError):
+        return recursion_limit_message()
     if isinstance(e, KeyError) and e.args:
         return f"KeyError: {e.args[0]!r}"
     if isinstance(e, (TypeError, ValueError, NameError, IndexError, NotImplementedError, ZeroDivisionError,

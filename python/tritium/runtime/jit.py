@@ -38,6 +38,7 @@ import sys
 import textwrap
 
 from .. import knobs
+from ..errors import CompilationError, recursion_limit_message
 from . import driver as _driver
 from .cache import fingerprint
 
@@ -494,7 +495,11 @@ class JITFunction(KernelInterface):
         return self._cache_key
 
     def parse(self):
-        tree = ast.parse(self.src)
+        try:
+            tree = ast.parse(self.src)
+        except RecursionError:  # the ast module recurses as deep as expressions nest
+            raise CompilationError(f"{self.__name__}: {recursion_limit_message()}", self.file_name,
+                                   self.starting_line_number, 1) from None
         assert isinstance(tree, ast.Module) and len(tree.body) == 1 and \
             isinstance(tree.body[0], ast.FunctionDef), "expected a single function definition"
         return tree

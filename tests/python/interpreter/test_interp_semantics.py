@@ -107,6 +107,33 @@ def test_grid_iterates_over_every_program():
     assert calls == [["out_ptr"]] and out.tolist() == list(range(8))
 
 
+_DEEP = """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit(interpret=True)
+def deep(x_ptr):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, {expr})
+"""
+
+
+@pytest.mark.parametrize("expr,expected", [(" + ".join(["x"] * 2000), 4000.0), ("- " * 2001 + "x", -2.0),
+                                           ("not " * 2000 + "(x > 0)", 1.0)], ids=["sum", "unary", "not"])
+def test_expressions_deeper_than_the_recursion_limit(tmp_path, expr, expected):
+    # Valid Python nested deeper than Python's recursion limit: the rewrite
+    # of the kernel must not recurse along it.
+    path = tmp_path / "deep_kernel.py"
+    path.write_text(_DEEP.format(expr=expr))
+    spec = importlib.util.spec_from_file_location("deep_kernel", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x = np.full(1, 2.0, np.float32)
+    mod.deep[(1,)](x)
+    assert x[0] == expected
+
+
 @jit
 def _reductions(x_ptr, out_ptr, i_ptr):
     offs = tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]

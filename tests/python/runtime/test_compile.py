@@ -1,6 +1,7 @@
 """tritium.compile: targets, sources, stages, CompiledKernel."""
 
 import os
+import sys
 
 import pytest
 
@@ -8,6 +9,8 @@ from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource, CompiledKernel, GPUTarget, parse_target
 from tritium.runtime.jit import jit
 import tritium.language as tl
+
+from runtime_helpers import load_module
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__)))))
@@ -150,6 +153,38 @@ def test_a_module_without_a_kernel_does_not_compile():
     from tritium.errors import CompilationError
     with pytest.raises(CompilationError, match="the module has no kernel to compile"):
         compiler.compile("func @f() {\nbb0:\n  ret\n}\n", target="cuda:90")
+
+
+DEEP = """
+import tritium.language as tl
+from tritium.runtime.jit import jit
+
+
+@jit
+def deep(x_ptr):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, {expr})
+"""
+
+
+def test_a_2000_term_sum_compiles(tmp_path):
+    # Deeper than Python's recursion limit: the cache key's AST walk and the
+    # code generator must not recurse along it.
+    mod = load_module(tmp_path, "deep_sum", DEEP.format(expr=" + ".join(["x"] * 2000)))
+    k = compiler.compile(ASTSource(mod.deep, {"x_ptr": "*fp32"}), target="cuda:90")
+    assert ".entry deep" in k.asm["ptx"] and k.asm["tir"].count("add") >= 1
+
+
+@pytest.mark.parametrize("expr", ["- " * 2000 + "x", " ** ".join(["x"] * 2000)], ids=["unary", "right-deep"])
+def test_nesting_deeper_than_python_allows_is_a_compilation_error(tmp_path, expr):
+    from tritium.errors import CompilationError
+    mod = load_module(tmp_path, "deep_nest", DEEP.format(expr=expr))
+    with pytest.raises(CompilationError) as e:
+        compiler.compile(ASTSource(mod.deep, {"x_ptr": "*fp32"}), target="cuda:90")
+    limit = sys.getrecursionlimit()
+    assert f"the code is nested too deeply, or calls itself without end: Python's recursion limit ({limit}) " \
+           "was reached" in e.value.message
+    assert e.value.line == 9 and str(e.value).startswith(f"{e.value.file}:9:")  # the tl.store line
 
 
 class FakeBackend:
