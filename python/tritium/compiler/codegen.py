@@ -1264,13 +1264,8 @@ class CodeGenerator(ast.NodeVisitor):
                 if isinstance(v, tl.tensor) and _types.is_block(v.type):
                     raise self.error(f"Function {fn.fn.__name__} is marked noinline, but was called with "
                                      f"non-scalar argument {name}:{v}", node)
-        key_parts = []
-        for name in fn.arg_names if hasattr(fn, "arg_names") else values:
-            v = values.get(name)
-            template, _ = V.flatten(v, name)
-            key_parts.append(_template_key(template))
-        mangled = re.sub(r"[^0-9A-Za-z_]", "_", f"{fn.fn.__name__}__{'__'.join(key_parts)}")
-        key = (id(fn.fn), mangled)
+        key = call_key(fn, values)
+        mangled = key[1]
         if key not in self.mb.functions:
             if key in self.mb.building:
                 raise self.error(f"recursive call of {fn.fn.__name__} is not supported", node)
@@ -1384,6 +1379,19 @@ def _same_shape(a, b):
     if isinstance(a, (Seq, Agg)) and isinstance(b, (Seq, Agg)):
         return len(a.items) == len(b.items) and all(_same_shape(x, y) for x, y in zip(a.items, b.items))
     return True
+
+
+def call_key(fn, values):
+    """(id of the function, mangled name) of a call of the @jit function
+    ``fn`` with ``values`` ({parameter: value}, defaults applied): calls
+    with one key are one IR function, and a call made while one with its
+    key is being generated is a recursion (the interpreter asks the same)."""
+    key_parts = []
+    for name in fn.arg_names if hasattr(fn, "arg_names") else values:
+        v = values.get(name)
+        template, _ = V.flatten(v, name)
+        key_parts.append(_template_key(template))
+    return id(fn.fn), re.sub(r"[^0-9A-Za-z_]", "_", f"{fn.fn.__name__}__{'__'.join(key_parts)}")
 
 
 def _template_key(t):

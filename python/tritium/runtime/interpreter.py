@@ -24,12 +24,15 @@ located at the kernel line; run-time failures keep their type:
 (AssertionError, from tl.device_assert or ``assert`` under debug).
 """
 
+import inspect
 import linecache
 import sys
+import threading
 
 import numpy as np
 
 from .. import knobs
+from ..compiler import codegen as _codegen
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
@@ -99,7 +102,41 @@ def call_jit(jit_fn, args, kwargs):
                 raise TypeError(f"Function {jit_fn.__name__} is marked noinline, but was called with non-scalar "
                                 f"argument {name}:{v}")
     f = _rw.rewritten(jit_fn)
-    return _decay(f(*args, **kwargs))
+    # A call with the specialization of one under way recurses without end
+    # when compiled; say so as the code generator does.
+    key = _call_key(jit_fn, args, kwargs)
+    active = _active_calls()
+    if key in active:
+        raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
+    if key is not None:
+        active.add(key)
+    try:
+        return _decay(f(*args, **kwargs))
+    finally:
+        active.discard(key)
+
+
+_calls = threading.local()
+
+
+def _active_calls():
+    """The keys of the @jit calls under way on this thread."""
+    active = getattr(_calls, "active", None)
+    if active is None:
+        active = _calls.active = set()
+    return active
+
+
+def _call_key(jit_fn, args, kwargs):
+    """The code generator's key of this call (None when the arguments do
+    not bind: the call itself reports that)."""
+    sig = getattr(jit_fn, "signature", None)
+    try:
+        bound = (sig or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    bound.apply_defaults()
+    return _codegen.call_key(jit_fn, {n: _core._unwrap(v) for n, v in bound.arguments.items()})
 
 
 class _Combiner:

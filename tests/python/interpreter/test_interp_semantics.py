@@ -2,6 +2,7 @@
 calls, reductions, scans, sort, dot, atomics, shapes, arguments."""
 
 import importlib.util
+import inspect
 
 import numpy as np
 import pytest
@@ -105,6 +106,40 @@ def test_grid_iterates_over_every_program():
     out = np.zeros(8, np.int32)
     _grid_info[lambda meta: calls.append(sorted(meta)) or (8,)](out)
     assert calls == [["out_ptr"]] and out.tolist() == list(range(8))
+
+
+@jit
+def _countdown(x, n: tl.constexpr):
+    if n > 0:
+        return _countdown(x, n - 1) + 1
+    return x
+
+
+@jit
+def _forever(x, n):
+    return _forever(x, n - 1)  # same types each time: no end
+
+
+@jit
+def _recursions(out_ptr, FOREVER: tl.constexpr):
+    if FOREVER:
+        tl.store(out_ptr, _forever(tl.load(out_ptr), tl.program_id(0)))
+    else:
+        tl.store(out_ptr, _countdown(tl.load(out_ptr), 3))
+
+
+def test_recursive_calls_as_compiled():
+    out = np.zeros(1, np.int32)
+    _recursions[(1,)](out, FOREVER=False)  # a new specialization each level: fine, as compiled
+    assert out[0] == 3
+    with pytest.raises(tritium.CompilationError) as e:
+        _recursions[(1,)](out, FOREVER=True)
+    assert e.value.message == "recursive call of _forever is not supported"
+    lines, start = inspect.getsourcelines(_forever.fn)
+    i = next(i for i, ln in enumerate(lines) if "return _forever(" in ln)
+    text = lines[i].rstrip("\n")
+    assert (e.value.line, e.value.col) == (start + i, text.index("_forever(") + 1)
+    assert str(e.value).splitlines()[1:] == [text, " " * text.index("_forever(") + "^"]
 
 
 _DEEP = """
