@@ -290,17 +290,6 @@ def _options(jit_fn, options):
     return opts
 
 
-def _grid(grid, jit_fn, values):
-    if callable(grid):
-        grid = grid(dict(zip(jit_fn.arg_names, values)))
-    if isinstance(grid, int):
-        grid = (grid,)
-    grid = tuple(int(g) for g in grid)
-    if not 1 <= len(grid) <= 3:
-        raise ValueError(f"{jit_fn.__name__}: the grid must have 1 to 3 dimensions, got {grid!r}")
-    return grid + (1,) * (3 - len(grid))
-
-
 # ---------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------
@@ -371,7 +360,7 @@ def launch(jit_fn, args, kwargs, grid, warmup=False):
     opts = _options(jit_fn, options)
     if warmup:
         return None
-    gx, gy, gz = _grid(grid, jit_fn, values)
+    gx, gy, gz = _jit.eval_grid(jit_fn, grid, values)  # as compiled launches check it
     state = _Launch()
     try:
         kargs = _convert_args(jit_fn, values, state)

@@ -391,6 +391,18 @@ def _dispatch_module():
     return _runtime_ext
 
 
+def eval_grid(fn, grid, values):
+    """(x, y, z) of a launch of ``fn`` on ``grid``: a tuple or list of 1 to 3
+    ints, or what a callable returns when called with the bound arguments
+    (``values``, in parameter order) by name. Checked by the C++ readGrid,
+    the warm path's own check, so that every launch (warm, Python path,
+    interpreter) takes the same grids and says the same about bad ones."""
+    if callable(grid):
+        grid = grid(dict(zip(fn.arg_names, values)))
+    from .. import _C
+    return _C.runtime.read_grid(grid, fn.__name__)
+
+
 _KIND_CODES = {inspect.Parameter.POSITIONAL_ONLY: 1, inspect.Parameter.KEYWORD_ONLY: 2}
 
 #: ``_C.runtime.grid_launch(fn, grid)``: what ``fn[grid]`` returns; calling it
@@ -679,18 +691,7 @@ class JITFunction(KernelInterface):
         if warmup:
             return kernel
 
-        if callable(grid):
-            grid = grid(dict(zip(self.arg_names, bound)))
-        n = len(grid)
-        if n == 1:
-            gx, gy, gz = grid[0], 1, 1
-        elif n == 2:
-            gx, gy, gz = grid[0], grid[1], 1
-        elif n == 3:
-            gx, gy, gz = grid
-        else:
-            raise ValueError(f"{self.__name__}: the grid must have 1 to 3 dimensions, "
-                             f"got {grid!r}")
+        gx, gy, gz = eval_grid(self, grid, bound)
         launcher = kernel.launcher or kernel.make_launcher()
         if stream is None:
             stream = drv.get_current_stream(device)

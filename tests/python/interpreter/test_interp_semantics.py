@@ -108,6 +108,37 @@ def test_grid_iterates_over_every_program():
     assert calls == [["out_ptr"]] and out.tolist() == list(range(8))
 
 
+# (2**31,), which ran for hours, is a case of tests/python/hostile (a hang fails one case there).
+@pytest.mark.parametrize("grid", [(-1,), (1.5,), (1, 70000), (1, 1, 1, 1), (), 8, "abc", None,
+                                  lambda meta: "abc", lambda meta: (-1,)],
+                         ids=["negative", "float", "y-too-big", "4-d", "empty", "bare-int", "str",
+                              "None", "callable-str", "callable-negative"])
+def test_grids_are_checked_as_compiled_launches_check_them(grid):
+    """One check for every launch: the C++ readGrid of compiled launches,
+    with its type and message, after a callable grid is called."""
+    g = grid({"out_ptr": None}) if callable(grid) else grid
+    with pytest.raises((TypeError, ValueError)) as expected:
+        tritium._C.runtime.read_grid(g, "_grid_info")
+    out = np.zeros(8, np.int32)
+    with pytest.raises(expected.type) as e:
+        _grid_info[grid](out)
+    assert str(e.value) == str(expected.value)
+    assert (out == 0).all()
+
+
+def test_grid_messages():
+    out = np.zeros(8, np.int32)
+    with pytest.raises(ValueError, match=r"_grid_info: grid dimension 0 is -1; CUDA allows 0 to 2147483647"):
+        _grid_info[(-1,)](out)
+    with pytest.raises(TypeError, match=r"_grid_info: grid dimension 0 must be an int, got 1.5"):
+        _grid_info[(1.5,)](out)
+    with pytest.raises(TypeError, match=r"_grid_info: the grid must be a tuple of 1 to 3 ints or a callable "
+                                        r"returning one, got 'abc'"):
+        _grid_info[lambda meta: "abc"](out)
+    _grid_info[[2, np.int64(1)]](out)  # a list, and ints numpy gives, are grids
+    assert out[:2].tolist() == [0, 1]
+
+
 @jit
 def _countdown(x, n: tl.constexpr):
     if n > 0:

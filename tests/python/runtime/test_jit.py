@@ -330,6 +330,20 @@ def test_grid_tuple_and_callable(fake_driver):
     assert k.n_regs == 32 and len(fake_driver.loaded) == 2  # BLOCK=256, then 128; once each
 
 
+@pytest.mark.parametrize("grid", [(-1,), (1.5,), (2**31,), (1, 70000), (), 8, "abc", lambda meta: "abc"],
+                         ids=["negative", "float", "2**31", "y-too-big", "empty", "bare-int", "str", "callable-str"])
+def test_bad_grids_on_the_python_path(fake_driver, grid):
+    """A first launch (the Python path) checks the grid with the warm
+    path's own check, C++ readGrid: same errors, nothing launched."""
+    x, y, out = tensors()
+    g = grid({}) if callable(grid) else grid
+    with pytest.raises((TypeError, ValueError)) as expected:
+        tritium._C.runtime.read_grid(g, "add_kernel")
+    with pytest.raises(expected.type) as e:
+        add_kernel[grid](x, y, out, 1000)
+    assert str(e.value) == str(expected.value) and not fake_driver.launches
+
+
 def test_none_argument_is_not_passed(fake_driver):
     scalar_kernel[(1,)](None, 1.0, 2, True)
     assert fake_driver.launches[-1][2] == (1.0, 2, True)
