@@ -5,7 +5,9 @@ the address of its first element, so pointer arithmetic, pointer casts and
 aliasing arguments behave as on the GPU. Every access is checked against the
 registered buffers (the bytes each argument spans): an address outside all
 of them raises ``OutOfBoundsError`` (an IndexError) naming the kernel line,
-where a GPU would read garbage or fault.
+where a GPU would read garbage or fault. A store or atomic into a read-only
+argument (``flags.writeable`` false) raises ``ReadOnlyMemoryError``: the
+bytes may be a read-only mapping or an immutable ``bytes``.
 """
 
 import ctypes
@@ -21,16 +23,23 @@ class MisalignedAccessError(IndexError):
     """An access whose address is not a multiple of the element size."""
 
 
+class ReadOnlyMemoryError(ValueError):
+    """A store or atomic into a read-only argument (a read-only numpy array,
+    one made on ``bytes``, a read-only memmap): the GPU would fault, and
+    the host would crash or change an immutable object."""
+
+
 class Buffer:
     """The bytes [start, end) of one tensor argument."""
 
-    __slots__ = ("start", "end", "name", "mem", "views", "keep")
+    __slots__ = ("start", "end", "name", "mem", "views", "keep", "writable")
 
-    def __init__(self, start, end, name, keep):
+    def __init__(self, start, end, name, keep, writable=True):
         self.start = start
         self.end = end
         self.name = name
         self.keep = keep
+        self.writable = writable
         n = end - start
         if n > 0:
             raw = (ctypes.c_uint8 * n).from_address(start)
@@ -73,22 +82,36 @@ class Memory:
     def __init__(self):
         self.buffers = []
         self._starts = None
+        self._write_order = None
         self._last = None
 
     def register(self, arr, name):
-        """Registers a numpy array (its bytes); returns its address."""
+        """Registers a numpy array (its bytes); returns its address. Stores
+        and atomics may not write through a read-only array (its
+        ``flags.writeable``)."""
         low, high = byte_bounds(arr)
-        self.buffers.append(Buffer(low, high, name, arr))
+        self.buffers.append(Buffer(low, high, name, arr, bool(arr.flags.writeable)))
         self._starts = None
+        self._write_order = None
         return arr.__array_interface__["data"][0]
 
     # -- finding buffers ---------------------------------------------------
 
-    def _find(self, lo, hi):
+    def _candidates(self, write):
+        """The buffers an access may fall in, in the order to try them: for
+        a write, the writable ones first (arguments may alias; a write is
+        refused only if no writable argument holds the address)."""
+        if not write:
+            return self.buffers
+        if self._write_order is None:
+            self._write_order = sorted(self.buffers, key=lambda b: not b.writable)
+        return self._write_order
+
+    def _find(self, lo, hi, write=False):
         b = self._last
-        if b is not None and b.start <= lo and hi <= b.end:
+        if b is not None and b.start <= lo and hi <= b.end and (b.writable or not write):
             return b
-        for b in self.buffers:
+        for b in self._candidates(write):
             if b.start <= lo and hi <= b.end:
                 self._last = b
                 return b
@@ -112,9 +135,10 @@ class Memory:
                     f"(element {(addr - b.start) // size} of a {n_elems}-element buffer)")
         return f"address 0x{addr:x} is {d} bytes before the start of '{b.name}'"
 
-    def locate(self, addrs, size, what, where, positions):
+    def locate(self, addrs, size, what, where, positions, write=False):
         """The (buffer, indices) for a flat int64 array of addresses, all of
-        one buffer; raises OutOfBoundsError / MisalignedAccessError. Calls
+        one buffer; raises OutOfBoundsError / MisalignedAccessError, and
+        ReadOnlyMemoryError for a ``write`` into a read-only argument. Calls
         ``where()`` for the kernel location only when reporting."""
         if addrs.size == 0:
             return None, addrs
@@ -125,18 +149,21 @@ class Memory:
             raise MisalignedAccessError(
                 f"{where()}: misaligned {what}: address 0x{int(addrs[bad]):x} of element "
                 f"{positions(bad)} is not a multiple of the element size {size}")
-        b = self._find(lo, hi)
+        b = self._find(lo, hi, write)
         if b is not None:
+            if write and not b.writable:
+                self._read_only(b, 0, what, where, positions)
             a0, _ = b.typed(_UINT[size])
             return b, np.right_shift(np.subtract(addrs, a0), _SHIFT[size])
-        return self._locate_many(addrs, size, what, where, positions)
+        return self._locate_many(addrs, size, what, where, positions, write)
 
-    def _locate_many(self, addrs, size, what, where, positions):
+    def _locate_many(self, addrs, size, what, where, positions, write):
         """Addresses spread over several buffers (or outside all): returns a
         list of (buffer, element positions, indices)."""
         groups = []
+        buffers = self._candidates(write)
         owner = np.full(addrs.shape, -1, dtype=np.int64)
-        for i, b in enumerate(self.buffers):
+        for i, b in enumerate(buffers):
             inside = (addrs >= b.start) & (addrs + size <= b.end) & (owner < 0)
             owner[inside] = i
         bad = np.flatnonzero(owner < 0)
@@ -147,11 +174,19 @@ class Memory:
                 f"{self._describe(int(addrs[k]), size)} ({bad.size} of {addrs.size} accessed elements "
                 "out of bounds; mask them)")
         for i in np.unique(owner):
-            b = self.buffers[int(i)]
+            b = buffers[int(i)]
             sel = np.flatnonzero(owner == i)
+            if write and not b.writable:
+                self._read_only(b, int(sel[0]), what, where, positions)
             a0, _ = b.typed(_UINT[size])
             groups.append((b, sel, (addrs[sel] - a0) // size))
         return "many", groups
+
+    @staticmethod
+    def _read_only(b, k, what, where, positions):
+        raise ReadOnlyMemoryError(
+            f"{where()}: {what} into read-only memory: element {positions(k)} is in '{b.name}', a read-only "
+            "array (pass a writable one, e.g. a copy)")
 
     # -- accesses ------------------------------------------------------------
 
@@ -170,7 +205,7 @@ class Memory:
 
     def write(self, addrs, values, storage, what, where, positions):
         size = np.dtype(storage).itemsize
-        b, idx = self.locate(addrs, size, what, where, positions)
+        b, idx = self.locate(addrs, size, what, where, positions, write=True)
         if b is None:
             return
         if b == "many":
@@ -183,7 +218,7 @@ class Memory:
         """Applies ``new = fn(old, k)`` at each address in order (as if the
         elements' atomics ran one after another); returns the old values."""
         size = np.dtype(storage).itemsize
-        b, idx = self.locate(addrs, size, what, where, positions)
+        b, idx = self.locate(addrs, size, what, where, positions, write=True)
         if b is None:
             return np.zeros(0, dtype=storage)
         if b == "many":

@@ -13,15 +13,20 @@ arrays with the dtype rules of compiled code. Arguments:
   host and back after the launch. A tensor argument is a pointer holding the
   real host address of its first element; every load, store and atomic is
   checked against the launch's buffers, so an unmasked access out of bounds
-  raises an IndexError naming the kernel line.
+  raises an IndexError naming the kernel line, and a store or atomic into a
+  read-only array (``flags.writeable`` false: ``np.frombuffer(bytes)``, a
+  read-only memmap, an ``__array_interface__`` saying readonly) raises
+  ``ReadOnlyMemoryError`` (a ValueError) naming the argument; loads from
+  read-only arrays are fine.
 * ints, floats, bools and None as compiled code types them (i32/i64/u64,
   fp32, i1); ``tl.constexpr`` parameters get the value itself.
 
 Errors the compiler would report (type errors, static_assert, misuse of a
 builtin) are raised as ``InterpreterError``, a ``tritium.CompilationError``
 located at the kernel line; run-time failures keep their type:
-``OutOfBoundsError`` (IndexError) and ``DeviceAssertionError``
-(AssertionError, from tl.device_assert or ``assert`` under debug).
+``OutOfBoundsError`` (IndexError), ``ReadOnlyMemoryError`` (ValueError) and
+``DeviceAssertionError`` (AssertionError, from tl.device_assert or
+``assert`` under debug).
 """
 
 import inspect
@@ -36,14 +41,14 @@ from ..compiler import codegen as _codegen
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
-from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError
+from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError, ReadOnlyMemoryError
 from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
 from .. import language as tl
 from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
 _jit = sys.modules[__package__ + ".jit"]
 
 __all__ = ["InterpretedFunction", "InterpreterError", "OutOfBoundsError", "MisalignedAccessError",
-           "DeviceAssertionError", "launch", "call_jit", "is_interpreting"]
+           "ReadOnlyMemoryError", "DeviceAssertionError", "launch", "call_jit", "is_interpreting"]
 
 
 class InterpreterError(CompilationError):
@@ -294,7 +299,8 @@ def _options(jit_fn, options):
 # Errors
 # ---------------------------------------------------------------------------
 
-_RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, DeviceAssertionError, InterpreterError)
+_RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError, DeviceAssertionError,
+                   InterpreterError)
 
 
 def _message_of(e):

@@ -2,6 +2,8 @@
 device_print, static_assert/static_print, located errors and breakpoint()."""
 
 import inspect
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -9,7 +11,7 @@ import pytest
 
 import tritium
 import tritium.language as tl
-from tritium.runtime.interpreter import DeviceAssertionError, InterpreterError, OutOfBoundsError
+from tritium.runtime.interpreter import DeviceAssertionError, InterpreterError, OutOfBoundsError, ReadOnlyMemoryError
 
 jit = tritium.jit(interpret=True)
 FILE = __file__
@@ -78,6 +80,86 @@ def _negative_index(x_ptr):
 def test_out_of_bounds_before_the_start():
     with pytest.raises(IndexError, match="before the start of 'x_ptr'"):
         _negative_index[(1,)](np.zeros(4, np.int32))
+
+
+@jit
+def _add_one(x_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+@jit
+def _atomic_one(x_ptr, N: tl.constexpr):
+    tl.atomic_add(x_ptr + tl.arange(0, N), 1.0)
+
+
+class _ReadOnlyInterface:
+    """Memory exposed by ``__array_interface__`` whose data tuple says read-only."""
+
+    def __init__(self, arr):
+        self.keep = arr
+        iface = dict(arr.__array_interface__)
+        iface["data"] = (iface["data"][0], True)
+        self.__array_interface__ = iface
+
+
+def _read_only_array(kind):
+    if kind == "frombuffer":  # the bytes of an immutable object
+        return np.frombuffer(bytes(32), np.float32)
+    if kind == "flag":
+        ro = np.zeros(8, np.float32)
+        ro.flags.writeable = False
+        return ro
+    return _ReadOnlyInterface(np.zeros(8, np.float32))
+
+
+# A read-only memmap is the case that crashed: test_store_into_a_read_only_memmap_does_not_crash.
+@pytest.mark.parametrize("kind", ["frombuffer", "flag", "interface"])
+def test_writes_into_read_only_memory_name_the_argument(kind):
+    ro = _read_only_array(kind)
+    before = np.array(np.asarray(ro))
+    out = np.zeros(8, np.float32)
+    _add_one[(1,)](ro, out, N=8)  # reading a read-only array is fine
+    assert (out == before + 1).all()
+    with pytest.raises(ReadOnlyMemoryError, match=r"store into read-only memory: element \(0\) is in "
+                                                  r"'out_ptr', a read-only array") as e:
+        _add_one[(1,)](out, ro, N=8)
+    assert f"{FILE}:{_line_of(_add_one, 'tl.store(out_ptr')}" in str(e.value)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(ReadOnlyMemoryError, match="atomic_add into read-only memory: .* in 'x_ptr'"):
+        _atomic_one[(1,)](ro, N=8)
+    assert (np.asarray(ro) == before).all()
+
+
+def test_writes_through_a_writable_alias_of_read_only_memory():
+    x = np.zeros(8, np.float32)
+    ro = x[:]
+    ro.flags.writeable = False
+    _add_one[(1,)](ro, x, N=8)  # the store goes to x, which aliases ro
+    assert (x == 1).all()
+
+
+_MEMMAP_STORE = """
+import sys
+import numpy as np
+sys.path.insert(0, {here!r})
+from test_interp_debugging import _add_one, ReadOnlyMemoryError
+np.zeros(8, np.float32).tofile({path!r})
+ro = np.memmap({path!r}, np.float32, mode="r", shape=(8,))
+try:
+    _add_one[(1,)](np.zeros(8, np.float32), ro, N=8)
+except ReadOnlyMemoryError as e:
+    print("raised:", e)
+"""
+
+
+def test_store_into_a_read_only_memmap_does_not_crash(tmp_path):
+    # Before the check this was a SIGSEGV: run it where a crash fails the test.
+    code = _MEMMAP_STORE.format(here=os.path.dirname(FILE), path=str(tmp_path / "ro.bin"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "raised:" in r.stdout and "'out_ptr', a read-only array" in r.stdout
 
 
 @jit
