@@ -666,11 +666,13 @@ class InterpreterSemantic:
     def _conform(self, o, ty, shape=None):
         """Operand -> array of type ``ty`` (None: its own); broadcast to
         ``shape`` if given (elementwise numpy operations broadcast by the
-        same rules, so they need no shape)."""
+        same rules, so they need no shape). Values convert by cast_to, with
+        its checks, as Semantic::conform casts by castTo (a pointer stored
+        into a float tensor is an error, not its address as a float)."""
         if type(o) is TensorHandle:
             a = o.data
             if ty is not None and ty is not o.sty and ty != o.sty:
-                a = convert(a, info(o.sty), info(ty))
+                a = self.cast_to(o, ty).data
         else:
             a = lit_array(o, ty if ty is not None else literal_type(o))
         if shape is not None and a.shape != shape:

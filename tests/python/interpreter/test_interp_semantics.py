@@ -173,6 +173,20 @@ def test_recursive_calls_as_compiled():
     assert str(e.value).splitlines()[1:] == [text, " " * text.index("_forever(") + "^"]
 
 
+@jit
+def _store_pointers(x_ptr):
+    r = tl.arange(0, 4)
+    tl.store(x_ptr + r, x_ptr + r)
+
+
+def test_storing_pointers_into_a_float_tensor_is_an_error():
+    x = np.zeros(4, np.float32)
+    with pytest.raises(tritium.CompilationError) as e:
+        _store_pointers[(1,)](x)
+    assert e.value.message == "cannot cast pointer<fp32> to fp32"  # compiled mode's words
+    assert (x == 0).all()
+
+
 _DEEP = """
 import tritium
 import tritium.language as tl
