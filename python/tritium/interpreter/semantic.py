@@ -1421,6 +1421,11 @@ class InterpreterSemantic:
             if out.name not in ("fp32", "fp16"):
                 error(f"dot out_dtype must be fp32 or fp16, got {out.name}")
             ret = out
+        # Triton 3.6's bound on NVIDIA (min_dot_size): K >= 32 for 8-bit
+        # operands, else K >= 16; M and N may be anything.
+        min_k = 32 if ea.primitive_bitwidth == 8 else 16
+        if k < min_k:
+            error(f"Input shapes should have M >= 1, N >= 1 and K >= {min_k}")
         dims = ((sa[0],) if r == 3 else ()) + (sa[r - 2], sb[r - 1])
         p = (input_precision or "").lower()
         if p and p not in ("tf32", "tf32x3", "ieee"):

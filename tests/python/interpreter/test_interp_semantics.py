@@ -187,6 +187,25 @@ def test_storing_pointers_into_a_float_tensor_is_an_error():
     assert (x == 0).all()
 
 
+@jit
+def _small_dot(a_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(a_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tl.dot(a, b))
+
+
+@pytest.mark.parametrize("dtype,M,N,K,min_k", [(np.float32, 8, 8, 8, 16), (np.float16, 16, 16, 8, 16),
+                                               (np.int8, 16, 16, 16, 32)])
+def test_dot_shapes_follow_triton(dtype, M, N, K, min_k):
+    a = np.ones(max(M, N) * 64, dtype)
+    c = np.zeros(M * N, np.int32 if dtype == np.int8 else np.float32)
+    with pytest.raises(tritium.CompilationError) as e:
+        _small_dot[(1,)](a, c, M=M, N=N, K=K)
+    assert e.value.message == f"Input shapes should have M >= 1, N >= 1 and K >= {min_k}"  # Triton 3.6's
+    _small_dot[(1,)](a, c, M=1 if dtype != np.int8 else 2, N=2, K=min_k)  # small M and N are fine
+    assert c[0] == min_k
+
+
 _DEEP = """
 import tritium
 import tritium.language as tl
@@ -333,6 +352,8 @@ def _dots(a_ptr, b_ptr, c_ptr, i_ptr, j_ptr, k_ptr):
     c = tl.dot(a, b)
     tl.static_assert(c.dtype == tl.float32)
     tl.store(c_ptr + offs, c)
+    r = tl.arange(0, 32)  # 8-bit operands need K >= 32
+    offs = r[:, None] * 32 + r[None, :]
     i = tl.load(i_ptr + offs)
     j = tl.load(j_ptr + offs)
     k = tl.dot(i, j)
@@ -345,9 +366,9 @@ def test_dot():
     a = r.standard_normal((16, 16)).astype(np.float16)
     b = r.standard_normal((16, 16)).astype(np.float16)
     c = np.zeros((16, 16), np.float32)
-    i = r.integers(-128, 127, (16, 16)).astype(np.int8)
-    j = r.integers(-128, 127, (16, 16)).astype(np.int8)
-    k = np.zeros((16, 16), np.int32)
+    i = r.integers(-128, 127, (32, 32)).astype(np.int8)
+    j = r.integers(-128, 127, (32, 32)).astype(np.int8)
+    k = np.zeros((32, 32), np.int32)
     _dots[(1,)](a, b, c, i, j, k)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(k, 2 * (i.astype(np.int32) @ j.astype(np.int32)))
