@@ -11,9 +11,11 @@ Robustness, which is the whole point:
   ``rename``; readers never see a half-written entry, and two processes
   compiling the same kernel both succeed (the second rename loses, and its
   directory is thrown away). Entries are never modified after publication.
-* Every read checks the manifest's checksum and each file's SHA-256; a
-  truncated, corrupt or incomplete entry is moved aside and deleted, and the
-  kernel is compiled again - never served.
+* Every read checks the manifest's shape and checksum, each file's SHA-256
+  and the shape of the kernel's metadata (``_entry_files``); a truncated,
+  corrupt, incomplete or forged entry (or one with a directory or anything
+  but a regular file where a file should be) is moved aside and deleted, and
+  the kernel is compiled again - never served.
 * A cache directory that cannot be written (permissions, full disk) only
   costs a warning: the compile still returns its kernel.
 
@@ -31,8 +33,10 @@ import glob
 import hashlib
 import inspect
 import json
+import keyword
 import os
 import shutil
+import stat
 import time
 import uuid
 import warnings
@@ -82,40 +86,24 @@ class FileCacheManager:
         return {name: os.path.join(self.entry, name) for name in files}
 
     def load(self):
-        """The entry's files ({name: bytes}) if it exists and every checksum
-        holds; None otherwise (a damaged entry is deleted first)."""
+        """The entry's files ({name: bytes}) if it exists and is sound
+        (``_entry_files``); None otherwise. Anything wrong with an entry -
+        a damaged or forged file, a directory where a file should be, a file
+        that cannot be read - is a miss that deletes the entry, so that the
+        kernel is compiled again and stored afresh."""
         try:
-            with open(os.path.join(self.entry, MANIFEST), "rb") as f:
-                raw = f.read()
+            raw = _read_file(os.path.join(self.entry, MANIFEST))
         except FileNotFoundError:
-            if os.path.isdir(self.entry):  # a directory without a manifest
+            if os.path.lexists(self.entry):  # an entry without a manifest
                 self.discard()
             return None
         except OSError:
-            return None
-        try:
-            manifest = json.loads(raw)
-            files = manifest["files"]
-            ok = (manifest.get("format") == _FORMAT and manifest.get("key") == self.key
-                  and manifest.get("checksum") == _manifest_checksum(self.key, files))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            ok = False
-        if not ok:
             self.discard()
             return None
-        out = {}
-        for name, digest in files.items():
-            try:
-                with open(os.path.join(self.entry, name), "rb") as f:
-                    data = f.read()
-            except OSError:
-                self.discard()
-                return None
-            if _sha256(data) != digest:
-                self.discard()
-                return None
-            out[name] = data
-        return out
+        files = _entry_files(self.key, raw, lambda name: _read_file(os.path.join(self.entry, name)))
+        if files is None:
+            self.discard()
+        return files
 
     def store(self, files):
         """Publishes ``files`` ({name: str or bytes}) as this entry; returns
@@ -158,7 +146,111 @@ class FileCacheManager:
             os.rename(self.entry, trash)
         except OSError:
             return
-        shutil.rmtree(trash, ignore_errors=True)
+        if os.path.isdir(trash) and not os.path.islink(trash):
+            shutil.rmtree(trash, ignore_errors=True)
+        else:  # a file (or link) where the entry's directory should be
+            try:
+                os.unlink(trash)
+            except OSError:
+                pass
+
+
+def _read_file(path):
+    """The bytes of a regular file; OSError for anything else (a directory,
+    a symbolic link, a FIFO or device, which could block or never end)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            return f.read()
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _entry_files(key, raw_manifest, read):
+    """The one check of an entry on read: its files ({name: bytes}) if the
+    manifest (``raw_manifest``, bytes) has the shape ``store`` writes and
+    its checksum holds, every file it lists reads (``read(name)``) with its
+    SHA-256, and every metadata file (``*.json``) has the shape
+    ``compile()`` writes (``_metadata_ok``); None otherwise."""
+    try:
+        manifest = json.loads(raw_manifest)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT or manifest.get("key") != key:
+        return None
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(
+            _is_entry_file_name(n) and isinstance(d, str) and len(d) == 64 for n, d in files.items()):
+        return None
+    if manifest.get("checksum") != _manifest_checksum(key, files):
+        return None
+    out = {}
+    for name, digest in files.items():
+        try:
+            data = read(name)
+        except OSError:
+            return None
+        if _sha256(data) != digest:
+            return None
+        out[name] = data
+    for name, data in out.items():
+        if name.endswith(".json"):
+            try:
+                meta = json.loads(data)
+            except (ValueError, RecursionError):
+                return None
+            if not _metadata_ok(meta, key):
+                return None
+    return out
+
+
+def _is_entry_file_name(name):
+    """A name store() could have written: a plain file of the entry."""
+    return (isinstance(name, str) and name not in ("", MANIFEST) and not name.startswith(".")
+            and "/" not in name and os.sep not in name and "\0" not in name)
+
+
+def _is_int(v, low=0):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+#: What the readers of a kernel's metadata (CompiledKernel, the launchers)
+#: need of each field they read, besides every key being a field name.
+_METADATA_CHECKS = {
+    "name": lambda v: isinstance(v, str) and _is_entry_file_name(v + ".json"),
+    "stages": lambda v: isinstance(v, list) and all(isinstance(s, str) and _is_entry_file_name("x." + s)
+                                                    for s in v),
+    "target": lambda v: (isinstance(v, list) and len(v) == 3 and isinstance(v[0], str)
+                         and (_is_int(v[1]) or isinstance(v[1], str)) and _is_int(v[2], 1)),
+    "num_warps": lambda v: _is_int(v, 1),
+    "num_stages": lambda v: _is_int(v),
+    "num_ctas": lambda v: v is None or _is_int(v),
+    "shared": lambda v: v is None or _is_int(v),
+    "signature": lambda v: v is None or (isinstance(v, dict) and all(isinstance(t, str) for t in v.values())),
+    "equal_to_1": lambda v: isinstance(v, list) and all(_is_int(i) for i in v),
+    "n_regs": lambda v: v is None or _is_int(v),
+    "n_spills": lambda v: v is None or _is_int(v),
+    "n_max_threads": lambda v: v is None or _is_int(v),
+}
+_REQUIRED_METADATA = ("name", "hash", "stages", "target", "num_warps")
+
+
+def _metadata_ok(meta, key):
+    """Whether a kernel's metadata (parsed JSON) has the shape compile()
+    writes: a dict of field names (it becomes a namedtuple), of this entry
+    (``hash`` is its key), with the fields its readers need well typed."""
+    if not isinstance(meta, dict) or any(k not in meta for k in _REQUIRED_METADATA):
+        return False
+    if not all(isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k) and not k.startswith("_")
+               for k in meta):
+        return False
+    if meta["hash"] != key:
+        return False
+    return all(check(meta[k]) for k, check in _METADATA_CHECKS.items() if k in meta)
 
 
 _swept = set()
