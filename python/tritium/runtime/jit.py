@@ -647,6 +647,18 @@ class JITFunction(KernelInterface):
                 return TypeError(f"{self.__name__}(): argument {p.name!r} (parameter {p.num}): {e}")
         return error
 
+    def _explain_unhashable(self, bound, options, error):
+        """Says which constexpr or option cannot be part of the key."""
+        named = [(f"constexpr argument {p.name!r}", v) for p, v in zip(self.params, bound) if p.is_constexpr]
+        for what, v in named + [(f"option {k!r}", v) for k, v in options.items()]:
+            try:
+                _freeze(v)
+            except TypeError:
+                return TypeError(f"{self.__name__}(): {what} is a {type(v).__name__}, which cannot key a "
+                                 "compiled kernel: it must be hashable (an int, float, bool, str, dtype, or a "
+                                 "tuple, list or dict of them)")
+        return error
+
     def run(self, *args, grid, warmup, **kwargs):
         # `stream=`: launch on that stream instead of the current one (a raw
         # CUstream int, or an object with `cuda_stream` (torch) or `ptr`
@@ -681,7 +693,10 @@ class JITFunction(KernelInterface):
         try:
             kernel = kernel_cache.get(key)
         except TypeError:  # a list constexpr, a dict option (extern_libs): freeze it
-            key = _freeze(key)
+            try:
+                key = _freeze(key)
+            except TypeError as e:
+                raise self._explain_unhashable(bound, options, e) from None
             kernel = kernel_cache.get(key)
         if kernel is None:
             kernel = self._compile(bound, spec, options, target)

@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pytest
 
 import tritium
@@ -342,6 +343,16 @@ def test_bad_grids_on_the_python_path(fake_driver, grid):
     with pytest.raises(expected.type) as e:
         add_kernel[grid](x, y, out, 1000)
     assert str(e.value) == str(expected.value) and not fake_driver.launches
+
+
+def test_unhashable_constexprs_and_options_are_named(fake_driver):
+    x, y, out = tensors()
+    with pytest.raises(TypeError, match=r"^add_kernel\(\): constexpr argument 'BLOCK' is a ndarray, which "
+                                        r"cannot key a compiled kernel: it must be hashable"):
+        add_kernel[(1,)](x, y, out, 16, BLOCK=np.arange(4))
+    with pytest.raises(TypeError, match=r"^add_kernel\(\): option 'extern_libs' is a dict, which cannot key"):
+        add_kernel[(1,)](x, y, out, 16, extern_libs={"libdevice": np.arange(2)})
+    assert not fake_driver.launches
 
 
 def test_none_argument_is_not_passed(fake_driver):
