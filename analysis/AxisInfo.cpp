@@ -300,10 +300,17 @@ std::optional<RangeT> rangeOf(const Instruction &I,
   case Opcode::MaxContiguous:
   case Opcode::MaxConstancy:
   case Opcode::ZExt:
-  case Opcode::SExt:
-    if (auto A = Rg(0); A && (I.getOpcode() != Opcode::ZExt || A->first >= 0))
-      return A;
-    return std::nullopt;
+  case Opcode::SExt: {
+    auto A = Rg(0);
+    if (!A)
+      return std::nullopt;
+    // An i1's range is 0 (false) to 1 (true), and sext makes true -1.
+    if (I.getOpcode() == Opcode::SExt && I.getOperand(0)->getType()->getScalarType()->isBool())
+      return std::make_pair(-A->second, -A->first);
+    if (I.getOpcode() == Opcode::ZExt && A->first < 0)
+      return std::nullopt;
+    return A;
+  }
   case Opcode::Trunc:
     if (auto A = Rg(0))
       return fitting(A->first, A->second, T);
@@ -584,12 +591,18 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
     AxisInfo A = Op(0);
     llvm::ArrayRef<int64_t> V = llvm::cast<HintInst>(I).getValues();
     for (unsigned D = 0; D < A.getRank() && D < V.size(); ++D) {
+      // The facts are powers of two, as the layouts built on them need: a
+      // hint of 12 (a multiple of 12, runs of 12 from multiples of 12)
+      // implies its largest power-of-two divisor, 4. Runs stay within the
+      // dimension.
+      int64_t P = V[D] & -V[D];
+      int64_t Dim = Shape.empty() ? 1 : Shape[D];
       if (I.getOpcode() == Opcode::MultipleOf)
-        A.Divisibility[D] = std::min(AxisInfo::kMaxDivisibility, V[D]);
+        A.Divisibility[D] = std::min(AxisInfo::kMaxDivisibility, P);
       else if (I.getOpcode() == Opcode::MaxContiguous)
-        A.Contiguity[D] = V[D];
+        A.Contiguity[D] = std::min(Dim, P);
       else
-        A.Constancy[D] = V[D];
+        A.Constancy[D] = std::min(Dim, P);
     }
     return A;
   }

@@ -137,6 +137,8 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
   int64_t Numel = Ptr->getType()->getNumElements();
   PerThread = std::max<int64_t>(1, std::min(PerThread, Numel / Threads));
   PerThread = std::min(PerThread, Shape[Fast]);
+  // Layouts split dimensions by powers of two.
+  PerThread = int64_t(llvm::PowerOf2Floor(uint64_t(PerThread)));
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   Spt[Fast] = unsigned(PerThread);
   return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
@@ -336,6 +338,81 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
       return Result;
     return std::nullopt;
   }
+}
+
+const Value *tritium::sharedLayoutOperand(const Instruction &I) {
+  if (I.getOpcode() != Opcode::Reduce && I.getOpcode() != Opcode::Print)
+    return nullptr;
+  for (const Value *V : I.getOperands())
+    if (V->getType()->isBlock())
+      return V;
+  return nullptr;
+}
+
+std::string tritium::checkLayoutFits(const LinearLayout &L, const LayoutOptions &Opts) {
+  if (L.getInDimSizeLog2(kLane) != llvm::Log2_32(Opts.WarpSize) ||
+      L.getInDimSizeLog2(kWarp) != llvm::Log2_32(Opts.NumWarps))
+    return "the layout " + L.str() + " is not one of " + std::to_string(Opts.NumWarps) +
+           " warps of " + std::to_string(Opts.WarpSize) + " lanes";
+  if (L.getInDimSizeLog2(kRegister) > BlockType::MaxElementsLog2)
+    return "the layout " + L.str() + " has more than 2^" +
+           std::to_string(BlockType::MaxElementsLog2) + " registers";
+  return "";
+}
+
+std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opts) {
+  const LinearLayout *Result = nullptr;
+  if (I.getNumResults() && I.getResult(0)->getType()->isBlock()) {
+    Result = I.getLayout();
+    if (!Result)
+      return "the result has no layout";
+    std::string Why = checkLayoutFits(*Result, Opts);
+    if (!Why.empty())
+      return Why;
+  }
+  auto LayoutOf = [](const Value *V) -> const LinearLayout * {
+    const Instruction *Def = V->getDefiningInstruction();
+    return Def ? Def->getLayout() : nullptr;
+  };
+  llvm::SmallVector<const LinearLayout *, 4> Ops;
+  for (const Value *V : I.getOperands())
+    Ops.push_back(V->getType()->isBlock() ? LayoutOf(V) : nullptr);
+  const Value *Shared = sharedLayoutOperand(I);
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    const Value *V = I.getOperand(K);
+    if (!V->getType()->isBlock())
+      continue;
+    if (!Ops[K])
+      return "operand " + std::to_string(K) + " has no layout";
+    std::optional<LinearLayout> Need;
+    if (Shared)
+      Need = *LayoutOf(Shared);
+    else if (Result)
+      Need = requiredOperandLayout(I, K, *Result);
+    else if (I.getOpcode() == Opcode::Store && K > 0)
+      Need = *Ops[0]; // the value and the mask follow the pointer
+    else if (I.getOpcode() == Opcode::Split) // into scalars
+      Need = requiredOperandLayout(I, K, scalarLayout(Opts));
+    if (Need && *Need != *Ops[K])
+      return "operand " + std::to_string(K) + " has the layout " + Ops[K]->str() +
+             ", but this instruction needs " + Need->str();
+  }
+  bool Implied = I.getOpcode() == Opcode::Reduce || I.getOpcode() == Opcode::ArgMin ||
+                 I.getOpcode() == Opcode::ArgMax || I.getOpcode() == Opcode::Join ||
+                 I.getOpcode() == Opcode::Cat;
+  if (Result && Implied) {
+    // A join of scalars stacks them in registers of every thread.
+    LinearLayout Scalar = scalarLayout(Opts);
+    if (I.getOpcode() == Opcode::Join)
+      for (const LinearLayout *&L : Ops)
+        if (!L)
+          L = &Scalar;
+    std::optional<LinearLayout> Want = inferResultLayout(I, Ops);
+    if (!Want || *Want != *Result)
+      return "the result's layout " + Result->str() + " is not the one its operands imply" +
+             (Want ? " (" + Want->str() + ")" : "");
+  }
+  return "";
 }
 
 LinearLayout tritium::projectLayout(const LinearLayout &L,

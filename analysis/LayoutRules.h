@@ -100,6 +100,24 @@ inline unsigned getNumRegisters(const LinearLayout &L) {
 /// converting its result (make_range, splat, constant, undef).
 bool isRematerializable(const Instruction &I);
 
+/// The block operand whose layout the other block operands of \p I share,
+/// because the lowering walks their registers in lockstep: the first of a
+/// reduce over several operands, or of a print; null for instructions whose
+/// operands follow requiredOperandLayout instead.
+const Value *sharedLayoutOperand(const Instruction &I);
+
+/// "" if \p L is held by Opts.NumWarps warps of Opts.WarpSize lanes with at
+/// most 2^20 registers each, else what is wrong.
+std::string checkLayoutFits(const LinearLayout &L, const LayoutOptions &Opts);
+
+/// Why the layouts at \p I cannot be lowered, or "" if they can: each of its
+/// block results' layouts fits (checkLayoutFits); each block operand has the layout its
+/// user requires (requiredOperandLayout, sharedLayoutOperand); a result
+/// that follows from its operands (reductions, join, cat) has the layout
+/// they imply. assign-layouts guarantees all of it; the lowering checks it
+/// because layout-level IR can also come from outside (a tgir override).
+std::string checkLayouts(const Instruction &I, const LayoutOptions &Opts);
+
 } // namespace tritium
 
 #endif // TRITIUM_ANALYSIS_LAYOUTRULES_H

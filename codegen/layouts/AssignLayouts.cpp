@@ -22,9 +22,11 @@
 //   3. Whatever is still unplaced gets the default layout, one value at a
 //      time in program order, each followed by more propagation.
 //   4. Every operand whose layout differs from what its user needs goes
-//      through a convert_layout (for phis, at the end of the incoming block).
+//      through a convert_layout (for phis, at the end of the incoming block);
+//      the operands of a multi-operand reduce or of a print take the first
+//      one's layout.
 //
-// Requires: verified IR, calls inlined. Produces: a `layout` on every
+// Requires: verified IR, calls inlined, no unreachable blocks. Produces: a `layout` on every
 // instruction with block results. Preserves: the CFG. Options:
 // num-warps=N (default 4).
 //
@@ -77,6 +79,11 @@ public:
       : F(F), AI(AI), Opts(Opts), DT(F), Scalar(scalarLayout(Opts)) {}
 
   void run() {
+    // Layouts flow along the CFG from the entry; code no path reaches has
+    // none to take (dce, which the tgir pipeline runs first, removes it).
+    if (DT.getReversePostOrder().size() != F.size())
+      reportError({}, "assign-layouts needs a function without unreachable blocks (run dce "
+                      "first): @" + F.getName().str());
     seedAnchors();
     propagate();
     // Defaults, one at a time, each followed by propagation.
@@ -145,9 +152,14 @@ private:
         case Opcode::Dot:
           set(I.getResult(), fmaDotLayout(I.getResult()->getType()->getShape(), Opts));
           break;
-        case Opcode::ConvertLayout:
+        case Opcode::ConvertLayout: {
+          // A layout written in the input must fit the kernel's warps.
+          std::string Why = checkLayoutFits(*I.getLayout(), Opts);
+          if (!Why.empty())
+            reportError(I.getLoc(), "'convert_layout': " + Why);
           set(I.getResult(), *I.getLayout());
           break;
+        }
         default:
           break;
         }
@@ -246,6 +258,17 @@ private:
     for (Instruction *I : Insts) {
       if (I->getOpcode() == Opcode::ConvertLayout)
         continue;
+      // A multi-operand reduce or a print walks its operands' registers in
+      // lockstep: they all take the first one's layout.
+      if (const Value *Lead = sharedLayoutOperand(*I)) {
+        LinearLayout Want = *get(Lead);
+        for (unsigned K = 0; K < I->getNumOperands(); ++K) {
+          Value *Op = I->getOperand(K);
+          if (isBlock(Op) && *get(Op) != Want)
+            I->setOperand(K, convert(Op, Want, I));
+        }
+        continue;
+      }
       const LinearLayout *RL = resultLayout(*I);
       if (!RL)
         continue;

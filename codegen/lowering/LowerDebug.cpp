@@ -80,7 +80,10 @@ void lowerPrint(LoweringContext &C, PrintInst &P) {
       }
       Fmt += ")";
     }
-    Fmt += " " + P.getPrefix().str();
+    // The prefix is text, not format: its % signs print as themselves.
+    Fmt += " ";
+    for (char Ch : P.getPrefix())
+      Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
     bool First = true;
     for (unsigned K = 0; K < P.getNumOperands(); ++K) {
       Value *V = P.getOperand(K);

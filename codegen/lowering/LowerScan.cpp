@@ -162,17 +162,43 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
     llvm::Value *Outer = B.CreateUDiv(Line, B.getInt32(Stride));
     llvm::Value *Inner = B.CreateURem(Line, B.getInt32(Stride));
     llvm::Value *Start = B.CreateAdd(B.CreateMul(Outer, B.getInt32(Len * Stride)), Inner);
-    // Unrolled walk along the line (Len is a power of two, at most the block).
-    Regs Acc;
-    for (int64_t J = 0; J < Len; ++J) {
-      int64_t Pos = S.isReverse() ? Len - 1 - J : J;
-      llvm::Value *E = B.CreateAdd(Start, B.getInt32(Pos * Stride));
+    // The walk along the line: its first element stays, then a loop folds
+    // in the others (a loop, not an unroll: a line may hold 2^20 elements).
+    auto Element = [&](llvm::Value *J) {
+      llvm::Value *Pos = S.isReverse() ? B.CreateSub(B.getInt32(Len - 1), J) : J;
+      return B.CreateAdd(Start, B.CreateMul(Pos, B.getInt32(Stride)));
+    };
+    auto LoadAt = [&](llvm::Value *E) {
       Regs X;
       for (unsigned K = 0; K < NOps; ++K)
         X.push_back(B.CreateLoad(Tys[K], Addr(K, E)));
-      Acc = J == 0 ? X : combine(C, S, Acc, X);
+      return X;
+    };
+    Regs First = LoadAt(Element(B.getInt32(0)));
+    if (Len > 1) {
+      llvm::BasicBlock *WalkPre = B.GetInsertBlock();
+      auto *Walk = llvm::BasicBlock::Create(Ctx, "scan.walk", Fn);
+      auto *Walked = llvm::BasicBlock::Create(Ctx, "scan.walked", Fn);
+      B.CreateBr(Walk);
+      B.SetInsertPoint(Walk);
+      llvm::PHINode *J = B.CreatePHI(B.getInt32Ty(), 2);
+      J->addIncoming(B.getInt32(1), WalkPre);
+      Regs Acc;
+      for (unsigned K = 0; K < NOps; ++K) {
+        llvm::PHINode *P = B.CreatePHI(Tys[K], 2);
+        P->addIncoming(First[K], WalkPre);
+        Acc.push_back(P);
+      }
+      llvm::Value *E = Element(J);
+      Regs Next = combine(C, S, Acc, LoadAt(E));
       for (unsigned K = 0; K < NOps; ++K)
-        B.CreateStore(Acc[K], Addr(K, E));
+        B.CreateStore(Next[K], Addr(K, E));
+      llvm::Value *NextJ = B.CreateAdd(J, B.getInt32(1));
+      for (unsigned K = 0; K < NOps; ++K)
+        llvm::cast<llvm::PHINode>(Acc[K])->addIncoming(Next[K], B.GetInsertBlock());
+      J->addIncoming(NextJ, B.GetInsertBlock());
+      B.CreateCondBr(B.CreateICmpSLT(NextJ, B.getInt32(Len)), Walk, Walked);
+      B.SetInsertPoint(Walked);
     }
     Line->addIncoming(B.CreateAdd(Line, B.getInt32(Threads)), B.GetInsertBlock());
     B.CreateBr(Head);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/lowering/Lowering.h"
+#include "analysis/LayoutRules.h"
 #include "ir/Diagnostics.h"
 #include "ir/Dominance.h"
 #include "ir/Module.h"
@@ -241,7 +242,16 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
     if (!F->empty())
       Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
   AnalysisManager AM;
+  LayoutOptions LayoutOpts{Opts.NumWarps, Opts.WarpSize};
   for (auto &[F, LLF] : Fns) {
+    // Layout-level IR from outside the pipeline (a tgir override) may place
+    // values where the lowering cannot read them: an error, not a crash.
+    for (BasicBlock &BB : *F)
+      for (Instruction &I : BB) {
+        std::string Why = checkLayouts(I, LayoutOpts);
+        if (!Why.empty())
+          reportError(I.getLoc(), "cannot lower '" + I.str() + "': " + Why);
+      }
     AxisInfoAnalysis AI(*F);
     // The same offsets insert-barriers placed its barriers for (the
     // allocation depends only on the IR).

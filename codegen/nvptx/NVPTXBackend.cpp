@@ -5,6 +5,7 @@
 #include "codegen/lowering/Lowering.h"
 #include "codegen/nvptx/PTXEmitter.h"
 #include "ir/Diagnostics.h"
+#include "ir/Instructions.h"
 #include "ir/Module.h"
 #include "ir/PassManager.h"
 
@@ -101,10 +102,11 @@ void checkOptionsOrThrow(const NVPTXOptions &Opts) {
 } // namespace
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
-  // Layouts first, then drop the conversions that are cheaper to recompute,
+  // Unreachable code out of the way (layouts flow from the entry), layouts,
+  // then drop the conversions that are cheaper to recompute,
   // then clean up what that left behind; barriers last, once the shared
   // memory users are final.
-  return "assign-layouts{num-warps=" + std::to_string(Opts.NumWarps) +
+  return "dce,assign-layouts{num-warps=" + std::to_string(Opts.NumWarps) +
          "},remove-layout-conversions,cse,dce,insert-barriers";
 }
 
@@ -117,11 +119,38 @@ void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
   PM.run(M);
 }
 
-LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
-  checkOptionsOrThrow(Opts);
+namespace {
+/// Names the lowering gives a meaning of its own: the driver's printf and
+/// assert, the shared memory buffer, libdevice.
+bool isReservedName(llvm::StringRef Name) {
+  return Name == "vprintf" || Name == "__assertfail" || Name == "global_smem" ||
+         Name.startswith("__nv_");
+}
+
+/// What makes \p M impossible to lower for NVIDIA GPUs before lowering
+/// starts: no kernel, or a name the lowering reserves.
+void checkModule(Module &M) {
   llvm::SmallVector<Function *, 4> Functions = M.functions();
   if (llvm::none_of(Functions, [](Function *F) { return F->isKernel(); }))
     reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
+  for (Function *F : Functions) {
+    if (isReservedName(F->getName()))
+      reportError({}, "the name @" + F->getName() +
+                          " is reserved by the NVIDIA backend (printf, assert, shared "
+                          "memory, libdevice)");
+    for (BasicBlock &B : *F)
+      for (Instruction &I : B)
+        if (auto *E = llvm::dyn_cast<ExternElementwiseInst>(&I))
+          if (isReservedName(E->getSymbol()) && !E->getSymbol().startswith("__nv_"))
+            reportError(I.getLoc(), "extern_elementwise symbol '" + E->getSymbol() +
+                                        "' is reserved by the NVIDIA backend");
+  }
+}
+} // namespace
+
+LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
+  checkOptionsOrThrow(Opts);
+  checkModule(M);
   auto CtxOwner = std::make_unique<llvm::LLVMContext>();
   llvm::LLVMContext &Ctx = *CtxOwner;
   LoweringOptions LO;

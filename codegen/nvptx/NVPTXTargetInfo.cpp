@@ -142,6 +142,20 @@ llvm::Value *NVPTXTargetInfo::shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
   });
 }
 
+namespace {
+/// The state space a memory instruction through \p Ptr names: ".global"
+/// for a global pointer, else "" (generic addressing, which reaches shared
+/// memory too; a shared pointer is made generic first).
+std::string stateSpace(llvm::IRBuilder<> &B, llvm::Value *&Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == PointerType::Global)
+    return ".global";
+  if (AS != PointerType::Generic)
+    Ptr = B.CreateAddrSpaceCast(Ptr, llvm::PointerType::get(B.getContext(), PointerType::Generic));
+  return "";
+}
+} // namespace
+
 llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                                          unsigned NumWords, unsigned WordBits,
                                          llvm::Value *Pred, llvm::Value *Other,
@@ -161,8 +175,9 @@ llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   if (NumWords == 1)
     Regs = "$0";
   std::string Addr = "[ $" + std::to_string(NumWords) + " + 0 ]";
+  std::string Space = stateSpace(B, Ptr);
   // A volatile load takes no cache operator or eviction priority in PTX.
-  std::string Op = std::string(Hints.Volatile ? "ld.volatile.global" : "ld.global") +
+  std::string Op = std::string(Hints.Volatile ? "ld.volatile" : "ld") + Space +
                    (Hints.Volatile ? "" : cacheSuffix(Hints)) + vecSuffix(NumWords) + ".b" +
                    std::to_string(WordBits);
   llvm::SmallVector<llvm::Value *, 8> Ins = {Ptr};
@@ -207,9 +222,10 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   Regs += "}";
   if (N == 1)
     Regs = "$0";
+  std::string Space = stateSpace(B, Ptr);
   Ins.push_back(Ptr);
   Cons += ",l";
-  std::string Op = "st.global" + cacheSuffix(Hints) + vecSuffix(N) + ".b" +
+  std::string Op = "st" + Space + cacheSuffix(Hints) + vecSuffix(N) + ".b" +
                    std::to_string(Bits) + " [ $" + std::to_string(N) + " + 0 ], " +
                    Regs + ";";
   if (Pred) {
@@ -305,7 +321,7 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
     FT = "b" + std::to_string(Bits);
   char C = constraintFor(Bits);
   std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t";
-  std::string Inst = "atom" + semScope(Sem, Scope) + ".global." + Op + "." + FT +
+  std::string Inst = "atom" + semScope(Sem, Scope) + stateSpace(B, Ptr) + "." + Op + "." + FT +
                      " $0, [ $1 + 0 ], $2;";
   llvm::SmallVector<llvm::Value *, 3> Ins = {Ptr, Arg};
   std::string Cons = std::string("=") + C + ",l," + C;
@@ -329,7 +345,7 @@ llvm::Value *NVPTXTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   llvm::Value *C = Float ? B.CreateBitCast(Cmp, IntTy) : Cmp;
   llvm::Value *V = Float ? B.CreateBitCast(Val, IntTy) : Val;
   char K = constraintFor(Bits);
-  std::string Inst = "atom" + semScope(Sem, Scope) + ".global.cas.b" +
+  std::string Inst = "atom" + semScope(Sem, Scope) + stateSpace(B, Ptr) + ".cas.b" +
                      std::to_string(Bits) + " $0, [ $1 + 0 ], $2, $3;";
   llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr, C, V};
   std::string Cons = std::string("=") + K + ",l," + K + "," + K;

@@ -97,7 +97,30 @@ TEST_CASE("runs cut short lose divisibility; remainders and hints") {
   CHECK(K.info(Sum) == "contiguity=[128] divisibility=[8] constancy=[1]");
   Value *H = B.createHint(Opcode::MaxContiguous, B.createHint(Opcode::MultipleOf, Sum, {128}), {128});
   CHECK(K.info(H) == "contiguity=[128] divisibility=[128] constancy=[1]");
+  // Any positive hint is taken as its largest power-of-two divisor (runs of
+  // 12 from multiples of 12 are runs of 4 from multiples of 4), and runs
+  // stay within the dimension: the layouts need powers of two.
+  CHECK(K.info(B.createHint(Opcode::MultipleOf, K.F->getArg(1), {12})) ==
+        "contiguity=[1] divisibility=[4] constancy=[1]");
+  CHECK(K.info(B.createHint(Opcode::MaxContiguous, R, {3})) ==
+        "contiguity=[1] divisibility=[1073741824] constancy=[1] range=[0, 127]");
+  CHECK(K.info(B.createHint(Opcode::MaxContiguous, R, {48})) ==
+        "contiguity=[16] divisibility=[1073741824] constancy=[1] range=[0, 127]");
+  CHECK(K.info(B.createHint(Opcode::MaxConstancy, R, {4096})) ==
+        "contiguity=[128] divisibility=[1073741824] constancy=[128] range=[0, 127]");
   B.createRet();
+}
+
+TEST_CASE("sext makes an i1's true -1; zext keeps it 1") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *T = B.getIntConstant(Type::getI1(K.Ctx), 1);
+  Value *S = B.createCast(Opcode::SExt, T, Type::getI32(K.Ctx));
+  Value *Z = B.createCast(Opcode::ZExt, T, Type::getI32(K.Ctx));
+  B.createRet();
+  AxisInfoAnalysis AI(*K.F);
+  CHECK(AI.get(S).Range == std::make_pair(int64_t(-1), int64_t(-1)));
+  CHECK(AI.get(Z).Range == std::make_pair(int64_t(1), int64_t(1)));
 }
 
 TEST_CASE("a loop-carried offset keeps the facts of its increments") {

@@ -398,3 +398,42 @@ TEST_CASE("isRematerializable: sources only") {
   CHECK_FALSE(isRematerializable(P.inst("off")));
   CHECK_FALSE(isRematerializable(P.inst("v")));
 }
+
+TEST_CASE("checkLayoutFits: the kernel's warps and lanes, at most 2^20 registers") {
+  LayoutOptions O = warps(4);
+  CHECK(checkLayoutFits(defaultLayout({256}, O), O) == "");
+  CHECK(checkLayoutFits(defaultLayout({256}, O), warps(8)).find(
+            "is not one of 8 warps of 32 lanes") != std::string::npos);
+  CHECK(checkLayoutFits(defaultLayout({1 << 20}, O), O) == "");
+}
+
+TEST_CASE("checkLayouts: what the lowering may assume of layout-level IR") {
+  // %b's layout differs from what its user, %c, requires; %m's operands of
+  // the two-operand reduce differ; the reduce's result is not the slice.
+  Parsed P(R"(
+func @f(%a: f32, %i: i32, %b: f32, %j: i32) -> (f32, i32) {
+bb0:
+  ret %a, %i
+}
+kernel @k(%p: ptr<f32>) {
+bb0:
+  %a = make_range {start=0, end=256, layout=<register=[[128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [64]], shape=[256]>} : <256 x i32>
+  %b = sitofp %a {layout=<register=[[128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [64]], shape=[256]>} : <256 x f32>
+  %c = fadd %b, %b {layout=<register=[[64], [128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [0]], shape=[256]>} : <256 x f32>
+  %d = fadd %b, %b {layout=<register=[[128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [64]], shape=[256]>} : <256 x f32>
+  %m, %n = reduce %c, %a {axis=0, combine=@f} : f32, i32
+  %s, %t = reduce %d, %a {axis=0, combine=@f} : f32, i32
+  ret
+}
+)");
+  P.F = P.M->getFunction("k");
+  LayoutOptions O = warps(4);
+  CHECK(checkLayouts(P.inst("a"), O) == "");
+  CHECK(checkLayouts(P.inst("b"), O) == "");
+  CHECK(checkLayouts(P.inst("d"), O) == "");
+  CHECK(checkLayouts(P.inst("c"), O).find("operand 0 has the layout") == 0);
+  CHECK(checkLayouts(P.inst("m"), O).find("operand 1 has the layout") == 0);
+  CHECK(sharedLayoutOperand(P.inst("m")) == P.value("c"));
+  CHECK(checkLayouts(P.inst("s"), O) == "");
+  CHECK(checkLayouts(P.inst("a"), warps(2)).find("is not one of 2 warps") != std::string::npos);
+}
