@@ -445,19 +445,22 @@ std::string AtomicRMWInst::checkFamilyTypes() const {
     return "'atomic_rmw' value must have the pointee type " + ty(Want) +
            ", got " + ty(getVal()->getType());
   Type *E = Want->getScalarType();
+  // What the GPUs have atomics for (16-bit exchanges become CAS loops).
+  unsigned Bits = E->getScalarSizeInBits();
   switch (getKind()) {
   case AtomicKind::FAdd:
-    if (!E->isFloat())
-      return "'atomic_rmw fadd' needs float elements, got " + ty(Want);
+    if (!E->isFloat() || Bits < 16)
+      return "'atomic_rmw fadd' needs f16, bf16, f32 or f64 elements, got " + ty(Want);
     break;
   case AtomicKind::Xchg:
-    if (!E->isInt() && !E->isFloat())
-      return "'atomic_rmw xchg' needs integer or float elements, got " + ty(Want);
+    if ((!E->isInt() && !E->isFloat()) || Bits < 16)
+      return "'atomic_rmw xchg' needs integer or float elements of 16, 32 or 64 bits, got " +
+             ty(Want);
     break;
   default:
-    if (!E->isInt())
+    if (!E->isInt() || Bits < 32)
       return "'atomic_rmw " + stringify(getKind()).str() +
-             "' needs integer elements, got " + ty(Want);
+             "' needs integer elements of 32 or 64 bits, got " + ty(Want);
   }
   return expectResult(*this, Want);
 }
@@ -473,8 +476,10 @@ std::string AtomicCASInst::checkFamilyTypes() const {
     return "'atomic_cas' compare and new values must have the pointee type " +
            ty(Want) + ", got " + ty(getCmp()->getType()) + " and " +
            ty(getVal()->getType());
-  if (!Want->getScalarType()->isInt() && !Want->getScalarType()->isFloat())
-    return "'atomic_cas' needs integer or float elements, got " + ty(Want);
+  Type *E = Want->getScalarType();
+  if ((!E->isInt() && !E->isFloat()) || E->getScalarSizeInBits() < 16)
+    return "'atomic_cas' needs integer or float elements of 16, 32 or 64 bits, got " +
+           ty(Want);
   return expectResult(*this, Want);
 }
 
@@ -803,8 +808,17 @@ std::string BarrierInst::checkFamilyTypes() const {
 std::string PrintInst::checkFamilyTypes() const {
   TRY(counts(*this, 0, ~0u, 0));
   TRY(allowAttrs(*this, {AttrKey::Prefix, AttrKey::Hex, AttrKey::UnsignedOperands}));
-  for (Value *V : getOperands())
+  Type *Block = nullptr;
+  for (Value *V : getOperands()) {
     TRY(elements(*this, V->getType(), isAnyElem, "scalar or block operands"));
+    // One element per line prints one value of each block operand.
+    if (!V->getType()->isBlock())
+      continue;
+    if (Block && Block->getShape() != V->getType()->getShape())
+      return name(*this) + " block operands must have one shape, got " + ty(Block) +
+             " and " + ty(V->getType());
+    Block = V->getType();
+  }
   if (hasAttr(AttrKey::UnsignedOperands))
     for (int64_t I : getIntListAttr(AttrKey::UnsignedOperands))
       if (I < 0 || I >= int64_t(getNumOperands()) ||

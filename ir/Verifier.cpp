@@ -17,6 +17,7 @@
 //       positive power of two, on an integer or pointer; equal_to_1 and
 //       constant only on integers, the constant fitting the width; noalias
 //       only on pointers.
+//   F5  No argument or result has type void.
 // Block
 //   B1  It ends with exactly one terminator and has none elsewhere.
 //   B2  Phis come before every other instruction.
@@ -38,8 +39,13 @@
 //   I7  The `combine` function of a reduce or scan over N operands with
 //       element types E0..EN-1 exists, is not a kernel and has the type
 //       (E0, .., EN-1, E0, .., EN-1) -> (E0, .., EN-1).
+//   I8  An `extern_elementwise` symbol does not name a function of the
+//       module nor start with `llvm.`, and all uses of one symbol in the
+//       module have one signature (operand and result element types).
+// Module
+//   M1  No function name starts with `llvm.` (LLVM's intrinsics).
 //
-// I5 to I7 are checked only on instructions that pass I1. Not required:
+// I5 to I8 are checked only on instructions that pass I1. Not required:
 // unique value or block names (the printer falls back to ids), the cached
 // predecessor lists (kept up to date by the IR itself), absence of
 // recursion.
@@ -55,6 +61,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -80,10 +87,15 @@ std::string resultsStr(llvm::ArrayRef<Type *> Types) {
   return S;
 }
 
+/// The signature of each extern_elementwise symbol seen so far in the
+/// module (I8): the first use's.
+using ExternSignatures = llvm::StringMap<std::string>;
+
 class FunctionVerifier {
 public:
-  FunctionVerifier(const Function &F, std::vector<std::string> &Errors)
-      : F(F), Errors(Errors), DT(F) {}
+  FunctionVerifier(const Function &F, std::vector<std::string> &Errors,
+                   ExternSignatures &Externs)
+      : F(F), Errors(Errors), Externs(Externs), DT(F) {}
 
   void run();
 
@@ -95,6 +107,7 @@ private:
   void verifyRet(const Instruction &I);
   void verifyCall(const CallInst &I);
   void verifyCombine(const CombineInstBase &I);
+  void verifyExtern(const ExternElementwiseInst &I);
 
   /// Records "in @fn[, block[, 'inst']]: Msg".
   void report(const BasicBlock *B, const Instruction *I, const llvm::Twine &Msg);
@@ -106,6 +119,7 @@ private:
 
   const Function &F;
   std::vector<std::string> &Errors;
+  ExternSignatures &Externs;
   DominatorTree DT;
   /// Predecessor edges computed from the terminators, one entry per edge.
   llvm::DenseMap<const BasicBlock *, llvm::SmallVector<const BasicBlock *, 2>>
@@ -143,8 +157,13 @@ void FunctionVerifier::run() {
   // Messages print values and blocks by id.
   const_cast<Function &>(F).renumber();
 
+  if (F.getName().startswith("llvm."))
+    report(nullptr, nullptr, "function names starting with 'llvm.' are LLVM's intrinsics");
   for (const Argument *A : F.args())
     verifyArgument(*A);
+  for (Type *T : F.getResultTypes())
+    if (T->isVoid())
+      report(nullptr, nullptr, "a function returns no void values (write no result type)");
   if (F.isKernel() && !F.getResultTypes().empty())
     report(nullptr, nullptr,
            "a kernel returns nothing, but its type returns " +
@@ -178,6 +197,8 @@ void FunctionVerifier::verifyArgument(const Argument &A) {
                       Msg)
                          .str());
   };
+  if (T->isVoid())
+    Bad("an argument cannot be void");
   if (At.Divisibility) {
     if (!T->isInt() && !T->isPointer())
       Bad("divisibility applies to integers and pointers, not " + typeStr(T));
@@ -234,7 +255,27 @@ void FunctionVerifier::verifyBlock(const BasicBlock &B) {
       verifyCall(*Call);
     else if (auto *C = llvm::dyn_cast<CombineInstBase>(&I))
       verifyCombine(*C);
+    else if (auto *E = llvm::dyn_cast<ExternElementwiseInst>(&I))
+      verifyExtern(*E);
   }
+}
+
+void FunctionVerifier::verifyExtern(const ExternElementwiseInst &I) {
+  llvm::StringRef Sym = I.getSymbol();
+  if (Sym.startswith("llvm."))
+    return report(I, "symbol '" + Sym + "' is an LLVM intrinsic, not a library function");
+  if (F.getParent() && F.getParent()->getFunction(Sym))
+    return report(I, "symbol '" + Sym + "' names a function of this module, not a library one");
+  std::string Sig;
+  llvm::raw_string_ostream OS(Sig);
+  OS << '(';
+  for (unsigned K = 0; K < I.getNumOperands(); ++K)
+    OS << (K ? ", " : "") << typeStr(I.getOperand(K)->getType()->getScalarType());
+  OS << ") -> " << typeStr(I.getResult(0)->getType()->getScalarType());
+  auto [It, New] = Externs.try_emplace(Sym, OS.str());
+  if (!New && It->second != OS.str())
+    report(I, "symbol '" + Sym + "' is used as " + OS.str() + " here but as " + It->second +
+                  " elsewhere in the module");
 }
 
 void FunctionVerifier::verifyPhiEdges(const PhiInst &Phi) {
@@ -404,14 +445,16 @@ void FunctionVerifier::verifyCombine(const CombineInstBase &I) {
 
 std::vector<std::string> tritium::verifyFunction(const Function &F) {
   std::vector<std::string> Errors;
-  FunctionVerifier(F, Errors).run();
+  ExternSignatures Externs;
+  FunctionVerifier(F, Errors, Externs).run();
   return Errors;
 }
 
 std::vector<std::string> tritium::verifyModule(const Module &M) {
   std::vector<std::string> Errors;
+  ExternSignatures Externs;
   for (const Function *F : M.functions())
-    FunctionVerifier(*F, Errors).run();
+    FunctionVerifier(*F, Errors, Externs).run();
   return Errors;
 }
 

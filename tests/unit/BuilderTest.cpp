@@ -197,7 +197,7 @@ TEST_CASE_FIXTURE(BuilderFixture, "memory") {
           B.createLoad(P, nullptr, nullptr, Bad);
         }) == "'load' cache modifier must be ca, cg or cv, got wb");
   CHECK(errorOf([&] { B.createAtomicRMW(AtomicKind::Max, P, X); }) ==
-        "'atomic_rmw max' needs integer elements, got f32");
+        "'atomic_rmw max' needs integer elements of 32 or 64 bits, got f32");
   CHECK(errorOf([&] { B.createGEP(P, X); }) ==
         "'getelementptr' expects an integer offset, got f32");
 }

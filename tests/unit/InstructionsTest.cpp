@@ -365,11 +365,28 @@ TEST_CASE_FIXTURE(Rules, "atomic_rmw") {
   CHECK(check(Opcode::AtomicRMW, {I32}, {PI, A}) ==
         "'atomic_rmw' requires attribute 'rmw_kind'");
   CHECK(check(Opcode::AtomicRMW, {I32}, {PI, A}, {rmw(AtomicKind::FAdd)}) ==
-        "'atomic_rmw fadd' needs float elements, got i32");
+        "'atomic_rmw fadd' needs f16, bf16, f32 or f64 elements, got i32");
   CHECK(check(Opcode::AtomicRMW, {F32}, {P, X}, {rmw(AtomicKind::Max)}) ==
-        "'atomic_rmw max' needs integer elements, got f32");
+        "'atomic_rmw max' needs integer elements of 32 or 64 bits, got f32");
   CHECK(check(Opcode::AtomicRMW, {Ptr}, {PP, P}, {rmw(AtomicKind::Xchg)}) ==
-        "'atomic_rmw xchg' needs integer or float elements, got ptr<f32>");
+        "'atomic_rmw xchg' needs integer or float elements of 16, 32 or 64 bits, got ptr<f32>");
+  // Widths the GPUs have atomics for: ptxas rejected the others.
+  Type *I16 = Type::getI16(Ctx), *F8 = Type::getFloat(Ctx, Type::Kind::F8E4M3),
+       *H = Type::getF16(Ctx);
+  Value *P8 = val(PointerType::get(I8)), *P16 = val(PointerType::get(I16)),
+        *PF8 = val(PointerType::get(F8)), *PF16 = val(PointerType::get(H));
+  CHECK(check(Opcode::AtomicRMW, {I16}, {P16, val(I16)}, {rmw(AtomicKind::Xchg)}) == "");
+  CHECK(check(Opcode::AtomicRMW, {H}, {PF16, val(H)},
+              {rmw(AtomicKind::FAdd)}) == "");
+  CHECK(check(Opcode::AtomicRMW, {I16}, {P16, val(I16)}, {rmw(AtomicKind::Add)}) ==
+        "'atomic_rmw add' needs integer elements of 32 or 64 bits, got i16");
+  CHECK(check(Opcode::AtomicRMW, {I8}, {P8, val(I8)}, {rmw(AtomicKind::Xchg)}) ==
+        "'atomic_rmw xchg' needs integer or float elements of 16, 32 or 64 bits, got i8");
+  CHECK(check(Opcode::AtomicRMW, {F8}, {PF8, val(F8)}, {rmw(AtomicKind::FAdd)}) ==
+        "'atomic_rmw fadd' needs f16, bf16, f32 or f64 elements, got f8e4m3");
+  CHECK(check(Opcode::AtomicCAS, {I8}, {P8, val(I8), val(I8)}) ==
+        "'atomic_cas' needs integer or float elements of 16, 32 or 64 bits, got i8");
+  CHECK(check(Opcode::AtomicCAS, {I16}, {P16, val(I16), val(I16)}) == "");
   CHECK(check(Opcode::AtomicRMW, {I32}, {PI, X}, {rmw(AtomicKind::Add)}) ==
         "'atomic_rmw' value must have the pointee type i32, got f32");
   CHECK(check(Opcode::AtomicRMW, {I64}, {PI, A}, {rmw(AtomicKind::Add)}) ==
@@ -390,7 +407,7 @@ TEST_CASE_FIXTURE(Rules, "atomic_cas") {
         "'atomic_cas' compare and new values must have the pointee type i32, "
         "got i32 and f32");
   CHECK(check(Opcode::AtomicCAS, {Ptr}, {val(PointerType::get(Ptr)), P, P}) ==
-        "'atomic_cas' needs integer or float elements, got ptr<f32>");
+        "'atomic_cas' needs integer or float elements of 16, 32 or 64 bits, got ptr<f32>");
   CHECK(check(Opcode::AtomicCAS, {F32}, {PI, A, A}) ==
         "'atomic_cas' result must be i32, got f32");
   CHECK(check(Opcode::AtomicCAS, {I32}, {PI, A}) ==
