@@ -51,6 +51,9 @@ TValue Semantic::castTo(TValue X, DType *To,
   DType *S = X.Ty->getScalar();
   if (S == To)
     return X;
+  if (!To->isScalar())
+    error("cannot cast " + X.Ty->getName() + " to " + To->getName() +
+          ": the target must be a scalar type");
   DType *Dst = X.Ty->withScalar(To);
   auto Make = [&](Opcode Op, std::optional<RoundingMode> R = std::nullopt) {
     return make(emitCast(B, Op, X, To, R), Dst);

@@ -40,7 +40,16 @@ void Semantic::devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals,
     P = " " + P;
   llvm::SmallVector<Value *, 4> Vs;
   llvm::SmallVector<int64_t, 4> Unsigned;
+  const TValue *Block = nullptr;
   for (const TValue &V : Vals) {
+    // Each line prints one element of every block: they need one shape.
+    if (V.Ty->isBlock()) {
+      if (Block && Block->Ty->getShape() != V.Ty->getShape())
+        error("device_print of blocks of different shapes (" +
+              formatShape(Block->Ty->getShape()) + " and " + formatShape(V.Ty->getShape()) +
+              ") is not supported: print them in separate calls");
+      Block = &V;
+    }
     DType *E = V.Ty->getScalar();
     if (E->isInt() && !E->isSigned() && E->getBitWidth() > 1)
       Unsigned.push_back(int64_t(Vs.size()));

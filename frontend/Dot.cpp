@@ -89,6 +89,10 @@ TValue Semantic::dot(TValue A, TValue Bv, std::optional<TValue> Acc,
     Dims.push_back(SA[0]);
   Dims.push_back(SA[R - 2]);
   Dims.push_back(SB[R - 1]);
+  // [1024, 16] x [16, 2048] has more elements than a block holds.
+  std::string ShapeErr = checkBlockShape(Dims);
+  if (!ShapeErr.empty())
+    error(ShapeErr);
   DType *RetTy = DType::getBlock(Ret, Dims);
 
   std::string P = InputPrecision.lower();

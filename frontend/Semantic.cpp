@@ -82,7 +82,9 @@ Semantic::Semantic(Module &M) : M(M), B(M.getContext()) {}
 Semantic::~Semantic() = default;
 
 Semantic::FunctionState &Semantic::cur() const {
-  assert(!Stack.empty() && "no function is being built");
+  // The binding lets Python call in any order: an error, not an abort.
+  if (Stack.empty())
+    reportError(getLoc(), "no function is being built (call begin_function first)");
   return *Stack.back();
 }
 
@@ -200,8 +202,9 @@ Function *Semantic::beginFunction(llvm::StringRef Name,
                                   llvm::ArrayRef<DType *> Params,
                                   llvm::ArrayRef<std::string> ParamNames,
                                   bool IsKernel) {
-  assert((ParamNames.empty() || ParamNames.size() == Params.size()) &&
-         "one name per parameter");
+  if (!ParamNames.empty() && ParamNames.size() != Params.size())
+    error("begin_function needs one name per parameter: " + llvm::Twine(Params.size()) +
+          " parameters, " + llvm::Twine(ParamNames.size()) + " names");
   llvm::SmallVector<Type *, 8> IRParams;
   for (DType *P : Params)
     IRParams.push_back(P->toIR(getContext()));
@@ -246,6 +249,8 @@ void Semantic::endFunction() {
   for (BasicBlock &BB : *S.F)
     if (!S.SSA.isSealed(&BB))
       seal(&BB);
+  for (std::unique_ptr<Instruction> &Phi : S.SSA.takeRemovedPhis())
+    RemovedPhis.push_back(std::move(Phi));
   B.setInsertPoint(S.RestoreBlock, S.RestorePoint);
   Stack.pop_back();
 }

@@ -352,6 +352,9 @@ private:
   Module &M;
   IRBuilder B;
   std::vector<std::unique_ptr<FunctionState>> Stack;
+  /// The trivial phis SSA construction removed, kept so that a handle still
+  /// pointing at one stays valid memory (the binding refuses to use it).
+  std::vector<std::unique_ptr<Instruction>> RemovedPhis;
   /// Language types of the non-phi values built here (phis are typed from
   /// their incoming values: SSA construction may delete them, and a new
   /// value could then reuse the address).

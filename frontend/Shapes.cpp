@@ -35,6 +35,12 @@ Shape Semantic::commonShape(llvm::ArrayRef<int64_t> A,
   if (!S)
     error("incompatible shapes " + formatShape(A) + " and " + formatShape(B) +
           " for " + What);
+  // [1024, 1] and [1, 2048] broadcast to more elements than a block holds.
+  if (!S->empty()) {
+    std::string Err = checkBlockShape(*S);
+    if (!Err.empty())
+      error(Err);
+  }
   return *S;
 }
 

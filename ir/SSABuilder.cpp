@@ -234,11 +234,11 @@ void SSABuilder::tryRemoveTrivialPhi(PhiInst *Phi) {
   }
   PhiSlots.erase(Phi);
   PhiVars.erase(Phi);
-  Phi->eraseFromParent();
+  Phi->dropAllReferences();
+  RemovedPhis.emplace_back(Phi->removeFromParent());
 
   // A user may already have been removed by an earlier user's recursion;
-  // PhiVars no longer holds it then (its pointer is only compared, not
-  // followed: only undefs are created meanwhile, never phis).
+  // PhiVars no longer holds it then.
   for (PhiInst *P : Users)
     if (PhiVars.count(P))
       tryRemoveTrivialPhi(P);

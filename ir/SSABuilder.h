@@ -19,15 +19,16 @@
 //                 exit are sealed as soon as their predecessors are final
 //
 // Phis are inserted at the top of their block and named after their
-// variable. A removed trivial phi is replaced everywhere (RAUW) and deleted,
-// so a frontend must not hold on to a Value returned by readVariable across
-// a later sealBlock or readVariable other than as an operand of the IR:
-// read the variable again instead.
+// variable. A removed trivial phi is replaced everywhere (RAUW) and unlinked
+// (kept in memory, see takeRemovedPhis), so a frontend must not hold on to a
+// Value returned by readVariable across a later sealBlock or readVariable
+// other than as an operand of the IR: read the variable again instead.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_IR_SSABUILDER_H
 #define TRITIUM_IR_SSABUILDER_H
 
+#include "ir/Instruction.h"
 #include "ir/Location.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -37,7 +38,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <utility>
+#include <vector>
 
 namespace tritium {
 
@@ -75,6 +78,14 @@ public:
   /// Location given to the phis and undefs created from now on and to the
   /// errors thrown.
   void setLoc(Loc L) { CurLoc = L; }
+
+  /// The phis removed as trivial: unlinked, without operands, not deleted,
+  /// so that a handle a caller kept to one (readVariable returned it before
+  /// its block was sealed) is still valid memory whose lack of a parent
+  /// block says it is gone.
+  std::vector<std::unique_ptr<Instruction>> takeRemovedPhis() {
+    return std::move(RemovedPhis);
+  }
 
 private:
   /// A variable is numbered when it is first written; VarNames[Id] is its
@@ -118,6 +129,7 @@ private:
   llvm::DenseSet<BasicBlock *> Sealed;
   /// The blocks readRecursive is walking through by single predecessors.
   llvm::SmallPtrSet<BasicBlock *, 8> OnSinglePredChain;
+  std::vector<std::unique_ptr<Instruction>> RemovedPhis;
 };
 
 } // namespace tritium

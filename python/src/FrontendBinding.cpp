@@ -43,7 +43,7 @@ using namespace tritium::pybind;
 
 Operand tritium::pybind::toOperand(py::handle H) {
   if (py::isinstance<PyTValue>(H))
-    return Operand(H.cast<PyTValue &>().V);
+    return Operand(live(H.cast<PyTValue &>().V));
   if (py::isinstance<py::bool_>(H))
     return Operand::boolean(H.cast<bool>());
   if (py::isinstance<py::int_>(H)) {
@@ -111,7 +111,15 @@ void bindDType(py::module_ &M) {
                "A scalar type by Triton's name or alias (\"fp32\", "
                "\"float32\", \"uint8\", \"bool\"...); None if unknown")
       .def_static("get_void", &DType::getVoid, Ref)
-      .def_static("get_int", &DType::getInt, Ref, py::arg("width"),
+      .def_static(
+          "get_int",
+          [](unsigned Width, bool Signed) {
+            if (Width != 1 && Width != 8 && Width != 16 && Width != 32 && Width != 64)
+              throw py::value_error("integer width must be 1, 8, 16, 32 or 64, got " +
+                                    std::to_string(Width));
+            return DType::getInt(Width, Signed);
+          },
+          Ref, py::arg("width"),
                   py::arg("signed") = true)
       .def_static(
           "get_pointer",
@@ -187,7 +195,14 @@ void bindDType(py::module_ &M) {
                              })
       .def_property_readonly("num_elements", &DType::getNumElements)
       .def_property_readonly("numel", &DType::getNumElements)
-      .def("with_scalar", &DType::withScalar, Ref, py::arg("scalar"))
+      .def(
+          "with_scalar",
+          [](const DType &Self, DType *Scalar) {
+            if (!Scalar->isScalar())
+              throw py::type_error("with_scalar needs a scalar type, got " + Scalar->getName());
+            return Self.withScalar(Scalar);
+          },
+          Ref, py::arg("scalar"))
       .def("with_element_ty", &DType::withScalar, Ref, py::arg("scalar"))
       .def("__eq__", [](DType *A, py::object B) {
         return py::isinstance<DType>(B) && A == B.cast<DType *>();

@@ -43,6 +43,17 @@ struct PyBlock {
   StatePtr Owner;
 };
 
+/// \p V, if it is still in the IR: a value read before its block was sealed
+/// may have been a trivial phi that sealing removed (ir/SSABuilder.h);
+/// ValueError then, instead of an operand outside the function.
+inline const TValue &live(const TValue &V) {
+  const Instruction *Def = V.V->getDefiningInstruction();
+  if (Def && !Def->getParent())
+    throw py::value_error("the value is gone from the IR (a phi removed when its block was "
+                          "sealed): read the variable again");
+  return V;
+}
+
 /// A Python operand as the semantic takes it: a TValue, or a Python bool,
 /// int (in [-2**63, 2**64)) or float; anything else raises.
 Operand toOperand(py::handle H);

@@ -34,7 +34,10 @@ public:
   std::string str() const { return M->str(); }
   void verify() const { verifyModuleOrThrow(*M); }
 
+  /// Passes may assume verified IR: text parsed from Python is checked
+  /// first, as tritium-opt checks it.
   void runPasses(const std::string &Pipeline, bool VerifyEach) {
+    verifyModuleOrThrow(*M);
     PassManagerOptions Opts;
     Opts.VerifyEach = VerifyEach;
     PassManager PM(std::move(Opts));

@@ -56,7 +56,7 @@ public:
   TValue unwrap(const PyTValue &V) {
     if (V.Owner != St)
       throw py::value_error("the value belongs to another Semantic");
-    return V.V;
+    return live(V.V);
   }
   std::vector<TValue> unwrapAll(const std::vector<PyTValue> &Vs) {
     std::vector<TValue> Out;

@@ -260,6 +260,71 @@ def test_values_of_another_semantic_are_rejected():
         s2.reshape(s1.read_var("x"), [1])
 
 
+def test_misuse_of_the_binding_raises_instead_of_aborting():
+    # Each of these used to end the process on an assertion.
+    with pytest.raises(ValueError, match="integer width must be 1, 8, 16, 32 or 64, got 7"):
+        DType.get_int(7)
+    with pytest.raises(TypeError, match="with_scalar needs a scalar type, got void"):
+        DType.get_block(f32, [4]).with_scalar(DType.get_void())
+    s = fe.Semantic(_C.ir.Module())
+    with pytest.raises(CompilationError, match="no function is being built"):
+        s.get_function()
+    with pytest.raises(CompilationError, match="one name per parameter: 2 parameters, 1 names"):
+        s.begin_function("k", [f32, f32], ["x"], True)
+    m, s = kernel([("x", f32)])
+    with pytest.raises(CompilationError, match="cannot cast <16xfp32> to void"):
+        s.scan(s.full([16], 1.0, f32), "sum", 0, acc_dtype=DType.get_void())
+    finish(m, s)
+    with pytest.raises(CompilationError, match="no function is being built"):
+        s.end_function()
+
+
+def test_a_value_removed_by_sealing_is_refused():
+    # x read in an unsealed block is a phi; sealing the block (one
+    # predecessor) removes it. The handle must not reach the IR.
+    m, s = kernel([("x", i32)])
+    h = s.create_block("h")
+    s.br(h)
+    s.set_insert_block(h)
+    v = s.read_var("x")
+    s.seal(h)
+    with pytest.raises(ValueError, match="the value is gone from the IR"):
+        s.binary(fe.BinOp.Add, v, 1)
+    with pytest.raises(ValueError, match="the value is gone from the IR"):
+        s.binary(fe.BinOp.Add, 1, v)
+    s.binary(fe.BinOp.Add, s.read_var("x"), 1)
+    finish(m, s)
+    m.verify()
+
+
+def test_run_passes_verifies_first():
+    # dce on a use that its definition does not dominate used to delete a
+    # value still in use (an abort).
+    m = _C.parse_module("kernel @k(%p: ptr<i32>) {\nbb0:\n  br exit\ndead:\n"
+                        "  %x = constant 1 : i32\n  br exit\nexit:\n  store %p, %x\n  ret\n}\n")
+    with pytest.raises(CompilationError, match="operand %x does not dominate this use"):
+        m.run_passes("dce")
+
+
+def test_lowering_checks_the_layouts_it_is_given():
+    # %b holds 2 registers per thread, %c (elementwise on it) claims 4: the
+    # lowering used to read past %b's registers.
+    lay2 = "<register=[[128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [64]], shape=[256]>"
+    lay4 = "<register=[[64], [128]], lane=[[1], [2], [4], [8], [16]], warp=[[32], [0]], shape=[256]>"
+    m = _C.parse_module(f"""kernel @k(%p: ptr<f32>) {{
+bb0:
+  %a = make_range {{start=0, end=256, layout={lay2}}} : <256 x i32>
+  %b = sitofp %a {{layout={lay2}}} : <256 x f32>
+  %c = fadd %b, %b {{layout={lay4}}} : <256 x f32>
+  %s = reduce %c {{axis=0, kind=fadd}} : f32
+  store %p, %s
+  ret
+}}
+""")
+    with pytest.raises(CompilationError, match="cannot lower '%c = fadd.*operand 0 has the layout"):
+        _C.nvptx.lower_to_llvm_ir(m, 90, 4)
+
+
 # -- The type rules, for the interpreter -------------------------------------
 
 

@@ -416,6 +416,17 @@ TEST_CASE_FIXTURE(SSAFixture, "removing a phi re-checks the phis that use it") {
   SSA.sealBlock(H);
   CHECK(Join->phis().empty());
   CHECK(H->phis().empty());
+  // The removed phis are unlinked and kept, operandless, until taken: a
+  // handle to one still points at valid memory.
+  std::vector<std::unique_ptr<Instruction>> Removed = SSA.takeRemovedPhis();
+  CHECK(Removed.size() == 2);
+  for (const std::unique_ptr<Instruction> &Phi : Removed) {
+    CHECK(Phi->getParent() == nullptr);
+    for (unsigned K = 0; K < Phi->getNumOperands(); ++K)
+      CHECK(Phi->getOperand(K) == nullptr);
+    CHECK(Phi->getResult(0)->use_empty());
+  }
+  CHECK(SSA.takeRemovedPhis().empty());
   CHECK(SSA.readVariable("y", Join) == F->getArg(0));
   CHECK(SSA.readVariable("x", Body) == F->getArg(0));
   SSA.sealBlock(Exit);

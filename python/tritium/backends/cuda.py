@@ -13,7 +13,6 @@ records what they report in the kernel's metadata.
 import os
 
 from .. import knobs
-from .._C import ir as _ir
 from .._C import nvptx as _nvptx
 from ..compiler import compiler as _compiler
 
@@ -78,5 +77,5 @@ def _ptx_version(text):
     return None
 
 
-_compiler.STAGE_PARSERS["tgir"] = lambda text: _ir.parse_module(text, "<override>")
+_compiler.STAGE_PARSERS["tgir"] = lambda text: _compiler.parse_verified(text, "<override>")
 _compiler.register_backend("cuda", CudaBackend())

@@ -350,8 +350,7 @@ class IRSource:
 
     def make_ir(self, options, timings):
         t0 = time.perf_counter()
-        module = _ir_api().parse_module(self.text, self.path or "<tir>")
-        module.verify()
+        module = parse_verified(self.text, self.path or "<tir>")
         timings["parse"] = time.perf_counter() - t0
         return module
 
@@ -450,7 +449,15 @@ def _make_tir_stage(name, timings):
     return tir
 
 
-STAGE_PARSERS["tir"] = lambda text: _ir_api().parse_module(text, "<override>")
+def parse_verified(text, name):
+    """IR text as a verified module (what every stage may assume), or
+    CompilationError."""
+    module = _ir_api().parse_module(text, name)
+    module.verify()
+    return module
+
+
+STAGE_PARSERS["tir"] = lambda text: parse_verified(text, "<override>")
 
 
 # --------------------------------------------------------------------------
