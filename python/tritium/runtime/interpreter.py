@@ -108,27 +108,34 @@ def call_jit(jit_fn, args, kwargs):
                                 f"argument {name}:{v}")
     f = _rw.rewritten(jit_fn)
     # A call with the specialization of one under way recurses without end
-    # when compiled; say so as the code generator does.
-    key = _call_key(jit_fn, args, kwargs)
-    active = _active_calls()
-    if key in active:
-        raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
-    if key is not None:
-        active.add(key)
+    # when compiled; say so as the code generator does. The keys are only
+    # computed for a function that is already running (they cost).
+    stack = _active_calls()
+    entry = [jit_fn, args, kwargs, None]
+    for outer in stack:
+        if outer[0] is jit_fn:
+            if entry[3] is None:
+                entry[3] = _call_key(jit_fn, args, kwargs)
+            if outer[3] is None:
+                outer[3] = _call_key(*outer[:3])
+            if entry[3] is not None and outer[3] == entry[3]:
+                raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
+    stack.append(entry)
     try:
         return _decay(f(*args, **kwargs))
     finally:
-        active.discard(key)
+        stack.pop()
 
 
 _calls = threading.local()
 
 
 def _active_calls():
-    """The keys of the @jit calls under way on this thread."""
+    """The @jit calls under way on this thread: [function, args, kwargs,
+    key or None (not computed yet)]."""
     active = getattr(_calls, "active", None)
     if active is None:
-        active = _calls.active = set()
+        active = _calls.active = []
     return active
 
 
