@@ -671,7 +671,9 @@ bool Dispatcher::insert(py::handle Device, bool Debug, py::handle Args, py::hand
 // --- Launching ---------------------------------------------------------------------
 
 bool Dispatcher::evalGrid(PyObject *Grid, const Bound &B, unsigned Out[3]) {
-  if (PyTuple_Check(Grid) || PyList_Check(Grid))
+  // Only a callable is called: anything else (an int, a str) is readGrid's
+  // to reject, with the message the first launch gives.
+  if (!PyCallable_Check(Grid))
     return readGrid(Grid, Kernel, Out);
   // A callable gets the bound arguments by name, constexprs included.
   PyObject *Meta = PyDict_New();

@@ -23,6 +23,7 @@ compile); an override's result is never stored.
 """
 
 import collections
+import collections.abc
 import hashlib
 import json
 import os
@@ -199,6 +200,8 @@ def make_options(target, options=None, kernel_name="kernel"):
     (the message names it), ValueError for a bad value."""
     defaults = known_options(target)
     values = dict(defaults)
+    if options is not None and not isinstance(options, collections.abc.Mapping):
+        raise TypeError(f"options must be a dict of option names to values, got {options!r}")
     for name, value in (options or {}).items():
         if name not in defaults:
             raise TypeError(f"{kernel_name}() got an unexpected keyword argument {name!r}: "

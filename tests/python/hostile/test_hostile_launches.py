@@ -136,9 +136,7 @@ COMPILE_CASES = {
     "target-negative-arch": ('target="cuda:-1"', ("ValueError", r"cuda:-1")),
     "target-an-int": ("target=123", ("TypeError", r"target")),
     "target-a-tuple-of-junk": ('target=("cuda", "x")', ("ValueError", r"x")),
-    "options-not-a-dict": pytest.param('target="cuda:90", options=5', ("TypeError", r"options"), marks=pytest.mark.xfail(
-        strict=True, reason="fix pending in compiler.py (not this suite's to edit): make_options(options=5) "
-                            "raises AttributeError: 'int' object has no attribute 'items'")),
+    "options-not-a-dict": ('target="cuda:90", options=5', ("TypeError", r"options must be a dict")),
     "option-unknown": ('target="cuda:90", options={"bogus": 1}', ("TypeError", r"unexpected keyword argument 'bogus'")),
     "option-num-warps-3": ('target="cuda:90", options={"num_warps": 3}', ("ValueError", r"num_warps must be a power of 2")),
     "option-num-stages": ('target="cuda:90", options={"num_stages": -1}', ("ValueError", r"num_stages must be a non-negative int")),
@@ -197,21 +195,14 @@ m.k[(1,)](x, y, 16)  # compiles: the next launch is warm
 m.k[{grid}](x, y, 16)
 '''
 
-_EVAL_GRID = pytest.mark.xfail(strict=True, reason="C++ fix pending: Dispatcher::evalGrid (python/src/Dispatcher.cpp) "
-                                                   "calls any grid that is not a tuple or list, so a warm launch says "
-                                                   "\"'int' object is not callable\" where readGrid would say what a grid is")
-
 
 @pytest.mark.parametrize("grid,expected", [
     ("(-1,)", ("ValueError", r"^k: grid dimension 0 is -1; CUDA allows 0 to 2147483647$")),
     ("(1, 1, 1, 1)", ("ValueError", r"the grid must have 1 to 3 dimensions")),
     ("lambda meta: 'abc'", ("TypeError", r"the grid must be a tuple of 1 to 3 ints or a callable returning one, got 'abc'")),
-    pytest.param("8", ("TypeError", r"the grid must be a tuple of 1 to 3 ints or a callable returning one, got 8"),
-                 marks=_EVAL_GRID, id="bare-int"),
-    pytest.param("'abc'", ("TypeError", r"the grid must be a tuple of 1 to 3 ints .*got 'abc'"), marks=_EVAL_GRID,
-                 id="str"),
-    pytest.param("None", ("TypeError", r"the grid must be a tuple of 1 to 3 ints .*got None"), marks=_EVAL_GRID,
-                 id="None"),
+    pytest.param("8", ("TypeError", r"the grid must be a tuple of 1 to 3 ints or a callable returning one, got 8"), id="bare-int"),
+    pytest.param("'abc'", ("TypeError", r"the grid must be a tuple of 1 to 3 ints .*got 'abc'"), id="str"),
+    pytest.param("None", ("TypeError", r"the grid must be a tuple of 1 to 3 ints .*got None"), id="None"),
 ])
 def test_bad_grid_on_the_warm_path(grid, expected):
     """The warm path (C++) must say what the first launch (Python) says."""
