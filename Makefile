@@ -108,7 +108,7 @@ test: build
 	elif [ $$lit_rc -ne 0 ]; then lit_fail=$$((lit_fail ? lit_fail : 1)); grep -v "^PASS:" $(LOGS)/lit.log | tail -n 60; \
 	else grep -E "^ *(Passed|Failed|Unsupported) *:" $(LOGS)/lit.log; fi; \
 	echo "== Python tests (pytest)"; \
-	PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q -rs tests/python > $(LOGS)/pytest.log 2>&1; py_rc=$$?; \
+	PYTHONPATH=$(CURDIR)/python TRITIUM_TOOLS_DIR=$(abspath $(BUILD_DIR))/bin $(PYTHON) -m pytest -q -rs tests/python > $(LOGS)/pytest.log 2>&1; py_rc=$$?; \
 	last=$$(grep -E "[0-9]+ (passed|failed|skipped|error)" $(LOGS)/pytest.log | tail -n1); \
 	count() { echo "$$last" | grep -oE "[0-9]+ $$1" | awk '{s += $$1} END {print s + 0}'; }; \
 	py_pass=$$(count passed); py_skip=$$(count skipped); py_fail=$$(($$(count failed) + $$(count error))); \
