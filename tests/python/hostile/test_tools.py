@@ -3,7 +3,8 @@ garbage, truncated, huge, deeply nested and well-formed-but-odd IR, every
 pass on odd (verified) modules, and bad command lines. Each run is a fresh
 process with a timeout; it must end by itself with status 0, 1 (an error it
 reports as ``error: ...``) or 2 (a bad command line), never by a signal, a
-hang, an assertion or an "internal error".
+hang, an assertion or an "internal error"; PTX it writes must satisfy ptxas
+(when the CUDA toolkit is installed).
 
 The tools come from ``TRITIUM_TOOLS_DIR`` (``make test`` sets it to its
 build's bin/), else ``build/bin`` of the checkout.
@@ -11,6 +12,7 @@ build's bin/), else ``build/bin`` of the checkout.
 
 import os
 import re
+import shutil
 
 import pytest
 
@@ -19,6 +21,8 @@ from hostile_helpers import REPO, expect_exit, run_command
 TOOLS = os.environ.get("TRITIUM_TOOLS_DIR") or os.path.join(REPO, "build", "bin")
 OPT = os.path.join(TOOLS, "tritium-opt")
 TRANSLATE = os.path.join(TOOLS, "tritium-translate")
+PTXAS = os.environ.get("TRITIUM_PTXAS_PATH") or shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.access("/usr/local/cuda/bin/ptxas", os.X_OK) else None)
 pytestmark = pytest.mark.skipif(not (os.access(OPT, os.X_OK) and os.access(TRANSLATE, os.X_OK)),
                                 reason=f"tritium-opt and tritium-translate are not built in {TOOLS}")
 
@@ -51,7 +55,10 @@ INPUTS = {
     "many-dims": kernel("  %c = constant 0 : <" + "1 x " * 5000 + "i32>"),
     "block-2^21": "func @f(%a: <2048 x 1024 x f32>) {\nbb0:\n  ret\n}\n",
     "block-2^62": "func @f(%a: <4611686018427387904 x f32>) {\nbb0:\n  ret\n}\n",
-    "make-range-2^31": kernel("  %r = make_range {start=0, end=2147483648} : <1024 x i32>"),
+    "make-range-2^31": kernel("  %r = make_range {start=0, end=2147483648} : <2147483648 x i32>"),
+    "make-range-2^31-typed-small": kernel("  %r = make_range {start=0, end=2147483648} : <1024 x i32>"),
+    "kernel-block-2^22": kernel("  %c = constant 1.0 : <4194304 x f32>\n  %s = reduce %c {axis=0, kind=fadd} : f32\n"
+                                "  store %p, %s"),
     "make-range-negative": kernel("  %r = make_range {start=-4, end=4} : <8 x i32>"),
     "address-space-999": "kernel @k(%p: ptr<f32, 999>) {\nbb0:\n  ret\n}\n",
     "no-kernel": "func @f(%a: i32) -> i32 {\nbb0:\n  ret %a\n}\n",
@@ -61,7 +68,7 @@ INPUTS = {
     "extern-is-the-kernel": kernel("  %v = load %p : f32\n  %w = extern_elementwise %v {symbol=\"k\"} : f32\n"
                                    "  store %p, %w"),
     "llvm-named-function": "func @llvm.trap() {\nbb0:\n  ret\n}\n" + kernel(""),
-    "reserved-kernel-name": kernel("").replace("@k", "@vprintf"),
+    "reserved-kernel-name": kernel("  %c = constant 1 : i32\n  print %c").replace("@k", "@vprintf"),
     "void-argument": "kernel @k(%v: void) {\nbb0:\n  ret\n}\n",
     "truncated-truncated": VECTOR_ADD[:len(VECTOR_ADD) // 2],
     "recursion": "func @f(%a: i32) -> i32 {\nbb0:\n  %b = call @f(%a) : i32\n  ret %b\n}\n"
@@ -88,11 +95,17 @@ INPUTS = {
 }
 for cut in (1, 40, 200, 400, 600, 800, 1000, 1200):
     INPUTS[f"truncated-at-{cut}"] = VECTOR_ADD[:cut]
+# The audit's reproducers (inputs/README.md).
+_INPUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inputs")
+for _name in sorted(os.listdir(_INPUT_DIR)):
+    if _name.endswith(".tir"):
+        with open(os.path.join(_INPUT_DIR, _name)) as f:
+            INPUTS["audit-" + _name[:-len(".tir")]] = f.read()
 
 TOOL_RUNS = {
     "opt": lambda f: [OPT, f],
     "opt-default-pipeline": lambda f: [OPT, f, "-p", "inline,canonicalize,cse,licm,peephole,dce", "--verify-each"],
-    "translate-ptx": lambda f: [TRANSLATE, f, "--emit", "ptx", "-o", os.devnull],
+    "translate-ptx": lambda f: [TRANSLATE, f, "--emit", "ptx", "-o", f + ".ptx"],
     "translate-passes-llvm": lambda f: [TRANSLATE, f, "--passes", "--emit", "llvm", "-o", os.devnull],
 }
 
@@ -112,7 +125,11 @@ def test_tools_on_hostile_input(name, run, tmp_path):
     text = INPUTS[name]
     path = tmp_path / "input.tir"
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
-    _clean_exit(run_command(TOOL_RUNS[run](str(path)), timeout=120))
+    r = run_command(TOOL_RUNS[run](str(path)), timeout=120)
+    _clean_exit(r)
+    ptx = str(path) + ".ptx"
+    if r.rc == 0 and PTXAS and os.path.exists(ptx):
+        expect_exit(run_command([PTXAS, "--gpu-name=sm_90", ptx, "-o", ptx + ".cubin"], timeout=120), 0)
 
 
 #: Verified modules that exercise the passes at their edges.
