@@ -36,22 +36,20 @@ int badUsage(const llvm::Twine &Why) {
   return 2;
 }
 
-/// "" if \p Target names a target this tool compiles for (setting Arch).
-std::string parseTarget(llvm::StringRef Target, unsigned &Arch) {
-  llvm::StringRef Rest = Target;
-  if (Rest.consume_front("cuda:")) {
-    std::string Err = parseCudaArch(Rest, Arch);
-    return Err.empty() ? "" : "bad --target '" + Target.str() + "': " + Err;
-  }
-  if (Target.startswith("hip:"))
-    return "bad --target '" + Target.str() +
+/// "" if \p Text names a target this tool compiles for (setting \p GPU).
+std::string parseTarget(llvm::StringRef Text, Target &GPU) {
+  std::string Err = Target::parse(Text, GPU);
+  if (!Err.empty())
+    return "bad --target '" + Text.str() + "': " + Err;
+  if (!GPU.isNVIDIA())
+    return "bad --target '" + Text.str() +
            "': the AMDGPU backend is not built yet; tritium-translate compiles for cuda:NN";
-  return "unknown --target '" + Target.str() + "': expected cuda:NN, such as cuda:90";
+  return "";
 }
 } // namespace
 
 int main(int Argc, char **Argv) {
-  std::string Input, Output = "-", Emit = "ptx", Target = "cuda:90";
+  std::string Input, Output = "-", Emit = "ptx", TargetText = "cuda:90";
   NVPTXOptions Opts;
   // The knob the Python package reads as knobs.nvidia.llvm_o3.
   if (const char *O3 = std::getenv("TRITIUM_LLVM_O3"))
@@ -70,7 +68,7 @@ int main(int Argc, char **Argv) {
     if (TakesValue && I + 1 == Argc)
       return badUsage("option '" + A + "' needs a value");
     if (A == "--target") {
-      Target = Argv[++I];
+      TargetText = Argv[++I];
     } else if (A == "--emit") {
       Emit = Argv[++I];
       if (Emit != "tgir" && Emit != "llvm" && Emit != "ptx" && Emit != "cubin")
@@ -96,7 +94,7 @@ int main(int Argc, char **Argv) {
   }
   if (Input.empty())
     return badUsage("no input file");
-  std::string Err = parseTarget(Target, Opts.Arch);
+  std::string Err = parseTarget(TargetText, Opts.GPU);
   if (Err.empty())
     Err = checkOptions(Opts);
   if (!Err.empty())
@@ -130,14 +128,14 @@ int main(int Argc, char **Argv) {
       if (Emit == "llvm") {
         Result = LL.IR;
       } else {
-        std::string PTX = compileToPTX(LL.IR, Opts.Arch);
+        std::string PTX = compileToPTX(LL.IR, Opts.GPU);
         if (Emit == "ptx") {
           Result = PTX;
         } else {
           std::string Ptxas = findPtxas();
           if (Ptxas.empty())
             throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
-          CubinResult C = assembleCubin(PTX, Opts.Arch, Ptxas);
+          CubinResult C = assembleCubin(PTX, Opts.GPU, Ptxas);
           if (!C.Error.empty())
             throw CompileError(C.Error);
           Result = C.Cubin;

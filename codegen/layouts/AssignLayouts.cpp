@@ -28,7 +28,7 @@
 //
 // Requires: verified IR, calls inlined, no unreachable blocks. Produces: a `layout` on every
 // instruction with block results. Preserves: the CFG. Options:
-// num-warps=N (default 4).
+// num-warps=N (default 4), warp-size=N (the target's: 32, or 64 on AMD's CDNA).
 //
 //===----------------------------------------------------------------------===//
 

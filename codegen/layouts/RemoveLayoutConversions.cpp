@@ -163,17 +163,28 @@ public:
   }
 };
 
-unsigned parseNumWarps(const PassOptions &Opts) {
-  unsigned NumWarps = 4;
+/// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
+/// the target's).
+LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
+  LayoutOptions L;
   for (auto &KV : Opts) {
-    if (KV.getKey() != "num-warps")
-      throw CompileError("assign-layouts has no option '" + KV.getKey().str() + "'");
-    if (llvm::StringRef(KV.getValue()).getAsInteger(10, NumWarps) || NumWarps == 0 ||
-        NumWarps > 32 || (NumWarps & (NumWarps - 1)))
-      throw CompileError("num-warps must be a power of two from 1 to 32, got '" +
-                         KV.getValue() + "'");
+    llvm::StringRef Key = KV.getKey(), Value = KV.getValue();
+    unsigned N = 0;
+    bool Bad = Value.getAsInteger(10, N) || N == 0 || (N & (N - 1));
+    if (Key == "num-warps") {
+      if (Bad || N > 32)
+        throw CompileError("num-warps must be a power of two from 1 to 32, got '" + Value.str() +
+                           "'");
+      L.NumWarps = N;
+    } else if (Key == "warp-size") {
+      if (Bad || (N != 32 && N != 64))
+        throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
+      L.WarpSize = N;
+    } else {
+      throw CompileError("assign-layouts has no option '" + Key.str() + "'");
+    }
   }
-  return NumWarps;
+  return L;
 }
 
 } // namespace
@@ -186,10 +197,8 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("assign-layouts",
         "Give every block value a layout (coalesced memory accesses as anchors) "
         "and convert where users need another",
-        "num-warps=N", [](const PassOptions &O) {
-          LayoutOptions Opts;
-          Opts.NumWarps = parseNumWarps(O);
-          return createAssignLayoutsPass(Opts);
+        "num-warps=N,warp-size=N", [](const PassOptions &O) {
+          return createAssignLayoutsPass(parseLayoutOptions(O));
         });
   R.add("remove-layout-conversions",
         "Remove conversions that are cheaper to recompute in the wanted layout",

@@ -145,8 +145,8 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
     // Thread t scans lines t, t + threads, ... in a loop.
     llvm::Function *Fn = B.GetInsertBlock()->getParent();
     llvm::LLVMContext &Ctx = C.getLLVMContext();
-    unsigned Threads = C.getOptions().NumWarps * C.getOptions().WarpSize;
-    llvm::Value *Tid = B.CreateAdd(B.CreateMul(C.warpId(), B.getInt32(C.getOptions().WarpSize)),
+    unsigned Threads = C.getOptions().NumWarps * C.getOptions().warpSize();
+    llvm::Value *Tid = B.CreateAdd(B.CreateMul(C.warpId(), B.getInt32(C.getOptions().warpSize())),
                                    C.laneId());
     llvm::BasicBlock *Pre = B.GetInsertBlock();
     auto *Head = llvm::BasicBlock::Create(Ctx, "scan.line", Fn);

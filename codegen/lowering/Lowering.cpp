@@ -224,7 +224,7 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     }
   }
   if (F.isKernel())
-    Target.annotateKernel(LLF, Opts.NumWarps * Opts.WarpSize, Opts.MaxRegisters);
+    Target.annotateKernel(LLF, Opts.NumWarps * Opts.warpSize(), Opts.MaxRegisters);
   return LLF;
 }
 
@@ -242,7 +242,7 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
     if (!F->empty())
       Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
   AnalysisManager AM;
-  LayoutOptions LayoutOpts{Opts.NumWarps, Opts.WarpSize};
+  LayoutOptions LayoutOpts{Opts.NumWarps, Opts.warpSize()};
   for (auto &[F, LLF] : Fns) {
     // Layout-level IR from outside the pipeline (a tgir override) may place
     // values where the lowering cannot read them: an error, not a crash.

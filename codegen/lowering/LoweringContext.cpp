@@ -15,8 +15,8 @@ LoweringContext::LoweringContext(llvm::Module &LLM, llvm::Function *LLF, Functio
   llvm::BasicBlock *Entry = llvm::BasicBlock::Create(LLM.getContext(), "entry", LLF);
   B.SetInsertPoint(Entry);
   llvm::Value *Tid = Target.threadId(B);
-  unsigned LaneBits = llvm::Log2_32(Opts.WarpSize);
-  Lane = B.CreateAnd(Tid, B.getInt32(Opts.WarpSize - 1), "lane");
+  unsigned LaneBits = llvm::Log2_32(Opts.warpSize());
+  Lane = B.CreateAnd(Tid, B.getInt32(Opts.warpSize() - 1), "lane");
   Warp = B.CreateLShr(Tid, B.getInt32(LaneBits), "warp");
 }
 

@@ -18,6 +18,7 @@
 #include "codegen/lowering/TargetInfo.h"
 #include "ir/Function.h"
 #include "ir/Instructions.h"
+#include "ir/Target.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/IRBuilder.h"
@@ -30,9 +31,9 @@ namespace tritium {
 
 struct LoweringOptions {
   unsigned NumWarps = 4;
-  unsigned WarpSize = 32;
-  /// Compute capability (90 for sm_90) or gfx number.
-  unsigned Arch = 90;
+  /// The GPU compiled for; its warp size sizes the layouts.
+  Target GPU;
+  unsigned warpSize() const { return GPU.getWarpSize(); }
   /// The most registers a thread of a kernel may use; 0: no limit.
   unsigned MaxRegisters = 0;
   /// device_assert is emitted only with debug.

@@ -1,6 +1,7 @@
 //===- NVPTXBackend.cpp - Tritium IR to a cubin ---------------------------===//
 
 #include "codegen/nvptx/NVPTXBackend.h"
+#include "codegen/nvptx/NVPTXTargetInfo.h"
 #include "codegen/Passes.h"
 #include "codegen/lowering/Lowering.h"
 #include "codegen/nvptx/PTXEmitter.h"
@@ -45,45 +46,9 @@ std::mutex LastLoweredMutex;
 LoweredModule &LastLowered = *new LoweredModule;
 } // namespace
 
-llvm::ArrayRef<unsigned> tritium::supportedCudaArchs() {
-  static const unsigned Archs[] = {70, 72, 75, 80, 86, 87, 89, 90};
-  return Archs;
-}
-
-namespace {
-std::string archList() {
-  std::string S;
-  for (unsigned A : supportedCudaArchs())
-    S += (S.empty() ? "" : ", ") + std::to_string(A);
-  return S;
-}
-} // namespace
-
-std::string tritium::checkCudaArch(unsigned Arch) {
-  if (llvm::is_contained(supportedCudaArchs(), Arch))
-    return "";
-  return "unsupported CUDA architecture sm_" + std::to_string(Arch) +
-         ": the backend emits code for " + archList();
-}
-
-std::string tritium::parseCudaArch(llvm::StringRef Text, unsigned &Arch) {
-  llvm::StringRef Digits = Text;
-  Digits.consume_front("sm_") || Digits.consume_front("sm");
-  Digits.consume_back("a");
-  unsigned N;
-  if (Digits.empty() || !llvm::all_of(Digits, llvm::isDigit) || Digits.getAsInteger(10, N))
-    return "expected a compute capability such as 90 or sm_90 (one of " + archList() +
-           "), got '" + Text.str() + "'";
-  std::string Err = checkCudaArch(N);
-  if (Err.empty())
-    Arch = N;
-  return Err;
-}
-
 std::string tritium::checkOptions(const NVPTXOptions &Opts) {
-  std::string Err = checkCudaArch(Opts.Arch);
-  if (!Err.empty())
-    return Err;
+  if (!Opts.GPU.isNVIDIA())
+    return "the NVIDIA backend compiles for cuda targets, not " + Opts.GPU.str();
   if (Opts.NumWarps == 0 || Opts.NumWarps > 32 || !llvm::isPowerOf2_32(Opts.NumWarps))
     return "num_warps must be a power of 2 between 1 and 32, got " +
            std::to_string(Opts.NumWarps);
@@ -107,6 +72,7 @@ std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   // then clean up what that left behind; barriers last, once the shared
   // memory users are final.
   return "dce,assign-layouts{num-warps=" + std::to_string(Opts.NumWarps) +
+         ",warp-size=" + std::to_string(Opts.GPU.getWarpSize()) +
          "},remove-layout-conversions,cse,dce,insert-barriers";
 }
 
@@ -155,17 +121,17 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   llvm::LLVMContext &Ctx = *CtxOwner;
   LoweringOptions LO;
   LO.NumWarps = Opts.NumWarps;
-  LO.Arch = Opts.Arch;
+  LO.GPU = Opts.GPU;
   LO.MaxRegisters = Opts.MaxNReg;
   LO.Debug = Opts.Debug;
-  NVPTXTargetInfo Target(Opts.Arch);
+  NVPTXTargetInfo TI(Opts.GPU);
   LLVMIRResult Result;
-  std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, Target, Result.SharedBytes);
-  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Opts.Arch);
+  std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);
+  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Opts.GPU);
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
-  std::string Err = linkLibdevice(*LLM, Opts.Arch, /*FlushDenormals=*/false, Opts.LibdevicePath);
+  std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibdevicePath);
   if (!Err.empty())
     reportError({}, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
@@ -180,10 +146,9 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   return Result;
 }
 
-std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
-  std::string ArchErr = checkCudaArch(Arch);
-  if (!ArchErr.empty())
-    reportError({}, ArchErr);
+std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU) {
+  if (!GPU.isNVIDIA())
+    reportError({}, "the NVIDIA backend compiles for cuda targets, not " + GPU.str());
   // M is declared after its context, so it is destroyed first.
   std::unique_ptr<llvm::LLVMContext> Ctx;
   std::unique_ptr<llvm::Module> M;
@@ -206,11 +171,16 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, unsigned Arch) {
     Diag.print("llir", OS);
     reportError({}, "cannot parse the LLVM IR: " + OS.str());
   }
-  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Arch);
+  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(GPU);
   prepareNVPTXModule(*M, *TM);
   std::string Err;
   std::string PTX = emitPTX(*M, *TM, Err);
   if (!Err.empty())
     reportError({}, Err);
+  // LLVM 16 stops at sm_90 and PTX 7.8: sm_90a gets its own header.
+  if (GPU.isArchSpecific())
+    PTX = patchPTXHeader(PTX, std::to_string(GPU.getPTXVersion() / 10) + "." +
+                                  std::to_string(GPU.getPTXVersion() % 10),
+                         GPU.getArchName());
   return PTX;
 }

@@ -14,7 +14,8 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_NVPTXBACKEND_H
 #define TRITIUM_CODEGEN_NVPTX_NVPTXBACKEND_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "ir/Target.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -23,21 +24,9 @@ namespace tritium {
 
 class Module;
 
-/// The compute capabilities the backend emits code for: those LLVM 16's
-/// NVPTX backend knows, from Volta (sm_70) to Hopper (sm_90).
-llvm::ArrayRef<unsigned> supportedCudaArchs();
-
-/// Reads the architecture of a CUDA target, the text after "cuda:": "90",
-/// "sm_90", "sm90" or "90a". Sets \p Arch and returns "", or returns what is
-/// wrong and what is accepted.
-std::string parseCudaArch(llvm::StringRef Text, unsigned &Arch);
-
-/// "" if the backend supports sm_<\p Arch>, else an error naming the
-/// supported ones.
-std::string checkCudaArch(unsigned Arch);
-
 struct NVPTXOptions {
-  unsigned Arch = 90;
+  /// An NVIDIA target (ir/Target.h); sm_90 unless set.
+  Target GPU;
   unsigned NumWarps = 4;
   unsigned NumStages = 3;
   /// The most registers a thread may use (PTX's .maxnreg); 0: ptxas decides.
@@ -52,8 +41,9 @@ struct NVPTXOptions {
 /// The pipeline string of the tgir stage.
 std::string getGPUPipeline(const NVPTXOptions &Opts);
 
-/// "" if \p Opts can be compiled for, else why not (the architecture, the
-/// warp count, the register limit). Every stage below checks it.
+/// "" if \p Opts can be compiled for, else why not (a target that is not
+/// NVIDIA's, the warp count, the register limit). Every stage below checks
+/// it.
 std::string checkOptions(const NVPTXOptions &Opts);
 
 /// Runs the tgir pipeline on \p M. Throws CompileError.
@@ -64,12 +54,13 @@ struct LLVMIRResult {
   unsigned SharedBytes = 0;
 };
 
-/// Lowers layout-level \p M to optimized LLVM IR for sm_<Arch> with libdevice
+/// Lowers layout-level \p M to optimized LLVM IR for Opts.GPU with libdevice
 /// linked. Throws CompileError.
 LLVMIRResult lowerToLLVMIR(Module &M, const NVPTXOptions &Opts);
 
-/// LLVM IR text to PTX for sm_<Arch>. Throws CompileError.
-std::string compileToPTX(llvm::StringRef LLVMIR, unsigned Arch);
+/// LLVM IR text to PTX for \p GPU (its PTX version and architecture in the
+/// header, sm_90a included). Throws CompileError.
+std::string compileToPTX(llvm::StringRef LLVMIR, const Target &GPU);
 
 } // namespace tritium
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/nvptx/NVPTXTargetInfo.h"
 #include "codegen/lowering/FloatConversions.h"
-#include "codegen/lowering/TargetInfo.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -288,7 +288,7 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
   // a loop of 16-bit atom.cas (sm_70); bf16 adds in f32 and rounds to
   // nearest even, as the arithmetic on bf16 does.
   bool BF16Add = BF16 && Kind == AtomicKind::FAdd;
-  if ((Bits == 16 && Kind == AtomicKind::Xchg) || (BF16Add && Arch < 90)) {
+  if ((Bits == 16 && Kind == AtomicKind::Xchg) || (BF16Add && !GPU.has(Target::BF16Atomics))) {
     llvm::Type *I16 = B.getInt16Ty();
     llvm::Value *V = T->isIntegerTy() ? Val : B.CreateBitCast(Val, I16);
     llvm::Value *Old = casLoop(*this, B, Ptr, 16, Pred, Sem, Scope, [&](llvm::Value *Cur) {

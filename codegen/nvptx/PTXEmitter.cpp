@@ -48,13 +48,13 @@ std::string envOr(const char *Name) {
 }
 } // namespace
 
-std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(unsigned Arch) {
+std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(const Target &GPU) {
   initNVPTX();
   std::string Triple = "nvptx64-nvidia-cuda", Err;
   const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
   if (!T)
     return nullptr;
-  unsigned Known = std::min(Arch, 90u);
+  unsigned Known = std::min(GPU.getNumber(), 90u);
   std::string CPU = "sm_" + std::to_string(Known);
   llvm::TargetOptions Opts;
   // Triton contracts a*b+c into fma by default (enable_fp_fusion).
@@ -103,7 +103,7 @@ void tritium::upgradeNVVMRound(llvm::Module &M) {
 /// code paths; the answers are constants here, so the optimizer drops the
 /// paths not taken. (LLVM's NVVMReflect pass does the same inside its O3
 /// pipeline; the lean pipeline has no slot for the SM version.)
-void tritium::resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenormals) {
+void tritium::resolveNVVMReflect(llvm::Module &M, const Target &GPU, bool FlushDenormals) {
   llvm::Function *Reflect = M.getFunction("__nvvm_reflect");
   if (!Reflect)
     return;
@@ -118,7 +118,7 @@ void tritium::resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenor
       if (auto *Str = llvm::dyn_cast<llvm::ConstantDataSequential>(GV->getInitializer()))
         if (Str->isCString())
           Name = Str->getAsCString();
-    int Value = Name == "__CUDA_ARCH" ? int(Arch) * 10
+    int Value = Name == "__CUDA_ARCH" ? int(GPU.getNumber()) * 10
                 : Name == "__CUDA_FTZ" ? int(FlushDenormals)
                                        : 0;
     Call->replaceAllUsesWith(llvm::ConstantInt::get(Call->getType(), Value));
@@ -146,7 +146,7 @@ std::string undefinedFunction(const llvm::Module &M) {
 }
 } // namespace
 
-std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals,
+std::string tritium::linkLibdevice(llvm::Module &M, const Target &GPU, bool FlushDenormals,
                                    llvm::StringRef LibdevicePath) {
   bool Needed = llvm::any_of(M.functions(), [](llvm::Function &F) {
     return F.isDeclaration() && F.getName().startswith("__nv_");
@@ -171,7 +171,7 @@ std::string tritium::linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDen
                                 llvm::Linker::LinkOnlyNeeded))
     return "linking " + Path + " failed";
   upgradeNVVMRound(M);
-  resolveNVVMReflect(M, Arch, FlushDenormals);
+  resolveNVVMReflect(M, GPU, FlushDenormals);
   // Keep only the kernels visible; libdevice bodies become internal so the
   // optimizer can inline and drop them.
   llvm::internalizeModule(M, [](const llvm::GlobalValue &G) {
@@ -280,7 +280,7 @@ void tritium::parsePtxasLog(llvm::StringRef Log, CubinResult &R) {
     R.SpillLoads = N;
 }
 
-CubinResult tritium::assembleCubin(llvm::StringRef PTX, unsigned Arch,
+CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
                                    llvm::StringRef Ptxas) {
   CubinResult R;
   llvm::SmallString<128> In, Out, Log;
@@ -305,7 +305,7 @@ CubinResult tritium::assembleCubin(llvm::StringRef PTX, unsigned Arch,
     }
     OS << PTX;
   }
-  std::string Gpu = "--gpu-name=sm_" + std::to_string(Arch);
+  std::string Gpu = "--gpu-name=" + GPU.getArchName();
   llvm::SmallVector<llvm::StringRef, 8> Args = {Ptxas, "-v", "-O3", Gpu,
                                                 In.str(), "-o", Out.str()};
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Log.str(), Log.str()};

@@ -9,6 +9,8 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
 #define TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
 
+#include "ir/Target.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -22,9 +24,9 @@ class TargetMachine;
 
 namespace tritium {
 
-/// The NVPTX target machine for sm_<\p Arch> (LLVM 16 knows up to sm_90 and
+/// The NVPTX target machine for \p GPU (LLVM 16 knows up to sm_90 and
 /// PTX 7.8; newer architectures are emitted as sm_90 and patched).
-std::unique_ptr<llvm::TargetMachine> createNVPTXTargetMachine(unsigned Arch);
+std::unique_ptr<llvm::TargetMachine> createNVPTXTargetMachine(const Target &GPU);
 
 /// Sets the module's triple and data layout for \p TM.
 void prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM);
@@ -34,12 +36,12 @@ void prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM);
 std::string findLibdevice();
 
 /// Links the libdevice functions \p M calls (only those) and internalizes
-/// them; answers their __nvvm_reflect queries for sm_<\p Arch> and
+/// them; answers their __nvvm_reflect queries for \p GPU and
 /// \p FlushDenormals. Returns an error message, or "" on success (also when
 /// nothing needs linking); a call left to a function that nothing defines
 /// (not libdevice, not an intrinsic, not vprintf or __assertfail) is an
 /// error naming it.
-std::string linkLibdevice(llvm::Module &M, unsigned Arch, bool FlushDenormals = false,
+std::string linkLibdevice(llvm::Module &M, const Target &GPU, bool FlushDenormals = false,
                           llvm::StringRef LibdevicePath = "");
 
 /// Optimizes \p M for \p TM: a short pipeline (inline libdevice, scalar
@@ -55,9 +57,10 @@ std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,
 std::string patchPTXHeader(llvm::StringRef PTX, llvm::StringRef Version,
                            llvm::StringRef Target);
 
-/// Answers libdevice's __nvvm_reflect queries: __CUDA_ARCH is \p Arch * 10,
+/// Answers libdevice's __nvvm_reflect queries: __CUDA_ARCH is 10 times the
+/// compute capability of \p GPU,
 /// __CUDA_FTZ is \p FlushDenormals, anything else 0.
-void resolveNVVMReflect(llvm::Module &M, unsigned Arch, bool FlushDenormals);
+void resolveNVVMReflect(llvm::Module &M, const Target &GPU, bool FlushDenormals);
 
 /// Replaces libdevice's llvm.nvvm.round.* (round half to even) with
 /// llvm.roundeven before LLVM 16 can misread them as llvm.round.
@@ -80,8 +83,9 @@ struct CubinResult {
 /// ("Used N registers", "A bytes spill stores, B bytes spill loads").
 void parsePtxasLog(llvm::StringRef Log, CubinResult &R);
 
-/// Assembles \p PTX for sm_<\p Arch> with \p Ptxas (-v, -O3).
-CubinResult assembleCubin(llvm::StringRef PTX, unsigned Arch,
+/// Assembles \p PTX for \p GPU (--gpu-name=sm_90a for sm_90a) with \p Ptxas
+/// (-v, -O3).
+CubinResult assembleCubin(llvm::StringRef PTX, const Target &GPU,
                           llvm::StringRef Ptxas);
 
 } // namespace tritium

@@ -24,6 +24,7 @@
 #include "ir/Parser.h"
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
+#include "ir/Target.h"
 #include "ir/Verifier.h"
 #include "PyModule.h"
 
@@ -187,6 +188,30 @@ PYBIND11_MODULE(_C, M) {
   // The IR entry points also sit at the top, as tritium._C.parse_module.
   for (const char *Name : {"Module", "parse_module", "list_passes"})
     M.attr(Name) = IR.attr(Name);
+
+  M.def(
+      "parse_target",
+      [](const std::string &Text) {
+        Target T;
+        std::string Err = Target::parse(Text, T);
+        if (!Err.empty())
+          throw py::value_error(Err);
+        py::dict D;
+        D["backend"] = T.isNVIDIA() ? "cuda" : "hip";
+        D["arch"] = T.isNVIDIA() ? py::object(py::int_(T.getNumber()))
+                                 : py::object(py::str(T.getArchName()));
+        D["warp_size"] = T.getWarpSize();
+        D["arch_name"] = T.getArchName();
+        D["arch_specific"] = T.isArchSpecific();
+        D["ptx_version"] = T.getPTXVersion();
+        D["str"] = T.str();
+        return D;
+      },
+      py::arg("text"),
+      "The target description (ir/Target.h) of \"cuda:90\", \"cuda:sm_90a\", "
+      "\"hip:gfx90a\", \"cuda\", ...: a dict with backend, arch (the compute capability, or "
+      "the gfx name), warp_size, arch_name, arch_specific, ptx_version and str; ValueError "
+      "naming the accepted targets otherwise");
 
   bindFrontend(M);
   bindRuntime(M);

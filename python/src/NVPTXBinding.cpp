@@ -19,9 +19,21 @@ namespace py = pybind11;
 using namespace tritium;
 
 namespace {
-NVPTXOptions options(unsigned Arch, unsigned NumWarps, bool Debug) {
+/// The target a stage is asked for: a string ("cuda:90a"), or a compute
+/// capability as an int (90); ValueError otherwise.
+Target targetOf(py::handle T) {
+  std::string Text = py::isinstance<py::int_>(T) ? "cuda:" + std::to_string(T.cast<int>())
+                                                 : T.cast<std::string>();
+  Target GPU;
+  std::string Err = Target::parse(Text, GPU);
+  if (!Err.empty())
+    throw py::value_error(Err);
+  return GPU;
+}
+
+NVPTXOptions options(py::handle GPU, unsigned NumWarps, bool Debug) {
   NVPTXOptions O;
-  O.Arch = Arch;
+  O.GPU = targetOf(GPU);
   O.NumWarps = NumWarps;
   O.Debug = Debug;
   return O;
@@ -30,63 +42,53 @@ NVPTXOptions options(unsigned Arch, unsigned NumWarps, bool Debug) {
 
 void bindNVPTX(py::module_ &Top) {
   py::module_ M = Top.def_submodule("nvptx", "The NVIDIA backend's compile stages");
-  M.attr("SUPPORTED_ARCHS") = py::tuple(py::cast(std::vector<unsigned>(
-      supportedCudaArchs().begin(), supportedCudaArchs().end())));
-  M.def(
-      "parse_arch",
-      [](const std::string &Text) {
-        unsigned Arch = 0;
-        std::string Err = parseCudaArch(Text, Arch);
-        if (!Err.empty())
-          throw py::value_error(Err);
-        return Arch;
-      },
-      py::arg("text"),
-      "The compute capability a CUDA target names after 'cuda:' (\"90\", \"sm_90\", "
-      "\"90a\"); ValueError naming the supported ones otherwise");
   M.def(
       "gpu_pipeline",
-      [](unsigned NumWarps) { return getGPUPipeline(options(90, NumWarps, false)); },
-      py::arg("num_warps"), "The pass pipeline of the tgir stage");
+      [](unsigned NumWarps, py::handle GPU) {
+        return getGPUPipeline(options(GPU, NumWarps, false));
+      },
+      py::arg("num_warps"), py::arg("target") = "cuda:90", "The pass pipeline of the tgir stage");
   M.def(
       "run_gpu_pipeline",
-      [](PyModule &Mod, unsigned Arch, unsigned NumWarps, bool Debug) {
-        runGPUPipeline(Mod.getModule(), options(Arch, NumWarps, Debug));
+      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug) {
+        runGPUPipeline(Mod.getModule(), options(GPU, NumWarps, Debug));
       },
-      py::arg("module"), py::arg("arch"), py::arg("num_warps"),
+      py::arg("module"), py::arg("target"), py::arg("num_warps"),
       py::arg("debug") = false,
       "Assigns layouts (in place): Tritium IR -> layout-level Tritium IR");
   M.def(
       "lower_to_llvm_ir",
-      [](PyModule &Mod, unsigned Arch, unsigned NumWarps, bool Debug, bool LLVMO3,
+      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug, bool LLVMO3,
          const std::string &Libdevice, unsigned MaxNReg) {
-        NVPTXOptions O = options(Arch, NumWarps, Debug);
+        NVPTXOptions O = options(GPU, NumWarps, Debug);
         O.LLVMO3 = LLVMO3;
         O.LibdevicePath = Libdevice;
         O.MaxNReg = MaxNReg;
         LLVMIRResult R = lowerToLLVMIR(Mod.getModule(), O);
         return py::make_tuple(R.IR, R.SharedBytes);
       },
-      py::arg("module"), py::arg("arch"), py::arg("num_warps"),
+      py::arg("module"), py::arg("target"), py::arg("num_warps"),
       py::arg("debug") = false, py::arg("llvm_o3") = false, py::arg("libdevice") = "",
       py::arg("maxnreg") = 0,
       "Layout-level IR -> (optimized LLVM IR text, shared memory bytes)");
   M.def(
       "compile_to_ptx",
-      [](const std::string &IR, unsigned Arch) {
+      [](const std::string &IR, py::handle T) {
+        Target GPU = targetOf(T);
         py::gil_scoped_release Release;
-        return compileToPTX(IR, Arch);
+        return compileToPTX(IR, GPU);
       },
-      py::arg("llir"), py::arg("arch"), "LLVM IR text -> PTX text");
+      py::arg("llir"), py::arg("target"), "LLVM IR text -> PTX text");
   M.def("find_ptxas", &findPtxas, "ptxas's path, or '' if none is found");
   M.def("find_libdevice", &findLibdevice, "libdevice.10.bc's path, or ''");
   M.def(
       "assemble_cubin",
-      [](const std::string &PTX, unsigned Arch, const std::string &Ptxas) {
+      [](const std::string &PTX, py::handle T, const std::string &Ptxas) {
+        Target GPU = targetOf(T);
         CubinResult R;
         {
           py::gil_scoped_release Release;
-          R = assembleCubin(PTX, Arch, Ptxas);
+          R = assembleCubin(PTX, GPU, Ptxas);
         }
         if (!R.Error.empty())
           throw CompileError(R.Error);
@@ -98,6 +100,6 @@ void bindNVPTX(py::module_ &Top) {
         D["log"] = R.Log;
         return D;
       },
-      py::arg("ptx"), py::arg("arch"), py::arg("ptxas"),
+      py::arg("ptx"), py::arg("target"), py::arg("ptxas"),
       "PTX -> {cubin, registers, spill_stores, spill_loads, log} via ptxas");
 }

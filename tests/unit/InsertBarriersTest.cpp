@@ -7,6 +7,7 @@
 #include "codegen/layouts/LayoutPasses.h"
 #include "codegen/lowering/Lowering.h"
 #include "codegen/nvptx/NVPTXBackend.h"
+#include "codegen/nvptx/NVPTXTargetInfo.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
 
@@ -242,7 +243,7 @@ entry:
   // reads: three in all (it used to add one before the writes too: five).
   llvm::LLVMContext LLCtx;
   LoweringOptions LO;
-  NVPTXTargetInfo Target(90);
+  NVPTXTargetInfo Target{tritium::Target()};
   unsigned SharedBytes = 0;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(*M, LLCtx, LO, Target, SharedBytes);
   unsigned Barriers = 0;

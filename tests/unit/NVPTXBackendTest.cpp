@@ -38,8 +38,8 @@ LLVMIRResult lower(const NVPTXOptions &Opts) {
 TEST_CASE("the ptx stage gives the same PTX from the kept module and from text") {
   NVPTXOptions Opts;
   LLVMIRResult R = lower(Opts);
-  std::string Kept = compileToPTX(R.IR, 90);   // the module the llir stage kept
-  std::string Parsed = compileToPTX(R.IR, 90); // nothing kept now: parsed
+  std::string Kept = compileToPTX(R.IR, Target());   // the module the llir stage kept
+  std::string Parsed = compileToPTX(R.IR, Target()); // nothing kept now: parsed
   CHECK(Kept == Parsed);
   CHECK(Kept.find(".visible .entry add(") != std::string::npos);
   CHECK(Kept.find("ld.global.v4.b32") != std::string::npos);
@@ -51,7 +51,7 @@ TEST_CASE("the ptx stage gives the same PTX from the kept module and from text")
   size_t At = Edited.find("fadd float");
   REQUIRE(At != std::string::npos);
   Edited.replace(At, 10, "fmul float");
-  std::string FromEdit = compileToPTX(Edited, 90);
+  std::string FromEdit = compileToPTX(Edited, Target());
   CHECK(FromEdit.find("mul.f32") != std::string::npos);
   CHECK(FromEdit != Kept);
 }

@@ -33,14 +33,14 @@ TEST_CASE("LLVM IR with a libdevice call becomes PTX and a cubin") {
   llvm::SMDiagnostic Diag;
   std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(KernelIR, Diag, Ctx);
   REQUIRE(M);
-  auto TM = createNVPTXTargetMachine(90);
+  auto TM = createNVPTXTargetMachine(Target());
   REQUIRE(TM);
   prepareNVPTXModule(*M, *TM);
   if (findLibdevice().empty()) {
     MESSAGE("libdevice not installed; skipping");
     return;
   }
-  CHECK(linkLibdevice(*M, 90) == "");
+  CHECK(linkLibdevice(*M, Target()) == "");
   CHECK(M->getFunction("__nv_expf") != nullptr);
   optimizeModule(*M, *TM);
   // The libdevice body was inlined and dropped; only the kernel remains.
@@ -60,7 +60,7 @@ TEST_CASE("LLVM IR with a libdevice call becomes PTX and a cubin") {
     MESSAGE("ptxas not installed; skipping the cubin");
     return;
   }
-  CubinResult R = assembleCubin(PTX, 90, Ptxas);
+  CubinResult R = assembleCubin(PTX, Target(), Ptxas);
   CHECK(R.Error == "");
   CHECK(R.Cubin.substr(0, 4) == "\x7f" "ELF");
   CHECK(R.Registers > 0);
@@ -71,7 +71,7 @@ TEST_CASE("ptxas errors come back with its message") {
   std::string Ptxas = findPtxas();
   if (Ptxas.empty())
     return;
-  CubinResult R = assembleCubin(".version 7.8\n.target sm_90\nbogus;\n", 90, Ptxas);
+  CubinResult R = assembleCubin(".version 7.8\n.target sm_90\nbogus;\n", Target(), Ptxas);
   CHECK(R.Cubin.empty());
   CHECK(R.Error.find("ptxas failed") != std::string::npos);
   CHECK(R.Error.find("syntax error") != std::string::npos);
@@ -114,7 +114,9 @@ define i32 @f() {
   llvm::SMDiagnostic Diag;
   std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
   REQUIRE(M);
-  resolveNVVMReflect(*M, 80, /*FlushDenormals=*/true);
+  Target SM80;
+  REQUIRE(Target::parse("cuda:80", SM80) == "");
+  resolveNVVMReflect(*M, SM80, /*FlushDenormals=*/true);
   std::string S;
   llvm::raw_string_ostream OS(S);
   M->print(OS, nullptr);

@@ -34,26 +34,26 @@ class CudaBackend:
         return _ptxas() + (" llvm-o3" if knobs.nvidia.llvm_o3 else "")
 
     def add_stages(self, stages, options, target):
-        arch = int(target.arch)
+        gpu = str(target)  # the C++ stages read the target description from it
         num_warps = int(options["num_warps"])
         debug = bool(options["debug"])
         maxnreg = options["maxnreg"] or 0
 
         def tgir(module, metadata, opts):
-            _nvptx.run_gpu_pipeline(module, arch, num_warps, debug)
+            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug)
             return module
 
         def llir(module, metadata, opts):
-            ir, shared = _nvptx.lower_to_llvm_ir(module, arch, num_warps, debug,
+            ir, shared = _nvptx.lower_to_llvm_ir(module, gpu, num_warps, debug,
                                                  llvm_o3=bool(knobs.nvidia.llvm_o3),
                                                  libdevice=knobs.nvidia.libdevice_path or "",
                                                  maxnreg=maxnreg)
             metadata["shared"] = shared
-            metadata["n_max_threads"] = num_warps * 32
+            metadata["n_max_threads"] = num_warps * target.warp_size
             return ir
 
         def ptx(llir_text, metadata, opts):
-            text = _nvptx.compile_to_ptx(llir_text, arch)
+            text = _nvptx.compile_to_ptx(llir_text, gpu)
             metadata["ptx_version"] = _ptx_version(text)
             return text
 
@@ -63,7 +63,7 @@ class CudaBackend:
         ptxas = _ptxas()
         if ptxas:
             def cubin(ptx_text, metadata, opts):
-                res = _nvptx.assemble_cubin(ptx_text, arch, ptxas)
+                res = _nvptx.assemble_cubin(ptx_text, gpu, ptxas)
                 metadata["n_regs"] = res["registers"]
                 metadata["n_spills"] = max(res["spill_stores"], 0)
                 return res["cubin"]

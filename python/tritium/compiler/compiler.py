@@ -32,7 +32,7 @@ import sys
 import time
 
 from .. import knobs
-from .._C import nvptx as _nvptx
+from .. import _C
 from ..runtime import cache as _cache
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
@@ -42,22 +42,22 @@ __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
 # Targets
 # --------------------------------------------------------------------------
 
-GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size"])
-GPUTarget.__str__ = lambda t: f"{t.backend}:{t.arch}"
-
-#: Architectures a target may name: the NVIDIA backend's (C++), and AMDGPU
-#: processors up to gfx940 (docs: TOOLCHAIN.md); warp size 64 on CDNA.
-CUDA_ARCHS = _nvptx.SUPPORTED_ARCHS
-HIP_ARCHS = {"gfx908": 64, "gfx90a": 64, "gfx940": 64, "gfx941": 64,
-             "gfx1030": 32, "gfx1100": 32}
-_DEFAULT_TARGETS = {"cuda": "cuda:90", "hip": "hip:gfx90a"}
+#: A compile target as Triton spells it, GPUTarget("cuda", 90, 32); ``name`` is
+#: set only for an architecture-specific target ("sm_90a"), which str() then
+#: shows: "cuda:90a". The C++ target description (ir/Target.h) decides what
+#: parses and what each target is.
+GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size", "name"],
+                                   defaults=(None,))
+GPUTarget.__str__ = lambda t: (f"{t.backend}:{t.name[len('sm_'):]}" if t.name and t.backend == "cuda"
+                               else f"{t.backend}:{t.arch}")
 _target_cache = {}
 
 
 def parse_target(target):
-    """``"cuda:90"``, ``"cuda:sm_80"``, ``"hip:gfx90a"``, ``"cuda"`` (its
-    default arch), a GPUTarget or a (backend, arch[, warp_size]) tuple ->
-    GPUTarget; ValueError naming the accepted values otherwise."""
+    """``"cuda:90"``, ``"cuda:sm_80"``, ``"cuda:90a"``, ``"hip:gfx90a"``,
+    ``"cuda"`` (its default arch), a GPUTarget or a (backend, arch[,
+    warp_size]) tuple -> GPUTarget; ValueError naming the accepted values
+    otherwise."""
     if isinstance(target, GPUTarget):
         return target
     if isinstance(target, tuple):
@@ -68,22 +68,14 @@ def parse_target(target):
     hit = _target_cache.get(target)
     if hit is not None:
         return hit
-    text = _DEFAULT_TARGETS.get(target.strip().lower(), target.strip().lower())
-    kind, _, arch = text.partition(":")
-    if kind == "cuda":
-        try:
-            cc = _nvptx.parse_arch(arch)
-        except ValueError as e:
-            raise ValueError(f"unsupported CUDA target {target!r}: {e}") from None
-        result = GPUTarget("cuda", cc, 32)
-    elif kind == "hip":
-        if arch not in HIP_ARCHS:
-            raise ValueError(f"unsupported HIP target {target!r}: expected hip:<gfx> "
-                             f"with gfx in {', '.join(HIP_ARCHS)}")
-        result = GPUTarget("hip", arch, HIP_ARCHS[arch])
-    else:
-        raise ValueError(f"unknown target {target!r}: expected 'cuda:<cc>' "
-                         "(e.g. cuda:90) or 'hip:<gfx>' (e.g. hip:gfx90a)")
+    try:
+        d = _C.parse_target(target)
+    except ValueError as e:
+        kind = target.strip().lower().partition(":")[0]
+        what = {"cuda": "unsupported CUDA target", "hip": "unsupported HIP target"}.get(kind)
+        raise ValueError(f"{what} {target!r}: {e}" if what else str(e)) from None
+    result = GPUTarget(d["backend"], d["arch"], d["warp_size"],
+                       d["arch_name"] if d["arch_specific"] else None)
     _target_cache[target] = result
     return result
 

@@ -224,8 +224,9 @@ _METADATA_CHECKS = {
     "name": lambda v: isinstance(v, str) and _is_entry_file_name(v + ".json"),
     "stages": lambda v: isinstance(v, list) and all(isinstance(s, str) and _is_entry_file_name("x." + s)
                                                     for s in v),
-    "target": lambda v: (isinstance(v, list) and len(v) == 3 and isinstance(v[0], str)
-                         and (_is_int(v[1]) or isinstance(v[1], str)) and _is_int(v[2], 1)),
+    "target": lambda v: (isinstance(v, list) and len(v) in (3, 4) and isinstance(v[0], str)
+                         and (_is_int(v[1]) or isinstance(v[1], str)) and _is_int(v[2], 1)
+                         and (len(v) == 3 or v[3] is None or isinstance(v[3], str))),
     "num_warps": lambda v: _is_int(v, 1),
     "num_stages": lambda v: _is_int(v),
     "num_ctas": lambda v: v is None or _is_int(v),

@@ -34,14 +34,20 @@ def test_parse_target():
     assert parse_target("cuda") == GPUTarget("cuda", 90, 32)
     assert parse_target(("cuda", 80)) == GPUTarget("cuda", 80, 32)
     assert str(parse_target("hip:gfx90a")) == "hip:gfx90a"
-    assert parse_target("cuda:90a") == GPUTarget("cuda", 90, 32)
+    # sm_90a stays sm_90a: its instructions are not sm_90's.
+    assert parse_target("cuda:90a") == GPUTarget("cuda", 90, 32, "sm_90a")
+    assert parse_target("cuda:sm_90a") == parse_target("cuda:90a") != parse_target("cuda:90")
+    assert str(parse_target("cuda:90a")) == "cuda:90a" and str(parse_target("cuda:sm_90")) == "cuda:90"
     with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:91'"):
         parse_target("cuda:91")
-    # The architectures are the C++ backend's, and so is the message.
-    with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:12': unsupported CUDA "
-                                         "architecture sm_12: the backend emits code for 70, "):
+    with pytest.raises(ValueError, match="unsupported CUDA target 'cuda:80a'"):
+        parse_target("cuda:80a")
+    # The architectures are the C++ target description's, and so is the message.
+    with pytest.raises(ValueError, match=r"unsupported CUDA target 'cuda:12': unsupported CUDA "
+                                         r"architecture '12': expected one of 70, 72, 75, 80, 86, 87, 89, "
+                                         r"90, 90a \(written as 90, sm_90 or 90a\)"):
         parse_target("cuda:12")
-    with pytest.raises(ValueError, match="expected a compute capability such as 90 or sm_90"):
+    with pytest.raises(ValueError, match="unsupported CUDA architecture ''"):
         parse_target("cuda:")
     with pytest.raises(ValueError, match="unsupported HIP target 'hip:gfx942'"):
         parse_target("hip:gfx942")
@@ -140,6 +146,13 @@ def test_bad_options():
 def test_option_values_are_checked(name, value, message):
     with pytest.raises(ValueError, match=message):
         compiler.compile(VECTOR_ADD, target="cuda:90", options={name: value})
+
+
+def test_sm_90a_compiles_for_sm_90a():
+    k = compiler.compile(VECTOR_ADD, target="cuda:90a")
+    assert ".version 8.0\n.target sm_90a" in k.asm["ptx"]
+    assert str(k.metadata.target) == "cuda:90a"
+    assert ".target sm_90\n" in compiler.compile(VECTOR_ADD, target="cuda:90").asm["ptx"]
 
 
 @pytest.mark.parametrize("maxnreg", [7, 64, 128])

@@ -1,0 +1,58 @@
+//===- NVPTXTargetInfo.h - Lowering primitives for NVIDIA GPUs ---*- C++ -*-===//
+//
+// TargetInfo (codegen/lowering/TargetInfo.h) for NVIDIA GPUs: NVVM
+// intrinsics and inline PTX, choosing instructions by the target's features
+// (ir/Target.h), never by comparing architecture numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
+#define TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
+
+#include "codegen/lowering/TargetInfo.h"
+#include "ir/Target.h"
+
+namespace tritium {
+
+/// NVIDIA GPUs (NVVM intrinsics and inline PTX).
+class NVPTXTargetInfo : public TargetInfo {
+public:
+  explicit NVPTXTargetInfo(const Target &GPU) : GPU(GPU) {}
+  llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
+  llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  void barrier(llvm::IRBuilder<> &B) const override;
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
+                          unsigned Mask) const override;
+  llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,
+                          llvm::Value *Lane) const override;
+  llvm::Value *shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
+                         unsigned Delta) const override;
+  unsigned sharedAddressSpace() const override { return 3; }
+  llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                          unsigned NumWords, unsigned WordBits,
+                          llvm::Value *Pred, llvm::Value *Other,
+                          const MemoryHints &Hints) const override;
+  void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words,
+                   llvm::Value *Pred, const MemoryHints &Hints) const override;
+  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
+                         llvm::Value *Ptr, llvm::Value *Val, llvm::Value *Pred,
+                         MemSem Sem, MemScope Scope,
+                         Type *Elem) const override;
+  llvm::Value *atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                         llvm::Value *Cmp, llvm::Value *Val, llvm::Value *Pred,
+                         MemSem Sem, MemScope Scope) const override;
+  void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+              llvm::ArrayRef<llvm::Value *> Args) const override;
+  void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
+                  llvm::StringRef Message, llvm::StringRef File, unsigned Line,
+                  llvm::StringRef Func) const override;
+  void annotateKernel(llvm::Function *F, unsigned NumThreads,
+                      unsigned MaxRegisters) const override;
+
+private:
+  Target GPU;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H

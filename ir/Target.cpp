@@ -1,0 +1,117 @@
+//===- Target.cpp - The GPU a module is compiled for ----------------------===//
+//
+// The architectures Tritium compiles for, and what each may use. NVIDIA's
+// are those LLVM 16's NVPTX backend knows (sm_70 to sm_90) plus sm_90a,
+// which LLVM prints as sm_90 and the backend patches (PTX 8.0: wgmma and
+// the other sm_90a instructions are inline PTX). AMD's are the processors
+// LLVM 16's AMDGPU backend knows (up to gfx941) that Triton supports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tritium;
+
+namespace {
+
+struct NVIDIAArch {
+  unsigned Number;
+  uint32_t Features;
+};
+
+constexpr uint32_t Ampere = Target::MMASync | Target::CpAsync;
+constexpr uint32_t Hopper = Ampere | Target::BF16Atomics | Target::TMA;
+
+const NVIDIAArch NVIDIAArchs[] = {
+    {70, 0}, {72, 0}, {75, 0}, {80, Ampere}, {86, Ampere}, {87, Ampere}, {89, Ampere},
+    {90, Hopper},
+};
+
+struct AMDArch {
+  const char *Name;
+  unsigned WarpSize;
+  uint32_t Features;
+};
+
+const AMDArch AMDArchs[] = {
+    {"gfx908", 64, Target::MFMA}, {"gfx90a", 64, Target::MFMA}, {"gfx940", 64, Target::MFMA},
+    {"gfx941", 64, Target::MFMA}, {"gfx1030", 32, 0},          {"gfx1100", 32, 0},
+};
+
+std::string nvidiaList() {
+  std::string S;
+  for (const NVIDIAArch &A : NVIDIAArchs)
+    S += (S.empty() ? "" : ", ") + std::to_string(A.Number);
+  return S + ", 90a";
+}
+
+std::string amdList() {
+  std::string S;
+  for (const AMDArch &A : AMDArchs)
+    S += (S.empty() ? "" : ", ") + std::string(A.Name);
+  return S;
+}
+
+} // namespace
+
+Target::Target()
+    : V(Vendor::NVIDIA), ArchName("sm_90"), Number(90), WarpSize(32), PTXVersion(78),
+      Features(Hopper) {}
+
+std::string Target::parse(llvm::StringRef Text, Target &Out) {
+  std::string Lower = Text.trim().lower();
+  llvm::StringRef T = Lower;
+  if (T == "cuda")
+    T = "cuda:90";
+  else if (T == "hip")
+    T = "hip:gfx90a";
+  Target R;
+  if (T.consume_front("cuda:")) {
+    llvm::StringRef Digits = T;
+    Digits.consume_front("sm_") || Digits.consume_front("sm");
+    R.ArchSpecific = Digits.consume_back("a");
+    unsigned N = 0;
+    const NVIDIAArch *A = nullptr;
+    if (!Digits.empty() && llvm::all_of(Digits, llvm::isDigit) && !Digits.getAsInteger(10, N))
+      for (const NVIDIAArch &Known : NVIDIAArchs)
+        if (Known.Number == N)
+          A = &Known;
+    // Only sm_90 has an architecture-specific variant here.
+    if (!A || (R.ArchSpecific && N != 90))
+      return "unsupported CUDA architecture '" + T.str() + "': expected one of " + nvidiaList() +
+             " (written as 90, sm_90 or 90a)";
+    R.V = Vendor::NVIDIA;
+    R.Number = N;
+    R.ArchName = "sm_" + std::to_string(N) + (R.ArchSpecific ? "a" : "");
+    R.WarpSize = 32;
+    R.PTXVersion = R.ArchSpecific ? 80 : 78;
+    R.Features = A->Features | (R.ArchSpecific ? uint32_t(WGMMA) : 0u);
+  } else if (T.consume_front("hip:")) {
+    const AMDArch *A = nullptr;
+    for (const AMDArch &Known : AMDArchs)
+      if (T == Known.Name)
+        A = &Known;
+    if (!A)
+      return "unsupported HIP architecture '" + T.str() + "': expected one of " + amdList();
+    R.V = Vendor::AMD;
+    R.ArchName = A->Name;
+    llvm::StringRef(A->Name).drop_front(3).getAsInteger(16, R.Number);
+    R.WarpSize = A->WarpSize;
+    R.PTXVersion = 0;
+    R.Features = A->Features;
+  } else {
+    return "unknown target '" + Text.str() + "': expected cuda:<cc> (one of " + nvidiaList() +
+           ") or hip:<gfx> (one of " + amdList() + ")";
+  }
+  Out = std::move(R);
+  return "";
+}
+
+std::string Target::str() const {
+  if (V == Vendor::AMD)
+    return "hip:" + ArchName;
+  return "cuda:" + std::to_string(Number) + (ArchSpecific ? "a" : "");
+}

@@ -1,0 +1,84 @@
+//===- Target.h - The GPU a module is compiled for ---------------*- C++ -*-===//
+//
+// A target description, parsed from the text users write:
+//
+//   cuda:90, cuda:sm_90, cuda:90a, cuda:sm_90a, hip:gfx90a, cuda, hip
+//
+// It says who makes the GPU, the architecture as the hardware names it
+// (sm_90a stays sm_90a: its instructions are not sm_90's), its number, the
+// warp size, the PTX version to emit and the features the compiler may use.
+// Every stage takes one, so no pass assumes a warp of 32 or reads an
+// architecture number to decide what an instruction needs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_TARGET_H
+#define TRITIUM_IR_TARGET_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tritium {
+
+class Target {
+public:
+  enum class Vendor { NVIDIA, AMD };
+
+  /// What the compiler may use (a bit each).
+  enum Feature : uint32_t {
+    /// mma.sync m16n8k16 and ldmatrix (sm_80 on).
+    MMASync = 1u << 0,
+    /// cp.async from global to shared memory (sm_80 on).
+    CpAsync = 1u << 1,
+    /// atom.add.bf16 (sm_90 on).
+    BF16Atomics = 1u << 2,
+    /// The tensor memory accelerator and mbarrier transactions (sm_90 on).
+    TMA = 1u << 3,
+    /// wgmma and setmaxnreg: the architecture-specific sm_90a only.
+    WGMMA = 1u << 4,
+    /// AMD's matrix cores (gfx908, gfx90a, gfx94x).
+    MFMA = 1u << 5,
+  };
+
+  /// NVIDIA sm_90 (the default of `cuda`).
+  Target();
+
+  /// Reads a target as users write it (see the file comment). Returns "" and
+  /// sets \p Out, or says what is wrong and lists what is accepted.
+  static std::string parse(llvm::StringRef Text, Target &Out);
+
+  Vendor getVendor() const { return V; }
+  bool isNVIDIA() const { return V == Vendor::NVIDIA; }
+  bool isAMD() const { return V == Vendor::AMD; }
+  /// The architecture as the hardware names it: "sm_90a", "gfx90a".
+  const std::string &getArchName() const { return ArchName; }
+  /// NVIDIA: the compute capability (90 for sm_90 and sm_90a); AMD: the
+  /// processor's hexadecimal number (0x90a for gfx90a).
+  unsigned getNumber() const { return Number; }
+  /// The "a" of sm_90a: instructions of this architecture alone.
+  bool isArchSpecific() const { return ArchSpecific; }
+  unsigned getWarpSize() const { return WarpSize; }
+  /// The PTX ISA version to emit, as 10 * major + minor (78 is PTX 7.8); 0
+  /// for AMD.
+  unsigned getPTXVersion() const { return PTXVersion; }
+  bool has(Feature F) const { return Features & F; }
+
+  /// The text parse() reads back: "cuda:90", "cuda:90a", "hip:gfx90a".
+  std::string str() const;
+  bool operator==(const Target &O) const { return str() == O.str(); }
+  bool operator!=(const Target &O) const { return !(*this == O); }
+
+private:
+  Vendor V = Vendor::NVIDIA;
+  std::string ArchName;
+  unsigned Number = 0;
+  bool ArchSpecific = false;
+  unsigned WarpSize = 32;
+  unsigned PTXVersion = 0;
+  uint32_t Features = 0;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_IR_TARGET_H
