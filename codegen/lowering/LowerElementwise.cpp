@@ -8,9 +8,10 @@
 // Floats: f16, f32 and f64 are native LLVM types; bf16 and fp8 are carried
 // as integers and computed on in f32 (FloatConversions.h). f16 is computed
 // natively where PTX has the instruction (add, sub, mul, fma, compares) and
-// in f32 otherwise. Math on f32 uses the fast PTX approximations Triton uses
-// (ex2.approx, lg2.approx, sin/cos.approx, rsqrt.approx, sqrt.approx for
-// tl.sqrt; sqrt_rn is IEEE); f64 math calls libdevice.
+// in f32 otherwise. Math on f32 and f64 (exp, log, sin, sqrt, ..., fmod,
+// truncation toward zero) is the target's (TargetInfo::unaryMath, fmod,
+// truncTowardZero): on NVIDIA, the fast PTX approximations Triton uses and
+// libdevice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,6 @@
 #include "codegen/lowering/LoweringContext.h"
 
 #include "llvm/ADT/APFloat.h"
-#include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace tritium;
 
@@ -56,63 +55,6 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   }
 }
 
-llvm::Value *nvvmUnary(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID, llvm::Value *X) {
-  return B.CreateIntrinsic(ID, {}, {X});
-}
-
-llvm::Value *libdevice(LoweringContext &C, llvm::StringRef Name, llvm::Type *Ty,
-                       llvm::ArrayRef<llvm::Value *> Args) {
-  llvm::SmallVector<llvm::Type *, 3> Tys(Args.size(), Ty);
-  llvm::FunctionCallee F = C.getLLVMModule().getOrInsertFunction(
-      Name, llvm::FunctionType::get(Ty, Tys, false));
-  return C.B.CreateCall(F, Args);
-}
-
-/// Unary math on one f32 or f64 value.
-llvm::Value *mathF(LoweringContext &C, Opcode Op, llvm::Value *X) {
-  llvm::IRBuilder<> &B = C.B;
-  bool Double = X->getType()->isDoubleTy();
-  if (Double) {
-    const char *Name = nullptr;
-    switch (Op) {
-    case Opcode::Exp: Name = "__nv_exp"; break;
-    case Opcode::Exp2: Name = "__nv_exp2"; break;
-    case Opcode::Log: Name = "__nv_log"; break;
-    case Opcode::Log2: Name = "__nv_log2"; break;
-    case Opcode::Sqrt:
-    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
-    case Opcode::Rsqrt: Name = "__nv_rsqrt"; break;
-    case Opcode::Sin: Name = "__nv_sin"; break;
-    case Opcode::Cos: Name = "__nv_cos"; break;
-    case Opcode::Erf: Name = "__nv_erf"; break;
-    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-    default: llvm_unreachable("not a math opcode");
-    }
-    return libdevice(C, Name, X->getType(), {X});
-  }
-  auto *F32 = B.getFloatTy();
-  switch (Op) {
-  case Opcode::Exp:
-    return nvvmUnary(B, llvm::Intrinsic::nvvm_ex2_approx_f,
-                     B.CreateFMul(X, llvm::ConstantFP::get(F32, 1.4426950408889634)));
-  case Opcode::Exp2: return nvvmUnary(B, llvm::Intrinsic::nvvm_ex2_approx_f, X);
-  case Opcode::Log:
-    return B.CreateFMul(nvvmUnary(B, llvm::Intrinsic::nvvm_lg2_approx_f, X),
-                        llvm::ConstantFP::get(F32, 0.6931471805599453));
-  case Opcode::Log2: return nvvmUnary(B, llvm::Intrinsic::nvvm_lg2_approx_f, X);
-  case Opcode::Sqrt: return nvvmUnary(B, llvm::Intrinsic::nvvm_sqrt_approx_f, X);
-  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
-  case Opcode::Rsqrt: return nvvmUnary(B, llvm::Intrinsic::nvvm_rsqrt_approx_f, X);
-  case Opcode::Sin: return nvvmUnary(B, llvm::Intrinsic::nvvm_sin_approx_f, X);
-  case Opcode::Cos: return nvvmUnary(B, llvm::Intrinsic::nvvm_cos_approx_f, X);
-  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-  case Opcode::Erf: return libdevice(C, "__nv_erff", F32, {X});
-  default: llvm_unreachable("not a math opcode");
-  }
-}
-
 /// a op b for floats, in the element's native type when PTX has it.
 llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
                          llvm::Value *R) {
@@ -129,9 +71,8 @@ llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
   case Opcode::FMul: Out = B.CreateFMul(X, Y); break;
   case Opcode::FDiv: Out = B.CreateFDiv(X, Y); break;
   case Opcode::FRem:
-    // C's fmod, exact: LLVM expands frem as x - trunc(x / y) * y, which
-    // rounds for large quotients and loses the sign of -0.0 % y.
-    Out = libdevice(C, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(), {X, Y});
+    // C's fmod, exactly (LLVM's frem expansion is not).
+    Out = C.getTarget().fmod(B, X, Y);
     break;
   case Opcode::FMin: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
   case Opcode::FMax: Out = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
@@ -203,8 +144,8 @@ llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
                              : B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
   }
   if (E->getKind() == Type::Kind::F64)
-    return mathF(C, Op, X);
-  return fromF32(B, mathF(C, Op, toF32(B, X, E)), E);
+    return C.getTarget().unaryMath(B, Op, X);
+  return fromF32(B, C.getTarget().unaryMath(B, Op, toF32(B, X, E)), E);
 }
 
 llvm::CmpInst::Predicate llvmPredicate(const CmpInst &Cmp) {
@@ -260,13 +201,8 @@ llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To
       X = B.CreateFPTrunc(X, B.getFloatTy()), From = Type::getF32(To->getContext());
     if (isCarriedFloat(To) || isCarriedFloat(From))
       return fromF32(B, toF32(B, X, From), To, RM);
-    if (RM == RoundingMode::RTZ) {
-      bool ToHalf = To->getKind() == Type::Kind::F16;
-      std::string Asm = ToHalf ? "cvt.rz.f16.f32 $0, $1;" : "cvt.rz.f32.f64 $0, $1;";
-      auto *FT = llvm::FunctionType::get(LT, {X->getType()}, false);
-      return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false),
-                          {X});
-    }
+    if (RM == RoundingMode::RTZ)
+      return C.getTarget().truncTowardZero(B, X, LT);
     return B.CreateFPTrunc(X, LT);
   }
   case Opcode::FPToSI:

@@ -11,6 +11,7 @@
 #define TRITIUM_CODEGEN_LOWERING_TARGETINFO_H
 
 #include "ir/Attribute.h"
+#include "ir/Instruction.h"
 #include "ir/Types.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -77,6 +78,17 @@ public:
   virtual void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
                           llvm::StringRef Message, llvm::StringRef File,
                           unsigned Line, llvm::StringRef Func) const = 0;
+  /// Unary math (exp, exp2, log, log2, sqrt, sqrt_rn, rsqrt, sin, cos, erf,
+  /// floor, ceil) on one f32 or f64 value, with the precision the language
+  /// promises (Triton's: fast approximations for f32 where the hardware has
+  /// them, correctly rounded sqrt_rn).
+  virtual llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const = 0;
+  /// C's fmod on two f32 or f64 values, exactly (sign of -0.0 kept).
+  virtual llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const = 0;
+  /// \p X (f32 or f64) truncated to the narrower float \p To rounding toward
+  /// zero.
+  virtual llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
+                                       llvm::Type *To) const = 0;
   /// Marks \p F a kernel of \p NumThreads threads whose threads use at most
   /// \p MaxRegisters registers (0: no limit).
   virtual void annotateKernel(llvm::Function *F, unsigned NumThreads,

@@ -431,3 +431,83 @@ void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
   if (MaxRegisters)
     Annotate("maxnreg", MaxRegisters);
 }
+
+//===----------------------------------------------------------------------===//
+// Math: PTX's fast approximations for f32, as Triton; libdevice for f64, erf
+// and fmod.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::Value *approx(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID, llvm::Value *X) {
+  return B.CreateIntrinsic(ID, {}, {X});
+}
+
+/// A call of libdevice's \p Name on \p Args, all of \p Ty (linked later by
+/// linkLibdevice).
+llvm::Value *libdevice(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ty,
+                       llvm::ArrayRef<llvm::Value *> Args) {
+  llvm::SmallVector<llvm::Type *, 3> Tys(Args.size(), Ty);
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::FunctionCallee F = M->getOrInsertFunction(Name, llvm::FunctionType::get(Ty, Tys, false));
+  return B.CreateCall(F, Args);
+}
+
+} // namespace
+
+llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
+  if (X->getType()->isDoubleTy()) {
+    const char *Name = nullptr;
+    switch (Op) {
+    case Opcode::Exp: Name = "__nv_exp"; break;
+    case Opcode::Exp2: Name = "__nv_exp2"; break;
+    case Opcode::Log: Name = "__nv_log"; break;
+    case Opcode::Log2: Name = "__nv_log2"; break;
+    case Opcode::Sqrt:
+    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+    case Opcode::Rsqrt: Name = "__nv_rsqrt"; break;
+    case Opcode::Sin: Name = "__nv_sin"; break;
+    case Opcode::Cos: Name = "__nv_cos"; break;
+    case Opcode::Erf: Name = "__nv_erf"; break;
+    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
+    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
+    default: llvm_unreachable("not a math opcode");
+    }
+    return libdevice(B, Name, X->getType(), {X});
+  }
+  auto *F32 = B.getFloatTy();
+  switch (Op) {
+  case Opcode::Exp:
+    return approx(B, llvm::Intrinsic::nvvm_ex2_approx_f,
+                  B.CreateFMul(X, llvm::ConstantFP::get(F32, 1.4426950408889634)));
+  case Opcode::Exp2: return approx(B, llvm::Intrinsic::nvvm_ex2_approx_f, X);
+  case Opcode::Log:
+    return B.CreateFMul(approx(B, llvm::Intrinsic::nvvm_lg2_approx_f, X),
+                        llvm::ConstantFP::get(F32, 0.6931471805599453));
+  case Opcode::Log2: return approx(B, llvm::Intrinsic::nvvm_lg2_approx_f, X);
+  case Opcode::Sqrt: return approx(B, llvm::Intrinsic::nvvm_sqrt_approx_f, X);
+  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+  case Opcode::Rsqrt: return approx(B, llvm::Intrinsic::nvvm_rsqrt_approx_f, X);
+  case Opcode::Sin: return approx(B, llvm::Intrinsic::nvvm_sin_approx_f, X);
+  case Opcode::Cos: return approx(B, llvm::Intrinsic::nvvm_cos_approx_f, X);
+  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
+  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
+  case Opcode::Erf: return libdevice(B, "__nv_erff", F32, {X});
+  default: llvm_unreachable("not a math opcode");
+  }
+}
+
+llvm::Value *NVPTXTargetInfo::fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
+  // LLVM expands frem as x - trunc(x / y) * y, which rounds for large
+  // quotients and loses the sign of -0.0 % y: libdevice's is exact.
+  return libdevice(B, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(),
+                   {X, Y});
+}
+
+llvm::Value *NVPTXTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
+                                              llvm::Type *To) const {
+  bool ToHalf = To->isHalfTy();
+  std::string Asm = ToHalf ? "cvt.rz.f16.f32 $0, $1;" : "cvt.rz.f32.f64 $0, $1;";
+  auto *FT = llvm::FunctionType::get(To, {X->getType()}, false);
+  return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false), {X});
+}

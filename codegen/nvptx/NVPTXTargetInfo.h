@@ -48,6 +48,10 @@ public:
                   llvm::StringRef Func) const override;
   void annotateKernel(llvm::Function *F, unsigned NumThreads,
                       unsigned MaxRegisters) const override;
+  llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
+  llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
+  llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
+                               llvm::Type *To) const override;
 
 private:
   Target GPU;
