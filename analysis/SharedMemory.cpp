@@ -16,6 +16,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace tritium;
 
 char SharedMemoryAllocation::ID;
@@ -302,11 +304,80 @@ SharedMemoryAllocation SharedMemoryAllocation::run(Function &F, AnalysisManager 
   return SharedMemoryAllocation(F, AM.get<DominatorTreeAnalysis>(F));
 }
 
+namespace {
+/// The local_alloc a memdesc value comes from: through memdesc_index, and
+/// through phis whose incoming memdescs all come from one; null otherwise.
+const Instruction *allocationOf(const Value &V) {
+  llvm::SmallPtrSet<const Value *, 8> Seen;
+  llvm::SmallVector<const Value *, 8> Work = {&V};
+  const Instruction *Alloc = nullptr;
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    const Instruction *Def = X->getDefiningInstruction();
+    if (!Def)
+      return nullptr; // an argument
+    switch (Def->getOpcode()) {
+    case Opcode::LocalAlloc:
+      if (Alloc && Alloc != Def)
+        return nullptr;
+      Alloc = Def;
+      break;
+    case Opcode::MemDescIndex:
+      Work.push_back(Def->getOperand(0));
+      break;
+    case Opcode::Phi:
+      for (const Value *In : Def->getOperands())
+        Work.push_back(In);
+      break;
+    default:
+      return nullptr;
+    }
+  }
+  return Alloc;
+}
+
+/// Where an allocation's memory is live: the hull of the live ranges of its
+/// memdesc and of every memdesc derived from it.
+Interval allocationLiveRange(const Instruction &Alloc, const ProgramOrder &Order) {
+  Interval R;
+  llvm::SmallPtrSet<const Value *, 8> Seen;
+  llvm::SmallVector<const Value *, 8> Work = {Alloc.getResult(0)};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    R = R.hull(Order.getLiveRange(*V));
+    for (const Use &U : V->uses()) {
+      const Instruction *User = U.getUser();
+      if (User->getOpcode() == Opcode::MemDescIndex || User->getOpcode() == Opcode::Phi)
+        Work.push_back(User->getResult(0));
+    }
+  }
+  return Order.closeOverLoops(R);
+}
+} // namespace
+
 SharedMemoryAllocation::SharedMemoryAllocation(const Function &F,
                                                const DominatorTree &DT) {
   ProgramOrder Order(F, DT);
   for (BasicBlock *B : DT.getReversePostOrder())
-    for (const Instruction &I : *B)
+    for (const Instruction &I : *B) {
+      if (I.getOpcode() == Opcode::LocalAlloc) {
+        auto *M = llvm::cast<MemDescType>(I.getResult(0)->getType());
+        uint64_t BufferBytes =
+            uint64_t(M->getBufferElements()) * getSharedElementBytes(M->getElementType());
+        SharedBuffer Buf;
+        Buf.BufferKind = SharedBuffer::Kind::Allocation;
+        Buf.Owner = &I;
+        Buf.Size = unsigned(BufferBytes * uint64_t(M->getNumBuffers()));
+        Buf.Alignment = unsigned(std::clamp<uint64_t>(llvm::PowerOf2Ceil(BufferBytes), 16, 1024));
+        Buf.Live = allocationLiveRange(I, Order);
+        AllocationOf[&I] = Buffers.size();
+        Buffers.push_back(Buf);
+        continue;
+      }
       if (unsigned Bytes = getScratchBytes(I)) {
         SharedBuffer Buf;
         Buf.BufferKind = SharedBuffer::Kind::Scratch;
@@ -318,7 +389,16 @@ SharedMemoryAllocation::SharedMemoryAllocation(const Function &F,
         ScratchOf[&I] = Buffers.size();
         Buffers.push_back(Buf);
       }
+    }
   Total = assignSharedOffsets(Buffers);
+}
+
+const SharedBuffer *SharedMemoryAllocation::getAllocation(const Value &MemDesc) const {
+  const Instruction *Alloc = allocationOf(MemDesc);
+  if (!Alloc)
+    return nullptr;
+  auto It = AllocationOf.find(Alloc);
+  return It == AllocationOf.end() ? nullptr : &Buffers[It->second];
 }
 
 const SharedBuffer *
@@ -342,7 +422,8 @@ bool mayUseSharedMemory(const Function *Callee) {
     return false;
   for (const BasicBlock &B : *Callee)
     for (const Instruction &I : B)
-      if (I.getFamily() == OpFamily::Call || getScratchBytes(I))
+      if (I.getFamily() == OpFamily::Call || I.getOpcode() == Opcode::LocalAlloc ||
+          getScratchBytes(I))
         return true;
   return false;
 }
@@ -357,7 +438,22 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
   if (const auto *Call = llvm::dyn_cast<CallInst>(&I))
     if (mayUseSharedMemory(Call->getCalledFunction()))
       return {{K::Opaque, Interval::all()}};
-  return {};
+  auto BytesOf = [&](const Value *MemDesc) {
+    const SharedBuffer *Buf = getAllocation(*MemDesc);
+    return Buf ? Buf->bytes() : Interval::all();
+  };
+  switch (I.getOpcode()) {
+  case Opcode::LocalAlloc:
+    if (I.getNumOperands())
+      return {{K::Write, BytesOf(I.getResult(0))}};
+    return {};
+  case Opcode::LocalStore:
+    return {{K::Write, BytesOf(I.getOperand(0))}};
+  case Opcode::LocalLoad:
+    return {{K::Read, BytesOf(I.getOperand(0))}};
+  default:
+    return {};
+  }
 }
 
 void SharedMemoryAllocation::print(llvm::raw_ostream &OS) const {
@@ -374,6 +470,10 @@ void SharedMemoryAllocation::print(llvm::raw_ostream &OS) const {
       OS << Buf.Owner->getOpcodeName();
       break;
     }
+    case SharedBuffer::Kind::Allocation:
+      OS << "allocation ";
+      Buf.Owner->getResult(0)->printAsOperand(OS);
+      break;
     }
     OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align "
        << Buf.Alignment << ", live ";

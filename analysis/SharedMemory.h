@@ -4,15 +4,16 @@
 // is live, and where it sits in the kernel's dynamic shared memory.
 //
 //   1. Buffers. A SharedBuffer is a size, an alignment and a live range.
-//      Today every buffer is a scratch buffer: one instruction needs it only
-//      while it runs (a layout conversion through shared memory, the
-//      cross-warp step of a reduction, a scan along lanes or warps, the FMA
-//      dot's staging of A and B, a scalar atomic sharing its old value);
-//      getScratchBytes says how much, in the terms its lowering uses.
-//      Buffers that outlive an instruction (a value held in shared memory
-//      until its last use, N-stage buffers of a pipelined loop) are another
-//      SharedBuffer::Kind whose live range comes from
-//      ProgramOrder::getLiveRange of their value; nothing below changes.
+//      A scratch buffer is needed by one instruction only while it runs (a
+//      layout conversion through shared memory, the cross-warp step of a
+//      reduction, a scan along lanes or warps, the FMA dot's staging of A
+//      and B, a scalar atomic sharing its old value); getScratchBytes says
+//      how much, in the terms its lowering uses. An allocation is the buffer
+//      of a local_alloc: all its buffers (the memdesc's leading dimension),
+//      aligned to one buffer's size up to 1024 bytes (the largest swizzle
+//      and TMA want that), live from the local_alloc to the last use of its
+//      memdesc or of one derived from it (memdesc_index, phis), by
+//      ProgramOrder::getLiveRange.
 //
 //   2. Program order. The reachable blocks in reverse post-order, each
 //      block's instructions in order, numbered 0, 1, 2, ... A live range is
@@ -41,7 +42,10 @@
 //      synchronizes (the barrier its lowering emits between its writes and
 //      its reads) and reads its buffer. Its lowering emits no barrier before
 //      the writes: that one is insert-barriers' to place, only where an
-//      earlier access may still be in flight.
+//      earlier access may still be in flight. An initializing local_alloc
+//      and a local_store write the allocation's bytes, a local_load reads
+//      them (all of an allocation's buffers; all of shared memory when a
+//      memdesc's allocation is not known, through a phi of several).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_ANALYSIS_SHAREDMEMORY_H
@@ -146,9 +150,11 @@ struct SharedBuffer {
   enum class Kind : uint8_t {
     /// Needed by Owner only while it runs.
     Scratch,
+    /// The memory of Owner, a local_alloc.
+    Allocation,
   };
   Kind BufferKind = Kind::Scratch;
-  /// The instruction whose scratch this is.
+  /// The instruction whose scratch or allocation this is.
   const Instruction *Owner = nullptr;
   unsigned Size = 0;
   /// A power of two.
@@ -199,6 +205,9 @@ public:
   const SharedBuffer *getScratchBuffer(const Instruction &I) const;
   /// The offset of \p I's scratch buffer, if it has one.
   std::optional<unsigned> getScratchOffset(const Instruction &I) const;
+  /// The allocation a memdesc value points into (through memdesc_index and
+  /// phis that agree), or null when it is not known.
+  const SharedBuffer *getAllocation(const Value &MemDesc) const;
   /// Bytes of shared memory the function needs.
   unsigned getTotalBytes() const { return Total; }
   /// What \p I does to shared memory, in order (empty for nothing).
@@ -211,6 +220,7 @@ public:
 private:
   std::vector<SharedBuffer> Buffers;
   llvm::DenseMap<const Instruction *, unsigned> ScratchOf; // index in Buffers
+  llvm::DenseMap<const Instruction *, unsigned> AllocationOf; // index in Buffers
   unsigned Total = 0;
 };
 

@@ -210,27 +210,9 @@ void tritium::printAttrValue(llvm::raw_ostream &OS, const Attribute &A) {
       OS << (I ? ", " : "") << V.List[I];
     OS << ']';
     return;
-  case AttrValue::Kind::Layout: {
-    // <register=[[1],[2]], lane=[[4]], warp=[], shape=[8]>: bases per input
-    // dimension, then the size of each output dimension dim0, dim1, ...
-    const LinearLayout &L = *V.Layout;
-    OS << '<';
-    for (const LinearLayout::InDim &In : L.getInDims()) {
-      OS << In.Name << "=[";
-      for (size_t B = 0; B < In.Bases.size(); ++B) {
-        OS << (B ? ", [" : "[");
-        for (size_t K = 0; K < In.Bases[B].size(); ++K)
-          OS << (K ? ", " : "") << In.Bases[B][K];
-        OS << ']';
-      }
-      OS << "], ";
-    }
-    OS << "shape=[";
-    for (size_t K = 0; K < L.getOutDims().size(); ++K)
-      OS << (K ? ", " : "") << L.getOutDims()[K].Size;
-    OS << "]>";
+  case AttrValue::Kind::Layout:
+    printLayout(OS, *V.Layout);
     return;
-  }
   case AttrValue::Kind::Enum: {
     llvm::ArrayRef<const char *> Names =
         getEnumNames(getAttrKeyEnumTable(A.Key));

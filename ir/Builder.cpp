@@ -104,6 +104,38 @@ Value *IRBuilder::createGEP(Value *Ptr, Value *Offset) {
   return single(create(Opcode::GetElementPtr, {Ptr->getType()}, {Ptr, Offset}));
 }
 
+Value *IRBuilder::createLocalAlloc(Type *MemDesc, Value *Init) {
+  llvm::SmallVector<Value *, 1> Ops;
+  if (Init)
+    Ops.push_back(Init);
+  return single(create(Opcode::LocalAlloc, {MemDesc}, Ops));
+}
+
+Value *IRBuilder::createLocalLoad(Value *MemDesc) {
+  auto *M = llvm::dyn_cast<MemDescType>(MemDesc->getType());
+  if (!M)
+    reportError(CurLoc, "'local_load' operand must be a memdesc, got " +
+                            MemDesc->getType()->str());
+  return single(create(Opcode::LocalLoad,
+                       {BlockType::get(M->getElementType(), M->getBufferShape())}, {MemDesc}));
+}
+
+Instruction *IRBuilder::createLocalStore(Value *MemDesc, Value *Val) {
+  return create(Opcode::LocalStore, {}, {MemDesc, Val});
+}
+
+Value *IRBuilder::createMemDescIndex(Value *MemDesc, Value *Index) {
+  auto *M = llvm::dyn_cast<MemDescType>(MemDesc->getType());
+  if (!M || !M->hasBufferDim())
+    reportError(CurLoc, "'memdesc_index' needs a memdesc of several buffers, got " +
+                            MemDesc->getType()->str());
+  return single(create(Opcode::MemDescIndex, {M->getBufferType()}, {MemDesc, Index}));
+}
+
+Instruction *IRBuilder::createLocalDealloc(Value *MemDesc) {
+  return create(Opcode::LocalDealloc, {}, {MemDesc});
+}
+
 Value *IRBuilder::createLoad(Value *Ptr, Value *Mask, Value *Other,
                              const LoadOptions &Opts) {
   Type *T = pointeeOf(Ptr);

@@ -96,6 +96,12 @@ public:
   Value *createAtomicRMW(AtomicKind K, Value *Ptr, Value *Val,
                          Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,
                          MemScope Scope = MemScope::GPU);
+  // Shared memory. \p MemDesc is the allocation's memdesc type.
+  Value *createLocalAlloc(Type *MemDesc, Value *Init = nullptr);
+  Value *createLocalLoad(Value *MemDesc);
+  Instruction *createLocalStore(Value *MemDesc, Value *Val);
+  Value *createMemDescIndex(Value *MemDesc, Value *Index);
+  Instruction *createLocalDealloc(Value *MemDesc);
   Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,
                          Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,
                          MemScope Scope = MemScope::GPU);

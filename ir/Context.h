@@ -31,6 +31,7 @@ private:
   friend class PointerType;
   friend class BlockType;
   friend class FunctionType;
+  friend class MemDescType;
   struct Impl;
   std::unique_ptr<Impl> P;
 };

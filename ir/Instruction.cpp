@@ -81,7 +81,9 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
                        Blocks, L);
     FAMILY(Constant) FAMILY(Undef) FAMILY(Binary) FAMILY(Unary) FAMILY(Fma)
     FAMILY(Cmp) FAMILY(Select) FAMILY(Cast) FAMILY(GetElementPtr) FAMILY(Load)
-    FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(MakeRange)
+    FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(LocalAlloc)
+    FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(LocalDealloc)
+    FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
     FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(ProgramInfo)
@@ -259,6 +261,8 @@ bool Instruction::isTerminator() const {
 
 bool Instruction::hasSideEffects() const {
   switch (Op) {
+  case Opcode::LocalStore:
+  case Opcode::LocalDealloc:
   case Opcode::Store:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
@@ -278,6 +282,7 @@ bool Instruction::hasSideEffects() const {
 
 bool Instruction::mayReadMemory() const {
   switch (Op) {
+  case Opcode::LocalLoad:
   case Opcode::Load:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
@@ -293,6 +298,10 @@ bool Instruction::mayReadMemory() const {
 
 bool Instruction::mayWriteMemory() const {
   switch (Op) {
+  // An allocation writes its initial value, and two are never one.
+  case Opcode::LocalAlloc:
+  case Opcode::LocalStore:
+  case Opcode::LocalDealloc:
   case Opcode::Store:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:

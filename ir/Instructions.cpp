@@ -484,6 +484,94 @@ std::string AtomicCASInst::checkFamilyTypes() const {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The memdesc \p V is, or an error naming \p What.
+std::string memdescOperand(const Instruction &I, Value *V, MemDescType *&M, const char *What) {
+  M = llvm::dyn_cast<MemDescType>(V->getType());
+  if (!M)
+    return name(I) + " " + What + " must be a memdesc, got " + ty(V->getType());
+  return "";
+}
+
+/// The block a memdesc of one buffer holds.
+Type *heldBlock(MemDescType *M) {
+  return BlockType::get(M->getElementType(), M->getBufferShape());
+}
+
+std::string oneBuffer(const Instruction &I, MemDescType *M) {
+  if (M->hasBufferDim())
+    return name(I) + " needs one buffer (select it with memdesc_index), got " + ty(M);
+  return "";
+}
+} // namespace
+
+MemDescType *LocalAllocInst::getMemDescType() const {
+  return llvm::dyn_cast<MemDescType>(getResult()->getType());
+}
+
+std::string LocalAllocInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M = getMemDescType();
+  if (!M)
+    return "'local_alloc' result must be a memdesc, got " + ty(getResult()->getType());
+  if (Value *Init = getInit()) {
+    TRY(oneBuffer(*this, M));
+    if (Init->getType() != heldBlock(M))
+      return "'local_alloc' initial value must be " + ty(heldBlock(M)) + ", got " +
+             ty(Init->getType());
+  } else if (!M->isMutable()) {
+    return "'local_alloc' without an initial value must be mutable, got " + ty(M);
+  }
+  return "";
+}
+
+std::string LocalLoadInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
+  TRY(oneBuffer(*this, M));
+  return expectResult(*this, heldBlock(M));
+}
+
+std::string LocalStoreInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 0));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "destination"));
+  TRY(oneBuffer(*this, M));
+  if (!M->isMutable())
+    return "'local_store' needs a mutable memdesc, got " + ty(M);
+  if (getValue()->getType() != heldBlock(M))
+    return "'local_store' value must be " + ty(heldBlock(M)) + ", got " +
+           ty(getValue()->getType());
+  return "";
+}
+
+std::string MemDescIndexInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
+  if (!M->hasBufferDim())
+    return "'memdesc_index' needs a memdesc of several buffers, got " + ty(M);
+  if (!getIndex()->getType()->isInt(32))
+    return "'memdesc_index' index must be i32, got " + ty(getIndex()->getType());
+  return expectResult(*this, M->getBufferType());
+}
+
+std::string LocalDeallocInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 0));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  return memdescOperand(*this, getMemDesc(), M, "operand");
+}
+
+//===----------------------------------------------------------------------===//
 // Block construction and reshaping
 //===----------------------------------------------------------------------===//
 
@@ -788,7 +876,9 @@ std::string PhiInst::checkFamilyTypes() const {
   if (getNumOperands() != getNumBlockOperands())
     return "'phi' needs one block per incoming value";
   Type *T = getResult()->getType();
-  TRY(elements(*this, T, isAnyElem, "a scalar or block type"));
+  // A memdesc too: which buffer of a pipelined loop is current.
+  if (!T->isMemDesc())
+    TRY(elements(*this, T, isAnyElem, "a scalar, block or memdesc type"));
   for (unsigned I = 0; I < getNumOperands(); ++I)
     if (getOperand(I)->getType() != T)
       return "'phi' incoming value " + std::to_string(I) + " has type " +

@@ -100,6 +100,40 @@ class LoadInst : public Instruction {
   bool isVolatile() const { return hasAttr(AttrKey::Volatile); }
 };
 
+/// %m = local_alloc [%init] : memdesc<...>: a buffer in shared memory,
+/// initialized from a block (then usually immutable) or left for stores.
+class LocalAllocInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(LocalAlloc)
+  Value *getInit() const { return getNumOperands() ? getOperand(0) : nullptr; }
+  MemDescType *getMemDescType() const;
+};
+
+/// %v = local_load %m : <...>: the buffer's block, into registers.
+class LocalLoadInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(LocalLoad)
+  Value *getMemDesc() const { return getOperand(0); }
+};
+
+/// local_store %m, %v: a block into a mutable buffer.
+class LocalStoreInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(LocalStore)
+  Value *getMemDesc() const { return getOperand(0); }
+  Value *getValue() const { return getOperand(1); }
+};
+
+/// %b = memdesc_index %m, %i : memdesc<...>: buffer %i of several.
+class MemDescIndexInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MemDescIndex)
+  Value *getMemDesc() const { return getOperand(0); }
+  Value *getIndex() const { return getOperand(1); }
+};
+
+/// local_dealloc %m: the allocation's end (its buffer may be reused after).
+class LocalDeallocInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(LocalDealloc)
+  Value *getMemDesc() const { return getOperand(0); }
+};
+
 class StoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Store)
   Value *getPtr() const { return getOperand(0); }

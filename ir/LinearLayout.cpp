@@ -511,3 +511,21 @@ std::string LinearLayout::str() const {
   print(OS);
   return S;
 }
+
+void tritium::printLayout(llvm::raw_ostream &OS, const LinearLayout &L) {
+  OS << '<';
+  for (const LinearLayout::InDim &In : L.getInDims()) {
+    OS << In.Name << "=[";
+    for (size_t B = 0; B < In.Bases.size(); ++B) {
+      OS << (B ? ", [" : "[");
+      for (size_t K = 0; K < In.Bases[B].size(); ++K)
+        OS << (K ? ", " : "") << In.Bases[B][K];
+      OS << ']';
+    }
+    OS << "], ";
+  }
+  OS << "shape=[";
+  for (size_t K = 0; K < L.getOutDims().size(); ++K)
+    OS << (K ? ", " : "") << L.getOutDims()[K].Size;
+  OS << "]>";
+}

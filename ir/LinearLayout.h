@@ -175,6 +175,12 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &OS,
   return OS;
 }
 
+/// The IR's text form of \p L: `<register=[[1], [2]], lane=[[4]], warp=[],
+/// shape=[8]>`, the bases of each input dimension, then the size of each
+/// output dimension dim0, dim1, ... (the `layout` attribute and memdesc
+/// types print it; the parser reads it back).
+void printLayout(llvm::raw_ostream &OS, const LinearLayout &L);
+
 } // namespace tritium
 
 #endif // TRITIUM_IR_LINEARLAYOUT_H

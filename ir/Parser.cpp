@@ -107,6 +107,7 @@ private:
   Type *parseType(unsigned Depth = 0);
   Type *parsePointerType(unsigned Depth);
   Type *parseBlockType(unsigned Depth);
+  Type *parseMemDescType(unsigned Depth);
   Type *parseFunctionType();
   void parseTypeList(llvm::SmallVectorImpl<Type *> &Types);
 
@@ -125,7 +126,8 @@ private:
   void parseCallOperands(InstParts &P);
   void parseAttrs(AttrList &Attrs);
   AttrValue parseAttrValue(AttrKey Key);
-  AttrValue parseLayout();
+  AttrValue parseLayout() { return AttrValue::layout(parseLayoutText()); }
+  LinearLayout parseLayoutText();
   Loc parseLoc();
 
   // Values.
@@ -266,6 +268,8 @@ Type *Parser::parseType(unsigned Depth) {
   consume();
   if (T.Text == "ptr")
     return parsePointerType(Depth);
+  if (T.Text == "memdesc")
+    return parseMemDescType(Depth);
   Type *Ty = llvm::StringSwitch<Type *>(T.Text)
                  .Case("void", Type::getVoid(Ctx))
                  .Case("i1", Type::getI1(Ctx))
@@ -303,6 +307,37 @@ Type *Parser::parsePointerType(unsigned Depth) {
   }
   expect(Token::Greater, "expected '>' after the pointee type");
   return PointerType::get(Pointee, AS);
+}
+
+/// memdesc<[S x] d0 x ... x T, <offset=[...], shape=[...]>[, mutable]>,
+/// after `memdesc`.
+Type *Parser::parseMemDescType(unsigned Depth) {
+  Token Open = expect(Token::Less, "expected '<' after 'memdesc'");
+  Shape Dims;
+  while (Tok.is(Token::Int)) {
+    Dims.push_back(parseInt("a memdesc dimension"));
+    if (!Tok.isIdent("x"))
+      error(Tok, "expected 'x' after a memdesc dimension");
+    consume();
+  }
+  Token ET = Tok;
+  Type *Elem = parseType(Depth + 1);
+  if (!Elem->isScalar())
+    error(ET, "expected a scalar element type, got " + Elem->str());
+  expect(Token::Comma, "expected ',' and the shared layout after the element type");
+  LinearLayout Layout = parseLayoutText();
+  bool Mutable = false;
+  if (consumeIf(Token::Comma)) {
+    if (!Tok.isIdent("mutable"))
+      error(Tok, "expected 'mutable' or '>'");
+    consume();
+    Mutable = true;
+  }
+  expect(Token::Greater, "expected '>' to end the memdesc type");
+  std::string Why = MemDescType::check(Elem, Dims, Layout);
+  if (!Why.empty())
+    error(Open, Why);
+  return MemDescType::get(Elem, Dims, Layout, Mutable);
 }
 
 /// <d0 x d1 x ... x T>
@@ -723,7 +758,7 @@ AttrValue Parser::parseAttrValue(AttrKey Key) {
 
 /// <register=[[1], [2]], lane=[[4]], warp=[], shape=[8]>: the bases of each
 /// input dimension, then the sizes of the outputs dim0, dim1, ...
-AttrValue Parser::parseLayout() {
+LinearLayout Parser::parseLayoutText() {
   expect(Token::Less, "expected '<' to start a layout");
   struct ParsedIn {
     std::string Name;
@@ -792,7 +827,7 @@ AttrValue Parser::parseLayout() {
     }
     InDims.push_back(std::move(D));
   }
-  return AttrValue::layout(LinearLayout(InDims, Outs));
+  return LinearLayout(InDims, Outs);
 }
 
 /// loc("file":line:col)

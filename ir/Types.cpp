@@ -8,6 +8,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <tuple>
 #include <vector>
 
 using namespace tritium;
@@ -22,6 +23,10 @@ struct Context::Impl {
   std::map<std::pair<std::vector<Type *>, std::vector<Type *>>,
            std::unique_ptr<FunctionType>>
       Funcs;
+  /// Keyed by element, shape, the layout's text and mutability.
+  std::map<std::tuple<Type *, std::vector<int64_t>, std::string, bool>,
+           std::unique_ptr<MemDescType>>
+      MemDescs;
   llvm::StringSet<> Strings;
 };
 
@@ -110,6 +115,57 @@ BlockType *BlockType::get(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
   return Slot.get();
 }
 
+std::string MemDescType::check(Type *Elem, llvm::ArrayRef<int64_t> Dims,
+                               const LinearLayout &Layout) {
+  if (!Elem->isInt() && !Elem->isFloat())
+    return "shared memory holds integers or floats, not " + Elem->str();
+  size_t Rank = Layout.getOutDims().size();
+  if (Dims.empty() || (Dims.size() != Rank && Dims.size() != Rank + 1))
+    return "a memdesc of shape " + std::to_string(Dims.size()) +
+           "-d needs a layout of as many dimensions, or one fewer (buffers first); got " +
+           std::to_string(Rank);
+  for (int64_t D : Dims)
+    if (D <= 0 || !llvm::isPowerOf2_64(uint64_t(D)))
+      return "memdesc dimension " + std::to_string(D) + " is not a power of two";
+  bool Buffers = Dims.size() == Rank + 1;
+  if (Buffers && Dims[0] > 256)
+    return "a memdesc has at most 256 buffers, got " + std::to_string(Dims[0]);
+  llvm::ArrayRef<int64_t> Buffer = Dims.drop_front(Buffers ? 1 : 0);
+  for (size_t K = 0; K < Rank; ++K)
+    if (Layout.getOutDims()[K].Size != Buffer[K])
+      return "the shared layout's shape does not match the memdesc's";
+  std::string Why = BlockType::checkShape(Buffer);
+  if (!Why.empty())
+    return Why;
+  if (Layout.getInDims().size() != 1 || Layout.getInDims()[0].Name != "offset")
+    return "a shared layout has one input dimension, 'offset'";
+  if (Layout.getTotalInBits() != Layout.getTotalOutBits() || !Layout.isSurjective())
+    return "a shared layout puts every element at one offset (a bijection)";
+  return "";
+}
+
+MemDescType *MemDescType::get(Type *Elem, llvm::ArrayRef<int64_t> Dims,
+                              const LinearLayout &Layout, bool Mutable) {
+  assert(check(Elem, Dims, Layout).empty() && "invalid memdesc type");
+  Context &C = Elem->getContext();
+  auto &Slot = C.P->MemDescs[{Elem, std::vector<int64_t>(Dims.begin(), Dims.end()), Layout.str(),
+                              Mutable}];
+  if (!Slot)
+    Slot.reset(new MemDescType(C, Elem, Dims, Layout, Mutable));
+  return Slot.get();
+}
+
+int64_t MemDescType::getBufferElements() const {
+  int64_t N = 1;
+  for (int64_t D : getBufferShape())
+    N *= D;
+  return N;
+}
+
+MemDescType *MemDescType::getBufferType() const {
+  return get(Elem, getBufferShape(), Layout, Mutable);
+}
+
 FunctionType *FunctionType::get(Context &C, llvm::ArrayRef<Type *> Params,
                                 llvm::ArrayRef<Type *> Results) {
   auto &Slot = C.P->Funcs[{std::vector<Type *>(Params.begin(), Params.end()),
@@ -159,6 +215,8 @@ unsigned Type::getScalarSizeInBits() const {
   case Kind::Pointer: return 64;
   case Kind::Block:
     return llvm::cast<BlockType>(this)->getElementType()->getScalarSizeInBits();
+  case Kind::MemDesc:
+    return llvm::cast<MemDescType>(this)->getElementType()->getScalarSizeInBits();
   case Kind::Void:
   case Kind::Function: return 0;
   }
@@ -213,6 +271,18 @@ void Type::print(llvm::raw_ostream &OS) const {
     for (int64_t D : B->getBlockShape())
       OS << D << " x ";
     OS << *B->getElementType() << '>';
+    return;
+  }
+  case Kind::MemDesc: {
+    auto *M = llvm::cast<MemDescType>(this);
+    OS << "memdesc<";
+    for (int64_t D : M->getAllocShape())
+      OS << D << " x ";
+    OS << *M->getElementType() << ", ";
+    printLayout(OS, M->getLayout());
+    if (M->isMutable())
+      OS << ", mutable";
+    OS << '>';
     return;
   }
   case Kind::Function: {

@@ -9,10 +9,17 @@
 //   <d0 x d1 x ... x T>                  a block (tile) of scalars; every
 //                                        dimension is a static power of two
 //   (T0, T1) -> R / -> (R0, R1)          function types
+//   memdesc<[S x] d0 x ... x T, L[, mutable]>
+//                                        a block of T in shared memory, laid
+//                                        out by the shared layout L (offset
+//                                        -> coordinates); S buffers of it
+//                                        when the leading dimension is there
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_IR_TYPES_H
 #define TRITIUM_IR_TYPES_H
+
+#include "ir/LinearLayout.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -44,6 +51,7 @@ public:
     Pointer,
     Block,
     Function,
+    MemDesc,
   };
 
   Kind getKind() const { return K; }
@@ -58,6 +66,7 @@ public:
   bool isPointer() const { return K == Kind::Pointer; }
   bool isBlock() const { return K == Kind::Block; }
   bool isFunction() const { return K == Kind::Function; }
+  bool isMemDesc() const { return K == Kind::MemDesc; }
   /// Int, float or pointer: what a block may hold.
   bool isScalar() const { return isInt() || isFloat() || isPointer(); }
 
@@ -185,6 +194,51 @@ private:
         Results(R.begin(), R.end()) {}
   llvm::SmallVector<Type *, 4> Params;
   llvm::SmallVector<Type *, 1> Results;
+};
+
+/// A block in shared memory: what a local_alloc returns and local_load,
+/// local_store and memdesc_index take. The shared layout maps an element's
+/// offset in one buffer (input "offset", in elements) to its coordinates in
+/// the buffer's block shape; it is a bijection (every element at one
+/// offset). A leading dimension beyond the layout's counts buffers (the
+/// stages of a pipelined loop), which memdesc_index selects. Immutable
+/// memory is written once, by the local_alloc that initializes it.
+class MemDescType : public Type {
+public:
+  Type *getElementType() const { return Elem; }
+  /// The whole shape, the buffer dimension first when there is one.
+  llvm::ArrayRef<int64_t> getAllocShape() const { return Dims; }
+  /// The shape of one buffer: the layout's.
+  llvm::ArrayRef<int64_t> getBufferShape() const {
+    return llvm::ArrayRef<int64_t>(Dims).drop_front(hasBufferDim() ? 1 : 0);
+  }
+  bool hasBufferDim() const { return Dims.size() == Layout.getOutDims().size() + 1; }
+  int64_t getNumBuffers() const { return hasBufferDim() ? Dims[0] : 1; }
+  /// Elements of one buffer.
+  int64_t getBufferElements() const;
+  const LinearLayout &getLayout() const { return Layout; }
+  bool isMutable() const { return Mutable; }
+
+  /// \p Elem, \p Dims and \p Layout must pass check().
+  static MemDescType *get(Type *Elem, llvm::ArrayRef<int64_t> Dims, const LinearLayout &Layout,
+                          bool Mutable);
+  /// Why these cannot make a memdesc type, or "": an integer or float
+  /// element; powers of two, at most 2^20 elements a buffer and 2^8 buffers;
+  /// a layout from one input "offset" onto the buffer shape that is a
+  /// bijection.
+  static std::string check(Type *Elem, llvm::ArrayRef<int64_t> Dims, const LinearLayout &Layout);
+  /// This type with one buffer: the buffer dimension dropped.
+  MemDescType *getBufferType() const;
+  static bool classof(const Type *T) { return T->getKind() == Kind::MemDesc; }
+
+private:
+  friend class Context;
+  MemDescType(Context &C, Type *E, llvm::ArrayRef<int64_t> D, const LinearLayout &L, bool M)
+      : Type(C, Kind::MemDesc), Elem(E), Dims(D.begin(), D.end()), Layout(L), Mutable(M) {}
+  Type *Elem;
+  Shape Dims;
+  LinearLayout Layout;
+  bool Mutable;
 };
 
 /// Prints a list of types separated by ", ".

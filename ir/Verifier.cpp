@@ -18,6 +18,8 @@
 //       constant only on integers, the constant fitting the width; noalias
 //       only on pointers.
 //   F5  No argument or result has type void.
+//   F6  A kernel's arguments are not memdescs (shared memory is the
+//       kernel's own).
 // Block
 //   B1  It ends with exactly one terminator and has none elsewhere.
 //   B2  Phis come before every other instruction.
@@ -42,10 +44,11 @@
 //   I8  An `extern_elementwise` symbol does not name a function of the
 //       module nor start with `llvm.`, and all uses of one symbol in the
 //       module have one signature (operand and result element types).
+//   I9  `local_dealloc` frees what a `local_alloc` returned.
 // Module
 //   M1  No function name starts with `llvm.` (LLVM's intrinsics).
 //
-// I5 to I8 are checked only on instructions that pass I1. Not required:
+// I5 to I9 are checked only on instructions that pass I1. Not required:
 // unique value or block names (the printer falls back to ids), the cached
 // predecessor lists (kept up to date by the IR itself), absence of
 // recursion.
@@ -199,6 +202,8 @@ void FunctionVerifier::verifyArgument(const Argument &A) {
   };
   if (T->isVoid())
     Bad("an argument cannot be void");
+  if (T->isMemDesc() && F.isKernel())
+    Bad("a kernel's argument cannot be a memdesc (shared memory is the kernel's own)");
   if (At.Divisibility) {
     if (!T->isInt() && !T->isPointer())
       Bad("divisibility applies to integers and pointers, not " + typeStr(T));
@@ -257,6 +262,11 @@ void FunctionVerifier::verifyBlock(const BasicBlock &B) {
       verifyCombine(*C);
     else if (auto *E = llvm::dyn_cast<ExternElementwiseInst>(&I))
       verifyExtern(*E);
+    else if (auto *D = llvm::dyn_cast<LocalDeallocInst>(&I)) {
+      const Instruction *Def = D->getMemDesc()->getDefiningInstruction();
+      if (!Def || Def->getOpcode() != Opcode::LocalAlloc)
+        report(I, "'local_dealloc' frees what a 'local_alloc' returned");
+    }
   }
 }
 

@@ -120,6 +120,13 @@ private:
     case OpFamily::Scan:
       lowerScan(C, I);
       return;
+    case OpFamily::LocalAlloc:
+    case OpFamily::LocalLoad:
+    case OpFamily::LocalStore:
+    case OpFamily::MemDescIndex:
+    case OpFamily::LocalDealloc:
+      lowerSharedMemory(C, I);
+      return;
     case OpFamily::Dot:
       lowerDot(C, I);
       return;
@@ -193,6 +200,7 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     case Type::Kind::F64: return llvm::Type::getDoubleTy(Ctx);
     case Type::Kind::Pointer:
       return llvm::PointerType::get(Ctx, llvm::cast<PointerType>(T)->getAddressSpace());
+    case Type::Kind::MemDesc: return llvm::Type::getInt32Ty(Ctx); // a byte offset
     default: reportError({}, "unsupported argument type " + T->str());
     }
   };

@@ -62,6 +62,8 @@ llvm::Type *LoweringContext::elemType(Type *T) const {
   case Type::Kind::Pointer:
     return llvm::PointerType::get(Ctx,
                                   llvm::cast<PointerType>(E)->getAddressSpace());
+  case Type::Kind::MemDesc:
+    return llvm::Type::getInt32Ty(Ctx); // the buffer's byte offset in shared memory
   default:
     llvm_unreachable("no LLVM type for this element");
   }

@@ -159,6 +159,7 @@ void lowerShape(LoweringContext &C, Instruction &I);
 void lowerReduce(LoweringContext &C, Instruction &I);
 void lowerScan(LoweringContext &C, Instruction &I);
 void lowerDot(LoweringContext &C, Instruction &I);
+void lowerSharedMemory(LoweringContext &C, Instruction &I);
 void lowerDebug(LoweringContext &C, Instruction &I);
 
 } // namespace tritium

@@ -121,6 +121,11 @@ const OpRow AllOps[] = {
     {Opcode::Store, "store", OpFamily::Store},
     {Opcode::AtomicRMW, "atomic_rmw", OpFamily::AtomicRMW},
     {Opcode::AtomicCAS, "atomic_cas", OpFamily::AtomicCAS},
+    {Opcode::LocalAlloc, "local_alloc", OpFamily::LocalAlloc},
+    {Opcode::LocalLoad, "local_load", OpFamily::LocalLoad},
+    {Opcode::LocalStore, "local_store", OpFamily::LocalStore},
+    {Opcode::MemDescIndex, "memdesc_index", OpFamily::MemDescIndex},
+    {Opcode::LocalDealloc, "local_dealloc", OpFamily::LocalDealloc},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
     {Opcode::Broadcast, "broadcast", OpFamily::Broadcast},
@@ -155,7 +160,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 93u);
+  CHECK(getNumOpcodes() == 98u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -474,11 +479,15 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
   std::set<Opcode> Effects = {Opcode::Store,  Opcode::AtomicRMW, Opcode::AtomicCAS,
                               Opcode::Barrier, Opcode::Print,   Opcode::Assert,
                               Opcode::Call,   Opcode::Ret,       Opcode::Br,
-                              Opcode::CondBr, Opcode::ExternElementwise};
+                              Opcode::CondBr, Opcode::ExternElementwise,
+                              Opcode::LocalStore, Opcode::LocalDealloc};
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
-                            Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise};
+                            Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
+                            Opcode::LocalLoad};
+  // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
-                             Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise};
+                             Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
+                             Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

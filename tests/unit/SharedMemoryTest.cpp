@@ -369,3 +369,80 @@ bb0:
   AM.invalidate(PreservedAnalyses::none());
   CHECK(AM.getCached<SharedMemoryAllocation>(*P.F) == nullptr);
 }
+
+TEST_CASE("shared memory: allocations live until the last use of what derives from them") {
+  // $S: a row-major shared layout of 256 elements.
+  std::string S = "<offset=[[1], [2], [4], [8], [16], [32], [64], [128]], shape=[256]>";
+  std::string One = "memdesc<256 x f32, " + S + ", mutable>";
+  std::string Two = "memdesc<2 x 256 x f32, " + S + ", mutable>";
+  Parsed P(R"(kernel @k(%c: i1) {
+bb0:
+  %two = local_alloc : )" + Two + R"(
+  %zero = constant 0 : i32
+  %one = constant 1 : i32
+  %b0 = memdesc_index %two, %zero : )" + One + R"(
+  %b1 = memdesc_index %two, %one : )" + One + R"(
+  cond_br %c, left, join
+left:
+  br join
+join:
+  %cur = phi [%b0, bb0], [%b1, left] : )" + One + R"(
+  %v = local_load %cur {layout=$A} : <256 x f32>
+  %late = local_alloc %v : memdesc<256 x f32, )" + S + R"(>
+  %w = local_load %late {layout=$A} : <256 x f32>
+  local_store %b0, %w
+  ret
+}
+)");
+  DominatorTree DT(*P.F);
+  SharedMemoryAllocation A(*P.F, DT);
+  const SharedBuffer *Two_ = A.getAllocation(P.value("two"));
+  const SharedBuffer *Late = A.getAllocation(P.value("late"));
+  REQUIRE(Two_);
+  REQUIRE(Late);
+  // Through memdesc_index and a phi whose incoming buffers are one allocation's.
+  CHECK(A.getAllocation(P.value("b1")) == Two_);
+  CHECK(A.getAllocation(P.value("cur")) == Two_);
+  CHECK(Two_->Size == 2048);
+  CHECK(Two_->Alignment == 1024); // one buffer is 1 KB
+  CHECK(Late->Alignment == 1024);
+  // %two is live until the store through %b0, which is after %late: apart.
+  CHECK(Two_->Live.intersects(Late->Live));
+  CHECK_FALSE(Two_->bytes().intersects(Late->bytes()));
+  CHECK(A.getTotalBytes() == 3072);
+  // Accesses: an initializing allocation writes, loads read, stores write.
+  using K = SharedAccess::Kind;
+  SharedAccesses Init = A.getAccesses(P.inst("late"));
+  REQUIRE(Init.size() == 1);
+  CHECK(Init[0].AccessKind == K::Write);
+  CHECK(Init[0].Bytes == Late->bytes());
+  SharedAccesses Load = A.getAccesses(P.inst("v"));
+  REQUIRE(Load.size() == 1);
+  CHECK(Load[0].AccessKind == K::Read);
+  CHECK(Load[0].Bytes == Two_->bytes());
+  CHECK(A.getAccesses(P.inst("two")).empty()); // nothing written yet
+  CHECK(A.getAccesses(P.inst("b0")).empty());
+}
+
+TEST_CASE("shared memory: a phi of two allocations' buffers is all of shared memory") {
+  std::string T = "memdesc<64 x f32, <offset=[[1], [2], [4], [8], [16], [32]], shape=[64]>, mutable>";
+  Parsed P(R"(kernel @k(%c: i1) {
+bb0:
+  %a = local_alloc : )" + T + R"(
+  %b = local_alloc : )" + T + R"(
+  cond_br %c, left, join
+left:
+  br join
+join:
+  %x = phi [%a, bb0], [%b, left] : )" + T + R"(
+  %v = local_load %x : <64 x f32>
+  ret
+}
+)");
+  DominatorTree DT(*P.F);
+  SharedMemoryAllocation A(*P.F, DT);
+  CHECK(A.getAllocation(P.value("x")) == nullptr);
+  SharedAccesses Load = A.getAccesses(P.inst("v"));
+  REQUIRE(Load.size() == 1);
+  CHECK(Load[0].Bytes == Interval::all());
+}

@@ -205,3 +205,38 @@ TEST_CASE("the context interns strings") {
   CHECK(C.intern("kernel.py").data() == A.data());
   CHECK(C.intern("other").data() != A.data());
 }
+
+TEST_CASE("memdesc types: uniqued, buffers first, a bijective shared layout") {
+  Context C;
+  Type *F16 = Type::getF16(C);
+  LinearLayout Rows({{"offset", {{0, 1}, {0, 2}, {1, 0}}}}, {{"dim0", 2}, {"dim1", 4}});
+  MemDescType *One = MemDescType::get(F16, {2, 4}, Rows, /*Mutable=*/false);
+  CHECK(One == MemDescType::get(F16, {2, 4}, Rows, false));
+  CHECK(One != MemDescType::get(F16, {2, 4}, Rows, true));
+  CHECK_FALSE(One->hasBufferDim());
+  CHECK(One->getNumBuffers() == 1);
+  CHECK(One->getBufferElements() == 8);
+  CHECK(One->str() == "memdesc<2 x 4 x f16, <offset=[[0, 1], [0, 2], [1, 0]], shape=[2, 4]>>");
+  MemDescType *Three = MemDescType::get(F16, {4, 2, 4}, Rows, true);
+  CHECK(Three->hasBufferDim());
+  CHECK(Three->getNumBuffers() == 4);
+  CHECK(Three->getBufferShape() == llvm::ArrayRef<int64_t>({2, 4}));
+  CHECK(Three->getBufferType() == MemDescType::get(F16, {2, 4}, Rows, true));
+  CHECK(Three->isMemDesc());
+  CHECK_FALSE(Three->isBlock());
+  CHECK(Three->getScalarSizeInBits() == 16u);
+
+  CHECK(MemDescType::check(F16, {2, 4}, Rows) == "");
+  CHECK(MemDescType::check(F16, {8}, Rows).find("needs a layout of as many dimensions") !=
+        std::string::npos);
+  CHECK(MemDescType::check(F16, {4, 4}, Rows) ==
+        "the shared layout's shape does not match the memdesc's");
+  CHECK(MemDescType::check(PointerType::get(F16), {2, 4}, Rows) ==
+        "shared memory holds integers or floats, not ptr<f16>");
+  LinearLayout Twice({{"offset", {{0, 1}, {0, 1}, {1, 0}}}}, {{"dim0", 2}, {"dim1", 4}});
+  CHECK(MemDescType::check(F16, {2, 4}, Twice) ==
+        "a shared layout puts every element at one offset (a bijection)");
+  LinearLayout Lanes({{"lane", {{0, 1}, {0, 2}, {1, 0}}}}, {{"dim0", 2}, {"dim1", 4}});
+  CHECK(MemDescType::check(F16, {2, 4}, Lanes) == "a shared layout has one input dimension, 'offset'");
+  CHECK(MemDescType::check(F16, {512, 2, 4}, Rows) == "a memdesc has at most 256 buffers, got 512");
+}
