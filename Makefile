@@ -33,7 +33,8 @@ APT_PROBES := \
   /usr/lib/llvm-16/bin/FileCheck:llvm-16-tools \
   /usr/include/doctest/doctest.h:doctest-dev \
   /usr/include/zlib.h:zlib1g-dev \
-  /usr/include/zstd.h:libzstd-dev
+  /usr/include/zstd.h:libzstd-dev \
+  /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc:rocm-device-libs
 PY_MODULES := numpy pytest lit pybind11
 PIP_PACKAGES := numpy pytest lit pybind11 scikit-build-core
 

@@ -23,3 +23,9 @@ llvm::StringRef tritium::getDefaultPipeline() {
   // what the others left behind.
   return "inline,canonicalize,cse,licm,peephole,dce";
 }
+
+std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize) {
+  return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
+         ",warp-size=" + std::to_string(WarpSize) +
+         "},remove-layout-conversions,cse,dce,insert-barriers";
+}

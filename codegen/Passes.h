@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace tritium {
 
 class PassRegistry;
@@ -16,6 +18,12 @@ void registerAllPasses(PassRegistry &R);
 /// fresh from the frontend, as a pipeline string for
 /// PassRegistry::parsePipeline: "inline,canonicalize,cse,licm,peephole,dce".
 llvm::StringRef getDefaultPipeline();
+
+/// The layout pipeline of every GPU target's tgir stage: unreachable code
+/// out of the way (layouts flow from the entry), layouts for \p NumWarps
+/// warps of \p WarpSize lanes, the conversions cheaper to recompute dropped,
+/// cleanup, and barriers last, once the shared memory users are final.
+std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize);
 
 } // namespace tritium
 

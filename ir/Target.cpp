@@ -4,7 +4,8 @@
 // are those LLVM 16's NVPTX backend knows (sm_70 to sm_90) plus sm_90a,
 // which LLVM prints as sm_90 and the backend patches (PTX 8.0: wgmma and
 // the other sm_90a instructions are inline PTX). AMD's are the processors
-// LLVM 16's AMDGPU backend knows (up to gfx941) that Triton supports.
+// LLVM 16's AMDGPU backend knows that Triton supports: CDNA up to gfx940
+// (LLVM 16 has no gfx941 or gfx942, so MI300X is out of reach) and RDNA 2/3.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,7 @@ struct AMDArch {
 
 const AMDArch AMDArchs[] = {
     {"gfx908", 64, Target::MFMA}, {"gfx90a", 64, Target::MFMA}, {"gfx940", 64, Target::MFMA},
-    {"gfx941", 64, Target::MFMA}, {"gfx1030", 32, 0},          {"gfx1100", 32, 0},
+    {"gfx1030", 32, 0},           {"gfx1100", 32, 0},
 };
 
 std::string nvidiaList() {
@@ -94,6 +95,9 @@ std::string Target::parse(llvm::StringRef Text, Target &Out) {
     for (const AMDArch &Known : AMDArchs)
       if (T == Known.Name)
         A = &Known;
+    if (!A && (T == "gfx941" || T == "gfx942"))
+      return "unsupported HIP architecture '" + T.str() +
+             "': LLVM 16 has no gfx941 or gfx942 (MI300X); expected one of " + amdList();
     if (!A)
       return "unsupported HIP architecture '" + T.str() + "': expected one of " + amdList();
     R.V = Vendor::AMD;

@@ -3,6 +3,7 @@
 #include "codegen/nvptx/NVPTXBackend.h"
 #include "codegen/nvptx/NVPTXTargetInfo.h"
 #include "codegen/Passes.h"
+#include "codegen/lowering/LLVMDiagnostics.h"
 #include "codegen/lowering/Lowering.h"
 #include "codegen/nvptx/PTXEmitter.h"
 #include "ir/Diagnostics.h"
@@ -67,13 +68,7 @@ void checkOptionsOrThrow(const NVPTXOptions &Opts) {
 } // namespace
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
-  // Unreachable code out of the way (layouts flow from the entry), layouts,
-  // then drop the conversions that are cheaper to recompute,
-  // then clean up what that left behind; barriers last, once the shared
-  // memory users are final.
-  return "dce,assign-layouts{num-warps=" + std::to_string(Opts.NumWarps) +
-         ",warp-size=" + std::to_string(Opts.GPU.getWarpSize()) +
-         "},remove-layout-conversions,cse,dce,insert-barriers";
+  return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize());
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
@@ -171,12 +166,14 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU) {
     Diag.print("llir", OS);
     reportError({}, "cannot parse the LLVM IR: " + OS.str());
   }
+  LLVMErrorCollector Errors(*Ctx);
   std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(GPU);
   prepareNVPTXModule(*M, *TM);
   std::string Err;
   std::string PTX = emitPTX(*M, *TM, Err);
   if (!Err.empty())
     reportError({}, Err);
+  Errors.throwIfAny("LLVM cannot compile the kernel for " + GPU.getArchName());
   // LLVM 16 stops at sm_90 and PTX 7.8: sm_90a gets its own header.
   if (GPU.isArchSpecific())
     PTX = patchPTXHeader(PTX, std::to_string(GPU.getPTXVersion() / 10) + "." +

@@ -14,6 +14,7 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_NVPTXBACKEND_H
 #define TRITIUM_CODEGEN_NVPTX_NVPTXBACKEND_H
 
+#include "codegen/Backend.h"
 #include "ir/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -48,11 +49,6 @@ std::string checkOptions(const NVPTXOptions &Opts);
 
 /// Runs the tgir pipeline on \p M. Throws CompileError.
 void runGPUPipeline(Module &M, const NVPTXOptions &Opts);
-
-struct LLVMIRResult {
-  std::string IR;
-  unsigned SharedBytes = 0;
-};
 
 /// Lowers layout-level \p M to optimized LLVM IR for Opts.GPU with libdevice
 /// linked. Throws CompileError.

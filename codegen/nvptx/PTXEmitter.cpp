@@ -28,10 +28,6 @@
 using namespace tritium;
 
 namespace {
-const char *const kLeanPipeline =
-    "always-inline,function(sroa,early-cse<memssa>,instcombine,simplifycfg,"
-    "loop-mssa(licm),gvn,instcombine,adce,simplifycfg),globaldce";
-
 void initNVPTX() {
   static std::once_flag Once;
   std::call_once(Once, [] {
@@ -179,32 +175,6 @@ std::string tritium::linkLibdevice(llvm::Module &M, const Target &GPU, bool Flus
            G.hasExternalLinkage() && llvm::isa<llvm::Function>(G);
   });
   return undefinedFunction(M);
-}
-
-void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3) {
-  llvm::LoopAnalysisManager LAM;
-  llvm::FunctionAnalysisManager FAM;
-  llvm::CGSCCAnalysisManager CGAM;
-  llvm::ModuleAnalysisManager MAM;
-  llvm::PassBuilder PB(&TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::ModulePassManager MPM;
-  if (UseO3) {
-    MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  } else {
-    // The lowering already emits straight-line, vectorized, CSE'd code with
-    // the loops it wants, and ptxas optimizes again; O3's eight InstCombine
-    // runs, SLP vectorizer and unrollers took about 3/4 of LLVM's time on a
-    // matmul for no smaller PTX. This pipeline keeps what pays: libdevice
-    // inlined and its __nvvm_reflect branches folded, scalar cleanup, LICM
-    // and GVN (redundant loads), dead code gone.
-    llvm::cantFail(PB.parsePassPipeline(MPM, kLeanPipeline));
-  }
-  MPM.run(M, MAM);
 }
 
 std::string tritium::emitPTX(llvm::Module &M, llvm::TargetMachine &TM,

@@ -9,6 +9,7 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
 #define TRITIUM_CODEGEN_NVPTX_PTXEMITTER_H
 
+#include "codegen/lowering/LLVMOptimize.h"
 #include "ir/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -43,10 +44,6 @@ std::string findLibdevice();
 /// error naming it.
 std::string linkLibdevice(llvm::Module &M, const Target &GPU, bool FlushDenormals = false,
                           llvm::StringRef LibdevicePath = "");
-
-/// Optimizes \p M for \p TM: a short pipeline (inline libdevice, scalar
-/// cleanup, LICM, GVN, DCE), or LLVM's default<O3> with \p UseO3.
-void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false);
 
 /// Prints PTX for \p M. Returns "" and sets \p Error on failure.
 std::string emitPTX(llvm::Module &M, llvm::TargetMachine &TM,

@@ -45,6 +45,8 @@ using namespace tritium;
 void bindFrontend(py::module_ &M);
 // _C.nvptx (NVPTXBinding.cpp).
 void bindNVPTX(py::module_ &M);
+// _C.amdgpu (AMDGPUBinding.cpp).
+void bindAMDGPU(py::module_ &M);
 // _C.runtime (RuntimeBinding.cpp).
 void bindRuntime(py::module_ &M);
 
@@ -216,4 +218,5 @@ PYBIND11_MODULE(_C, M) {
   bindFrontend(M);
   bindRuntime(M);
   bindNVPTX(M);
+  bindAMDGPU(M);
 }

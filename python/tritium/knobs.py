@@ -14,7 +14,7 @@ lists them (a test checks that the two agree).
 
 import os
 
-__all__ = ["cache", "compilation", "runtime", "autotuning", "nvidia", "all_knobs"]
+__all__ = ["cache", "compilation", "runtime", "autotuning", "nvidia", "amd", "all_knobs"]
 
 _TRUE = frozenset(("1", "true", "yes", "on", "y"))
 
@@ -119,6 +119,9 @@ class _Compilation(_Group):
         "TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", False, "bool",
         "Let kernels read plain (non-constexpr) globals; they are still part of the "
         "cache key and still checked for changes.")
+    llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
+                    "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
+                    "pipeline (both targets).")
 
 
 class _Runtime(_Group):
@@ -151,9 +154,6 @@ class _Nvidia(_Group):
     libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path",
                            "libdevice.10.bc (default: $CUDA_HOME/nvvm/libdevice, then "
                            "/usr/local/cuda/nvvm/libdevice).")
-    llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
-                    "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
-                    "pipeline.")
     backtrace = _Knob("TRITIUM_BACKTRACE", False, "bool",
                       "A crash in the C++ core prints a stack trace (read at import of _C).")
     libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path",
@@ -161,11 +161,19 @@ class _Nvidia(_Group):
                          "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
 
 
+class _Amd(_Group):
+    device_libs_path = _Knob("TRITIUM_ROCM_DEVICE_LIBS_PATH", None, "path",
+                             "The folder of the ROCm device libraries (ocml.bc, ockl.bc, "
+                             "oclc_*.bc; default: $ROCM_PATH/amdgcn/bitcode, then the "
+                             "Debian and ROCm install folders).")
+
+
 cache = _Cache()
 compilation = _Compilation()
 runtime = _Runtime()
 autotuning = _Autotuning()
 nvidia = _Nvidia()
+amd = _Amd()
 
 
 # -- Fast reads for the launch path ------------------------------------------
@@ -211,7 +219,7 @@ def default_backend_fast():
 def all_knobs():
     """Every knob as (group, attribute, environment variable, default, doc)."""
     out = []
-    for group_name in ("cache", "compilation", "runtime", "autotuning", "nvidia"):
+    for group_name in ("cache", "compilation", "runtime", "autotuning", "nvidia", "amd"):
         group = globals()[group_name]
         for k in group.knobs():
             default = k.default() if callable(k.default) else k.default

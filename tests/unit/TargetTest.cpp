@@ -71,8 +71,12 @@ TEST_CASE("what does not parse says what does") {
   CHECK(errorOf("cuda:80a").find("unsupported CUDA architecture '80a'") == 0);
   CHECK(errorOf("cuda:").find("unsupported CUDA architecture ''") == 0);
   CHECK(errorOf("cuda:99999999999999999999").find("unsupported CUDA architecture") == 0);
-  CHECK(errorOf("hip:gfx942") == "unsupported HIP architecture 'gfx942': expected one of gfx908, "
-                                 "gfx90a, gfx940, gfx941, gfx1030, gfx1100");
+  CHECK(errorOf("hip:gfx942") == "unsupported HIP architecture 'gfx942': LLVM 16 has no gfx941 "
+                                 "or gfx942 (MI300X); expected one of gfx908, gfx90a, gfx940, "
+                                 "gfx1030, gfx1100");
+  CHECK(errorOf("hip:gfx941").find("LLVM 16 has no gfx941 or gfx942") != std::string::npos);
+  CHECK(errorOf("hip:gfx900") == "unsupported HIP architecture 'gfx900': expected one of gfx908, "
+                                 "gfx90a, gfx940, gfx1030, gfx1100");
   CHECK(errorOf("metal:1").find("unknown target 'metal:1': expected cuda:<cc>") == 0);
   CHECK(errorOf("").find("unknown target ''") == 0);
 }

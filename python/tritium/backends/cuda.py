@@ -31,7 +31,7 @@ class CudaBackend:
     def version(self):
         # The cache key changes with the ptxas that builds the cubins and
         # with the LLVM pipeline.
-        return _ptxas() + (" llvm-o3" if knobs.nvidia.llvm_o3 else "")
+        return _ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
 
     def add_stages(self, stages, options, target):
         gpu = str(target)  # the C++ stages read the target description from it
@@ -45,7 +45,7 @@ class CudaBackend:
 
         def llir(module, metadata, opts):
             ir, shared = _nvptx.lower_to_llvm_ir(module, gpu, num_warps, debug,
-                                                 llvm_o3=bool(knobs.nvidia.llvm_o3),
+                                                 llvm_o3=bool(knobs.compilation.llvm_o3),
                                                  libdevice=knobs.nvidia.libdevice_path or "",
                                                  maxnreg=maxnreg)
             metadata["shared"] = shared

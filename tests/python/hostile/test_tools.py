@@ -107,6 +107,7 @@ TOOL_RUNS = {
     "opt-default-pipeline": lambda f: [OPT, f, "-p", "inline,canonicalize,cse,licm,peephole,dce", "--verify-each"],
     "translate-ptx": lambda f: [TRANSLATE, f, "--emit", "ptx", "-o", f + ".ptx"],
     "translate-passes-llvm": lambda f: [TRANSLATE, f, "--passes", "--emit", "llvm", "-o", os.devnull],
+    "translate-hsaco": lambda f: [TRANSLATE, f, "--target", "hip:gfx90a", "--emit", "hsaco", "-o", os.devnull],
 }
 
 
@@ -193,7 +194,10 @@ def test_every_pass_on_odd_modules(pass_name, module, tmp_path):
     (["--target", "cuda:12"], r"unsupported CUDA architecture '12'"),
     (["--target", "nvidia-h100"], r"unknown target 'nvidia-h100'"),
     (["--target", "cuda:"], r"unsupported CUDA architecture ''"),
-    (["--target", "hip:gfx90a"], r"the AMDGPU backend is not built yet"),
+    (["--target", "hip:gfx941"], r"LLVM 16 has no gfx941 or gfx942"),
+    (["--target", "hip:gfx90a", "--emit", "ptx"], r"--emit ptx is not a stage of hip:gfx90a"),
+    (["--target", "hip:gfx90a", "--maxnreg", "8"], r"--maxnreg is for cuda targets"),
+    (["--target", "hip:gfx90a", "--waves-per-eu", "11"], r"waves_per_eu must be at most 10"),
     (["--emit", "frobnicate"], r"unknown --emit 'frobnicate'"),
     (["--num-warps", "abc"], r"option '--num-warps' expects a number, got 'abc'"),
     (["--num-warps", "99999999999999999999"], r"expects a number"),

@@ -1,0 +1,147 @@
+//===- AMDGPUBackend.cpp - Tritium IR to AMDGPU assembly ------------------===//
+//
+// The tgir, llir and amdgcn stages; the hsaco stage is AMDGPUCodeObject.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/amdgpu/AMDGPUBackend.h"
+#include "codegen/Passes.h"
+#include "codegen/amdgpu/AMDGPUDeviceLibs.h"
+#include "codegen/amdgpu/AMDGPUTargetInfo.h"
+#include "codegen/amdgpu/AMDGPUTargetMachine.h"
+#include "codegen/lowering/LLVMDiagnostics.h"
+#include "codegen/lowering/LLVMOptimize.h"
+#include "codegen/lowering/Lowering.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "ir/PassManager.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace tritium;
+
+namespace {
+
+std::unique_ptr<llvm::Module> parseLLVMIR(llvm::StringRef IR, llvm::LLVMContext &Ctx) {
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
+  if (!M) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    Diag.print("llir", OS);
+    reportError({}, "cannot parse the LLVM IR: " + OS.str());
+  }
+  return M;
+}
+
+void checkOptionsOrThrow(const AMDGPUOptions &Opts) {
+  std::string Err = checkOptions(Opts);
+  if (!Err.empty())
+    reportError({}, Err);
+}
+
+/// Gives the lowering's shared memory (an external zero-length array, as
+/// CUDA's dynamic shared memory) its size: on AMD GPUs LDS is allocated
+/// statically, so LLVM knows it for occupancy and register budgets and the
+/// code object's group segment says it (the launch then passes no dynamic
+/// LDS). A kernel needing more than the target has fails in the amdgcn stage
+/// with LLVM's "local memory exceeds limit".
+void sizeSharedMemory(llvm::Module &M, unsigned Bytes) {
+  llvm::GlobalVariable *G = M.getGlobalVariable("global_smem");
+  if (!G || Bytes == 0)
+    return;
+  auto *Ty = llvm::ArrayType::get(llvm::Type::getInt8Ty(M.getContext()), Bytes);
+  auto *Sized = new llvm::GlobalVariable(M, Ty, /*isConstant=*/false,
+                                         llvm::GlobalValue::InternalLinkage,
+                                         llvm::UndefValue::get(Ty), "", nullptr,
+                                         llvm::GlobalValue::NotThreadLocal,
+                                         G->getAddressSpace());
+  Sized->setAlignment(G->getAlign().valueOrOne());
+  Sized->takeName(G);
+  G->replaceAllUsesWith(Sized);
+  G->eraseFromParent();
+}
+
+} // namespace
+
+AMDGPUOptions::AMDGPUOptions() { Target::parse("hip:gfx90a", GPU); }
+
+std::string tritium::checkOptions(const AMDGPUOptions &Opts) {
+  if (!Opts.GPU.isAMD())
+    return "the AMDGPU backend compiles for hip targets, not " + Opts.GPU.str();
+  // A workgroup holds at most 1024 work-items.
+  if (Opts.NumWarps == 0 || !llvm::isPowerOf2_32(Opts.NumWarps) ||
+      Opts.NumWarps * Opts.GPU.getWarpSize() > 1024)
+    return "num_warps must be a power of 2 with at most 1024 threads (" +
+           std::to_string(1024 / Opts.GPU.getWarpSize()) + " wavefronts of " +
+           std::to_string(Opts.GPU.getWarpSize()) + "), got " + std::to_string(Opts.NumWarps);
+  if (Opts.WavesPerEU > 10)
+    return "waves_per_eu must be at most 10, got " + std::to_string(Opts.WavesPerEU);
+  return "";
+}
+
+void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
+  checkOptionsOrThrow(Opts);
+  PassRegistry &R = PassRegistry::global();
+  registerAllPasses(R);
+  PassManager PM;
+  R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize()), PM);
+  PM.run(M);
+}
+
+LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
+  checkOptionsOrThrow(Opts);
+  llvm::SmallVector<Function *, 4> Functions = M.functions();
+  if (llvm::none_of(Functions, [](Function *F) { return F->isKernel(); }))
+    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
+  llvm::LLVMContext Ctx;
+  LoweringOptions LO;
+  LO.NumWarps = Opts.NumWarps;
+  LO.GPU = Opts.GPU;
+  LO.Debug = Opts.Debug;
+  AMDGPUTargetInfo TI(Opts.GPU);
+  LLVMIRResult Result;
+  std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);
+  sizeSharedMemory(*LLM, Result.SharedBytes);
+  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(Opts.GPU);
+  LLM->setTargetTriple(AMDGPUTriple);
+  LLM->setDataLayout(TM->createDataLayout());
+  if (Opts.WavesPerEU)
+    for (llvm::Function &F : *LLM)
+      if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
+        F.addFnAttr("amdgpu-waves-per-eu", std::to_string(Opts.WavesPerEU));
+  std::string Err = linkDeviceLibs(*LLM, Opts.GPU, Opts.DeviceLibsPath);
+  if (Err.empty())
+    Err = undefinedFunction(*LLM);
+  if (!Err.empty())
+    reportError({}, Err);
+  optimizeModule(*LLM, *TM, Opts.LLVMO3);
+  llvm::raw_string_ostream OS(Result.IR);
+  LLM->print(OS, nullptr);
+  OS.flush();
+  return Result;
+}
+
+std::string tritium::compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU) {
+  if (!GPU.isAMD())
+    reportError({}, "the AMDGPU backend compiles for hip targets, not " + GPU.str());
+  llvm::LLVMContext Ctx;
+  LLVMErrorCollector Errors(Ctx);
+  std::unique_ptr<llvm::Module> M = parseLLVMIR(LLVMIR, Ctx);
+  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(GPU);
+  M->setTargetTriple(AMDGPUTriple);
+  M->setDataLayout(TM->createDataLayout());
+  llvm::SmallString<0> Buf;
+  llvm::raw_svector_ostream OS(Buf);
+  llvm::legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr, llvm::CGFT_AssemblyFile))
+    reportError({}, "the AMDGPU target cannot emit assembly");
+  PM.run(*M);
+  Errors.throwIfAny("LLVM cannot compile the kernel for " + GPU.getArchName());
+  return std::string(Buf.str());
+}

@@ -1,0 +1,90 @@
+//===- AMDGPUBackend.h - Tritium IR to an AMD code object --------*- C++ -*-===//
+//
+// The stages of the AMDGPU backend, each usable on its own (the Python
+// compiler runs them one by one so every stage can be dumped and
+// overridden):
+//
+//   tgir    runGPUPipeline: the layout pipeline for wavefronts of the
+//           target's size (64 on CDNA, 32 on RDNA)
+//   llir    lowerToLLVMIR: lowering (AMDGPUTargetInfo), the ROCm device
+//           libraries linked (ocml, ockl and the oclc controls), optimized
+//   amdgcn  compileToAMDGCN: LLVM's AMDGPU backend, as assembly
+//   hsaco   assembleHsaco: the assembly assembled by LLVM's MC layer and
+//           linked by LLD, in process, into a code object; its metadata
+//           (registers, LDS, scratch, kernel arguments) read back
+//
+// No AMD GPU is lent to this project: everything here is checked by
+// compiling, linking and inspecting the code objects (docs/amdgpu.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_AMDGPU_AMDGPUBACKEND_H
+#define TRITIUM_CODEGEN_AMDGPU_AMDGPUBACKEND_H
+
+#include "codegen/Backend.h"
+#include "ir/Target.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tritium {
+
+class Module;
+
+struct AMDGPUOptions {
+  /// An AMD target (ir/Target.h); hip:gfx90a unless set.
+  Target GPU;
+  unsigned NumWarps = 4;
+  /// AMD's occupancy hint: waves per execution unit (0: LLVM decides).
+  unsigned WavesPerEU = 0;
+  bool Debug = false;
+  /// LLVM's default<O3> instead of the backend's short pipeline.
+  bool LLVMO3 = false;
+  /// The folder of ocml.bc and the oclc_*.bc; empty: findDeviceLibs().
+  std::string DeviceLibsPath;
+  AMDGPUOptions();
+};
+
+/// "" if \p Opts can be compiled for, else why not.
+std::string checkOptions(const AMDGPUOptions &Opts);
+
+/// Runs the tgir pipeline on \p M. Throws CompileError.
+void runGPUPipeline(Module &M, const AMDGPUOptions &Opts);
+
+/// Lowers layout-level \p M to optimized LLVM IR for Opts.GPU with the
+/// device libraries linked; its shared memory is one LDS array of
+/// SharedBytes (static, so the code object's group segment holds it).
+/// Throws CompileError.
+LLVMIRResult lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts);
+
+/// LLVM IR text to AMDGPU assembly for \p GPU. Throws CompileError.
+std::string compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU);
+
+struct HsacoResult {
+  std::string Hsaco; ///< the code object (an ELF shared object)
+  /// From the code object's metadata, of its first kernel (-1: absent).
+  int VGPRs = -1, SGPRs = -1;
+  int LDSBytes = -1, ScratchBytes = -1, KernargBytes = -1, WavefrontSize = -1;
+  std::string KernelName;
+};
+
+/// Assembles AMDGPU assembly for \p GPU and links it with LLD into a code
+/// object. Throws CompileError (with the assembler's or linker's message).
+HsacoResult assembleHsaco(llvm::StringRef AMDGCN, const Target &GPU);
+
+/// Reads the metadata of a code object's first kernel into \p R. Returns
+/// "" or what is wrong with the image.
+std::string readHsacoMetadata(llvm::StringRef Hsaco, HsacoResult &R);
+
+/// Where the ROCm device libraries are: TRITIUM_ROCM_DEVICE_LIBS_PATH, then
+/// $ROCM_PATH/amdgcn/bitcode, Debian's /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+/// and ROCm's /opt/rocm/amdgcn/bitcode; empty if none holds ocml.bc.
+std::string findDeviceLibs();
+
+/// The LDS a workgroup of \p GPU may use, in bytes (64 KiB on every AMD
+/// target LLVM 16 knows).
+inline unsigned maxSharedBytes(const Target & /*GPU*/) { return 64 * 1024; }
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_AMDGPU_AMDGPUBACKEND_H

@@ -1,0 +1,355 @@
+//===- AMDGPUTargetInfo.cpp - Lowering primitives for AMD GPUs ------------===//
+//
+// Everything through LLVM's AMDGPU backend, which schedules the waitcnts and
+// turns branches on divergent predicates into exec masks: so predicated
+// loads, stores and atomics are plain LLVM memory operations under a branch.
+// Math, the number of programs and printf come from the ROCm device
+// libraries (linked by AMDGPUBackend.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/amdgpu/AMDGPUTargetInfo.h"
+#include "codegen/lowering/FloatConversions.h"
+
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+
+using namespace tritium;
+
+namespace {
+
+llvm::Function *parentOf(llvm::IRBuilder<> &B) { return B.GetInsertBlock()->getParent(); }
+
+/// A call of the device library's \p Name (linked later).
+llvm::Value *deviceLib(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ret,
+                       llvm::ArrayRef<llvm::Value *> Args) {
+  llvm::SmallVector<llvm::Type *, 10> Tys;
+  for (llvm::Value *A : Args)
+    Tys.push_back(A->getType());
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::FunctionCallee F = M->getOrInsertFunction(Name, llvm::FunctionType::get(Ret, Tys, false));
+  return B.CreateCall(F, Args);
+}
+
+/// Runs \p Body where \p Pred (may be null) holds, under a branch; the value
+/// it returns (may be null) is merged with \p Else (a value of its type).
+llvm::Value *whereHolds(llvm::IRBuilder<> &B, llvm::Value *Pred, llvm::StringRef Name,
+                        llvm::function_ref<llvm::Value *()> Body,
+                        llvm::function_ref<llvm::Value *(llvm::Type *)> Else = nullptr) {
+  if (!Pred)
+    return Body();
+  llvm::LLVMContext &Ctx = B.getContext();
+  llvm::BasicBlock *From = B.GetInsertBlock();
+  auto *Then = llvm::BasicBlock::Create(Ctx, Name, parentOf(B));
+  auto *Done = llvm::BasicBlock::Create(Ctx, Name + ".done", parentOf(B));
+  B.CreateCondBr(Pred, Then, Done);
+  B.SetInsertPoint(Then);
+  llvm::Value *V = Body();
+  llvm::BasicBlock *ThenEnd = B.GetInsertBlock();
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  if (!V)
+    return nullptr;
+  llvm::PHINode *P = B.CreatePHI(V->getType(), 2);
+  P->addIncoming(V, ThenEnd);
+  P->addIncoming(Else ? Else(V->getType()) : llvm::Constant::getNullValue(V->getType()), From);
+  return P;
+}
+
+llvm::SyncScope::ID syncScope(llvm::LLVMContext &Ctx, MemScope Scope) {
+  switch (Scope) {
+  case MemScope::CTA: return Ctx.getOrInsertSyncScopeID("workgroup");
+  case MemScope::GPU: return Ctx.getOrInsertSyncScopeID("agent");
+  case MemScope::Sys: return llvm::SyncScope::System;
+  }
+  return llvm::SyncScope::System;
+}
+
+llvm::AtomicOrdering ordering(MemSem Sem) {
+  switch (Sem) {
+  case MemSem::Relaxed: return llvm::AtomicOrdering::Monotonic;
+  case MemSem::Acquire: return llvm::AtomicOrdering::Acquire;
+  case MemSem::Release: return llvm::AtomicOrdering::Release;
+  case MemSem::AcqRel: return llvm::AtomicOrdering::AcquireRelease;
+  }
+  return llvm::AtomicOrdering::AcquireRelease;
+}
+
+/// What a compare-and-swap may fail with: the ordering without its release.
+llvm::AtomicOrdering failureOrdering(llvm::AtomicOrdering O) {
+  return O == llvm::AtomicOrdering::AcquireRelease || O == llvm::AtomicOrdering::Acquire
+             ? llvm::AtomicOrdering::Acquire
+             : llvm::AtomicOrdering::Monotonic;
+}
+
+/// \p V moved from lane \p Src of the wavefront (ds_bpermute moves 32 bits;
+/// wider values go in 32-bit parts, narrower ones widened).
+llvm::Value *fromLane(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Src) {
+  llvm::Type *T = V->getType();
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  llvm::Value *Addr = B.CreateShl(Src, 2);
+  auto Move32 = [&](llvm::Value *X) {
+    return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {Addr, X});
+  };
+  llvm::Value *Int = T->isIntegerTy() ? V : B.CreateBitCast(V, B.getIntNTy(Bits));
+  llvm::Value *Out;
+  if (Bits == 64) {
+    llvm::Value *Lo = Move32(B.CreateTrunc(Int, B.getInt32Ty()));
+    llvm::Value *Hi = Move32(B.CreateTrunc(B.CreateLShr(Int, 32), B.getInt32Ty()));
+    Out = B.CreateOr(B.CreateZExt(Lo, B.getInt64Ty()),
+                     B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32));
+  } else if (Bits == 32) {
+    Out = Move32(Int);
+  } else {
+    Out = B.CreateTrunc(Move32(B.CreateZExt(Int, B.getInt32Ty())), Int->getType());
+  }
+  return T->isIntegerTy() ? Out : B.CreateBitCast(Out, T);
+}
+
+} // namespace
+
+llvm::Value *AMDGPUTargetInfo::threadId(llvm::IRBuilder<> &B) const {
+  return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_x, {}, {});
+}
+
+llvm::Value *AMDGPUTargetInfo::programId(llvm::IRBuilder<> &B, unsigned Axis) const {
+  llvm::Intrinsic::ID IDs[] = {llvm::Intrinsic::amdgcn_workgroup_id_x,
+                               llvm::Intrinsic::amdgcn_workgroup_id_y,
+                               llvm::Intrinsic::amdgcn_workgroup_id_z};
+  return B.CreateIntrinsic(IDs[Axis], {}, {});
+}
+
+llvm::Value *AMDGPUTargetInfo::numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const {
+  return B.CreateTrunc(deviceLib(B, "__ockl_get_num_groups", B.getInt64Ty(), {B.getInt32(Axis)}),
+                       B.getInt32Ty());
+}
+
+void AMDGPUTargetInfo::barrier(llvm::IRBuilder<> &B) const {
+  // s_barrier orders execution only: the fences make LDS writes before it
+  // visible to reads after it, across the workgroup.
+  llvm::SyncScope::ID WG = B.getContext().getOrInsertSyncScopeID("workgroup");
+  B.CreateFence(llvm::AtomicOrdering::Release, WG);
+  B.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {}, {});
+  B.CreateFence(llvm::AtomicOrdering::Acquire, WG);
+}
+
+llvm::Value *AMDGPUTargetInfo::shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
+                                          unsigned Mask) const {
+  llvm::Value *Lane = B.CreateAnd(threadId(B), GPU.getWarpSize() - 1);
+  return fromLane(B, V, B.CreateXor(Lane, Mask));
+}
+
+llvm::Value *AMDGPUTargetInfo::shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,
+                                          llvm::Value *Lane) const {
+  return fromLane(B, V, Lane);
+}
+
+llvm::Value *AMDGPUTargetInfo::shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V,
+                                         unsigned Delta) const {
+  llvm::Value *Lane = B.CreateAnd(threadId(B), GPU.getWarpSize() - 1);
+  llvm::Value *Below = B.CreateICmpULT(Lane, B.getInt32(Delta));
+  llvm::Value *Src = B.CreateSelect(Below, Lane, B.CreateSub(Lane, B.getInt32(Delta)));
+  return fromLane(B, V, Src);
+}
+
+llvm::Value *AMDGPUTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                          unsigned NumWords, unsigned WordBits,
+                                          llvm::Value *Pred, llvm::Value *Other,
+                                          const MemoryHints &Hints) const {
+  auto *VecTy = llvm::FixedVectorType::get(B.getIntNTy(WordBits), NumWords);
+  return whereHolds(
+      B, Pred, "load",
+      [&]() -> llvm::Value * {
+        llvm::LoadInst *L =
+            B.CreateAlignedLoad(VecTy, Ptr, llvm::Align(uint64_t(NumWords) * WordBits / 8));
+        L->setVolatile(Hints.Volatile);
+        return L;
+      },
+      [&](llvm::Type *T) -> llvm::Value * {
+        return Other ? Other : llvm::Constant::getNullValue(T);
+      });
+}
+
+void AMDGPUTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words,
+                                   llvm::Value *Pred, const MemoryHints &Hints) const {
+  auto *VT = llvm::cast<llvm::FixedVectorType>(Words->getType());
+  uint64_t Bytes = uint64_t(VT->getNumElements()) * VT->getElementType()->getIntegerBitWidth() / 8;
+  whereHolds(B, Pred, "store", [&]() -> llvm::Value * {
+    B.CreateAlignedStore(Words, Ptr, llvm::Align(Bytes));
+    return nullptr;
+  });
+}
+
+llvm::Value *AMDGPUTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
+                                         llvm::Value *Ptr, llvm::Value *Val,
+                                         llvm::Value *Pred, MemSem Sem, MemScope Scope,
+                                         Type *Elem) const {
+  llvm::AtomicOrdering Order = ordering(Sem);
+  llvm::SyncScope::ID SS = syncScope(B.getContext(), Scope);
+  bool BF16 = Elem->getScalarType()->getKind() == Type::Kind::BF16;
+  return whereHolds(B, Pred, "atomic", [&]() -> llvm::Value * {
+    if (BF16 && Kind == AtomicKind::FAdd) {
+      // bf16 is carried as i16: a compare-and-swap loop adding in f32 and
+      // rounding to nearest even, as bf16 arithmetic does.
+      llvm::LoadInst *Init = B.CreateAlignedLoad(B.getInt16Ty(), Ptr, llvm::Align(2));
+      Init->setAtomic(llvm::AtomicOrdering::Monotonic, SS);
+      llvm::BasicBlock *Entry = B.GetInsertBlock();
+      auto *Loop = llvm::BasicBlock::Create(B.getContext(), "atomic.cas", parentOf(B));
+      auto *Done = llvm::BasicBlock::Create(B.getContext(), "atomic.cas.done", parentOf(B));
+      B.CreateBr(Loop);
+      B.SetInsertPoint(Loop);
+      llvm::PHINode *Cur = B.CreatePHI(B.getInt16Ty(), 2);
+      Cur->addIncoming(Init, Entry);
+      llvm::Value *New = f32ToBF16(B, B.CreateFAdd(bf16ToF32(B, Cur), bf16ToF32(B, Val)));
+      llvm::Value *Pair =
+          B.CreateAtomicCmpXchg(Ptr, Cur, New, llvm::MaybeAlign(2), Order, failureOrdering(Order), SS);
+      llvm::Value *Seen = B.CreateExtractValue(Pair, 0);
+      Cur->addIncoming(Seen, B.GetInsertBlock());
+      B.CreateCondBr(B.CreateExtractValue(Pair, 1), Done, Loop);
+      B.SetInsertPoint(Done);
+      return Cur;
+    }
+    llvm::AtomicRMWInst::BinOp Op = llvm::AtomicRMWInst::Xchg;
+    switch (Kind) {
+    case AtomicKind::Add: Op = llvm::AtomicRMWInst::Add; break;
+    case AtomicKind::FAdd: Op = llvm::AtomicRMWInst::FAdd; break;
+    case AtomicKind::Max: Op = llvm::AtomicRMWInst::Max; break;
+    case AtomicKind::Min: Op = llvm::AtomicRMWInst::Min; break;
+    case AtomicKind::UMax: Op = llvm::AtomicRMWInst::UMax; break;
+    case AtomicKind::UMin: Op = llvm::AtomicRMWInst::UMin; break;
+    case AtomicKind::And: Op = llvm::AtomicRMWInst::And; break;
+    case AtomicKind::Or: Op = llvm::AtomicRMWInst::Or; break;
+    case AtomicKind::Xor: Op = llvm::AtomicRMWInst::Xor; break;
+    case AtomicKind::Xchg: Op = llvm::AtomicRMWInst::Xchg; break;
+    }
+    unsigned Bytes = Val->getType()->getPrimitiveSizeInBits() / 8;
+    return B.CreateAtomicRMW(Op, Ptr, Val, llvm::MaybeAlign(Bytes), Order, SS);
+  });
+}
+
+llvm::Value *AMDGPUTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                         llvm::Value *Cmp, llvm::Value *Val,
+                                         llvm::Value *Pred, MemSem Sem,
+                                         MemScope Scope) const {
+  llvm::Type *T = Val->getType();
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  llvm::Type *IntTy = B.getIntNTy(Bits);
+  bool Float = T->isFloatingPointTy();
+  llvm::Value *Old = whereHolds(B, Pred, "cas", [&]() -> llvm::Value * {
+    llvm::AtomicOrdering Order = ordering(Sem);
+    llvm::Value *Pair = B.CreateAtomicCmpXchg(
+        Ptr, Float ? B.CreateBitCast(Cmp, IntTy) : Cmp, Float ? B.CreateBitCast(Val, IntTy) : Val,
+        llvm::MaybeAlign(Bits / 8), Order, failureOrdering(Order),
+        syncScope(B.getContext(), Scope));
+    return B.CreateExtractValue(Pair, 0);
+  });
+  return Float ? B.CreateBitCast(Old, T) : Old;
+}
+
+void AMDGPUTargetInfo::printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+                              llvm::ArrayRef<llvm::Value *> Args) const {
+  // ockl's hostcall printf: the format as a string, then the arguments in
+  // groups of at most seven 64-bit slots, the last call marked last.
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  llvm::Value *Desc = deviceLib(B, "__ockl_printf_begin", I64, {B.getInt64(0)});
+  llvm::Value *Fmt = B.CreateGlobalStringPtr(Format, "printf_format", AMDConstant, M);
+  llvm::Value *FlatFmt = B.CreateAddrSpaceCast(Fmt, llvm::PointerType::get(B.getContext(), AMDFlat));
+  Desc = deviceLib(B, "__ockl_printf_append_string_n", I64,
+                   {Desc, FlatFmt, B.getInt64(Format.size() + 1), B.getInt32(Args.empty())});
+  for (size_t First = 0; First < Args.size(); First += 7) {
+    size_t N = std::min<size_t>(7, Args.size() - First);
+    llvm::SmallVector<llvm::Value *, 10> Call = {Desc, B.getInt32(unsigned(N))};
+    for (size_t K = 0; K < 7; ++K) {
+      if (K >= N) {
+        Call.push_back(B.getInt64(0));
+        continue;
+      }
+      llvm::Value *A = Args[First + K];
+      llvm::Type *T = A->getType();
+      if (T->isPointerTy())
+        A = B.CreatePtrToInt(A, I64);
+      else if (T->isFloatingPointTy())
+        A = B.CreateBitCast(B.CreateFPExt(A, B.getDoubleTy()), I64);
+      else
+        A = B.CreateZExt(A, I64);
+      Call.push_back(A);
+    }
+    Call.push_back(llvm::ConstantInt::get(I32, First + N == Args.size()));
+    Desc = deviceLib(B, "__ockl_printf_append_args", I64, Call);
+  }
+}
+
+void AMDGPUTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
+                                  llvm::StringRef Message, llvm::StringRef File, unsigned Line,
+                                  llvm::StringRef Func) const {
+  // No __assertfail in the device libraries: print the message, then trap.
+  // The builder sits at the end of a block still being filled: branch around
+  // and continue in a new block.
+  auto *Fail = llvm::BasicBlock::Create(B.getContext(), "assert.fail", parentOf(B));
+  auto *Cont = llvm::BasicBlock::Create(B.getContext(), "assert.cont", parentOf(B));
+  B.CreateCondBr(Failed, Fail, Cont);
+  B.SetInsertPoint(Fail);
+  std::string Fmt = (File + ":" + llvm::Twine(Line) + ": " + Func + ": Assertion `" + Message +
+                     "` failed.\n")
+                        .str();
+  std::string Escaped;
+  for (char C : Fmt)
+    Escaped += C == '%' ? std::string("%%") : std::string(1, C);
+  printf(B, Escaped, {});
+  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  B.CreateBr(Cont);
+  B.SetInsertPoint(Cont);
+}
+
+void AMDGPUTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
+                                      unsigned MaxRegisters) const {
+  F->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+  F->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(NumThreads));
+  // Float atomic adds use the hardware's (gfx90a and later) instead of a
+  // compare-and-swap loop, as Triton does; those do not work on fine-grained
+  // (host-coherent) memory, which device tensors are not.
+  F->addFnAttr("amdgpu-unsafe-fp-atomics", "true");
+  (void)MaxRegisters; // maxnreg is NVIDIA's option (waves_per_eu is AMD's)
+}
+
+llvm::Value *AMDGPUTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
+  bool Double = X->getType()->isDoubleTy();
+  const char *Name = nullptr;
+  switch (Op) {
+  case Opcode::Exp: Name = "exp"; break;
+  case Opcode::Exp2: Name = "exp2"; break;
+  case Opcode::Log: Name = "log"; break;
+  case Opcode::Log2: Name = "log2"; break;
+  case Opcode::Sqrt: Name = "sqrt"; break;
+  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+  case Opcode::Rsqrt: Name = "rsqrt"; break;
+  case Opcode::Sin: Name = "sin"; break;
+  case Opcode::Cos: Name = "cos"; break;
+  case Opcode::Erf: Name = "erf"; break;
+  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
+  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
+  default: llvm_unreachable("not a math opcode");
+  }
+  return deviceLib(B, std::string("__ocml_") + Name + (Double ? "_f64" : "_f32"), X->getType(),
+                   {X});
+}
+
+llvm::Value *AMDGPUTargetInfo::fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
+  return deviceLib(B, X->getType()->isDoubleTy() ? "__ocml_fmod_f64" : "__ocml_fmod_f32",
+                   X->getType(), {X, Y});
+}
+
+llvm::Value *AMDGPUTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
+                                               llvm::Type *To) const {
+  // Round to nearest, then step toward zero where that went away from it:
+  // one ulp down in magnitude is the next smaller encoding (overflow to
+  // infinity steps back to the largest finite value, as RTZ gives).
+  llvm::Value *T = B.CreateFPTrunc(X, To);
+  llvm::Value *Back = B.CreateFPExt(T, X->getType());
+  llvm::Value *Away = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, Back),
+                                      B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X));
+  llvm::Type *IntTy = B.getIntNTy(To->getPrimitiveSizeInBits());
+  llvm::Value *Down = B.CreateBitCast(B.CreateSub(B.CreateBitCast(T, IntTy), llvm::ConstantInt::get(IntTy, 1)), To);
+  return B.CreateSelect(Away, Down, T);
+}

@@ -1,0 +1,61 @@
+//===- AMDGPUTargetInfo.h - Lowering primitives for AMD GPUs -----*- C++ -*-===//
+//
+// TargetInfo (codegen/lowering/TargetInfo.h) for AMD GPUs through LLVM's
+// AMDGPU backend: amdgcn intrinsics, LDS for shared memory, cross-lane moves
+// with ds_bpermute (any lane of the wavefront, 32 or 64 of them), memory
+// accesses as LLVM loads and stores (predicated by a branch: the hardware
+// turns it into an exec mask), atomics as LLVM atomics with AMDGPU's sync
+// scopes, math and printf through the ROCm device libraries (ocml, ockl).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_AMDGPU_AMDGPUTARGETINFO_H
+#define TRITIUM_CODEGEN_AMDGPU_AMDGPUTARGETINFO_H
+
+#include "codegen/lowering/TargetInfo.h"
+#include "ir/Target.h"
+
+namespace tritium {
+
+/// AMDGPU address spaces (LLVM's numbering).
+enum AMDGPUAddressSpace : unsigned { AMDFlat = 0, AMDGlobal = 1, AMDLocal = 3, AMDConstant = 4 };
+
+class AMDGPUTargetInfo : public TargetInfo {
+public:
+  explicit AMDGPUTargetInfo(const Target &GPU) : GPU(GPU) {}
+  llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
+  llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  void barrier(llvm::IRBuilder<> &B) const override;
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V, unsigned Mask) const override;
+  llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Lane) const override;
+  llvm::Value *shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V, unsigned Delta) const override;
+  unsigned sharedAddressSpace() const override { return AMDLocal; }
+  llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned NumWords,
+                          unsigned WordBits, llvm::Value *Pred, llvm::Value *Other,
+                          const MemoryHints &Hints) const override;
+  void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words, llvm::Value *Pred,
+                   const MemoryHints &Hints) const override;
+  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind, llvm::Value *Ptr,
+                         llvm::Value *Val, llvm::Value *Pred, MemSem Sem, MemScope Scope,
+                         Type *Elem) const override;
+  llvm::Value *atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Cmp,
+                         llvm::Value *Val, llvm::Value *Pred, MemSem Sem,
+                         MemScope Scope) const override;
+  void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+              llvm::ArrayRef<llvm::Value *> Args) const override;
+  void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed, llvm::StringRef Message,
+                  llvm::StringRef File, unsigned Line, llvm::StringRef Func) const override;
+  void annotateKernel(llvm::Function *F, unsigned NumThreads,
+                      unsigned MaxRegisters) const override;
+  llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
+  llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
+  llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
+                               llvm::Type *To) const override;
+
+private:
+  Target GPU;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_AMDGPU_AMDGPUTARGETINFO_H

@@ -1,0 +1,124 @@
+// Tests of the AMDGPU stage functions (codegen/amdgpu/): options, the llir
+// stage's static LDS, the amdgcn stage's LLVM errors, the hsaco stage's code
+// object and its metadata, and LLVM's error diagnostics collected instead
+// of ending the process. No AMD GPU: the code objects are inspected.
+#include "codegen/amdgpu/AMDGPUBackend.h"
+#include "codegen/lowering/LLVMDiagnostics.h"
+#include "ir/Context.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "ir/Parser.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
+
+#include <doctest/doctest.h>
+
+using namespace tritium;
+
+namespace {
+const char *Reduce = R"(kernel @sum(%x: ptr<f32> {divisibility=16}, %out: ptr<f32>) {
+entry:
+  %r = make_range {start=0, end=1024} : <1024 x i32>
+  %xs = splat %x : <1024 x ptr<f32>>
+  %xp = getelementptr %xs, %r : <1024 x ptr<f32>>
+  %v = load %xp : <1024 x f32>
+  %s = reduce %v {axis=0, kind=fadd} : f32
+  store %out, %s
+  ret
+}
+)";
+
+AMDGPUOptions options(const char *GPU) {
+  AMDGPUOptions O;
+  REQUIRE(Target::parse(GPU, O.GPU).empty());
+  return O;
+}
+
+LLVMIRResult lower(const AMDGPUOptions &Opts) {
+  Context Ctx;
+  std::unique_ptr<Module> M = parseModule(Reduce, Ctx);
+  runGPUPipeline(*M, Opts);
+  return lowerToLLVMIR(*M, Opts);
+}
+
+bool contains(const std::string &S, const char *Part) { return S.find(Part) != std::string::npos; }
+} // namespace
+
+TEST_CASE("AMDGPU options are checked against the target") {
+  AMDGPUOptions O = options("hip:gfx90a");
+  CHECK(checkOptions(O) == "");
+  O.NumWarps = 16; // 1024 work-items: the most a workgroup holds
+  CHECK(checkOptions(O) == "");
+  O.NumWarps = 32;
+  CHECK(contains(checkOptions(O), "at most 1024 threads (16 wavefronts of 64), got 32"));
+  O = options("hip:gfx1030");
+  O.NumWarps = 32; // wave32: 1024 work-items
+  CHECK(checkOptions(O) == "");
+  O.NumWarps = 3;
+  CHECK(contains(checkOptions(O), "num_warps must be a power of 2"));
+  O = options("hip:gfx90a");
+  O.WavesPerEU = 11;
+  CHECK(checkOptions(O) == "waves_per_eu must be at most 10, got 11");
+  O = options("cuda:90");
+  CHECK(checkOptions(O) == "the AMDGPU backend compiles for hip targets, not cuda:90");
+}
+
+TEST_CASE("the llir stage sizes the LDS statically and the code object says so") {
+  AMDGPUOptions Opts = options("hip:gfx90a");
+  LLVMIRResult R = lower(Opts);
+  REQUIRE(R.SharedBytes > 0);
+  std::string Global = "@global_smem = internal addrspace(3) global [" +
+                       std::to_string(R.SharedBytes) + " x i8] undef, align 16";
+  CHECK(contains(R.IR, Global.c_str()));
+  CHECK(contains(R.IR, "define amdgpu_kernel void @sum("));
+
+  std::string Asm = compileToAMDGCN(R.IR, Opts.GPU);
+  CHECK(contains(Asm, ".amdgcn_target \"amdgcn-amd-amdhsa--gfx90a"));
+  CHECK(contains(Asm, "ds_bpermute_b32"));
+  HsacoResult H = assembleHsaco(Asm, Opts.GPU);
+  CHECK(H.Hsaco.compare(0, 4, "\x7f" "ELF") == 0);
+  CHECK(H.KernelName == "sum");
+  CHECK(H.LDSBytes == int(R.SharedBytes));
+  CHECK(H.ScratchBytes == 0);
+  CHECK(H.WavefrontSize == 64);
+  CHECK(H.KernargBytes == 16);
+  CHECK(H.VGPRs > 0);
+  CHECK(H.SGPRs > 0);
+
+  // The metadata reads back the same from the image alone.
+  HsacoResult Again;
+  CHECK(readHsacoMetadata(H.Hsaco, Again) == "");
+  CHECK(Again.LDSBytes == H.LDSBytes);
+  CHECK(Again.VGPRs == H.VGPRs);
+}
+
+TEST_CASE("wave32 targets lay out 32-lane wavefronts") {
+  AMDGPUOptions Opts = options("hip:gfx1030");
+  LLVMIRResult R = lower(Opts);
+  HsacoResult H = assembleHsaco(compileToAMDGCN(R.IR, Opts.GPU), Opts.GPU);
+  CHECK(H.WavefrontSize == 32);
+}
+
+TEST_CASE("a bad image or bad assembly is an error, not a crash") {
+  HsacoResult R;
+  CHECK(contains(readHsacoMetadata("not an elf", R), "not an ELF code object"));
+  CHECK_THROWS_WITH_AS(assembleHsaco("\tv_frobnicate v0, v1\n", options("hip:gfx90a").GPU),
+                       doctest::Contains("cannot assemble the AMDGPU assembly"), CompileError);
+  CHECK_THROWS_WITH_AS(compileToAMDGCN("define void @f( {", options("hip:gfx90a").GPU),
+                       doctest::Contains("cannot parse the LLVM IR"), CompileError);
+  CHECK_THROWS_WITH_AS(compileToAMDGCN("", Target()),
+                       doctest::Contains("compiles for hip targets, not cuda:90"), CompileError);
+}
+
+TEST_CASE("LLVM's error diagnostics are collected, its warnings dropped") {
+  llvm::LLVMContext Ctx;
+  LLVMErrorCollector Errors(Ctx);
+  CHECK_NOTHROW(Errors.throwIfAny("compiling"));
+  Ctx.diagnose(llvm::DiagnosticInfoInlineAsm("just a warning", llvm::DS_Warning));
+  CHECK(Errors.errors() == "");
+  Ctx.emitError("first");
+  Ctx.emitError("second");
+  CHECK(Errors.errors() == "first\nsecond");
+  CHECK_THROWS_WITH_AS(Errors.throwIfAny("compiling"), "compiling: first\nsecond", CompileError);
+}
