@@ -32,25 +32,12 @@ const EntryName EntryNames[] = {
 
 std::string quoted(const std::string &Name) { return "'" + Name + "'"; }
 
+CUmodule moduleOf(const LoadedKernel &K) { return static_cast<CUmodule>(K.Module); }
+CUfunction functionOf(const LoadedKernel &K) { return static_cast<CUfunction>(K.Function); }
+CUstream streamOf(gpu::Stream S) { return static_cast<CUstream>(S); }
+CUevent eventOf(void *E) { return static_cast<CUevent>(E); }
+
 } // namespace
-
-CudaError::CudaError(CUresult Code, std::string Name, std::string Description, std::string Action)
-    : std::runtime_error(
-          // A driver error reads "NAME: description (while action)"; not
-          // being able to use the driver at all (code -1) is the reason alone.
-          Code < 0 ? Description
-                   : (Name.empty() ? "CUDA error " + std::to_string(Code) : Name) +
-                         (Description.empty() ? "" : ": " + Description) +
-                         (Action.empty() ? "" : " (while " + Action + ")")),
-      Code(Code), Name(std::move(Name)), Description(std::move(Description)),
-      Action(std::move(Action)) {}
-
-OutOfResources::OutOfResources(std::string Resource, uint64_t Required, uint64_t Limit,
-                               const std::string &Kernel)
-    : std::runtime_error(
-          "out of resource: " + Resource + ", Required: " + std::to_string(Required) +
-          ", Hardware limit: " + std::to_string(Limit) + " (kernel " + quoted(Kernel) + ")"),
-      Resource(std::move(Resource)), Required(Required), Limit(Limit) {}
 
 // --- Loading the library -------------------------------------------------
 
@@ -245,27 +232,31 @@ LoadedKernel Driver::loadKernel(const KernelImage &Img, int Device) {
   // PTX goes through the driver's JIT: keep its error log for the message.
   CUresult R;
   std::string Log;
+  CUmodule Module = nullptr;
   if (isElf(Img.Image)) {
-    R = cuModuleLoadData()(&K.Module, Img.Image.data());
+    R = cuModuleLoadData()(&Module, Img.Image.data());
   } else {
     std::string Text = Img.Image; // NUL-terminated for the JIT
     std::vector<char> ErrorLog(16384, '\0');
     int Options[] = {JitErrorLogBuffer, JitErrorLogBufferSizeBytes};
     void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1)};
-    R = cuModuleLoadDataEx()(&K.Module, Text.c_str(), 2, Options, Values);
+    R = cuModuleLoadDataEx()(&Module, Text.c_str(), 2, Options, Values);
     Log = ErrorLog.data();
   }
+  K.Module = Module;
   if (R != Success)
     fail(R, Log.empty() ? Action : Action + "; the PTX JIT said: " + Log);
 
   // From here on a failure must not leak the module.
   try {
-    R = cuModuleGetFunction()(&K.Function, K.Module, Img.Name.c_str());
+    CUfunction Function = nullptr;
+    R = cuModuleGetFunction()(&Function, Module, Img.Name.c_str());
+    K.Function = Function;
     if (R != Success)
       fail(R, "finding kernel " + quoted(Img.Name) + " in its binary");
     auto Attr = [&](FunctionAttribute A) {
       int V = 0;
-      CUresult RA = cuFuncGetAttribute()(&V, A, K.Function);
+      CUresult RA = cuFuncGetAttribute()(&V, A, Function);
       if (RA != Success)
         fail(RA, "reading attribute " + std::to_string(A) + " of kernel " + quoted(Img.Name));
       return V;
@@ -285,8 +276,8 @@ LoadedKernel Driver::loadKernel(const KernelImage &Img, int Device) {
         throw OutOfResources("shared memory", Needed, OptIn, Img.Name);
       // Prefer shared memory over L1, then allow this much dynamic shared
       // memory (the default limit is 48 KB minus the static part).
-      check(cuFuncSetCacheConfig()(K.Function, FuncCachePreferShared), Action.c_str());
-      R = cuFuncSetAttribute()(K.Function, FuncMaxDynamicSharedSizeBytes,
+      check(cuFuncSetCacheConfig()(Function, FuncCachePreferShared), Action.c_str());
+      R = cuFuncSetAttribute()(Function, FuncMaxDynamicSharedSizeBytes,
                                static_cast<int>(Img.SharedBytes));
       if (R != Success)
         fail(R, "allowing kernel " + quoted(Img.Name) + " " + std::to_string(Img.SharedBytes) +
@@ -303,19 +294,19 @@ void Driver::unload(const LoadedKernel &K) noexcept {
   if (!K.Module)
     return;
   try {
-    cuModuleUnload()(K.Module);
+    cuModuleUnload()(moduleOf(K));
   } catch (...) {
   }
 }
 
 void Driver::launch(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
-                    CUstream Stream, void **Params) {
+                    gpu::Stream S, void **Params) {
   CUcontext Cur = nullptr;
   cuCtxGetCurrent()(&Cur);
   if (Cur != K.Context)
-    check(cuCtxSetCurrent()(K.Context), "making a context current");
-  CUresult R = cuLaunchKernel()(K.Function, GridX, GridY, GridZ, K.NumThreads, 1, 1, K.SharedBytes,
-                                Stream, Params, nullptr);
+    check(cuCtxSetCurrent()(static_cast<CUcontext>(K.Context)), "making a context current");
+  CUresult R = cuLaunchKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1, 1,
+                                K.SharedBytes, streamOf(S), Params, nullptr);
   if (R != Success)
     fail(R, "launching kernel " + quoted(K.Name) + " on grid (" + std::to_string(GridX) + ", " +
                 std::to_string(GridY) + ", " + std::to_string(GridZ) + ") with " +
@@ -344,12 +335,12 @@ void Driver::memcpyDtoH(void *Dst, CUdeviceptr Src, size_t Bytes) {
   check(cuMemcpyDtoH()(Dst, Src, Bytes), "copying from the device");
 }
 
-void Driver::memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, CUstream Stream) {
-  check(cuMemsetD8Async()(Dst, Value, Bytes, Stream), "filling device memory");
+void Driver::memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, gpu::Stream S) {
+  check(cuMemsetD8Async()(Dst, Value, Bytes, streamOf(S)), "filling device memory");
 }
 
-void Driver::streamSynchronize(CUstream Stream) {
-  check(cuStreamSynchronize()(Stream), "waiting for a stream");
+void Driver::streamSynchronize(gpu::Stream S) {
+  check(cuStreamSynchronize()(streamOf(S)), "waiting for a stream");
 }
 
 void Driver::synchronize(int Device) {
@@ -357,26 +348,26 @@ void Driver::synchronize(int Device) {
   check(cuCtxSynchronize()(), "waiting for the device");
 }
 
-CUevent Driver::eventCreate() {
+void *Driver::eventCreate() {
   CUevent E = nullptr;
   check(cuEventCreate()(&E, 0), "creating an event");
   return E;
 }
 
-void Driver::eventRecord(CUevent Event, CUstream Stream) {
-  check(cuEventRecord()(Event, Stream), "recording an event");
+void Driver::eventRecord(void *Event, gpu::Stream S) {
+  check(cuEventRecord()(eventOf(Event), streamOf(S)), "recording an event");
 }
 
-float Driver::eventElapsed(CUevent Start, CUevent End) {
-  check(cuEventSynchronize()(End), "waiting for an event");
+float Driver::eventElapsed(void *Start, void *End) {
+  check(cuEventSynchronize()(eventOf(End)), "waiting for an event");
   float Ms = 0;
-  check(cuEventElapsedTime()(&Ms, Start, End), "timing events");
+  check(cuEventElapsedTime()(&Ms, eventOf(Start), eventOf(End)), "timing events");
   return Ms;
 }
 
-void Driver::eventDestroy(CUevent Event) noexcept {
+void Driver::eventDestroy(void *Event) noexcept {
   try {
-    cuEventDestroy()(Event);
+    cuEventDestroy()(eventOf(Event));
   } catch (...) {
   }
 }

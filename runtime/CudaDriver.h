@@ -20,6 +20,8 @@
 #ifndef TRITIUM_RUNTIME_CUDADRIVER_H
 #define TRITIUM_RUNTIME_CUDADRIVER_H
 
+#include "runtime/GPUDriver.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -81,90 +83,42 @@ constexpr int PointerAttributeDevicePointer = 3; ///< CU_POINTER_ATTRIBUTE_DEVIC
 /// Dynamic shared memory a kernel may use without opting in (48 KB).
 constexpr unsigned DefaultSharedMemoryLimit = 48 * 1024;
 
-// --- Errors -----------------------------------------------------------------
+// --- Errors and kernels (runtime/GPUDriver.h) -----------------------------
 
 /// A Driver API call that failed, or a driver that cannot be loaded (code -1,
-/// no name).
-class CudaError : public std::runtime_error {
+/// no name): a DriverError of the "CUDA" API.
+class CudaError : public gpu::DriverError {
 public:
-  CudaError(CUresult Code, std::string Name, std::string Description, std::string Action);
-
-  CUresult code() const { return Code; }
-  /// The error's name, e.g. "CUDA_ERROR_INVALID_VALUE" ("" when unknown).
-  const std::string &name() const { return Name; }
-  /// cuGetErrorString's description, e.g. "invalid argument".
-  const std::string &description() const { return Description; }
-  /// What Tritium was doing, e.g. "loading kernel 'add_kernel'".
-  const std::string &action() const { return Action; }
-
-private:
-  CUresult Code;
-  std::string Name, Description, Action;
+  CudaError(CUresult Code, std::string Name, std::string Description, std::string Action)
+      : DriverError("CUDA", Code, std::move(Name), std::move(Description), std::move(Action)) {}
 };
 
-/// A kernel that needs more of a device resource than the device has:
-/// Triton's OutOfResources (shared memory, threads).
-class OutOfResources : public std::runtime_error {
-public:
-  OutOfResources(std::string Resource, uint64_t Required, uint64_t Limit,
-                 const std::string &Kernel);
-
-  const std::string &resource() const { return Resource; }
-  uint64_t required() const { return Required; }
-  uint64_t limit() const { return Limit; }
-
-private:
-  std::string Resource;
-  uint64_t Required, Limit;
-};
-
-// --- Loaded kernels ---------------------------------------------------------
-
-/// What loadKernel needs: the binary (a cubin, or PTX text for the driver's
-/// JIT) and the launch configuration the compiler chose.
-struct KernelImage {
-  std::string Name;          ///< the entry point (.entry) in the image
-  std::string Image;         ///< cubin bytes or PTX text
-  unsigned SharedBytes = 0;  ///< dynamic shared memory per block
-  unsigned NumThreads = 128; ///< 32 * num_warps
-};
-
-/// A kernel loaded into the primary context of its device.
-struct LoadedKernel {
-  std::string Name;
-  int Device = 0;
-  CUcontext Context = nullptr;
-  CUmodule Module = nullptr;
-  CUfunction Function = nullptr;
-  unsigned SharedBytes = 0;
-  unsigned NumThreads = 0;
-  int NumRegs = 0;      ///< registers per thread
-  int NumSpills = 0;    ///< spilled 32-bit values (local memory bytes / 4)
-  int MaxThreads = 0;   ///< the most threads a block of it may have
-  int StaticShared = 0; ///< bytes of statically declared shared memory
-};
+using gpu::KernelImage;
+using gpu::LoadedKernel;
+using gpu::OutOfResources;
 
 // --- The driver -------------------------------------------------------------
 
 /// libcuda at one path, loaded once per process and never unloaded.
-class Driver {
+class Driver final : public gpu::Driver {
 public:
   /// The driver at \p Path: a file, a directory holding libcuda.so.1, or ""
   /// for libcuda.so.1 on the loader's search path. Nothing is loaded yet.
   static Driver &get(const std::string &Path);
 
+  const char *api() const override { return "CUDA"; }
   /// Loads the library and runs cuInit(0) (once); false with the reason in
   /// \p Why when either fails.
-  bool load(std::string *Why = nullptr);
+  bool load(std::string *Why = nullptr) override;
   /// Devices the driver reports; 0 when it cannot be loaded.
-  int deviceCount();
+  int deviceCount() override;
   int deviceAttribute(DeviceAttribute Attr, int Device);
   std::string deviceName(int Device);
   int driverVersion();
-  const std::string &path() const { return Path; }
+  const std::string &path() const override { return Path; }
 
   /// The device of the calling thread's current context, or 0 without one.
-  int currentDevice();
+  int currentDevice() override;
   /// The primary context of \p Device, retained on first use, made current.
   CUcontext activate(int Device);
 
@@ -172,31 +126,24 @@ public:
   /// OutOfResources when it needs more shared memory (after opting in above
   /// 48 KB) or threads than the device has; CudaError when the driver
   /// rejects it (with the JIT's log for PTX).
-  LoadedKernel loadKernel(const KernelImage &Img, int Device);
-  /// Unloads \p K's module; errors are ignored (used by destructors).
-  void unload(const LoadedKernel &K) noexcept;
-
-  /// Launches \p K on a grid, in \p K's context, with \p Params pointing at
-  /// each kernel parameter's value (cuLaunchKernel's kernelParams).
+  LoadedKernel loadKernel(const KernelImage &Img, int Device) override;
+  void unload(const LoadedKernel &K) noexcept override;
+  /// Launches \p K on a grid, in \p K's context.
   void launch(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
-              CUstream Stream, void **Params);
+              gpu::Stream S, void **Params) override;
 
-  // Memory, streams and events: for the benchmark and the tests.
-  CUdeviceptr memAlloc(size_t Bytes, int Device);
-  void memFree(CUdeviceptr Ptr);
-  void memcpyHtoD(CUdeviceptr Dst, const void *Src, size_t Bytes);
-  void memcpyDtoH(void *Dst, CUdeviceptr Src, size_t Bytes);
-  void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, CUstream Stream);
-  void streamSynchronize(CUstream Stream);
-  void synchronize(int Device);
-  CUevent eventCreate();
-  void eventRecord(CUevent Event, CUstream Stream);
-  /// Milliseconds from \p Start to \p End (waits for \p End).
-  float eventElapsed(CUevent Start, CUevent End);
-  void eventDestroy(CUevent Event) noexcept;
-  /// The device address of \p Ptr; CudaError when the device cannot access
-  /// it (a host pointer).
-  CUdeviceptr devicePointer(CUdeviceptr Ptr, const std::string &Action);
+  CUdeviceptr memAlloc(size_t Bytes, int Device) override;
+  void memFree(CUdeviceptr Ptr) override;
+  void memcpyHtoD(CUdeviceptr Dst, const void *Src, size_t Bytes) override;
+  void memcpyDtoH(void *Dst, CUdeviceptr Src, size_t Bytes) override;
+  void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, gpu::Stream S) override;
+  void streamSynchronize(gpu::Stream S) override;
+  void synchronize(int Device) override;
+  void *eventCreate() override;
+  void eventRecord(void *Event, gpu::Stream S) override;
+  float eventElapsed(void *Start, void *End) override;
+  void eventDestroy(void *Event) noexcept override;
+  CUdeviceptr devicePointer(CUdeviceptr Ptr, const std::string &Action) override;
 
   /// Throws CudaError for \p R (not Success) with the driver's name and
   /// description of it.

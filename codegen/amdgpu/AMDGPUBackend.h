@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace tritium {
 
@@ -60,12 +61,20 @@ LLVMIRResult lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts);
 /// LLVM IR text to AMDGPU assembly for \p GPU. Throws CompileError.
 std::string compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU);
 
+/// One kernel argument in the code object's metadata.
+struct HsacoArg {
+  int Offset = -1, Size = -1;
+  std::string Kind; ///< .value_kind: by_value, global_buffer, hidden_*
+};
+
 struct HsacoResult {
   std::string Hsaco; ///< the code object (an ELF shared object)
   /// From the code object's metadata, of its first kernel (-1: absent).
   int VGPRs = -1, SGPRs = -1;
   int LDSBytes = -1, ScratchBytes = -1, KernargBytes = -1, WavefrontSize = -1;
+  int MaxFlatWorkgroupSize = -1;
   std::string KernelName;
+  std::vector<HsacoArg> Args; ///< in order, the hidden ones last
 };
 
 /// Assembles AMDGPU assembly for \p GPU and links it with LLD into a code

@@ -150,9 +150,9 @@ std::string tritium::readHsacoMetadata(llvm::StringRef Hsaco, HsacoResult &R) {
       if (Kernels.size() == 0)
         continue;
       auto &K = Kernels[0].getMap(/*Convert=*/true);
-      auto Int = [&](const char *Key) {
-        auto It = K.find(Doc.getNode(Key));
-        if (It == K.end())
+      auto IntIn = [&](llvm::msgpack::MapDocNode &Map, const char *Key) {
+        auto It = Map.find(Doc.getNode(Key));
+        if (It == Map.end())
           return -1;
         if (It->second.getKind() == llvm::msgpack::Type::UInt)
           return int(It->second.getUInt());
@@ -160,12 +160,28 @@ std::string tritium::readHsacoMetadata(llvm::StringRef Hsaco, HsacoResult &R) {
           return int(It->second.getInt());
         return -1;
       };
+      auto Int = [&](const char *Key) { return IntIn(K, Key); };
+      auto Args = K.find(Doc.getNode(".args"));
+      if (Args != K.end() && Args->second.getKind() == llvm::msgpack::Type::Array)
+        for (llvm::msgpack::DocNode &A : Args->second.getArray()) {
+          if (A.getKind() != llvm::msgpack::Type::Map)
+            continue;
+          llvm::msgpack::MapDocNode &Arg = A.getMap();
+          HsacoArg Out;
+          Out.Offset = IntIn(Arg, ".offset");
+          Out.Size = IntIn(Arg, ".size");
+          auto Kind = Arg.find(Doc.getNode(".value_kind"));
+          if (Kind != Arg.end() && Kind->second.getKind() == llvm::msgpack::Type::String)
+            Out.Kind = Kind->second.getString().str();
+          R.Args.push_back(Out);
+        }
       R.VGPRs = Int(".vgpr_count");
       R.SGPRs = Int(".sgpr_count");
       R.LDSBytes = Int(".group_segment_fixed_size");
       R.ScratchBytes = Int(".private_segment_fixed_size");
       R.KernargBytes = Int(".kernarg_segment_size");
       R.WavefrontSize = Int(".wavefront_size");
+      R.MaxFlatWorkgroupSize = Int(".max_flat_workgroup_size");
       auto Name = K.find(Doc.getNode(".name"));
       if (Name != K.end() && Name->second.getKind() == llvm::msgpack::Type::String)
         R.KernelName = Name->second.getString().str();

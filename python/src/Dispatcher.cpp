@@ -697,13 +697,13 @@ PyObject *Dispatcher::launchEntry(const Hit &E, const Bound &B, PyObject *Device
                                   const unsigned Grid[3]) {
   // The stream: the Python driver's, or torch's current one (else 0).
   PyObject *StreamObj = nullptr;
-  cuda::CUstream Stream = nullptr;
+  gpu::Stream Stream = nullptr;
   if (Hooks.StreamFn) {
     StreamObj = PyObject_CallOneArg(Hooks.StreamFn.ptr(), Device);
     if (!StreamObj)
       return nullptr;
     if (E.Native && StreamObj != Py_None) {
-      Stream = static_cast<cuda::CUstream>(PyLong_AsVoidPtr(StreamObj));
+      Stream = static_cast<gpu::Stream>(PyLong_AsVoidPtr(StreamObj));
       if (PyErr_Occurred()) {
         Py_DECREF(StreamObj);
         return nullptr;

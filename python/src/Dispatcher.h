@@ -63,7 +63,7 @@ public:
     pybind11::object ActiveDict;         ///< runtime.driver.active.__dict__
     pybind11::object RuntimeKnobs;       ///< tritium.knobs.runtime
     pybind11::object DeviceFn, StreamFn; ///< null for the native rules
-    cuda::Driver *Native = nullptr;      ///< for the native rules
+    gpu::Driver *Native = nullptr;      ///< for the native rules
   };
 
   /// \p FollowInterpret: launches go to the interpreter (the Python path)

@@ -5,9 +5,10 @@
 // int address or None (null); an int parameter takes a Python int checked
 // against its width; fp32/fp64 parameters take floats (fp16/bf16 are
 // rounded to nearest even); i1 takes a bool. Each value sits in its own
-// 8-byte slot and cuLaunchKernel reads as many bytes of it as the kernel's
-// parameter has (the driver knows the sizes from the binary), so a value
-// stored little-endian at the slot's start suits every width.
+// 8-byte slot and cuLaunchKernel (or hipModuleLaunchKernel) reads as many
+// bytes of it as the kernel's parameter has (the driver knows the sizes
+// from the binary), so a value stored little-endian at the slot's start
+// suits every width.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,7 +133,7 @@ void setPythonError(std::exception_ptr P) {
   PyObject *Errors = PyImport_ImportModule("tritium.errors");
   try {
     std::rethrow_exception(P);
-  } catch (const cuda::OutOfResources &E) {
+  } catch (const gpu::OutOfResources &E) {
     Text = E.what();
     if (Errors) {
       Cls = PyObject_GetAttrString(Errors, "OutOfResources");
@@ -140,10 +141,10 @@ void setPythonError(std::exception_ptr P) {
                            static_cast<unsigned long long>(E.limit()), E.resource().c_str());
       Kwargs = Py_BuildValue("{ss}", "message", E.what());
     }
-  } catch (const cuda::CudaError &E) {
+  } catch (const gpu::DriverError &E) {
     Text = E.what();
     if (Errors) {
-      Cls = PyObject_GetAttrString(Errors, "CudaError");
+      Cls = PyObject_GetAttrString(Errors, E.api() == "HIP" ? "HipError" : "CudaError");
       Args = Py_BuildValue("(s)", E.what());
       PyObject *Name =
           E.name().empty() ? Py_NewRef(Py_None) : PyUnicode_FromString(E.name().c_str());
@@ -297,7 +298,7 @@ TorchHooks &torchHooks() {
 
 } // namespace
 
-int currentDevice(cuda::Driver &D) {
+int currentDevice(gpu::Driver &D) {
   TorchHooks &T = torchHooks();
   if (T.GetDevice) {
     PyObject *V = PyObject_CallNoArgs(T.GetDevice);
@@ -315,7 +316,7 @@ int currentDevice(cuda::Driver &D) {
   }
 }
 
-bool currentStream(int Device, cuda::CUstream &Stream) {
+bool currentStream(int Device, gpu::Stream &Stream) {
   TorchHooks &T = torchHooks();
   if (!T.GetStream) {
     Stream = nullptr;
@@ -326,14 +327,14 @@ bool currentStream(int Device, cuda::CUstream &Stream) {
   Py_XDECREF(Dev);
   if (!V)
     return false;
-  Stream = static_cast<cuda::CUstream>(PyLong_AsVoidPtr(V));
+  Stream = static_cast<gpu::Stream>(PyLong_AsVoidPtr(V));
   Py_DECREF(V);
   return !PyErr_Occurred();
 }
 
 // --- NativeLauncher ------------------------------------------------------------
 
-NativeLauncher::NativeLauncher(cuda::Driver &D, cuda::LoadedKernel K, std::vector<ParamType> Types,
+NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K, std::vector<ParamType> Types,
                                std::vector<std::string> Names, std::vector<int> Indices,
                                std::string Kernel, bool CheckPointers)
     : D(D), K(std::move(K)), Types(std::move(Types)), Names(std::move(Names)),
@@ -449,7 +450,7 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
   return true;
 }
 
-bool NativeLauncher::launch(const unsigned Grid[3], cuda::CUstream Stream, const ArgValue *Args,
+bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const ArgValue *Args,
                             size_t NumArgs) {
   if (NumArgs != Types.size()) {
     PyErr_Format(PyExc_TypeError, "%s() takes %zu kernel arguments, got %zu", Kernel.c_str(),
@@ -485,9 +486,9 @@ bool NativeLauncher::call(PyObject *GX, PyObject *GY, PyObject *GZ, PyObject *St
   for (unsigned I = 0; I < 3; ++I)
     if (!readDim(Dims[I], I, Kernel, Grid[I]))
       return false;
-  cuda::CUstream Stream = nullptr;
+  gpu::Stream Stream = nullptr;
   if (StreamObj != Py_None) {
-    Stream = static_cast<cuda::CUstream>(PyLong_AsVoidPtr(StreamObj));
+    Stream = static_cast<gpu::Stream>(PyLong_AsVoidPtr(StreamObj));
     if (PyErr_Occurred())
       return false;
   }

@@ -3,10 +3,10 @@
 // The native half of `kernel[grid](*args)` (docs/runtime.md, "The launch
 // path"):
 //
-//  * NativeLauncher: one kernel loaded with runtime/CudaDriver. It turns
+//  * NativeLauncher: one kernel loaded by a runtime/GPUDriver.h driver. It turns
 //    Python arguments into kernel parameters by the kernel's signature
 //    (tensors by data_ptr(), __cuda_array_interface__, ints, floats, bools,
-//    None) and calls cuLaunchKernel. It is what CudaDriver.make_launcher
+//    None) and launches it. It is what the drivers' make_launcher
 //    returns, callable as launcher(gx, gy, gz, stream, args).
 //  * Dispatcher (Dispatcher.cpp): one per @jit function, the warm path of
 //    JITFunction.run in one call.
@@ -17,7 +17,7 @@
 #ifndef TRITIUM_PYTHON_LAUNCHER_H
 #define TRITIUM_PYTHON_LAUNCHER_H
 
-#include "runtime/CudaDriver.h"
+#include "runtime/GPUDriver.h"
 
 #include <Python.h>
 
@@ -83,7 +83,7 @@ class NativeLauncher {
 public:
   /// \p Names and \p Indices name each parameter in errors ("argument
   /// 'n' (parameter 3)"); \p Kernel is the @jit function's name.
-  NativeLauncher(cuda::Driver &D, cuda::LoadedKernel K, std::vector<ParamType> Types,
+  NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K, std::vector<ParamType> Types,
                  std::vector<std::string> Names, std::vector<int> Indices, std::string Kernel,
                  bool CheckPointers);
   ~NativeLauncher();
@@ -93,12 +93,12 @@ public:
   /// Packs \p Args (one per kernel parameter) and launches on \p Grid in
   /// \p Stream; an empty grid launches nothing. Returns false with a Python
   /// error set on failure.
-  bool launch(const unsigned Grid[3], cuda::CUstream Stream, const ArgValue *Args, size_t NumArgs);
+  bool launch(const unsigned Grid[3], gpu::Stream Stream, const ArgValue *Args, size_t NumArgs);
 
   /// launcher(gx, gy, gz, stream, args) from Python; false with an error.
   bool call(PyObject *GX, PyObject *GY, PyObject *GZ, PyObject *Stream, PyObject *Args);
 
-  const cuda::LoadedKernel &kernel() const { return K; }
+  const gpu::LoadedKernel &kernel() const { return K; }
   size_t numParams() const { return Types.size(); }
 
 private:
@@ -107,8 +107,8 @@ private:
   /// TypeError/OverflowError "<kernel>(): argument 'x' (parameter 0): ...".
   bool argError(PyObject *Kind, size_t I, const std::string &What);
 
-  cuda::Driver &D;
-  cuda::LoadedKernel K;
+  gpu::Driver &D;
+  gpu::LoadedKernel K;
   std::vector<ParamType> Types;
   std::vector<std::string> Names;
   std::vector<int> Indices;
@@ -119,9 +119,9 @@ private:
 // --- Helpers shared by the launcher, the dispatcher and the binding -------
 
 /// Sets the pending Python error for the C++ exception \p E:
-/// tritium.errors.CudaError for a cuda::CudaError (with .name, .code,
-/// .description, .action), tritium.errors.OutOfResources for
-/// cuda::OutOfResources, RuntimeError otherwise. Call it from `catch (...)`
+/// tritium.errors.CudaError or HipError for a gpu::DriverError of that API
+/// (with .name, .code, .description, .action), tritium.errors.OutOfResources
+/// for gpu::OutOfResources, RuntimeError otherwise. Call it from `catch (...)`
 /// with std::current_exception().
 void setPythonError(std::exception_ptr E);
 
@@ -146,11 +146,11 @@ bool readPointer(PyObject *Obj, uint64_t &Ptr);
 /// The calling thread's current device for \p D: torch's current device when
 /// torch is imported with CUDA, else the device of the current context, else
 /// 0. -1 with a Python error set on failure.
-int currentDevice(cuda::Driver &D);
+int currentDevice(gpu::Driver &D);
 
 /// torch's current stream on \p Device when torch is imported with CUDA,
 /// else the default stream (0). False with a Python error set on failure.
-bool currentStream(int Device, cuda::CUstream &Stream);
+bool currentStream(int Device, gpu::Stream &Stream);
 
 /// A grid (a tuple or list of 1 to 3 ints) -> \p Grid; false with a Python
 /// error naming \p Kernel otherwise.

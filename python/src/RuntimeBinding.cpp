@@ -1,13 +1,16 @@
 //===- RuntimeBinding.cpp - tritium._C.runtime ----------------------------===//
 //
-// The CUDA driver (runtime/CudaDriver.h), kernel launchers and the launch
-// dispatcher for python/tritium/runtime/{cuda.py,jit.py}:
+// The GPU drivers (runtime/CudaDriver.h, runtime/HipDriver.h), kernel
+// launchers and the launch dispatcher for python/tritium/runtime/
+// {native.py,cuda.py,hip.py,jit.py}:
 //
 //   d = _C.runtime.Driver(path)        # "" = libcuda.so.1; loads on first use
+//   d = _C.runtime.HipDriver(path)     # "" = libamdhip64.so
 //   d.load() -> (ok, why); d.device_count(); d.properties(device) -> dict
 //   d.current_device(); d.current_stream(device)     # torch's when imported
 //   l = d.load_kernel(image, name, signature, names, indices, num_warps,
-//                     shared, device, kernel, check_pointers) -> Launcher
+//                     shared, device, kernel, check_pointers, warp_size)
+//                     -> Launcher
 //   l(gx, gy, gz, stream, args); l.n_regs, l.n_spills, l.n_max_threads
 //   disp = _C.runtime.Dispatcher(kernel, params, driver, active_dict,
 //                                runtime_knobs, device_fn, stream_fn,
@@ -16,13 +19,16 @@
 //   disp.insert(device, debug, args, kwargs, kernel, launcher, arg_indices)
 //
 // Memory, events and synchronization are bound too, for the benchmark and
-// the tests. Driver errors become tritium.errors.CudaError and
+// the tests. Driver errors become tritium.errors.CudaError (HipError) and
 // OutOfResources (Launcher.cpp's setPythonError).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Dispatcher.h"
 #include "Launcher.h"
+
+#include "runtime/CudaDriver.h"
+#include "runtime/HipDriver.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -225,10 +231,10 @@ std::string bytesOf(py::handle Image) {
 }
 
 std::unique_ptr<NativeLauncher>
-loadKernel(cuda::Driver &D, py::handle Image, const std::string &Name,
+loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
            const std::vector<std::string> &Signature, const std::vector<std::string> &Names,
            const std::vector<int> &Indices, unsigned NumWarps, unsigned Shared, int Device,
-           const std::string &Kernel, bool CheckPointers) {
+           const std::string &Kernel, bool CheckPointers, unsigned WarpSize) {
   if (Names.size() != Signature.size() || Indices.size() != Signature.size())
     throw py::value_error("load_kernel: signature, names and indices differ in length");
   std::vector<ParamType> Types;
@@ -240,12 +246,12 @@ loadKernel(cuda::Driver &D, py::handle Image, const std::string &Name,
                            "', which a launch cannot pass");
     Types.push_back(*T);
   }
-  cuda::KernelImage Img;
+  gpu::KernelImage Img;
   Img.Name = Name;
   Img.Image = bytesOf(Image);
   Img.SharedBytes = Shared;
-  Img.NumThreads = 32 * NumWarps;
-  cuda::LoadedKernel K;
+  Img.NumThreads = WarpSize * NumWarps;
+  gpu::LoadedKernel K;
   {
     py::gil_scoped_release Unlocked; // the PTX JIT may take a while
     K = D.loadKernel(Img, Device);
@@ -254,7 +260,7 @@ loadKernel(cuda::Driver &D, py::handle Image, const std::string &Name,
                                           CheckPointers);
 }
 
-py::dict properties(cuda::Driver &D, int Device) {
+py::dict cudaProperties(cuda::Driver &D, int Device) {
   using cuda::DeviceAttribute;
   static const std::pair<const char *, DeviceAttribute> Attrs[] = {
       {"max_threads_per_block", cuda::DevMaxThreadsPerBlock},
@@ -274,6 +280,25 @@ py::dict properties(cuda::Driver &D, int Device) {
   for (const auto &A : Attrs)
     Out[A.first] = D.deviceAttribute(A.second, Device);
   Out["name"] = D.deviceName(Device);
+  return Out;
+}
+
+py::dict hipProperties(hip::Driver &D, int Device) {
+  static const std::pair<const char *, hip::DeviceAttribute> Attrs[] = {
+      {"max_threads_per_block", hip::DevMaxThreadsPerBlock},
+      {"max_grid_dim_x", hip::DevMaxGridDimX},
+      {"max_shared_mem", hip::DevMaxSharedMemoryPerBlock},
+      {"warpSize", hip::DevWarpSize},
+      {"multiprocessor_count", hip::DevMultiprocessorCount},
+      {"l2_cache_size", hip::DevL2CacheSize},
+      {"major", hip::DevComputeCapabilityMajor},
+      {"minor", hip::DevComputeCapabilityMinor},
+  };
+  py::dict Out;
+  for (const auto &A : Attrs)
+    Out[A.first] = D.deviceAttribute(A.second, Device);
+  Out["name"] = D.deviceName(Device);
+  Out["arch"] = D.archName(Device);
   return Out;
 }
 
@@ -299,63 +324,57 @@ std::vector<Dispatcher::Param> paramsOf(py::handle Table) {
   return Params;
 }
 
-cuda::CUstream streamOf(py::handle S) {
-  return S.is_none() ? nullptr : reinterpret_cast<cuda::CUstream>(py::cast<uintptr_t>(S));
+gpu::Stream streamOf(py::handle S) {
+  return S.is_none() ? nullptr : reinterpret_cast<gpu::Stream>(py::cast<uintptr_t>(S));
 }
 
 } // namespace
 
 void bindRuntime(py::module_ &M) {
   py::module_ R =
-      M.def_submodule("runtime", "The CUDA driver (loaded at run time), kernel launchers and "
-                                 "the launch dispatcher");
+      M.def_submodule("runtime", "The CUDA and HIP drivers (loaded at run time), kernel "
+                                 "launchers and the launch dispatcher");
 
   // Local, as the CompileError translator in Binding.cpp.
   py::register_local_exception_translator([](std::exception_ptr P) {
     try {
       if (P)
         std::rethrow_exception(P);
-    } catch (const cuda::OutOfResources &) {
+    } catch (const gpu::OutOfResources &) {
       setPythonError(P);
-    } catch (const cuda::CudaError &) {
+    } catch (const gpu::DriverError &) {
       setPythonError(P);
     }
   });
 
   // Drivers live for the whole process: Python never deletes one.
-  py::class_<cuda::Driver, std::unique_ptr<cuda::Driver, py::nodelete>>(
-      R, "Driver", "libcuda at one path, loaded on first use")
-      .def(py::init([](const std::string &Path) { return &cuda::Driver::get(Path); }),
-           py::arg("path") = "",
-           "The driver library at path (a file, a directory holding "
-           "libcuda.so.1, or '' for the loader's search path)")
-      .def_property_readonly("path", &cuda::Driver::path)
+  py::class_<gpu::Driver, std::unique_ptr<gpu::Driver, py::nodelete>>(
+      R, "GPUDriver", "What every GPU driver offers: devices, kernels, memory, events")
+      .def_property_readonly("path", &gpu::Driver::path)
+      .def_property_readonly("api", &gpu::Driver::api)
       .def(
           "load",
-          [](cuda::Driver &D) {
+          [](gpu::Driver &D) {
             std::string Why;
             bool Ok = D.load(&Why);
             return py::make_tuple(Ok, Why);
           },
-          "Loads the library and runs cuInit: (True, '') or (False, why)")
-      .def("device_count", &cuda::Driver::deviceCount)
-      .def("driver_version", &cuda::Driver::driverVersion)
-      .def("properties", &properties, py::arg("device"),
-           "The device's limits, compute capability and name, as a dict")
+          "Loads the library and initializes it: (True, '') or (False, why)")
+      .def("device_count", &gpu::Driver::deviceCount)
       .def(
           "current_device",
-          [](cuda::Driver &D) {
+          [](gpu::Driver &D) {
             int Dev = currentDevice(D);
             if (Dev < 0)
               throw py::error_already_set();
             return Dev;
           },
-          "torch's current device when torch is imported, else the device "
-          "of the current context, else 0")
+          "torch's current device when torch is imported, else the driver's "
+          "current device, else 0")
       .def(
           "current_stream",
-          [](cuda::Driver &, int Device) {
-            cuda::CUstream S;
+          [](gpu::Driver &, int Device) {
+            gpu::Stream S;
             if (!currentStream(Device, S))
               throw py::error_already_set();
             return reinterpret_cast<uintptr_t>(S);
@@ -364,19 +383,20 @@ void bindRuntime(py::module_ &M) {
       .def("load_kernel", &loadKernel, py::arg("image"), py::arg("name"), py::arg("signature"),
            py::arg("names"), py::arg("indices"), py::arg("num_warps"), py::arg("shared"),
            py::arg("device"), py::arg("kernel"), py::arg("check_pointers") = false,
-           "Loads a cubin (or PTX) into device's primary context -> Launcher")
-      .def("mem_alloc", &cuda::Driver::memAlloc, py::arg("nbytes"), py::arg("device"))
-      .def("mem_free", &cuda::Driver::memFree, py::arg("ptr"))
+           py::arg("warp_size") = 32,
+           "Loads a binary (cubin or PTX; a code object) on device -> Launcher")
+      .def("mem_alloc", &gpu::Driver::memAlloc, py::arg("nbytes"), py::arg("device"))
+      .def("mem_free", &gpu::Driver::memFree, py::arg("ptr"))
       .def(
           "memcpy_htod",
-          [](cuda::Driver &D, cuda::CUdeviceptr Dst, py::bytes Data) {
+          [](gpu::Driver &D, gpu::DevicePtr Dst, py::bytes Data) {
             std::string S = Data;
             D.memcpyHtoD(Dst, S.data(), S.size());
           },
           py::arg("ptr"), py::arg("data"))
       .def(
           "memcpy_dtoh",
-          [](cuda::Driver &D, cuda::CUdeviceptr Src, size_t N) {
+          [](gpu::Driver &D, gpu::DevicePtr Src, size_t N) {
             std::string S(N, '\0');
             D.memcpyDtoH(&S[0], Src, N);
             return py::bytes(S);
@@ -384,40 +404,66 @@ void bindRuntime(py::module_ &M) {
           py::arg("ptr"), py::arg("nbytes"))
       .def(
           "memset_d8",
-          [](cuda::Driver &D, cuda::CUdeviceptr Dst, unsigned char V, size_t N, py::handle Stream) {
+          [](gpu::Driver &D, gpu::DevicePtr Dst, unsigned char V, size_t N, py::handle Stream) {
             D.memsetD8Async(Dst, V, N, streamOf(Stream));
           },
           py::arg("ptr"), py::arg("value"), py::arg("nbytes"), py::arg("stream") = 0)
-      .def("synchronize", &cuda::Driver::synchronize, py::arg("device"),
+      .def("synchronize", &gpu::Driver::synchronize, py::arg("device"),
            py::call_guard<py::gil_scoped_release>())
       .def(
           "stream_synchronize",
-          [](cuda::Driver &D, py::handle Stream) {
-            cuda::CUstream S = streamOf(Stream);
+          [](gpu::Driver &D, py::handle Stream) {
+            gpu::Stream S = streamOf(Stream);
             py::gil_scoped_release Unlocked;
             D.streamSynchronize(S);
           },
           py::arg("stream"))
       .def("event_create",
-           [](cuda::Driver &D) { return reinterpret_cast<uintptr_t>(D.eventCreate()); })
+           [](gpu::Driver &D) { return reinterpret_cast<uintptr_t>(D.eventCreate()); })
       .def(
           "event_record",
-          [](cuda::Driver &D, uintptr_t E, py::handle Stream) {
-            D.eventRecord(reinterpret_cast<cuda::CUevent>(E), streamOf(Stream));
+          [](gpu::Driver &D, uintptr_t E, py::handle Stream) {
+            D.eventRecord(reinterpret_cast<void *>(E), streamOf(Stream));
           },
           py::arg("event"), py::arg("stream") = 0)
       .def(
           "event_elapsed",
-          [](cuda::Driver &D, uintptr_t Start, uintptr_t End) {
+          [](gpu::Driver &D, uintptr_t Start, uintptr_t End) {
             py::gil_scoped_release Unlocked;
-            return D.eventElapsed(reinterpret_cast<cuda::CUevent>(Start),
-                                  reinterpret_cast<cuda::CUevent>(End));
+            return D.eventElapsed(reinterpret_cast<void *>(Start), reinterpret_cast<void *>(End));
           },
           py::arg("start"), py::arg("end"), "Milliseconds between two events")
       .def(
           "event_destroy",
-          [](cuda::Driver &D, uintptr_t E) { D.eventDestroy(reinterpret_cast<cuda::CUevent>(E)); },
+          [](gpu::Driver &D, uintptr_t E) { D.eventDestroy(reinterpret_cast<void *>(E)); },
           py::arg("event"));
+
+  py::class_<cuda::Driver, gpu::Driver, std::unique_ptr<cuda::Driver, py::nodelete>>(
+      R, "Driver", "libcuda at one path, loaded on first use")
+      .def(py::init([](const std::string &Path) { return &cuda::Driver::get(Path); }),
+           py::arg("path") = "",
+           "The driver library at path (a file, a directory holding "
+           "libcuda.so.1, or '' for the loader's search path)")
+      .def("driver_version", &cuda::Driver::driverVersion)
+      .def("properties", &cudaProperties, py::arg("device"),
+           "The device's limits, compute capability and name, as a dict");
+
+  py::class_<hip::Driver, gpu::Driver, std::unique_ptr<hip::Driver, py::nodelete>>(
+      R, "HipDriver", "libamdhip64 at one path, loaded on first use")
+      .def(py::init([](const std::string &Path) { return &hip::Driver::get(Path); }),
+           py::arg("path") = "",
+           "The HIP runtime at path (a file, a directory holding "
+           "libamdhip64.so, or '' for the loader's search path)")
+      .def("driver_version", &hip::Driver::driverVersion)
+      .def("properties", &hipProperties, py::arg("device"),
+           "The device's limits, name and gfx architecture ('arch'), as a dict");
+  R.def(
+      "find_arch_name",
+      [](py::bytes Props) {
+        std::string S = Props;
+        return hip::findArchName(S.data(), S.size());
+      },
+      py::arg("properties"), "The gfx architecture in the bytes of hipDeviceProp_t, or ''");
 
   py::class_<NativeLauncher>(R, "Launcher", "A loaded kernel: launcher(gx, gy, gz, stream, args)")
       .def("__call__",
@@ -466,7 +512,7 @@ void bindRuntime(py::module_ &M) {
       R, "Dispatcher", "The warm path of one @jit function's launches", GcSupport)
       .def(py::init([](const std::string &Kernel, py::handle Params, py::object Driver,
                        py::object ActiveDict, py::object RuntimeKnobs, py::object DeviceFn,
-                       py::object StreamFn, cuda::Driver *Native, py::object DtypeToStr,
+                       py::object StreamFn, gpu::Driver *Native, py::object DtypeToStr,
                        bool InterpretKnob) {
              Dispatcher::DriverHooks H;
              H.Driver = std::move(Driver);

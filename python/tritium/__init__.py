@@ -11,7 +11,7 @@ passes directly::
     print(m)
 """
 
-from .errors import CompilationError, CudaError, OutOfResources
+from .errors import CompilationError, CudaError, HipError, OutOfResources
 from ._C import Module, list_passes, parse_module, __version__
 
 # The runtime: @jit, launching, compile(), autotuning (docs/runtime.md).
@@ -21,7 +21,7 @@ from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBacken
                       cdiv, heuristics, jit, next_power_of_2)
 from .runtime.jit import TensorWrapper, reinterpret
 
-__all__ = ["CompilationError", "CudaError", "OutOfResources", "Module", "list_passes",
+__all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "Module", "list_passes",
            "parse_module", "__version__",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",

@@ -75,3 +75,10 @@ class CudaError(RuntimeError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.name, self.code, self.description, self.action))
+
+
+class HipError(CudaError):
+    """A HIP runtime call that failed, or a HIP runtime that cannot be loaded:
+    ``name`` is HIP's name of the error (``"hipErrorInvalidValue"``), the
+    other fields as for CudaError (of which it is a kind, so code that
+    catches driver errors catches both)."""

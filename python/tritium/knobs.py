@@ -166,6 +166,9 @@ class _Amd(_Group):
                              "The folder of the ROCm device libraries (ocml.bc, ockl.bc, "
                              "oclc_*.bc; default: $ROCM_PATH/amdgcn/bitcode, then the "
                              "Debian and ROCm install folders).")
+    libhip_path = _Knob("TRITIUM_LIBHIP_PATH", None, "path",
+                        "The HIP runtime library to load: a file, or a directory holding "
+                        "libamdhip64.so (default: libamdhip64.so on the loader's path).")
 
 
 cache = _Cache()

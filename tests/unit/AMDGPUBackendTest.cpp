@@ -83,6 +83,13 @@ TEST_CASE("the llir stage sizes the LDS statically and the code object says so")
   CHECK(H.ScratchBytes == 0);
   CHECK(H.WavefrontSize == 64);
   CHECK(H.KernargBytes == 16);
+  CHECK(H.MaxFlatWorkgroupSize == 256);
+  // The two pointers: 8 bytes each, at 0 and 8, in the global address space.
+  REQUIRE(H.Args.size() == 2);
+  CHECK(H.Args[0].Offset == 0);
+  CHECK(H.Args[0].Size == 8);
+  CHECK(H.Args[0].Kind == "global_buffer");
+  CHECK(H.Args[1].Offset == 8);
   CHECK(H.VGPRs > 0);
   CHECK(H.SGPRs > 0);
 

@@ -129,7 +129,8 @@ TEST_CASE("CudaDriver: shared memory above 48 KB opts in, up to the device") {
   Driver &D = fake();
   LoadedKernel K = D.loadKernel(image("k", 64 * 1024), 0);
   int Allowed = 0;
-  REQUIRE(D.cuFuncGetAttribute()(&Allowed, FuncMaxDynamicSharedSizeBytes, K.Function) == 0);
+  REQUIRE(D.cuFuncGetAttribute()(&Allowed, FuncMaxDynamicSharedSizeBytes,
+                                 static_cast<CUfunction>(K.Function)) == 0);
   CHECK(Allowed == 64 * 1024);
   D.unload(K);
   try {

@@ -1,89 +1,36 @@
-"""The CUDA driver: runtime/driver.py's ``Driver`` over libcuda.
+"""The CUDA driver: runtime/native.py's ``NativeDriver`` over libcuda
+(``tritium._C.runtime.Driver``, runtime/CudaDriver.h), loaded from
+``TRITIUM_LIBCUDA_PATH`` or the loader's search path.
 
-libcuda is loaded by ``tritium._C.runtime.Driver`` (runtime/CudaDriver.h)
-with dlopen on first use, from ``TRITIUM_LIBCUDA_PATH`` or the loader's
-search path, so importing Tritium never needs a driver; without one (or
-without a device) ``is_active()`` is False and the NullDriver stays active.
-
-Kernels run in the primary context of the current device: torch's current
-device when torch is imported, else the device of the calling thread's
-current context, else device 0; launches go to torch's current stream, else
-to the default stream. ``make_launcher`` loads the kernel's cubin (or its
-PTX, through the driver's JIT) and returns a ``_C.runtime.Launcher``, which
-packs arguments and calls cuLaunchKernel in C++; JITFunction's dispatcher
-calls it without going through Python at all (docs/runtime.md).
+Kernels run in the primary context of the current device (the device of
+the calling thread's current context when torch is not imported);
+``make_launcher`` loads the kernel's cubin, or its PTX through the driver's
+JIT.
 """
 
-import atexit
-import statistics
-
 from .. import knobs
-from . import driver as _driver
+from .native import NativeDriver
 
 __all__ = ["CudaDriver"]
 
-#: Bytes written between timed runs to flush the L2 cache (Triton's do_bench).
-FLUSH_BYTES = 256 * 1024 * 1024
 
-_atexit_registered = False
-_flush_buffers = {}  # (libcuda path, device) -> device address
-
-
-def _stop_unloading_at_exit():
-    from .. import _C
-    _C.runtime.shutdown()
-
-
-class CudaDriver(_driver.Driver):
+class CudaDriver(NativeDriver):
     """The NVIDIA GPU driver; ``libcuda_path`` overrides TRITIUM_LIBCUDA_PATH
-    (a file, or a directory holding libcuda.so.1)."""
+    (a file, or a directory holding libcuda.so.1). ``properties()`` gives
+    ``max_shared_mem`` (the opt-in limit per block), ``multiprocessor_count``,
+    ``major``, ``minor``, ..."""
+
+    _native_class = "Driver"
+    _library = "libcuda.so.1"
 
     def __init__(self, libcuda_path=None):
-        self._path = libcuda_path
-        self._lib = None
-        self._targets = {}
-        self._properties = {}
+        super().__init__(libcuda_path)
 
-    def __repr__(self):
-        path = self._lib.path if self._lib is not None else self._path
-        return f"<CudaDriver {path or 'libcuda.so.1'}>"
+    def _default_path(self):
+        return knobs.nvidia.libcuda_path
 
-    # -- the library -----------------------------------------------------------
-
-    @property
-    def native_driver(self):
-        """The ``_C.runtime.Driver``; JITFunction's dispatcher uses it to find
-        the device and stream without calling back into Python."""
-        if self._lib is None:
-            from .. import _C
-            path = self._path if self._path is not None else knobs.nvidia.libcuda_path
-            self._lib = _C.runtime.Driver(path or "")
-        return self._lib
-
-    def load_error(self):
-        """Why libcuda cannot be used ('' when it can)."""
-        ok, why = self.native_driver.load()
-        return "" if ok else why
-
-    # -- Driver ------------------------------------------------------------------
-
-    def is_active(self):
-        try:
-            lib = self.native_driver
-        except (ImportError, AttributeError):  # an extension without _C.runtime
-            return False
-        ok, _ = lib.load()
-        return ok and lib.device_count() > 0
-
-    def properties(self, device=None):
-        """The device's limits and name (``max_shared_mem`` is the opt-in
-        limit per block, ``multiprocessor_count``, ``major``, ...)."""
-        if device is None:
-            device = self.get_current_device()
-        props = self._properties.get(device)
-        if props is None:
-            props = self._properties[device] = self.native_driver.properties(device)
-        return props
+    def _image(self, kernel):
+        return kernel.asm.get("cubin") or kernel.asm.get("ptx")
 
     def get_current_target(self):
         from ..compiler.compiler import GPUTarget
@@ -93,125 +40,3 @@ class CudaDriver(_driver.Driver):
             p = self.properties(device)
             target = self._targets[device] = GPUTarget("cuda", p["major"] * 10 + p["minor"], 32)
         return target
-
-    def get_current_device(self):
-        return self.native_driver.current_device()
-
-    def get_current_stream(self, device):
-        return self.native_driver.current_stream(device)
-
-    def make_launcher(self, kernel):
-        global _atexit_registered
-        md = kernel.metadata
-        image = kernel.asm.get("cubin") or kernel.asm.get("ptx")
-        if not image:  # compiled without the NVIDIA backend's stages
-            raise _driver.NoBackendError(_driver._NO_BACKEND.format(
-                name=kernel.name, target=kernel.target_str, what="launch") +
-                " (it has neither a cubin nor PTX)")
-        for option in ("launch_cooperative_grid", "launch_pdl"):
-            if getattr(md, option, False):
-                raise NotImplementedError(f"{kernel.name}: {option}=True needs "
-                                          "cuLaunchKernelEx, which Tritium does not use yet")
-        if (getattr(md, "num_ctas", 1) or 1) != 1:
-            raise NotImplementedError(f"{kernel.name}: num_ctas > 1 (thread block clusters) "
-                                      "is not supported yet")
-        signature = md.signature
-        if signature is None:
-            raise TypeError(f"kernel {kernel.name!r} has no signature (compiled from IR text?): "
-                            "a launch needs the type of every argument")
-        names, types, indices = [], [], []
-        for index, (name, ty) in enumerate(signature.items()):
-            if ty != "constexpr":
-                names.append(name)
-                types.append(ty)
-                indices.append(index)
-        device = self.get_current_device()
-        launcher = self.native_driver.load_kernel(
-            image, md.name, types, names, indices, md.num_warps, md.shared or 0, device,
-            kernel.name, bool(getattr(md, "debug", False)))
-        if not _atexit_registered:
-            atexit.register(_stop_unloading_at_exit)
-            _atexit_registered = True
-        kernel.n_regs = launcher.n_regs
-        kernel.n_spills = launcher.n_spills
-        kernel.n_max_threads = launcher.n_max_threads
-        return launcher
-
-    # -- timing --------------------------------------------------------------------
-
-    def synchronize(self, device=None):
-        self.native_driver.synchronize(self.get_current_device() if device is None else device)
-
-    def _flush_cache(self, device, stream):
-        """Overwrites a 256 MB buffer on ``stream`` (Triton's do_bench cache
-        flush) with cuMemsetD8Async; one buffer per library and device for
-        the whole process. (Triton zeroes a torch tensor; the driver's own
-        memset does the same without torch, and with a driver other than
-        torch's, such as the tests' fake.)"""
-        lib = self.native_driver
-        key = (lib.path, device)
-        buf = _flush_buffers.get(key)
-        if buf is None:
-            buf = _flush_buffers[key] = lib.mem_alloc(FLUSH_BYTES, device)
-        lib.memset_d8(buf, 0, FLUSH_BYTES, stream)
-
-    def benchmark(self, fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
-        """Triton's do_bench: times ``fn()`` with CUDA events on the current
-        stream, flushing the L2 cache before every timed run; ``warmup`` and
-        ``rep`` are budgets in milliseconds. Returns the ``return_mode``
-        statistic of the times (ms), or the ``quantiles`` of them."""
-        assert return_mode in ("min", "max", "mean", "median", "all")
-        lib = self.native_driver
-        device = self.get_current_device()
-        stream = self.get_current_stream(device)
-        fn()
-        lib.synchronize(device)
-
-        # Estimate the time of one run from five.
-        start, end = lib.event_create(), lib.event_create()
-        try:
-            lib.event_record(start, stream)
-            for _ in range(5):
-                self._flush_cache(device, stream)
-                fn()
-            lib.event_record(end, stream)
-            lib.synchronize(device)
-            estimate_ms = lib.event_elapsed(start, end) / 5
-        finally:
-            lib.event_destroy(start)
-            lib.event_destroy(end)
-        estimate_ms = max(estimate_ms, 1e-6)
-        n_warmup = max(1, int(warmup / estimate_ms))
-        n_repeat = max(1, int(rep / estimate_ms))
-
-        starts = [lib.event_create() for _ in range(n_repeat)]
-        ends = [lib.event_create() for _ in range(n_repeat)]
-        try:
-            for _ in range(n_warmup):
-                fn()
-            for i in range(n_repeat):
-                self._flush_cache(device, stream)
-                lib.event_record(starts[i], stream)
-                fn()
-                lib.event_record(ends[i], stream)
-            lib.synchronize(device)
-            times = [lib.event_elapsed(s, e) for s, e in zip(starts, ends)]
-        finally:
-            for e in starts + ends:
-                lib.event_destroy(e)
-        return summarize(times, quantiles, return_mode)
-
-
-def summarize(times, quantiles, return_mode):
-    """Triton's statistics of a list of times: the ``quantiles`` (linear
-    interpolation, one value when one is asked for), all of them, or their
-    min/max/mean/median (the lower middle value, as torch.median)."""
-    if quantiles is not None:
-        import numpy as np
-        out = [float(q) for q in np.quantile(np.asarray(times, dtype=np.float64), quantiles)]
-        return out[0] if len(out) == 1 else out
-    if return_mode == "all":
-        return list(times)
-    if return_mode == "median":
-        return statistics.median_low(times)
-    return {"min": min, "max": max, "mean": statistics.fmean}[return_mode](times)

@@ -32,9 +32,9 @@ target needs no device.
 Warm launches skip Python: JITFunction's dispatcher (C++) calls the
 launcher itself, asking the driver's ``get_current_device()`` and
 ``get_current_stream(device)`` on each launch - unless the driver has a
-``native_driver`` (a ``_C.runtime.Driver``, as CudaDriver does), whose
-device and stream rules C++ applies directly. The CUDA driver is
-runtime/cuda.py.
+``native_driver`` (a ``_C.runtime`` driver, as CudaDriver and HipDriver
+have), whose device and stream rules C++ applies directly. The CUDA and HIP
+drivers are runtime/cuda.py and runtime/hip.py, over runtime/native.py.
 """
 
 from .. import knobs
