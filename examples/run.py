@@ -9,9 +9,11 @@
    CUDA driver sees one and torch is installed (the arrays are torch
    tensors), otherwise run on the interpreter (TRITIUM_INTERPRET=1, numpy
    arrays).
-3. Without a GPU, the vector add compiled for sm_90 anyway, printed at three
-   stages: Tritium IR, LLVM IR and PTX (ptxas, when installed, also makes
-   the cubin); then how to run on a GPU.
+3. The vector add compiled for sm_90, printed at three stages: Tritium IR,
+   LLVM IR and PTX (ptxas, when installed, also makes the cubin); and next
+   to it the same kernel compiled for an AMD MI200 (hip:gfx90a): its
+   assembly and its code object's metadata (linked by LLD here; no AMD GPU
+   has run it). Without a GPU, then how to run on one.
 """
 
 import glob
@@ -115,6 +117,15 @@ def show_compiled():
     if "cubin" in k.asm:
         print(f"\n== ptxas made a {len(k.asm['cubin'])}-byte cubin: {k.n_regs} registers, "
               f"{k.n_spills} bytes spilled")
+    amd = tritium.compile(src, target="hip:gfx90a")
+    asm = amd.asm["amdgcn"]
+    start = asm.index("add_kernel:")
+    body = asm[start:asm.index("\t.section", start)].rstrip()  # the code, not the descriptor
+    print("\n== the same vector add compiled for hip:gfx90a (AMD MI200): AMDGPU assembly (amdgcn)")
+    print(body)
+    print(f"\n== LLD linked a {len(amd.asm['hsaco'])}-byte code object (hsaco): "
+          f"{amd.n_regs} VGPRs, {amd.metadata.n_sgprs} SGPRs, {amd.metadata.shared} bytes of LDS, "
+          f"wavefronts of {amd.metadata.warp_size} (compiled and inspected only: no AMD GPU here)")
 
 
 def main():
@@ -125,6 +136,7 @@ def main():
         os.environ.pop("TRITIUM_INTERPRET", None)
         print(f"== running the kernels on {where}")
         run_kernels(Arrays(torch))
+        show_compiled()
         return 0
     print(f"== no GPU here ({where}): running the kernels on the interpreter")
     os.environ["TRITIUM_INTERPRET"] = "1"

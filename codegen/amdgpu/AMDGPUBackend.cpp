@@ -115,7 +115,9 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
     for (llvm::Function &F : *LLM)
       if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
         F.addFnAttr("amdgpu-waves-per-eu", std::to_string(Opts.WavesPerEU));
-  std::string Err = linkDeviceLibs(*LLM, Opts.GPU, Opts.DeviceLibsPath);
+  std::string Err = replaceLibdeviceCalls(*LLM);
+  if (Err.empty())
+    Err = linkDeviceLibs(*LLM, Opts.GPU, Opts.DeviceLibsPath);
   if (Err.empty())
     Err = undefinedFunction(*LLM);
   if (!Err.empty())

@@ -27,6 +27,11 @@ namespace tritium {
 /// not (no libraries, one missing for this target, a bad file).
 std::string linkDeviceLibs(llvm::Module &M, const Target &GPU, llvm::StringRef Dir);
 
+/// Replaces \p M's calls of NVIDIA libdevice functions (tl.extra.libdevice)
+/// by ocml's or LLVM's equivalents (AMDGPULibdevice.cpp). Returns "" or the
+/// first that has none.
+std::string replaceLibdeviceCalls(llvm::Module &M);
+
 /// "" if everything \p M calls is defined, else the first undefined function.
 std::string undefinedFunction(const llvm::Module &M);
 

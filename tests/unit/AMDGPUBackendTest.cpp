@@ -3,16 +3,23 @@
 // object and its metadata, and LLVM's error diagnostics collected instead
 // of ending the process. No AMD GPU: the code objects are inspected.
 #include "codegen/amdgpu/AMDGPUBackend.h"
+#include "codegen/amdgpu/AMDGPUDeviceLibs.h"
 #include "codegen/lowering/LLVMDiagnostics.h"
 #include "ir/Context.h"
 #include "ir/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/Parser.h"
 
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <doctest/doctest.h>
+
+#include <ostream>
 
 using namespace tritium;
 
@@ -128,4 +135,46 @@ TEST_CASE("LLVM's error diagnostics are collected, its warnings dropped") {
   Ctx.emitError("second");
   CHECK(Errors.errors() == "first\nsecond");
   CHECK_THROWS_WITH_AS(Errors.throwIfAny("compiling"), "compiling: first\nsecond", CompileError);
+}
+
+TEST_CASE("libdevice calls become ocml's functions or LLVM's operations") {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(R"(
+declare float @__nv_expf(float)
+declare double @__nv_isnand(double)
+declare float @__nv_powif(float, i32)
+declare i32 @__nv_popcll(i64)
+declare i32 @__nv_umulhi(i32, i32)
+define float @f(float %x, double %d, i64 %l, i32 %i) {
+  %a = call float @__nv_expf(float %x)
+  %b = call double @__nv_isnand(double %d)
+  %c = call float @__nv_powif(float %a, i32 %i)
+  %p = call i32 @__nv_popcll(i64 %l)
+  %h = call i32 @__nv_umulhi(i32 %p, i32 %i)
+  ret float %c
+}
+)", Diag, Ctx);
+  REQUIRE(M);
+  CHECK(replaceLibdeviceCalls(*M) == "");
+  CHECK(M->getFunction("__ocml_exp_f32"));
+  CHECK(M->getFunction("__ocml_isnan_f64"));
+  CHECK(M->getFunction("__ocml_pown_f32"));
+  for (const char *Gone : {"__nv_expf", "__nv_isnand", "__nv_powif", "__nv_popcll", "__nv_umulhi"})
+    CHECK_MESSAGE(!M->getFunction(Gone), Gone);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  M->print(OS, nullptr);
+  CHECK(contains(OS.str(), "call i64 @llvm.ctpop.i64"));
+  CHECK(contains(OS.str(), "lshr i64"));
+
+  std::unique_ptr<llvm::Module> R = llvm::parseAssemblyString(R"(
+declare float @__nv_fdiv_rn(float, float)
+define float @g(float %x) {
+  %a = call float @__nv_fdiv_rn(float %x, float %x)
+  ret float %a
+}
+)", Diag, Ctx);
+  REQUIRE(R);
+  CHECK(contains(replaceLibdeviceCalls(*R), "libdevice's __nv_fdiv_rn has no AMD equivalent"));
 }

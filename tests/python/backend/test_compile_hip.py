@@ -188,3 +188,43 @@ def test_missing_device_libs_are_named(tmp_path, monkeypatch):
         with pytest.raises(tritium.CompilationError, match=r"ROCm device libraries \(ocml\.bc\) "
                                                            r"were not found"):
             tritium.compile(_kernel_calling_ocml(), target="hip:gfx90a")
+
+
+@needs_device_libs
+def test_libdevice_functions_come_from_amds_libraries():
+    """tl.extra.libdevice keeps NVIDIA's names; on a hip target the float
+    functions are ocml's and the integer ones LLVM's: no __nv_ call is left,
+    and the code object links."""
+    import tritium.language as tl
+    from tritium.language.extra import hip as tl_hip, libdevice
+
+    assert tl_hip.libdevice is libdevice
+
+    @tritium.jit
+    def uses_libdevice(x, y, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x + offs)
+        i = tl.load(n + offs)
+        f = libdevice.exp(v) + libdevice.pow(v, v) + libdevice.erfinv(v) + libdevice.fast_expf(v)
+        f = tl.where(libdevice.isnan(f), 0.0, f)
+        j = libdevice.popc(i) + libdevice.clz(i) + libdevice.mulhi(i, i + 3) + libdevice.max(i, i * 5)
+        tl.store(y + offs, f + j.to(tl.float32))
+
+    src = ASTSource(uses_libdevice, {"x": "*fp32", "y": "*fp32", "n": "*i32"}, {"BLOCK": 64})
+    k = tritium.compile(src, target="hip:gfx90a")
+    llir = k.asm["llir"]
+    assert "@__nv_" not in llir and "@__ocml_" not in llir  # replaced, linked and inlined
+    for op in ("@llvm.ctpop.i32", "@llvm.ctlz.i32", "@llvm.smax.i32", "mul nsw i64"):
+        assert op in llir, op
+    assert k.asm["hsaco"][:4] == b"\x7fELF"
+
+    @tritium.jit
+    def rounding_mode(x, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x + offs)
+        tl.store(x + offs, libdevice.div_rn(v, v))
+
+    src = ASTSource(rounding_mode, {"x": "*fp32"}, {"BLOCK": 64})
+    with pytest.raises(tritium.CompilationError,
+                       match=r"libdevice's __nv_fdiv_rn has no AMD equivalent"):
+        tritium.compile(src, target="hip:gfx90a")

@@ -24,6 +24,15 @@ def backend(request):
             pytest.skip("the cuda backend's tests move arrays with torch, which is not installed")
         if not torch.cuda.is_available():
             pytest.skip("torch sees no CUDA device")
+        if torch.version.hip:
+            pytest.skip("torch is ROCm's: the hip backend runs these")
+    if name == "hip":
+        try:
+            import torch
+        except ImportError:
+            pytest.skip("the hip backend's tests move arrays with torch, which is not installed")
+        if not (torch.version.hip and torch.cuda.is_available()):
+            pytest.skip("torch (ROCm) sees no AMD device")
     b = _BACKENDS.get(name)
     if b is None:
         b = _BACKENDS[name] = Backend(name)
@@ -37,7 +46,9 @@ def pytest_runtest_call(item):
     outcome = yield
     exc = outcome.excinfo
     if exc is not None and issubclass(exc[0], CompileOnly):
-        outcome.force_exception(pytest.skip.Exception("compiled for cuda (compile-only backend)"))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        target = "hip" if params.get("backend") == "compile-hip" else "cuda"
+        outcome.force_exception(pytest.skip.Exception(f"compiled for {target} (compile-only backend)"))
 
 
 __all__ = ["backend_names"]

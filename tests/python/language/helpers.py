@@ -8,9 +8,15 @@ numpy:
   arrays;
 * ``cuda``: the compiled kernel on a GPU; arrays are torch CUDA tensors
   (these cases carry the ``gpu`` marker and are skipped without a GPU);
-* ``compile`` (only when TRITIUM_LANG_BACKENDS names it): compiles each
-  kernel for the CUDA target without running it, then skips the check - a
-  quick way to see that every kernel of the suite compiles.
+* ``hip``: the compiled kernel on an AMD GPU, arrays torch (ROCm) tensors;
+  in the default list only where the HIP driver sees a device (none ever
+  has: no AMD GPU is available to this project);
+* ``compile`` and ``compile-hip``: compile each kernel for the CUDA target
+  (cuda:90) or the AMD one (hip:gfx90a) without running it, then skip the
+  check - a quick way to see that every kernel of the suite compiles for
+  that target. ``compile-hip`` is in the default list where no AMD GPU is
+  (and the ROCm device libraries are installed); ``compile`` only when
+  TRITIUM_LANG_BACKENDS names it.
 
 Kernels are plain module-level functions; ``Backend.jit`` wraps one for its
 backend (once), ``Backend.run`` launches it on numpy arrays and returns the
@@ -441,19 +447,23 @@ class Backend:
         return k
 
     # Arrays.
+    @property
+    def on_gpu(self):
+        return self.name in ("cuda", "hip")
+
     def to_device(self, a):
-        if self.name == "cuda":
+        if self.on_gpu:  # ROCm torch names its devices "cuda" too
             import torch
             return torch.from_numpy(np.ascontiguousarray(a)).to("cuda")
         return np.array(a, copy=True)
 
     def to_numpy(self, x):
-        if self.name == "cuda":
+        if self.on_gpu:
             return x.cpu().numpy()
         return np.asarray(x)
 
     def synchronize(self):
-        if self.name == "cuda":
+        if self.on_gpu:
             import torch
             torch.cuda.synchronize()
 
@@ -464,11 +474,20 @@ class Backend:
         k = self.jit(fn)
         if isinstance(grid, int):
             grid = (grid, )
-        if self.name == "compile":
+        if self.name in ("compile", "compile-hip"):
             import importlib
             _jit = importlib.import_module("tritium.runtime.jit")
             ph = [("*" + _jit._dtype_to_str(a.dtype)) if isinstance(a, np.ndarray) else a for a in args]
-            k.warmup(*ph, grid=grid, **kwargs)
+            target = "hip:gfx90a" if self.name == "compile-hip" else "cuda:90"
+            saved = tritium.knobs.runtime.__dict__.get("_override_default_backend")
+            tritium.knobs.runtime.default_backend = target  # the NullDriver's target
+            try:
+                k.warmup(*ph, grid=grid, **kwargs)
+            finally:
+                if saved is None:
+                    del tritium.knobs.runtime.default_backend
+                else:
+                    tritium.knobs.runtime.default_backend = saved
             raise CompileOnly()
         dev = [self.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
         k[grid](*dev, **kwargs)
@@ -480,12 +499,22 @@ def backend_names():
     env = os.environ.get("TRITIUM_LANG_BACKENDS")
     if env:
         return [b.strip() for b in env.split(",") if b.strip()]
-    return ["interpreter", "cuda"]
+    names = ["interpreter", "cuda"]
+    try:
+        from tritium.runtime import HipDriver
+        from tritium._C import amdgpu
+        if HipDriver().is_active():
+            names.append("hip")
+        elif amdgpu.find_device_libs():
+            names.append("compile-hip")  # no AMD GPU: every kernel at least compiles for one
+    except Exception:  # a broken HIP runtime must not stop the suite
+        pass
+    return names
 
 
 def backend_params():
     out = []
     for name in backend_names():
-        marks = [pytest.mark.gpu] if name == "cuda" else []
+        marks = [pytest.mark.gpu] if name in ("cuda", "hip") else []
         out.append(pytest.param(name, marks=marks, id=name))
     return out
