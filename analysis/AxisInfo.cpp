@@ -191,6 +191,23 @@ AxisInfo remByPow2(const AxisInfo &L, int64_t C) {
   return Out;
 }
 
+/// x % r for r uniform over x's runs and x >= 0: a
+/// run of g = gcd(x's contiguity, x's divisibility, r's divisibility)
+/// values starting at a multiple of g cannot straddle a multiple of r, so
+/// it stays a run (Triton's rule, with x's divisibility added: 3,4,5,6 % 4
+/// is no run).
+AxisInfo remByUniform(const AxisInfo &L, const AxisInfo &R) {
+  AxisInfo Out = L;
+  for (unsigned D = 0; D < L.getRank(); ++D) {
+    int64_t G = gcd3(L.Contiguity[D], L.Divisibility[D], R.Divisibility[D]);
+    Out.Contiguity[D] = R.Constancy[D] % G == 0 ? G : 1;
+    Out.Divisibility[D] = std::gcd(L.Divisibility[D], R.Divisibility[D]);
+    Out.Constancy[D] = std::gcd(L.Constancy[D], R.Constancy[D]);
+  }
+  Out.Constant.reset();
+  return Out;
+}
+
 /// Only constancy survives (bitwise ops, conversions that scramble values).
 AxisInfo constancyOnly(const AxisInfo &L, const AxisInfo &R) {
   AxisInfo Out = L;
@@ -530,6 +547,10 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
   case Opcode::URem:
     if (auto C = Op(1).Constant; C && *C > 0 && llvm::isPowerOf2_64(*C))
       return remByPow2(Op(0), *C);
+    // Triton's assumption, which its tutorials rely on (`(pid * BLOCK +
+    // arange) % N` stays vectorizable): a signed remainder's dividend is not
+    // negative. Where it is, the kernel indexes before its tensor anyway.
+    return remByUniform(Op(0), Op(1));
     return constancyOnly(Op(0), Op(1));
   case Opcode::ICmp:
   case Opcode::FCmp: {

@@ -1,6 +1,7 @@
 //===- LayoutRules.cpp - How layouts flow through instructions ------------===//
 
 #include "analysis/LayoutRules.h"
+#include "analysis/MMALayouts.h"
 #include "analysis/AxisInfo.h"
 #include "ir/Instructions.h"
 
@@ -162,6 +163,13 @@ LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
   return LinearLayout(Ins, {});
 }
 
+LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opts) {
+  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
+  if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
+    return mmaAccumulatorLayout(Shape, Opts.NumWarps);
+  return fmaDotLayout(Shape, Opts);
+}
+
 LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                                    const LayoutOptions &Opts) {
   unsigned Rank = Shape.size();
@@ -272,12 +280,20 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
     return Result;
-  case Opcode::Dot:
-    // The FMA dot reads A and B through shared memory, whatever their
-    // layouts; the accumulator is in the result's.
+  case Opcode::Dot: {
+    // The accumulator is in the result's layout. An mma.sync dot takes A
+    // and B in its operand layouts; the FMA dot reads them through shared
+    // memory, whatever their layouts.
     if (K == 2)
       return Result;
+    llvm::ArrayRef<int64_t> Shape = I.getResult(0)->getType()->getShape();
+    if (isMMACandidate(I) && Result.hasInDim(kWarp)) {
+      unsigned NumWarps = unsigned(Result.getInDimSize(kWarp));
+      if (Result == mmaAccumulatorLayout(Shape, NumWarps))
+        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, NumWarps);
+    }
     return std::nullopt;
+  }
   case Opcode::ExpandDims:
     return sliceLayout(Result, unsigned(llvm::cast<ExpandDimsInst>(I).getAxis()));
   case Opcode::Broadcast:

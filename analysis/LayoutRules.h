@@ -28,6 +28,8 @@ class Value;
 struct LayoutOptions {
   unsigned NumWarps = 4;
   unsigned WarpSize = 32;
+  /// Dots that fit go to NVIDIA's mma.sync (analysis/MMALayouts.h).
+  bool MMA = false;
 };
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis
@@ -59,6 +61,10 @@ LinearLayout scalarLayout(const LayoutOptions &Opts);
 /// thread owns a small 2-d tile of the result, for register reuse.
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                           const LayoutOptions &Opts);
+
+/// The result layout of \p Dot: mma.sync's accumulator where the target
+/// has it and the dot fits, else fmaDotLayout.
+LinearLayout dotLayout(const Instruction &Dot, const LayoutOptions &Opts);
 
 /// \p L restricted to a block of \p SrcShape broadcast into it: dimensions
 /// of size 1 in the source lose their coordinates; registers that then

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/SharedMemory.h"
+#include "analysis/MMALayouts.h"
 #include "analysis/LayoutRules.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
@@ -132,7 +133,10 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     return Total;
   }
   case Opcode::Dot: {
-    // LowerDot.cpp: A, then B at the next 16-byte boundary.
+    // An mma.sync dot takes its operands in registers.
+    if (isMMADot(I))
+      return 0;
+    // LowerDot.cpp's FMA dot: A, then B at the next 16-byte boundary.
     Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
     unsigned ABytes = unsigned(A->getNumElements()) * getSharedElementBytes(A);
     return unsigned(llvm::alignTo(ABytes, 16)) +

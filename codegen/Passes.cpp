@@ -24,8 +24,8 @@ llvm::StringRef tritium::getDefaultPipeline() {
   return "inline,canonicalize,cse,licm,peephole,dce";
 }
 
-std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize) {
+std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize, bool MMA) {
   return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
-         ",warp-size=" + std::to_string(WarpSize) +
-         "},remove-layout-conversions,cse,dce,insert-barriers";
+         ",warp-size=" + std::to_string(WarpSize) + (MMA ? ",mma=1" : "") +
+         "},remove-layout-conversions,stage-dot-operands,cse,dce,insert-barriers";
 }

@@ -8,7 +8,8 @@
 //   1. Anchors. Loads, stores and atomics take the coalesced layout of their
 //      pointer (coalescing: the widest vector the axis analysis allows along
 //      the most contiguous dimension, consecutive lanes on consecutive
-//      vectors); dots take the FMA result layout. A split into scalars needs
+//      vectors); dots take mma.sync's accumulator layout (option mma=1, where the
+//      dot fits) or the FMA result layout. A split into scalars needs
 //      both elements in every thread's registers (its operand's anchor).
 //   2. Propagation to a fixed point: forward, a result takes the layout its
 //      operands imply (elementwise ops keep it, reductions slice it,
@@ -28,7 +29,8 @@
 //
 // Requires: verified IR, calls inlined, no unreachable blocks. Produces: a `layout` on every
 // instruction with block results. Preserves: the CFG. Options:
-// num-warps=N (default 4), warp-size=N (the target's: 32, or 64 on AMD's CDNA).
+// num-warps=N (default 4), warp-size=N (the target's: 32, or 64 on AMD's CDNA),
+// mma=0|1 (the target has mma.sync: sm_80 on).
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,7 +152,7 @@ private:
             OperandAnchors.insert({&I, Scalar});
           break;
         case Opcode::Dot:
-          set(I.getResult(), fmaDotLayout(I.getResult()->getType()->getShape(), Opts));
+          set(I.getResult(), dotLayout(I, Opts));
           break;
         case Opcode::ConvertLayout: {
           // A layout written in the input must fit the kernel's warps.

@@ -20,6 +20,8 @@ class PassRegistry;
 std::unique_ptr<Pass> createAssignLayoutsPass(const LayoutOptions &Opts);
 /// remove-layout-conversions: see RemoveLayoutConversions.cpp.
 std::unique_ptr<Pass> createRemoveLayoutConversionsPass();
+/// stage-dot-operands: see StageDotOperands.cpp.
+std::unique_ptr<Pass> createStageDotOperandsPass();
 
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.
 std::unique_ptr<Pass> createInsertBarriersPass();

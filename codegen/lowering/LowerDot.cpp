@@ -14,11 +14,12 @@
 // in flight (codegen/layouts/InsertBarriers.cpp).
 //
 // Products are formed and summed in f32 for float inputs (exact for fp16,
-// bf16 and fp8 products), f64 for f64, i32 for i8. Tensor cores come with the
-// tensor-core issue.
+// bf16 and fp8 products), f64 for f64, i32 for i8. Dots in mma.sync's
+// layouts go to LowerMMA.cpp instead.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -46,6 +47,8 @@ void stage(LoweringContext &C, Value *V, unsigned Base) {
 } // namespace
 
 void tritium::lowerDot(LoweringContext &C, Instruction &I) {
+  if (isMMADot(I) && lowerMMADot(C, I))
+    return;
   llvm::IRBuilder<> &B = C.B;
   auto &Dot = llvm::cast<DotInst>(I);
   Value *AV = Dot.getA(), *BV = Dot.getB();

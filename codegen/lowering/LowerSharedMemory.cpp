@@ -7,9 +7,11 @@
 // the distributed layout of the block loaded or stored, that is a linear
 // map from (register, lane, warp) to the element offset, so each thread
 // computes the XOR of its lane and warp bits' offsets once and each register
-// adds a constant. Loads and stores go element by element (wider accesses
-// and ldmatrix come with the tensor-core lowering); insert-barriers placed
-// the barriers between writes and reads, and local_dealloc emits nothing.
+// adds a constant. Accesses are vectors of the registers that hold
+// consecutive offsets (up to 16 bytes), and loads of 16-bit elements whose
+// layouts fit the target's 8x8 matrix loads (ldmatrix, plain or transposed)
+// use them; insert-barriers placed the barriers between writes and reads,
+// and local_dealloc emits nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,50 +26,153 @@ using Regs = LoweringContext::Regs;
 
 MemDescType *memdescOf(const Value *V) { return llvm::cast<MemDescType>(V->getType()); }
 
-/// For each register of a block in distributed layout \p L, the offset (in
-/// elements, i32) of its element in a buffer laid out by \p Shared.
-Regs sharedOffsets(LoweringContext &C, const LinearLayout &L, const LinearLayout &Shared) {
-  llvm::IRBuilder<> &B = C.B;
-  LinearLayout ToOffset = L.compose(Shared.invert());
-  // The thread's part: the XOR of the offsets of its set lane and warp bits.
-  llvm::Value *Thread = B.getInt32(0);
-  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, C.laneId()},
-                          {kWarp, C.warpId()}}) {
-    llvm::ArrayRef<LinearLayout::Basis> Bases = ToOffset.getBases(Name);
-    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit) {
-      if (Bases[Bit][0] == 0)
-        continue;
-      llvm::Value *Set = B.CreateAnd(B.CreateLShr(Id, Bit), 1);
-      Thread = B.CreateXor(Thread, B.CreateMul(Set, B.getInt32(uint32_t(Bases[Bit][0]))));
-    }
-  }
-  Regs Out;
-  for (unsigned R = 0, N = LoweringContext::numRegs(L); R < N; ++R) {
-    int32_t Reg = ToOffset.applyIn(kRegister, int32_t(R))[0];
-    Out.push_back(Reg ? B.CreateXor(Thread, B.getInt32(uint32_t(Reg))) : Thread);
+/// The map from a thread's (register, lane, warp) to the element offset in
+/// a buffer laid out by \p Shared of the block in layout \p L it holds.
+LinearLayout toOffsets(const LinearLayout &L, const LinearLayout &Shared) {
+  return L.compose(Shared.invert());
+}
+
+/// The XOR of \p Bases[b] over the set bits b of \p Id (i32).
+llvm::Value *xorOfBits(llvm::IRBuilder<> &B, llvm::Value *Id, llvm::ArrayRef<int32_t> Bases) {
+  llvm::Value *Out = B.getInt32(0);
+  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit) {
+    if (Bases[Bit] == 0)
+      continue;
+    llvm::Value *Set = B.CreateAnd(B.CreateLShr(Id, Bit), 1);
+    Out = B.CreateXor(Out, B.CreateMul(Set, B.getInt32(uint32_t(Bases[Bit]))));
   }
   return Out;
 }
 
-/// The addresses of the elements a block in layout \p L holds in the buffer
-/// \p MemDesc starts at.
-Regs addresses(LoweringContext &C, Value *MemDesc, const LinearLayout &L) {
+llvm::SmallVector<int32_t, 8> offsetsOf(llvm::ArrayRef<LinearLayout::Basis> Bases) {
+  llvm::SmallVector<int32_t, 8> Out;
+  for (const LinearLayout::Basis &B : Bases)
+    Out.push_back(B[0]);
+  return Out;
+}
+
+/// The thread's part of the offsets: the XOR of the offsets of its set lane
+/// and warp bits (registers add a constant each).
+llvm::Value *threadOffset(LoweringContext &C, const LinearLayout &ToOffset) {
+  llvm::IRBuilder<> &B = C.B;
+  return B.CreateXor(xorOfBits(B, C.laneId(), offsetsOf(ToOffset.getBases(kLane))),
+                     xorOfBits(B, C.warpId(), offsetsOf(ToOffset.getBases(kWarp))));
+}
+
+/// How many consecutive registers hold consecutive, aligned offsets (at
+/// most 16 bytes of them): the width of the vector accesses.
+unsigned vectorWidth(const LinearLayout &ToOffset, unsigned Bytes) {
+  llvm::ArrayRef<LinearLayout::Basis> Regs = ToOffset.getBases(kRegister);
+  unsigned V = 1;
+  while (llvm::Log2_32(V) < Regs.size() && Regs[llvm::Log2_32(V)][0] == int32_t(V) &&
+         2 * V * Bytes <= 16)
+    V *= 2;
+  for (const LinearLayout::InDim &In : ToOffset.getInDims())
+    for (unsigned Bit = 0; Bit < In.Bases.size(); ++Bit)
+      if (In.Name != kRegister || (1u << Bit) >= V)
+        while (V > 1 && (In.Bases[Bit][0] & int32_t(V - 1)))
+          V /= 2;
+  return V;
+}
+
+/// Loads or stores (\p Vals non-null) a block in layout \p L at the buffer
+/// \p MemDesc starts at, in vectors as wide as the layouts allow.
+Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *BlockTy,
+            const Regs *Vals) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(MemDesc);
   unsigned Bytes = getSharedElementBytes(M->getElementType());
+  LinearLayout ToOffset = toOffsets(L, M->getLayout());
+  llvm::Value *Thread = threadOffset(C, ToOffset);
   llvm::Value *Base = C.scalar(MemDesc);
+  llvm::Type *ET = C.elemType(BlockTy);
+  // i1 vectors would be packed into bits: one byte each instead.
+  unsigned V = ET->isIntegerTy(1) ? 1 : vectorWidth(ToOffset, Bytes);
+  llvm::Type *VT = llvm::FixedVectorType::get(ET, V);
   Regs Out;
-  for (llvm::Value *Off : sharedOffsets(C, L, M->getLayout()))
-    Out.push_back(C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(Bytes)))));
+  for (unsigned R = 0, N = LoweringContext::numRegs(L); R < N; R += V) {
+    int32_t Reg = ToOffset.applyIn(kRegister, int32_t(R))[0];
+    llvm::Value *Off = Reg ? B.CreateXor(Thread, B.getInt32(uint32_t(Reg))) : Thread;
+    llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(Bytes))));
+    llvm::Align A(V * Bytes);
+    if (Vals) {
+      if (V == 1) {
+        B.CreateStore((*Vals)[R], P);
+        continue;
+      }
+      llvm::Value *Vec = llvm::PoisonValue::get(VT);
+      for (unsigned K = 0; K < V; ++K)
+        Vec = B.CreateInsertElement(Vec, (*Vals)[R + K], K);
+      B.CreateAlignedStore(Vec, P, A);
+    } else if (V == 1) {
+      Out.push_back(B.CreateLoad(ET, P));
+    } else {
+      llvm::Value *Vec = B.CreateAlignedLoad(VT, P, A);
+      for (unsigned K = 0; K < V; ++K)
+        Out.push_back(B.CreateExtractElement(Vec, K));
+    }
+  }
   return Out;
 }
 
 /// Stores \p V (a block) into the buffer \p MemDesc starts at.
 void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
-  const Regs &Vals = C.get(V);
-  Regs Ptrs = addresses(C, MemDesc, C.layout(V));
-  for (unsigned R = 0; R < Vals.size(); ++R)
-    C.B.CreateStore(Vals[R], Ptrs[R]);
+  access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
+}
+
+/// Loads a block of 16-bit elements in layout \p L with the target's 8x8
+/// matrix loads (ldmatrix), or returns false where the layouts do not fit
+/// them: each 32-bit word of a thread holds two elements consecutive in
+/// memory and four lanes hold a 16-byte row (plain), or a thread's word
+/// holds two consecutive rows and eight lanes a 16-byte row (transposed);
+/// groups of 8 rows start 16-byte aligned.
+bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out) {
+  MemDescType *M = memdescOf(MemDesc);
+  if (getSharedElementBytes(M->getElementType()) != 2)
+    return false;
+  LinearLayout ToOffset = toOffsets(L, M->getLayout());
+  llvm::SmallVector<int32_t, 8> Reg = offsetsOf(ToOffset.getBases(kRegister));
+  llvm::SmallVector<int32_t, 8> Lane = offsetsOf(ToOffset.getBases(kLane));
+  llvm::SmallVector<int32_t, 8> Warp = offsetsOf(ToOffset.getBases(kWarp));
+  if (Lane.size() != 5 || Reg.empty())
+    return false;
+  unsigned Count = 1u << std::min<unsigned>(2, Reg.size() - 1); // matrices per load
+  auto Aligned = [](llvm::ArrayRef<int32_t> Bases) {
+    return llvm::all_of(Bases, [](int32_t O) { return (O & 7) == 0; });
+  };
+  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 &&
+               Aligned(llvm::ArrayRef<int32_t>(Reg).drop_front()) &&
+               Aligned(llvm::ArrayRef<int32_t>(Lane).drop_front(2)) && Aligned(Warp);
+  bool Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
+               Aligned(llvm::ArrayRef<int32_t>(Lane).take_front(2)) && Aligned(Warp);
+  if (!Plain && !Trans)
+    return false;
+  // Lane l gives the address of row l % 8 of matrix l / 8: the offsets of
+  // the hardware bits that select that row, per bit of l.
+  int32_t Mat1 = Count >= 2 ? Reg[1] : 0, Mat2 = Count >= 4 ? Reg[2] : 0;
+  llvm::SmallVector<int32_t, 5> RowOf =
+      Plain ? llvm::SmallVector<int32_t, 5>{Lane[2], Lane[3], Lane[4], Mat1, Mat2}
+            : llvm::SmallVector<int32_t, 5>{Reg[0], Lane[0], Lane[1], Mat1, Mat2};
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Row = B.CreateXor(xorOfBits(B, C.laneId(), RowOf),
+                                 xorOfBits(B, C.warpId(), Warp));
+  llvm::Value *Base = C.scalar(MemDesc);
+  unsigned PerLoad = 2 * Count;
+  llvm::Type *ET = C.elemType(M->getElementType());
+  for (unsigned R = 0, N = LoweringContext::numRegs(L); R < N; R += PerLoad) {
+    int32_t Const = ToOffset.applyIn(kRegister, int32_t(R))[0];
+    llvm::Value *Off = Const ? B.CreateXor(Row, B.getInt32(uint32_t(Const))) : Row;
+    llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(2))));
+    llvm::SmallVector<llvm::Value *, 4> Words;
+    if (!C.getTarget().loadMatrices(B, P, Count, Trans && !Plain, Words))
+      return false;
+    for (llvm::Value *W : Words) {
+      llvm::Value *Pair = B.CreateBitCast(W, llvm::FixedVectorType::get(ET, 2));
+      Out.push_back(B.CreateExtractElement(Pair, uint64_t(0)));
+      Out.push_back(B.CreateExtractElement(Pair, uint64_t(1)));
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -91,10 +196,12 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I) {
   }
   case Opcode::LocalLoad: {
     auto &L = llvm::cast<LocalLoadInst>(I);
-    llvm::Type *Ty = C.elemType(I.getResult(0)->getType());
+    const LinearLayout &Layout = C.layout(I.getResult(0));
     Regs Out;
-    for (llvm::Value *P : addresses(C, L.getMemDesc(), C.layout(I.getResult(0))))
-      Out.push_back(B.CreateLoad(Ty, P));
+    if (!loadMatrices(C, L.getMemDesc(), Layout, Out)) {
+      Out.clear();
+      Out = access(C, L.getMemDesc(), Layout, I.getResult(0)->getType(), nullptr);
+    }
     C.set(I.getResult(0), std::move(Out));
     return;
   }

@@ -159,6 +159,9 @@ void lowerShape(LoweringContext &C, Instruction &I);
 void lowerReduce(LoweringContext &C, Instruction &I);
 void lowerScan(LoweringContext &C, Instruction &I);
 void lowerDot(LoweringContext &C, Instruction &I);
+/// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
+/// no such instruction (nothing emitted then).
+bool lowerMMADot(LoweringContext &C, Instruction &I);
 void lowerSharedMemory(LoweringContext &C, Instruction &I);
 void lowerDebug(LoweringContext &C, Instruction &I);
 

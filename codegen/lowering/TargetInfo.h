@@ -89,6 +89,26 @@ public:
   /// zero.
   virtual llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
                                        llvm::Type *To) const = 0;
+  /// The warp's cooperative load of \p Count (1, 2 or 4) 8x8 matrices of
+  /// 16-bit elements from shared memory (NVIDIA's ldmatrix): lane 8i + r
+  /// gives \p Ptr, the 16-byte row r of matrix i; each lane gets one 32-bit
+  /// word per matrix, the elements (g, 2t) and (g, 2t + 1) of it (g = lane
+  /// / 4, t = lane % 4), or (2t, g) and (2t + 1, g) when \p Trans. False
+  /// where the target has no such load.
+  virtual bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
+                            llvm::SmallVectorImpl<llvm::Value *> &Words) const {
+    return false;
+  }
+  /// One warp's D = A * B + C on a 16x8x16 tile (NVIDIA's mma.sync
+  /// m16n8k16, f32 accumulation): \p A four 32-bit words of two f16 (or
+  /// bf16 where \p BF16) each, \p B two, \p C four f32, in the PTX ISA's
+  /// fragment order; the four f32 of D go to \p D. False where the target
+  /// has no such instruction.
+  virtual bool mma16x8x16(llvm::IRBuilder<> &B, bool BF16, llvm::ArrayRef<llvm::Value *> A,
+                          llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
+                          llvm::SmallVectorImpl<llvm::Value *> &D) const {
+    return false;
+  }
   /// Marks \p F a kernel of \p NumThreads threads whose threads use at most
   /// \p MaxRegisters registers (0: no limit).
   virtual void annotateKernel(llvm::Function *F, unsigned NumThreads,

@@ -68,7 +68,8 @@ void checkOptionsOrThrow(const NVPTXOptions &Opts) {
 } // namespace
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
-  return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize());
+  return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(),
+                           Opts.GPU.has(Target::MMASync));
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

@@ -511,3 +511,47 @@ llvm::Value *NVPTXTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value 
   auto *FT = llvm::FunctionType::get(To, {X->getType()}, false);
   return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false), {X});
 }
+
+bool NVPTXTargetInfo::loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count,
+                                   bool Trans,
+                                   llvm::SmallVectorImpl<llvm::Value *> &Words) const {
+  if (!GPU.has(Target::MMASync))
+    return false;
+  using namespace llvm::Intrinsic;
+  static const ID Plain[] = {nvvm_ldmatrix_sync_aligned_m8n8_x1_b16,
+                             nvvm_ldmatrix_sync_aligned_m8n8_x2_b16,
+                             nvvm_ldmatrix_sync_aligned_m8n8_x4_b16};
+  static const ID Transposed[] = {nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16,
+                                  nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16,
+                                  nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16};
+  unsigned Log = llvm::Log2_32(Count);
+  llvm::Value *R = B.CreateIntrinsic(Trans ? Transposed[Log] : Plain[Log], {Ptr->getType()}, {Ptr});
+  if (Count == 1) {
+    Words.push_back(R);
+    return true;
+  }
+  for (unsigned I = 0; I < Count; ++I)
+    Words.push_back(B.CreateExtractValue(R, I));
+  return true;
+}
+
+bool NVPTXTargetInfo::mma16x8x16(llvm::IRBuilder<> &B, bool BF16,
+                                 llvm::ArrayRef<llvm::Value *> A,
+                                 llvm::ArrayRef<llvm::Value *> Bw,
+                                 llvm::ArrayRef<llvm::Value *> C,
+                                 llvm::SmallVectorImpl<llvm::Value *> &D) const {
+  if (!GPU.has(Target::MMASync))
+    return false;
+  // The f16 form takes <2 x half> operands, the bf16 form i32 words.
+  llvm::SmallVector<llvm::Value *, 10> Args;
+  llvm::Type *Half2 = llvm::FixedVectorType::get(B.getHalfTy(), 2);
+  for (llvm::Value *W : llvm::concat<llvm::Value *const>(A, Bw))
+    Args.push_back(BF16 ? W : B.CreateBitCast(W, Half2));
+  Args.append(C.begin(), C.end());
+  llvm::Value *R = B.CreateIntrinsic(BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                          : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32,
+                                     {}, Args);
+  for (unsigned I = 0; I < 4; ++I)
+    D.push_back(B.CreateExtractValue(R, I));
+  return true;
+}

@@ -111,6 +111,22 @@ TEST_CASE("runs cut short lose divisibility; remainders and hints") {
   B.createRet();
 }
 
+TEST_CASE("a remainder by a uniform divisor keeps runs its divisibility allows") {
+  Kernel K;
+  IRBuilder &B = K.B;
+  // (pid * 128 + arange(0, 128)) % n with n divisible by 16: runs of 16
+  // (the tutorial matmul's offs_bn), as Triton finds.
+  Value *Pid = B.createBinary(Opcode::Mul, B.createProgramId(0), B.getInt32(128));
+  Value *X = B.createBinary(Opcode::Add, B.createSplat(Pid, {128}), B.createMakeRange(0, 128));
+  Value *Rem = B.createBinary(Opcode::SRem, X, B.createSplat(K.F->getArg(1), {128}));
+  CHECK(K.info(Rem) == "contiguity=[16] divisibility=[16] constancy=[1]");
+  // A dividend whose runs start unaligned keeps none: 3,4,5,6 % 4 is no run.
+  Value *Off = B.createBinary(Opcode::Add, X, B.createSplat(B.getInt32(3), {128}));
+  Value *Bad = B.createBinary(Opcode::SRem, Off, B.createSplat(K.F->getArg(1), {128}));
+  CHECK(K.info(Bad) == "contiguity=[1] divisibility=[1] constancy=[1]");
+  B.createRet();
+}
+
 TEST_CASE("sext makes an i1's true -1; zext keeps it 1") {
   Kernel K;
   IRBuilder &B = K.B;

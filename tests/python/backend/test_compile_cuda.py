@@ -116,12 +116,17 @@ def _cases():
     # Tutorial 3: matmul (fp16 out), grouped programs, fused activation.
     for act in ("", "leaky_relu"):
         c.append(Case(f"matmul-fp16-{act or 'none'}", matmul.matmul_kernel, MM_SIG.format("fp16"),
-                      {**MM_CONSTS, "ACTIVATION": act}, shared=True, ptx=(r"fma\.rn\.f32",)))
+                      {**MM_CONSTS, "ACTIVATION": act}, shared=True,
+                      ptx=(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32",
+                           r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared",
+                           r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared"),
+                      no_ptx=(r"fma\.rn\.f32",)))
     c.append(Case("matmul-fp32-inputs", matmul.matmul_kernel, MM_SIG.format("fp32"),
                   {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16, "GROUP_M": 4, "ACTIVATION": ""},
-                  shared=True))
+                  shared=True, ptx=(r"fma\.rn\.f32",), no_ptx=(r"mma\.sync",)))
     c.append(Case("matmul-bf16", matmul.matmul_kernel, MM_SIG.format("bf16"),
-                  {**MM_CONSTS, "ACTIVATION": ""}, shared=True))
+                  {**MM_CONSTS, "ACTIVATION": ""}, shared=True,
+                  ptx=(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32",)))
     sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), {**MM_CONSTS, "ACTIVATION": ""})
     c.append(Case("matmul-fp16-contiguous", matmul.matmul_kernel, MM_SIG.format("fp16"),
                   {**MM_CONSTS, "ACTIVATION": ""}, _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME),
@@ -163,7 +168,8 @@ def _cases():
     for stage in (1, 3):
         c.append(Case(f"attention-stage{stage}", attention.attn_fwd, ATT_SIG,
                       {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}, shared=True,
-                      ptx=(r"ex2\.approx\.f32", r"fma\.rn\.f32")))
+                      ptx=(r"ex2\.approx\.f32", r"fma\.rn\.f32",
+                           r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32")))
     # Block pointers.
     c.append(Case("block_ptr_matmul-fp16", block_ptr_matmul.matmul_block_ptr, BP_SIG.format("fp16"),
                   {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, shared=True))

@@ -1,0 +1,167 @@
+//===- MMALayouts.cpp - Layouts of mma.sync and its operands --------------===//
+
+#include "analysis/MMALayouts.h"
+#include "analysis/Layouts.h"
+#include "ir/Instructions.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace tritium;
+
+namespace {
+using Basis = LinearLayout::Basis;
+
+llvm::SmallVector<LinearLayout::OutDim, 2> outs2(int64_t D0, int64_t D1) {
+  return {{outDimName(0), int32_t(D0)}, {outDimName(1), int32_t(D1)}};
+}
+
+/// Bases of warp bits: the first log2(W.M) move along \p MDim by 16 per
+/// bit, the rest along \p NDim by 8 (-1: that operand does not move along
+/// it, so those warps hold copies); coordinates past the shape are copies.
+llvm::SmallVector<Basis, 8> warpBases(MMAWarps W, int MDim, int NDim,
+                                      llvm::ArrayRef<int64_t> Shape) {
+  llvm::SmallVector<Basis, 8> Out;
+  auto Push = [&](int Dim, int64_t Step, unsigned Count) {
+    for (unsigned I = 0; I < Count; ++I, Step *= 2) {
+      Basis B(2, 0);
+      if (Dim >= 0 && Step < Shape[Dim])
+        B[Dim] = int32_t(Step);
+      Out.push_back(B);
+    }
+  };
+  Push(MDim, 16, llvm::Log2_32(W.M));
+  Push(NDim, 8, llvm::Log2_32(W.N));
+  return Out;
+}
+
+/// Register bases stepping along \p Dim from \p From (doubling) below the
+/// shape's size.
+void repeat(llvm::SmallVector<Basis, 8> &Regs, unsigned Dim, int64_t From, int64_t Size) {
+  for (int64_t S = From; S < Size; S *= 2) {
+    Basis B(2, 0);
+    B[Dim] = int32_t(S);
+    Regs.push_back(B);
+  }
+}
+
+LinearLayout make(llvm::SmallVector<Basis, 8> Regs, llvm::SmallVector<Basis, 8> Lanes,
+                  llvm::SmallVector<Basis, 8> Warps, int64_t D0, int64_t D1) {
+  return LinearLayout({{kRegister, std::move(Regs)}, {kLane, std::move(Lanes)},
+                       {kWarp, std::move(Warps)}},
+                      outs2(D0, D1));
+}
+
+bool isPowerOf2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
+} // namespace
+
+MMAWarps tritium::mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
+  // Triton's warpsPerTileV2: grow along M while the tiles per warp along M
+  // are at least those along N (counted in 16x8 tiles).
+  MMAWarps W;
+  while (W.M * W.N < NumWarps) {
+    if (Shape[0] / 16 / W.M >= Shape[1] / (8 * W.N)) {
+      if (W.M < Shape[0] / 16)
+        W.M *= 2;
+      else
+        W.N *= 2;
+    } else {
+      W.N *= 2;
+    }
+  }
+  return W;
+}
+
+LinearLayout tritium::mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
+  MMAWarps W = mmaWarps(Shape, NumWarps);
+  llvm::SmallVector<Basis, 8> Regs = {{0, 1}, {8, 0}};
+  repeat(Regs, 1, 8 * W.N, Shape[1]);
+  repeat(Regs, 0, 16 * W.M, Shape[0]);
+  return make(std::move(Regs), {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
+              warpBases(W, 0, 1, Shape), Shape[0], Shape[1]);
+}
+
+LinearLayout tritium::mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                                       llvm::ArrayRef<int64_t> ResultShape,
+                                       unsigned NumWarps) {
+  MMAWarps W = mmaWarps(ResultShape, NumWarps);
+  int64_t D0 = OperandShape[0], D1 = OperandShape[1];
+  if (OpIdx == 0) { // A: [M, K]
+    llvm::SmallVector<Basis, 8> Regs = {{0, 1}, {8, 0}, {0, 8}};
+    repeat(Regs, 1, 16, D1);
+    repeat(Regs, 0, 16 * W.M, D0);
+    return make(std::move(Regs), {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
+                warpBases(W, 0, -1, OperandShape), D0, D1);
+  }
+  // B: [K, N]. The register after the first two is the next n8 tile, so
+  // that one ldmatrix.x4 loads two of them.
+  llvm::SmallVector<Basis, 8> Regs = {{1, 0}, {8, 0}};
+  int64_t NextN = 8 * W.N;
+  if (NextN < D1) {
+    Regs.push_back({0, int32_t(NextN)});
+    NextN *= 2;
+  }
+  repeat(Regs, 0, 16, D0);
+  repeat(Regs, 1, NextN, D1);
+  return make(std::move(Regs), {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}},
+              warpBases(W, -1, 1, OperandShape), D0, D1);
+}
+
+bool tritium::isMMACandidate(const Instruction &Dot) {
+  if (Dot.getOpcode() != Opcode::Dot || Dot.getNumOperands() < 3)
+    return false;
+  Type *A = Dot.getOperand(0)->getType(), *B = Dot.getOperand(1)->getType();
+  Type *C = Dot.getResult(0)->getType();
+  if (!A->isBlock() || A->getRank() != 2 || !B->isBlock() || B->getRank() != 2)
+    return false;
+  Type::Kind AK = A->getScalarType()->getKind(), BK = B->getScalarType()->getKind();
+  if (AK != BK || (AK != Type::Kind::F16 && AK != Type::Kind::BF16) ||
+      C->getScalarType()->getKind() != Type::Kind::F32)
+    return false;
+  int64_t M = A->getShape()[0], K = A->getShape()[1], N = B->getShape()[1];
+  return isPowerOf2(M) && isPowerOf2(N) && isPowerOf2(K) && M >= 16 && N >= 8 && K >= 16;
+}
+
+bool tritium::isMMADot(const Instruction &Dot) {
+  if (!isMMACandidate(Dot))
+    return false;
+  const LinearLayout *C = Dot.getLayout();
+  auto LayoutOf = [](const Value *V) -> const LinearLayout * {
+    const Instruction *D = V->getDefiningInstruction();
+    return D ? D->getLayout() : nullptr;
+  };
+  const LinearLayout *A = LayoutOf(Dot.getOperand(0)), *B = LayoutOf(Dot.getOperand(1));
+  if (!C || !A || !B || !C->hasInDim(kWarp))
+    return false;
+  unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
+  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
+  return *C == mmaAccumulatorLayout(Shape, NumWarps) &&
+         *A == mmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, NumWarps) &&
+         *B == mmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, NumWarps);
+}
+
+LinearLayout tritium::swizzledSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,
+                                           unsigned ElementBytes) {
+  unsigned Outer = 1 - Contiguous;
+  int64_t Inner = Shape[Contiguous], Rows = Shape[Outer];
+  int64_t Vec = std::max<int64_t>(1, 16 / ElementBytes); // elements of a 16-byte chunk
+  int64_t Chunks = std::max<int64_t>(1, Inner / Vec);
+  int64_t MaxPhase = std::min<int64_t>(8, Chunks);
+  int64_t PerPhase = std::max<int64_t>(1, 8 / Chunks);
+  llvm::SmallVector<Basis, 8> Bases;
+  for (int64_t S = 1; S < Inner; S *= 2) {
+    Basis B(2, 0);
+    B[Contiguous] = int32_t(S);
+    Bases.push_back(B);
+  }
+  // Row bit r: the next row, and where it is a bit of the phase, the chunk
+  // index XORed by it (the inverse of chunk' = chunk ^ phase is itself).
+  for (int64_t R = 1; R < Rows; R *= 2) {
+    Basis B(2, 0);
+    B[Outer] = int32_t(R);
+    if (R >= PerPhase && R < PerPhase * MaxPhase && Inner >= Vec)
+      B[Contiguous] = int32_t(Vec * (R / PerPhase));
+    Bases.push_back(B);
+  }
+  LinearLayout::InDim Offset{"offset", std::move(Bases)};
+  return LinearLayout({Offset}, outs2(Shape[0], Shape[1]));
+}

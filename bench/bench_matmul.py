@@ -1,0 +1,120 @@
+"""Tutorial matmul (bench/kernels_src.py) on tensor cores: Tritium, Triton, torch.
+
+    PYTHONPATH=python python3 bench/bench_matmul.py [--stages 1] [--sizes 4096,8192]
+
+Runs Tritium and torch in this process and Triton 3.6 in two child
+processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
+like Tritium's), each with the same num_stages. Every kernel's output is
+checked against torch before it is timed; each package gets the best of
+the same block configurations. Prints TFLOP/s and Tritium's ratios.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+from bench_gpu import bench, load_kernels  # noqa: E402
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps)
+CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (128, 128, 32, 4), (64, 128, 64, 4),
+           (128, 64, 64, 4), (256, 128, 64, 8)]
+
+
+def run_package(package, sizes, dtypes, stages, configs):
+    import torch
+    if package == "tritium":
+        import tritium as backend
+    else:
+        import triton as backend
+    mod = load_kernels(package + "_matmul", backend)
+    out = {}
+    for dtype in dtypes:
+        dt = getattr(torch, dtype)
+        for n in sizes:
+            torch.manual_seed(0)
+            a = torch.randn(n, n, device="cuda", dtype=dt)
+            b = torch.randn(n, n, device="cuda", dtype=dt)
+            ref = (a.float() @ b.float()).half()
+            best = 0.0
+            for bm, bn, bk, nw in configs:
+                c = torch.empty(n, n, device="cuda", dtype=torch.float16)
+                grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
+
+                def fn(bm=bm, bn=bn, bk=bk, nw=nw, c=c):
+                    mod.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
+                                            b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                            BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
+                                            num_warps=nw, num_stages=stages)
+                try:
+                    fn()
+                    torch.cuda.synchronize()
+                except Exception as e:  # a config a package cannot take
+                    print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: {type(e).__name__}",
+                          file=sys.stderr)
+                    continue
+                err = (c.float() - ref.float()).abs().max().item()
+                if err > 0.5 + 0.02 * ref.float().abs().max().item():
+                    print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: WRONG (max err {err})",
+                          file=sys.stderr)
+                    continue
+                ms = bench(fn, rep=20)
+                tflops = 2 * n ** 3 / ms * 1e-9
+                print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: {tflops:.1f} TFLOP/s",
+                      file=sys.stderr, flush=True)
+                best = max(best, tflops)
+            out[f"{dtype}_{n}"] = best
+            if package == "tritium":
+                ms = bench(lambda: torch.matmul(a, b), rep=20)
+                out[f"torch_{dtype}_{n}"] = 2 * n ** 3 / ms * 1e-9
+    return out
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stages", type=int, default=1)
+    ap.add_argument("--sizes", default="4096,8192")
+    ap.add_argument("--dtypes", default="float16,bfloat16")
+    ap.add_argument("--configs", type=int, default=len(CONFIGS), help="how many of CONFIGS")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    dtypes = args.dtypes.split(",")
+    configs = CONFIGS[:args.configs]
+    if args.child:
+        print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs)))
+        return
+    results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs)}
+    for label, env in [("triton", {}), ("triton_mma_v2", {"DISABLE_MMA_V3": "1"})]:
+        r = subprocess.run([sys.executable, __file__, "--child", "triton", "--stages",
+                            str(args.stages), "--sizes", args.sizes, "--dtypes", args.dtypes,
+                            "--configs", str(args.configs)],
+                           env=dict(os.environ, **env), capture_output=True, text=True)
+        sys.stderr.write(r.stderr)
+        results[label] = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
+    print(f"matmul TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)")
+    print(f"{'case':<16}{'tritium':>9}{'triton':>9}{'tr.mma2':>9}{'torch':>9}"
+          f"{'/triton':>9}{'/mma2':>8}{'/torch':>8}")
+    for key, t in results["tritium"].items():
+        if key.startswith("torch_"):
+            continue
+        tr = results["triton"].get(key, 0.0)
+        t2 = results["triton_mma_v2"].get(key, 0.0)
+        to = results["tritium"].get("torch_" + key, 0.0)
+        ratio = lambda x: f"{t / x:.2f}" if x else "-"  # noqa: E731
+        print(f"{key:<16}{t:9.1f}{tr:9.1f}{t2:9.1f}{to:9.1f}{ratio(tr):>9}{ratio(t2):>8}"
+              f"{ratio(to):>8}")
+    print("JSON " + json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

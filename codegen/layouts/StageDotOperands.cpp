@@ -1,0 +1,124 @@
+//===- StageDotOperands.cpp - mma.sync operands through shared memory -----===//
+//
+// stage-dot-operands turns the conversions that bring a dot's A and B into
+// mma.sync's operand layouts (analysis/MMALayouts.h) into a trip through
+// shared memory the hardware is built for:
+//
+//   %a2 = convert_layout %a {layout = <A operand>}
+//   %b2 = convert_layout %b {layout = <B operand>}
+//   %d  = dot %a2, %b2, %c
+//     becomes
+//   %sa = local_alloc %a : memdesc<MxK x f16, <swizzled>>
+//   %sb = local_alloc %b : memdesc<KxN x f16, <swizzled>>
+//   %a2 = local_load %sa {layout = <A operand>}
+//   %b2 = local_load %sb {layout = <B operand>}
+//   %d  = dot %a2, %b2, %c
+//
+// (both writes, then both reads: one barrier between them, and the two
+// buffers live at once so that they do not share bytes).
+//
+// The shared layout keeps the dimension the source holds contiguous in
+// registers contiguous in memory too (so each thread writes 16-byte
+// vectors), in XOR-swizzled 16-byte chunks (so those writes and the reads
+// are free of bank conflicts). The lowering then reads it with ldmatrix:
+// plain where the dimension the fragment pairs its registers along (K of
+// A, K of B) is contiguous, .trans where the other one is
+// (codegen/lowering/LowerSharedMemory.cpp). A conversion that is only a
+// renaming of registers (the P of attention, from one dot's accumulator to
+// the next one's A) stays: it costs nothing.
+//
+// Requires: layouts assigned, conversions final (after
+// remove-layout-conversions), before insert-barriers. Preserves: the CFG.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/MMALayouts.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+using namespace tritium;
+
+namespace {
+
+/// The dimension \p L keeps most consecutive along in a thread's registers
+/// (the last on a tie).
+unsigned contiguousDim(const LinearLayout &L) {
+  return L.getNumConsecutiveInOut(kRegister, outDimName(0)) >
+                 L.getNumConsecutiveInOut(kRegister, outDimName(1))
+             ? 0
+             : 1;
+}
+
+/// Whether the conversion \p Def is one of registers only.
+bool isRenaming(const Instruction &Convert) {
+  const Instruction *SrcDef = Convert.getOperand(0)->getDefiningInstruction();
+  return SrcDef && SrcDef->getLayout() &&
+         registerMapping(*SrcDef->getLayout(), *Convert.getLayout());
+}
+
+/// Stages the operands of \p Dot that arrive through conversions: both
+/// local_allocs first, then both local_loads, right before the dot, so that
+/// one barrier separates the writes from the reads and the two buffers,
+/// live at once, do not share bytes.
+bool stageOperands(Instruction &Dot) {
+  llvm::SmallVector<unsigned, 2> Staged;
+  for (unsigned K = 0; K < 2; ++K) {
+    Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
+    if (Def && Def->getOpcode() == Opcode::ConvertLayout && !isRenaming(*Def))
+      Staged.push_back(K);
+  }
+  if (Staged.empty())
+    return false;
+  IRBuilder B(Dot.getParent()->getParent()->getContext());
+  B.setInsertPoint(&Dot);
+  B.setLoc(Dot.getLoc());
+  llvm::SmallVector<Value *, 2> Mems;
+  for (unsigned K : Staged) {
+    Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
+    Value *Src = Convert->getOperand(0);
+    Instruction *SrcDef = Src->getDefiningInstruction();
+    const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert->getLayout();
+    Type *T = Src->getType();
+    LinearLayout Shared = swizzledSharedLayout(T->getShape(), contiguousDim(From),
+                                               getSharedElementBytes(T));
+    Mems.push_back(B.createLocalAlloc(
+        MemDescType::get(T->getScalarType(), T->getShape(), Shared, false), Src));
+  }
+  for (unsigned I = 0; I < Staged.size(); ++I) {
+    Instruction *Convert = Dot.getOperand(Staged[I])->getDefiningInstruction();
+    Value *Loaded = B.createLocalLoad(Mems[I]);
+    Loaded->getDefiningInstruction()->setLayout(*Convert->getLayout());
+    Dot.setOperand(Staged[I], Loaded);
+    if (Convert->getResult()->use_empty())
+      Convert->eraseFromParent();
+  }
+  return true;
+}
+
+class StageDotOperandsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "stage-dot-operands"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
+    llvm::SmallVector<Instruction *, 8> Dots;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (isMMADot(I))
+          Dots.push_back(&I);
+    bool Changed = false;
+    for (Instruction *Dot : Dots)
+      Changed |= stageOperands(*Dot);
+    if (!Changed)
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tritium::createStageDotOperandsPass() {
+  return std::make_unique<StageDotOperandsPass>();
+}

@@ -1,0 +1,148 @@
+// mma.sync's accumulator and operand layouts, checked element by element
+// against the PTX ISA's fragment tables, and the swizzled shared layout's
+// bank conflicts counted.
+#include "analysis/Layouts.h"
+#include "analysis/MMALayouts.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+using namespace tritium;
+
+namespace {
+using Coord = llvm::SmallVector<int32_t, 4>;
+
+/// Warp w's (m, n) tile origin under mmaWarps W: warps along M first.
+Coord warpOrigin(MMAWarps W, int32_t Warp, int64_t M, int64_t N) {
+  int32_t WM = Warp % int32_t(W.M), WN = Warp / int32_t(W.M);
+  return {int32_t(16 * WM % M), int32_t(8 * WN % N)};
+}
+} // namespace
+
+TEST_CASE("mma warps tile M first while tiles stay at least as tall as wide") {
+  CHECK(mmaWarps({128, 128}, 4).M == 2);
+  CHECK(mmaWarps({128, 128}, 4).N == 2);
+  CHECK(mmaWarps({128, 256}, 8).M == 2);
+  CHECK(mmaWarps({128, 256}, 8).N == 4);
+  CHECK(mmaWarps({16, 64}, 4).M == 1); // M has one 16-row tile
+  CHECK(mmaWarps({16, 64}, 4).N == 4);
+  CHECK(mmaWarps({256, 16}, 8).M == 8);
+}
+
+TEST_CASE("mma accumulator layout: the bases") {
+  CHECK(mmaAccumulatorLayout({32, 32}, 4).str() ==
+        "register=[[0,1],[8,0],[0,16]] lane=[[0,2],[0,4],[1,0],[2,0],[4,0]] "
+        "warp=[[16,0],[0,8]] -> dim0:32, dim1:32");
+  // Fewer columns than warps along N: those warps hold copies.
+  CHECK(mmaAccumulatorLayout({16, 8}, 4).str() ==
+        "register=[[0,1],[8,0]] lane=[[0,2],[0,4],[1,0],[2,0],[4,0]] "
+        "warp=[[0,0],[0,0]] -> dim0:16, dim1:8");
+}
+
+TEST_CASE("mma accumulator layout matches the PTX fragment of m16n8 per tile") {
+  for (auto [M, N, Warps] : {std::tuple<int64_t, int64_t, unsigned>{128, 128, 4},
+                             {128, 256, 8}, {64, 32, 4}, {16, 16, 1}}) {
+    LinearLayout L = mmaAccumulatorLayout({M, N}, Warps);
+    MMAWarps W = mmaWarps({M, N}, Warps);
+    CHECK(L.isSurjective());
+    CHECK(L.isInjective());
+    for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
+      for (int32_t Lane = 0; Lane < 32; ++Lane)
+        for (int32_t C = 0; C < 4; ++C) {
+          // c0, c1: (g, 2t + i); c2, c3: (g + 8, 2t + i).
+          Coord O = warpOrigin(W, Warp, M, N);
+          Coord Want = {O[0] + Lane / 4 + 8 * (C / 2), O[1] + 2 * (Lane % 4) + C % 2};
+          CHECK(L.apply({C, Lane, Warp}) == Want);
+        }
+  }
+}
+
+TEST_CASE("mma operand layouts match the PTX fragments of m16n8k16") {
+  int64_t M = 64, N = 64, K = 32;
+  unsigned Warps = 4;
+  MMAWarps W = mmaWarps({M, N}, Warps);
+  LinearLayout A = mmaOperandLayout(0, {M, K}, {M, N}, Warps);
+  LinearLayout B = mmaOperandLayout(1, {K, N}, {M, N}, Warps);
+  CHECK(A.str() == "register=[[0,1],[8,0],[0,8],[0,16],[32,0]] "
+                   "lane=[[0,2],[0,4],[1,0],[2,0],[4,0]] warp=[[16,0],[0,0]] "
+                   "-> dim0:64, dim1:32");
+  CHECK(B.str() == "register=[[1,0],[8,0],[0,16],[16,0],[0,32]] "
+                   "lane=[[2,0],[4,0],[0,1],[0,2],[0,4]] warp=[[0,0],[0,8]] "
+                   "-> dim0:32, dim1:64");
+  for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
+    for (int32_t Lane = 0; Lane < 32; ++Lane) {
+      Coord O = warpOrigin(W, Warp, M, N);
+      int32_t G = Lane / 4, T = Lane % 4;
+      // a0..a7 of the first tile: (g + 8 * (i / 2 % 2), 2t + i % 2 + 8 * (i / 4)).
+      for (int32_t I = 0; I < 8; ++I)
+        CHECK(A.apply({I, Lane, Warp}) ==
+              Coord{O[0] + G + 8 * (I / 2 % 2), 2 * T + I % 2 + 8 * (I / 4)});
+      // b0..b3: (2t + i % 2 + 8 * (i / 2), g).
+      for (int32_t I = 0; I < 4; ++I)
+        CHECK(B.apply({I, Lane, Warp}) == Coord{2 * T + I % 2 + 8 * (I / 2), O[1] + G});
+    }
+}
+
+TEST_CASE("the swizzled shared layout: bases and bank conflicts") {
+  // 128-byte rows of f16: the chunk index XOR the row's low three bits.
+  LinearLayout S = swizzledSharedLayout({16, 64}, 1, 2);
+  CHECK(S.str() == "offset=[[0,1],[0,2],[0,4],[0,8],[0,16],[0,32],[1,8],[2,16],[4,32],"
+                   "[8,0]] -> dim0:16, dim1:64");
+  CHECK(S.isInjective());
+  for (auto [Rows, Cols, Contig] : {std::tuple<int64_t, int64_t, unsigned>{128, 64, 1},
+                                    {64, 128, 1}, {64, 32, 1}, {32, 16, 1}, {64, 64, 0}}) {
+    LinearLayout L = swizzledSharedLayout({Rows, Cols}, Contig, 2);
+    LinearLayout Inv = L.invert(); // coordinates -> offset
+    int64_t Inner = Contig == 1 ? Cols : Rows, Outer = Contig == 1 ? Rows : Cols;
+    auto Offset = [&](int64_t Row, int64_t Col) {
+      Coord C = Contig == 1 ? Coord{int32_t(Row), int32_t(Col)} : Coord{int32_t(Col), int32_t(Row)};
+      return Inv.apply(C)[0];
+    };
+    // The 16-byte chunk of 4-byte banks (0..7 in a 128-byte line) an
+    // element lands in.
+    auto BankGroup = [&](int64_t Row, int64_t Col) { return (Offset(Row, Col) * 2 / 16) % 8; };
+    for (int64_t Row0 = 0; Row0 < Outer; Row0 += 8)
+      for (int64_t Col = 0; Col < Inner; Col += 8) {
+        // ldmatrix: 8 consecutive rows at one chunk, one 128-byte wavefront.
+        std::set<int64_t> Groups;
+        for (int64_t R = 0; R < 8; ++R)
+          Groups.insert(BankGroup(Row0 + R, Col));
+        CHECK(Groups.size() == 8);
+        // The chunk stays contiguous and aligned.
+        CHECK(Offset(Row0, Col) % 8 == 0);
+        CHECK(Offset(Row0, Col + 7) == Offset(Row0, Col) + 7);
+      }
+    // 16-byte writes by 8 lanes of consecutive chunks (wrapping rows).
+    for (int64_t First = 0; First < Outer * Inner / 8; First += 8) {
+      std::set<int64_t> Groups;
+      for (int64_t Q = 0; Q < 8; ++Q) {
+        int64_t Chunk = First + Q;
+        Groups.insert(BankGroup(Chunk * 8 / Inner, Chunk * 8 % Inner));
+      }
+      CHECK(Groups.size() == 8);
+    }
+  }
+}
+
+TEST_CASE("an A operand staged row-major fits ldmatrix: registers pair along K") {
+  // The map (register, lane, warp) -> offset of the A operand in the
+  // swizzled buffer: register 0 and lanes 0, 1 step through a 16-byte row,
+  // every other bit moves by whole rows (what LowerSharedMemory checks).
+  LinearLayout A = mmaOperandLayout(0, {64, 32}, {64, 64}, 4);
+  LinearLayout ToOffset = A.compose(swizzledSharedLayout({64, 32}, 1, 2).invert());
+  CHECK(ToOffset.getBases(kRegister)[0][0] == 1);
+  CHECK(ToOffset.getBases(kLane)[0][0] == 2);
+  CHECK(ToOffset.getBases(kLane)[1][0] == 4);
+  for (const LinearLayout::InDim &In : ToOffset.getInDims())
+    for (unsigned Bit = 0; Bit < In.Bases.size(); ++Bit)
+      if (!(In.Name == kRegister && Bit == 0) && !(In.Name == kLane && Bit < 2))
+        CHECK(In.Bases[Bit][0] % 8 == 0);
+  // B staged with N contiguous fits the transposed load: lanes 2..4 step
+  // through a row.
+  LinearLayout B = mmaOperandLayout(1, {32, 64}, {64, 64}, 4);
+  LinearLayout BOff = B.compose(swizzledSharedLayout({32, 64}, 1, 2).invert());
+  CHECK(BOff.getBases(kLane)[2][0] == 1);
+  CHECK(BOff.getBases(kLane)[3][0] == 2);
+  CHECK(BOff.getBases(kLane)[4][0] == 4);
+}
