@@ -166,7 +166,8 @@ LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
 LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opts) {
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
-    return mmaAccumulatorLayout(Shape, Opts.NumWarps);
+    return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ? mmaWarpsAlongM(Shape, Opts.NumWarps)
+                                                         : mmaWarps(Shape, Opts.NumWarps));
   return fmaDotLayout(Shape, Opts);
 }
 
@@ -287,11 +288,9 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
     if (K == 2)
       return Result;
     llvm::ArrayRef<int64_t> Shape = I.getResult(0)->getType()->getShape();
-    if (isMMACandidate(I) && Result.hasInDim(kWarp)) {
-      unsigned NumWarps = unsigned(Result.getInDimSize(kWarp));
-      if (Result == mmaAccumulatorLayout(Shape, NumWarps))
-        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, NumWarps);
-    }
+    if (isMMACandidate(I))
+      if (std::optional<MMAWarps> W = matchMMAAccumulator(Result, Shape))
+        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W);
     return std::nullopt;
   }
   case Opcode::ExpandDims:

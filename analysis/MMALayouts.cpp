@@ -4,6 +4,7 @@
 #include "analysis/Layouts.h"
 #include "ir/Instructions.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace tritium;
@@ -71,8 +72,24 @@ MMAWarps tritium::mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
   return W;
 }
 
-LinearLayout tritium::mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
-  MMAWarps W = mmaWarps(Shape, NumWarps);
+MMAWarps tritium::mmaWarpsAlongM(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
+  if (Shape[0] >= 16 * int64_t(NumWarps))
+    return {NumWarps, 1};
+  return mmaWarps(Shape, NumWarps);
+}
+
+std::optional<MMAWarps> tritium::matchMMAAccumulator(const LinearLayout &L,
+                                                     llvm::ArrayRef<int64_t> Shape) {
+  if (Shape.size() != 2 || !L.hasInDim(kWarp) || Shape[0] < 16 || Shape[1] < 8)
+    return std::nullopt;
+  unsigned NumWarps = unsigned(L.getInDimSize(kWarp));
+  for (MMAWarps W : {mmaWarps(Shape, NumWarps), mmaWarpsAlongM(Shape, NumWarps)})
+    if (L == mmaAccumulatorLayout(Shape, W))
+      return W;
+  return std::nullopt;
+}
+
+LinearLayout tritium::mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, MMAWarps W) {
   llvm::SmallVector<Basis, 8> Regs = {{0, 1}, {8, 0}};
   repeat(Regs, 1, 8 * W.N, Shape[1]);
   repeat(Regs, 0, 16 * W.M, Shape[0]);
@@ -81,9 +98,7 @@ LinearLayout tritium::mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsign
 }
 
 LinearLayout tritium::mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
-                                       llvm::ArrayRef<int64_t> ResultShape,
-                                       unsigned NumWarps) {
-  MMAWarps W = mmaWarps(ResultShape, NumWarps);
+                                       llvm::ArrayRef<int64_t> ResultShape, MMAWarps W) {
   int64_t D0 = OperandShape[0], D1 = OperandShape[1];
   if (OpIdx == 0) { // A: [M, K]
     llvm::SmallVector<Basis, 8> Regs = {{0, 1}, {8, 0}, {0, 8}};
@@ -130,13 +145,62 @@ bool tritium::isMMADot(const Instruction &Dot) {
     return D ? D->getLayout() : nullptr;
   };
   const LinearLayout *A = LayoutOf(Dot.getOperand(0)), *B = LayoutOf(Dot.getOperand(1));
-  if (!C || !A || !B || !C->hasInDim(kWarp))
+  if (!C || !A || !B)
     return false;
-  unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
-  return *C == mmaAccumulatorLayout(Shape, NumWarps) &&
-         *A == mmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, NumWarps) &&
-         *B == mmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, NumWarps);
+  std::optional<MMAWarps> W = matchMMAAccumulator(*C, Shape);
+  return W && *A == mmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, *W) &&
+         *B == mmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, *W);
+}
+
+namespace {
+/// Whether \p I keeps its first operand's shape and values' positions:
+/// what a chain of dots passes through.
+bool keepsShape(const Instruction &I) {
+  if (I.getNumResults() != 1 || !I.getResult(0)->getType()->isBlock() ||
+      I.getOpcode() == Opcode::Dot || I.getNumOperands() == 0)
+    return false;
+  for (Value *Op : I.getOperands())
+    if (Op->getType()->isBlock() && Op->getType()->getShape() != I.getResult(0)->getType()->getShape())
+      return false;
+  return true;
+}
+} // namespace
+
+bool tritium::isChainedDot(const Instruction &Dot) {
+  // Forward: the result, through shape-keeping users, into a dot's A.
+  llvm::SmallVector<const Value *, 16> Work = {Dot.getResult(0)};
+  llvm::SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const Instruction *User = U.getUser();
+      if (User->getOpcode() == Opcode::Dot && U.getOperandNo() == 0)
+        return true;
+      if (keepsShape(*User))
+        Work.push_back(User->getResult(0));
+    }
+  }
+  // Backward: A, through shape-keeping definitions, from a dot's result.
+  Work = {Dot.getOperand(0)};
+  Seen.clear();
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    const Instruction *Def = V->getDefiningInstruction();
+    if (!Def)
+      continue;
+    if (Def->getOpcode() == Opcode::Dot)
+      return true;
+    if (keepsShape(*Def))
+      for (const Value *Op : Def->getOperands())
+        if (Op->getType()->isBlock())
+          Work.push_back(Op);
+  }
+  return false;
 }
 
 LinearLayout tritium::swizzledSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,

@@ -24,6 +24,8 @@
 
 #include "ir/LinearLayout.h"
 
+#include <optional>
+
 namespace tritium {
 
 class Instruction;
@@ -33,14 +35,35 @@ struct MMAWarps {
   unsigned M = 1, N = 1;
 };
 MMAWarps mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps);
+/// Every warp along M, where M has room (else mmaWarps): for dots chained
+/// through their results (attention), so that one dot's accumulator is the
+/// next one's A operand by a renaming of registers, and both share the row
+/// mapping their row statistics broadcast along.
+MMAWarps mmaWarpsAlongM(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps);
 
 /// The accumulator layout of an [M, N] dot (M >= 16, N >= 8).
-LinearLayout mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps);
+LinearLayout mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, MMAWarps W);
+inline LinearLayout mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
+  return mmaAccumulatorLayout(Shape, mmaWarps(Shape, NumWarps));
+}
+/// The warps of \p L if it is an accumulator layout of \p Shape (for
+/// either tiling of its warps).
+std::optional<MMAWarps> matchMMAAccumulator(const LinearLayout &L,
+                                            llvm::ArrayRef<int64_t> Shape);
 
 /// The layout of operand \p OpIdx (0: A [M, K], 1: B [K, N]) of a dot whose
 /// result is \p ResultShape [M, N].
 LinearLayout mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
-                              llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps);
+                              llvm::ArrayRef<int64_t> ResultShape, MMAWarps W);
+inline LinearLayout mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                                     llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps) {
+  return mmaOperandLayout(OpIdx, OperandShape, ResultShape, mmaWarps(ResultShape, NumWarps));
+}
+
+/// Whether \p Dot's result reaches another dot's A operand, or its A
+/// comes from another dot's result, through instructions that keep the
+/// block's shape (elementwise math, casts, conversions).
+bool isChainedDot(const Instruction &Dot);
 
 /// Whether the types and shapes of the dot \p Dot fit mma.sync m16n8k16:
 /// 2-d, A and B both f16 or both bf16, an f32 accumulator, M >= 16, N >= 8

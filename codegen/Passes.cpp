@@ -27,5 +27,5 @@ llvm::StringRef tritium::getDefaultPipeline() {
 std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize, bool MMA) {
   return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
          ",warp-size=" + std::to_string(WarpSize) + (MMA ? ",mma=1" : "") +
-         "},remove-layout-conversions,stage-dot-operands,cse,dce,insert-barriers";
+         "},remove-layout-conversions,licm,stage-dot-operands,cse,dce,insert-barriers";
 }

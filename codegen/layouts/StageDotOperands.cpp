@@ -28,7 +28,8 @@
 // the next one's A) stays: it costs nothing.
 //
 // Requires: layouts assigned, conversions final (after
-// remove-layout-conversions), before insert-barriers. Preserves: the CFG.
+// remove-layout-conversions and licm), before insert-barriers. Preserves:
+// the CFG.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,39 +61,58 @@ bool isRenaming(const Instruction &Convert) {
          registerMapping(*SrcDef->getLayout(), *Convert.getLayout());
 }
 
-/// Stages the operands of \p Dot that arrive through conversions: both
-/// local_allocs first, then both local_loads, right before the dot, so that
-/// one barrier separates the writes from the reads and the two buffers,
-/// live at once, do not share bytes.
+/// The local_alloc of the source of \p Convert, before \p B's insertion
+/// point, in the swizzled layout that keeps its register-contiguous
+/// dimension contiguous.
+Value *allocate(IRBuilder &B, Instruction &Convert) {
+  Value *Src = Convert.getOperand(0);
+  Instruction *SrcDef = Src->getDefiningInstruction();
+  const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert.getLayout();
+  Type *T = Src->getType();
+  LinearLayout Shared = swizzledSharedLayout(T->getShape(), contiguousDim(From),
+                                             getSharedElementBytes(T));
+  return B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, false),
+                            Src);
+}
+
+/// Stages the operands of \p Dot that arrive through conversions. Those
+/// converted in the dot's block go together right before the dot: both
+/// local_allocs first, then both local_loads, so that one barrier separates
+/// the writes from the reads and the two buffers, live at once, do not
+/// share bytes. A conversion elsewhere (hoisted out of the loop by licm,
+/// as attention's Q) is staged where it is, once.
 bool stageOperands(Instruction &Dot) {
-  llvm::SmallVector<unsigned, 2> Staged;
+  llvm::SmallVector<unsigned, 2> AtDot;
+  bool Changed = false;
+  IRBuilder B(Dot.getParent()->getParent()->getContext());
   for (unsigned K = 0; K < 2; ++K) {
     Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
-    if (Def && Def->getOpcode() == Opcode::ConvertLayout && !isRenaming(*Def))
-      Staged.push_back(K);
+    if (!Def || Def->getOpcode() != Opcode::ConvertLayout || isRenaming(*Def))
+      continue;
+    if (Def->getParent() == Dot.getParent()) {
+      AtDot.push_back(K);
+      continue;
+    }
+    B.setInsertPoint(Def);
+    B.setLoc(Def->getLoc());
+    Value *Loaded = B.createLocalLoad(allocate(B, *Def));
+    Loaded->getDefiningInstruction()->setLayout(*Def->getLayout());
+    Def->getResult()->replaceAllUsesWith(Loaded);
+    Def->eraseFromParent();
+    Changed = true;
   }
-  if (Staged.empty())
-    return false;
-  IRBuilder B(Dot.getParent()->getParent()->getContext());
+  if (AtDot.empty())
+    return Changed;
   B.setInsertPoint(&Dot);
   B.setLoc(Dot.getLoc());
   llvm::SmallVector<Value *, 2> Mems;
-  for (unsigned K : Staged) {
-    Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
-    Value *Src = Convert->getOperand(0);
-    Instruction *SrcDef = Src->getDefiningInstruction();
-    const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert->getLayout();
-    Type *T = Src->getType();
-    LinearLayout Shared = swizzledSharedLayout(T->getShape(), contiguousDim(From),
-                                               getSharedElementBytes(T));
-    Mems.push_back(B.createLocalAlloc(
-        MemDescType::get(T->getScalarType(), T->getShape(), Shared, false), Src));
-  }
-  for (unsigned I = 0; I < Staged.size(); ++I) {
-    Instruction *Convert = Dot.getOperand(Staged[I])->getDefiningInstruction();
+  for (unsigned K : AtDot)
+    Mems.push_back(allocate(B, *Dot.getOperand(K)->getDefiningInstruction()));
+  for (unsigned I = 0; I < AtDot.size(); ++I) {
+    Instruction *Convert = Dot.getOperand(AtDot[I])->getDefiningInstruction();
     Value *Loaded = B.createLocalLoad(Mems[I]);
     Loaded->getDefiningInstruction()->setLayout(*Convert->getLayout());
-    Dot.setOperand(Staged[I], Loaded);
+    Dot.setOperand(AtDot[I], Loaded);
     if (Convert->getResult()->use_empty())
       Convert->eraseFromParent();
   }

@@ -8,7 +8,11 @@
 // PTX ISA's fragment tables name, relative to the tile's origin (the lane
 // and warp parts of the layouts are the hardware's), found by the layouts'
 // register bases. Two 16-bit elements pack into each 32-bit word. The K
-// steps go outermost, so that consecutive instructions are independent.
+// steps go outermost, so that consecutive instructions are independent, and
+// an operand read from shared memory right before the dot is loaded a K
+// step at a time as they need it (DeferredLocalLoad), so that only a step's
+// fragments are live: 128x128x64 on 4 warps would otherwise hold all of A's
+// and B's fragments with the accumulator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +28,22 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
   const LinearLayout &LA = C.layout(AV), &LB = C.layout(BV), &LC = C.layout(I.getResult());
   llvm::ArrayRef<int64_t> Shape = I.getResult()->getType()->getShape();
   int64_t M = Shape[0], N = Shape[1], K = AV->getType()->getShape()[1];
-  MMAWarps W = mmaWarps(Shape, unsigned(LC.getInDimSize(kWarp)));
+  MMAWarps W = *matchMMAAccumulator(LC, Shape); // isMMADot holds
   bool BF16 = AV->getType()->getScalarType()->getKind() == Type::Kind::BF16;
-  const LoweringContext::Regs &AR = C.get(AV), &BR = C.get(BV);
+  // An operand whose local_load this dot lowers is loaded as its K steps
+  // need it; others are in registers already.
+  struct Operand {
+    std::optional<DeferredLocalLoad> Deferred;
+    const LoweringContext::Regs *Ready = nullptr;
+    llvm::Value *operator[](unsigned R) { return Ready ? (*Ready)[R] : Deferred->get(R); }
+  } AR, BR;
+  for (auto [V, Op] : {std::pair<Value *, Operand *>{AV, &AR}, {BV, &BR}}) {
+    Instruction *Def = V->getDefiningInstruction();
+    if (Def && isLoadedByUser(*Def))
+      Op->Deferred.emplace(C, *Def);
+    else
+      Op->Ready = &C.get(V);
+  }
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
   llvm::Type *Pair = llvm::FixedVectorType::get(C.elemType(AV->getType()), 2);
 
@@ -58,7 +75,7 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
         for (unsigned R : CRegs)
           Cs.push_back(Acc[R]);
         if (!C.getTarget().mma16x8x16(B, BF16, A, Bw, Cs, D))
-          return false;
+          return false; // the first tile: nothing emitted but its loads
         for (unsigned Q = 0; Q < 4; ++Q)
           Acc[CRegs[Q]] = D[Q];
       }

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -78,7 +79,8 @@ unsigned vectorWidth(const LinearLayout &ToOffset, unsigned Bytes) {
 /// Loads or stores (\p Vals non-null) a block in layout \p L at the buffer
 /// \p MemDesc starts at, in vectors as wide as the layouts allow.
 Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *BlockTy,
-            const Regs *Vals) {
+            const Regs *Vals, unsigned From = 0, unsigned Count = ~0u,
+            unsigned MaxWidth = 16) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(MemDesc);
   unsigned Bytes = getSharedElementBytes(M->getElementType());
@@ -87,10 +89,11 @@ Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *Blo
   llvm::Value *Base = C.scalar(MemDesc);
   llvm::Type *ET = C.elemType(BlockTy);
   // i1 vectors would be packed into bits: one byte each instead.
-  unsigned V = ET->isIntegerTy(1) ? 1 : vectorWidth(ToOffset, Bytes);
+  unsigned V = ET->isIntegerTy(1) ? 1 : std::min(MaxWidth, vectorWidth(ToOffset, Bytes));
   llvm::Type *VT = llvm::FixedVectorType::get(ET, V);
   Regs Out;
-  for (unsigned R = 0, N = LoweringContext::numRegs(L); R < N; R += V) {
+  unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(Count, ~0u - From));
+  for (unsigned R = From; R < N; R += V) {
     int32_t Reg = ToOffset.applyIn(kRegister, int32_t(R))[0];
     llvm::Value *Off = Reg ? B.CreateXor(Thread, B.getInt32(uint32_t(Reg))) : Thread;
     llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(Bytes))));
@@ -126,7 +129,32 @@ void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
 /// memory and four lanes hold a 16-byte row (plain), or a thread's word
 /// holds two consecutive rows and eight lanes a 16-byte row (transposed);
 /// groups of 8 rows start 16-byte aligned.
-bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out) {
+/// The registers of one ldmatrix of layout \p L (0 where the layouts do
+/// not fit one, see loadMatrices).
+unsigned matrixGroup(MemDescType *M, const LinearLayout &L) {
+  if (getSharedElementBytes(M->getElementType()) != 2)
+    return 0;
+  LinearLayout ToOffset = toOffsets(L, M->getLayout());
+  llvm::SmallVector<int32_t, 8> Reg = offsetsOf(ToOffset.getBases(kRegister));
+  llvm::SmallVector<int32_t, 8> Lane = offsetsOf(ToOffset.getBases(kLane));
+  llvm::SmallVector<int32_t, 8> Warp = offsetsOf(ToOffset.getBases(kWarp));
+  if (Lane.size() != 5 || Reg.empty())
+    return 0;
+  auto Aligned = [](llvm::ArrayRef<int32_t> Bases) {
+    return llvm::all_of(Bases, [](int32_t O) { return (O & 7) == 0; });
+  };
+  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 &&
+               Aligned(llvm::ArrayRef<int32_t>(Reg).drop_front()) &&
+               Aligned(llvm::ArrayRef<int32_t>(Lane).drop_front(2)) && Aligned(Warp);
+  bool Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
+               Aligned(llvm::ArrayRef<int32_t>(Lane).take_front(2)) && Aligned(Warp);
+  if (!Plain && !Trans)
+    return 0;
+  return 2u << std::min<unsigned>(2, Reg.size() - 1);
+}
+
+bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out,
+                  unsigned From = 0, unsigned NumRegs = ~0u) {
   MemDescType *M = memdescOf(MemDesc);
   if (getSharedElementBytes(M->getElementType()) != 2)
     return false;
@@ -159,7 +187,8 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   llvm::Value *Base = C.scalar(MemDesc);
   unsigned PerLoad = 2 * Count;
   llvm::Type *ET = C.elemType(M->getElementType());
-  for (unsigned R = 0, N = LoweringContext::numRegs(L); R < N; R += PerLoad) {
+  unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(NumRegs, ~0u - From));
+  for (unsigned R = From; R < N; R += PerLoad) {
     int32_t Const = ToOffset.applyIn(kRegister, int32_t(R))[0];
     llvm::Value *Off = Const ? B.CreateXor(Row, B.getInt32(uint32_t(Const))) : Row;
     llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(2))));
@@ -195,6 +224,8 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I) {
     return;
   }
   case Opcode::LocalLoad: {
+    if (isLoadedByUser(I))
+      return; // its dot loads it, a K step at a time (DeferredLocalLoad)
     auto &L = llvm::cast<LocalLoadInst>(I);
     const LinearLayout &Layout = C.layout(I.getResult(0));
     Regs Out;
@@ -220,4 +251,51 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I) {
   default:
     C.unsupported(I, "not a shared memory instruction");
   }
+}
+
+bool tritium::isLoadedByUser(const Instruction &LocalLoad) {
+  if (LocalLoad.getOpcode() != Opcode::LocalLoad || !LocalLoad.getResult(0)->hasOneUse())
+    return false;
+  const Use &U = *LocalLoad.getResult(0)->uses().begin();
+  const Instruction *Dot = U.getUser();
+  if (U.getOperandNo() > 1 || Dot->getParent() != LocalLoad.getParent() || !isMMADot(*Dot))
+    return false;
+  // Reading later must read the same bytes: nothing in between may write
+  // shared memory or synchronize (the allocator may hand the buffer's bytes
+  // to a later allocation once this load has read them).
+  for (auto It = std::next(LocalLoad.getIterator()); &*It != Dot; ++It)
+    if (It->getOpcode() != Opcode::LocalLoad &&
+        (It->hasSideEffects() || It->mayReadMemory() || It->mayWriteMemory()))
+      return false;
+  return true;
+}
+
+DeferredLocalLoad::DeferredLocalLoad(LoweringContext &C, const Instruction &LocalLoad)
+    : C(C), Load(LocalLoad), Layout(C.layout(LocalLoad.getResult(0))),
+      Regs(LoweringContext::numRegs(Layout), nullptr) {
+  MemDescType *M = memdescOf(LocalLoad.getOperand(0));
+  MatrixGroup = matrixGroup(M, Layout);
+}
+
+llvm::Value *DeferredLocalLoad::get(unsigned Reg) {
+  if (Regs[Reg])
+    return Regs[Reg];
+  Value *MemDesc = Load.getOperand(0);
+  LoweringContext::Regs Got;
+  unsigned From = Reg;
+  if (MatrixGroup) {
+    From = Reg / MatrixGroup * MatrixGroup;
+    if (!loadMatrices(C, MemDesc, Layout, Got, From, MatrixGroup))
+      Got.clear();
+  }
+  if (Got.empty()) {
+    // Plain vectors, as wide as a matrix group would have been.
+    unsigned Group = MatrixGroup ? MatrixGroup : 8;
+    From = Reg / Group * Group;
+    Got = access(C, MemDesc, Layout, Load.getResult(0)->getType(), nullptr, From, Group,
+                 Group);
+  }
+  for (unsigned K = 0; K < Got.size(); ++K)
+    Regs[From + K] = Got[K];
+  return Regs[Reg];
 }

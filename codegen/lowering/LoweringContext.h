@@ -163,6 +163,28 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// no such instruction (nothing emitted then).
 bool lowerMMADot(LoweringContext &C, Instruction &I);
 void lowerSharedMemory(LoweringContext &C, Instruction &I);
+
+/// Whether the local_load \p LocalLoad is lowered by its only user, an
+/// mma.sync dot right after it in the same block (only loads and pure
+/// instructions in between): DeferredLocalLoad.
+bool isLoadedByUser(const Instruction &LocalLoad);
+
+/// The registers of such a local_load, loaded when first asked for, one
+/// ldmatrix (or vector) group at a time (LowerSharedMemory.cpp): the dot
+/// asks in K-step order, so that only a K step's fragments are live at once
+/// instead of the whole operand.
+class DeferredLocalLoad {
+public:
+  DeferredLocalLoad(LoweringContext &C, const Instruction &LocalLoad);
+  llvm::Value *get(unsigned Reg);
+
+private:
+  LoweringContext &C;
+  const Instruction &Load;
+  const LinearLayout &Layout;
+  std::vector<llvm::Value *> Regs;
+  unsigned MatrixGroup = 0; // registers per ldmatrix; 0: no ldmatrix
+};
 void lowerDebug(LoweringContext &C, Instruction &I);
 
 } // namespace tritium

@@ -146,3 +146,33 @@ TEST_CASE("an A operand staged row-major fits ldmatrix: registers pair along K")
   CHECK(BOff.getBases(kLane)[3][0] == 2);
   CHECK(BOff.getBases(kLane)[4][0] == 4);
 }
+
+TEST_CASE("chained dots put every warp along M; the accumulator says which") {
+  MMAWarps W = mmaWarpsAlongM({128, 64}, 4);
+  CHECK(W.M == 4);
+  CHECK(W.N == 1);
+  // Too few rows for every warp: the usual tiling.
+  CHECK(mmaWarpsAlongM({32, 64}, 4).M == mmaWarps({32, 64}, 4).M);
+  LinearLayout Chained = mmaAccumulatorLayout({128, 64}, W);
+  CHECK(Chained.str() == "register=[[0,1],[8,0],[0,8],[0,16],[0,32],[64,0]] "
+                         "lane=[[0,2],[0,4],[1,0],[2,0],[4,0]] warp=[[16,0],[32,0]] "
+                         "-> dim0:128, dim1:64");
+  CHECK(matchMMAAccumulator(Chained, {128, 64})->M == 4);
+  CHECK(matchMMAAccumulator(mmaAccumulatorLayout({128, 64}, 4u), {128, 64})->M == 2);
+  CHECK_FALSE(matchMMAAccumulator(blockedLayout({128, 64}, defaultBlockedParams(
+                                      {128, 64}, {1, 4}, {1, 0}, 4)),
+                                  {128, 64}));
+  // The accumulator of a [128, 64] dot and the A operand of a [128, 64] x
+  // [64, N] dot hold the same elements in the same threads: P of attention
+  // passes by renaming registers.
+  LinearLayout A = mmaOperandLayout(0, {128, 64}, {128, 64}, W);
+  CHECK(A.getBases(kLane) == Chained.getBases(kLane));
+  CHECK(A.getBases(kWarp) == Chained.getBases(kWarp));
+  std::set<std::pair<int32_t, int32_t>> RegsA, RegsC;
+  for (int32_t R = 0; R < 64; ++R) {
+    Coord CA = A.applyIn(kRegister, R), CC = Chained.applyIn(kRegister, R);
+    RegsA.insert({CA[0], CA[1]});
+    RegsC.insert({CC[0], CC[1]});
+  }
+  CHECK(RegsA == RegsC);
+}

@@ -259,3 +259,53 @@ def test_llvm_o3_knob_switches_the_pipeline(monkeypatch):
     assert "define void @softmax_kernel(" in o3.asm["llir"]
     if _ptxas():
         assert o3.asm["cubin"][:4] == b"\x7fELF"
+
+
+def _blocks(tgir):
+    """The blocks of a kernel's tgir text: (label, body)."""
+    parts = re.split(r"^(\S+):\n", tgir, flags=re.M)
+    return list(zip(parts[1::2], parts[2::2]))
+
+
+def _loop_blocks(tgir):
+    """The bodies of the blocks that branch back to a block defined before them."""
+    blocks = _blocks(tgir)
+    labels = [b[0] for b in blocks]
+    loops = []
+    for i, (_, body) in enumerate(blocks):
+        targets = re.findall(r"\^?(\S+?)[,(\s]", body.strip().splitlines()[-1] + " ")
+        if any(t in labels[:i + 1] for t in targets):
+            loops.append(body)
+    return loops
+
+
+@pytest.mark.parametrize("stage", [1, 3])
+def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
+    """Tutorial 6 on mma.sync: both dots take warps along M, so that the
+    first one's accumulator (P, after exp2 and the f16 cast) is the second's
+    A operand by renaming registers (no shared memory), m_i and l_i broadcast
+    with no conversion, and Q's trip through shared memory is hoisted out of
+    the K/V loop: inside it only K and V are staged."""
+    consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
+    sig = _signature(attention.attn_fwd, ATT_SIG, consts)
+    attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
+    k = tritium.compile(ASTSource(attention.attn_fwd, sig, consts, attrs), target="cuda:90",
+                        options={"num_warps": 4})
+    tgir = k.asm["tgir"]
+    loops = _loop_blocks(tgir)
+    assert len(loops) == (2 if stage == 3 else 1), [b[:80] for b in loops]
+    for body in loops:
+        assert body.count("= dot ") == 2
+        # K (as the first dot's B) and V: 64x64 f16 each; no allocation of P.
+        allocs = re.findall(r"= local_alloc %\S+ : memdesc<(\d+) x (\d+) x f16", body)
+        assert allocs == [("64", "64"), ("64", "64")], allocs
+        # Nothing converts through shared memory in the loop: P's conversion
+        # renames registers (the lowering's registerMapping), m_i/l_i none.
+        threads = lambda line: re.search(r"lane=.*?\]\], warp=.*?\]\]", line).group(0)  # noqa: E731
+        first_dot = next(line for line in body.splitlines() if "= dot " in line)
+        for conv in re.findall(r"= convert_layout .*", body):
+            assert "x f16>" in conv and "128 x 64" in conv, conv
+            assert threads(conv) == threads(first_dot), (conv, first_dot)
+    assert tgir.count("local_alloc") == 2 * len(loops) + len(loops)  # + Q once per loop nest
+    ptx = k.asm["ptx"]
+    assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == 128 * len(loops)
