@@ -1,7 +1,7 @@
 //===- LayoutRules.cpp - How layouts flow through instructions ------------===//
 
 #include "analysis/LayoutRules.h"
-#include "analysis/MMALayouts.h"
+#include "analysis/MFMALayouts.h"
 #include "analysis/AxisInfo.h"
 #include "ir/Instructions.h"
 
@@ -168,6 +168,13 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
   if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
     return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ? mmaWarpsAlongM(Shape, Opts.NumWarps)
                                                          : mmaWarps(Shape, Opts.NumWarps));
+  // Chained dots (attention) stay on FMA on AMD for now: on MFMA, P would
+  // pass through LDS and the kernel spill on gfx90a with 4 waves.
+  if (Opts.MFMA && Opts.WarpSize == 64 && isMFMACandidate(Dot) && !isChainedDot(Dot))
+    return mfmaAccumulatorLayout(
+        Shape, Opts.NumWarps,
+        mfmaTileFor(Shape[0], Shape[1], Dot.getOperand(0)->getType()->getShape()[1],
+                    Dot.getOperand(0)->getType()->getScalarType()));
   return fmaDotLayout(Shape, Opts);
 }
 
@@ -291,6 +298,14 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
     if (isMMACandidate(I))
       if (std::optional<MMAWarps> W = matchMMAAccumulator(Result, Shape))
         return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W);
+    if (isMFMACandidate(I) && Result.hasInDim(kWarp)) {
+      Type *AE = I.getOperand(0)->getType()->getScalarType();
+      unsigned NumWarps = unsigned(Result.getInDimSize(kWarp));
+      unsigned T = mfmaTileFor(Shape[0], Shape[1], I.getOperand(0)->getType()->getShape()[1], AE);
+      if (Result == mfmaAccumulatorLayout(Shape, NumWarps, T))
+        return mfmaOperandLayout(K, Op->getType()->getShape(), Shape, NumWarps, T,
+                                 mfmaLoadWidth(AE));
+    }
     return std::nullopt;
   }
   case Opcode::ExpandDims:

@@ -30,6 +30,8 @@ struct LayoutOptions {
   unsigned WarpSize = 32;
   /// Dots that fit go to NVIDIA's mma.sync (analysis/MMALayouts.h).
   bool MMA = false;
+  /// Dots that fit go to AMD's MFMA (analysis/MFMALayouts.h; wave64).
+  bool MFMA = false;
 };
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis
@@ -62,8 +64,8 @@ LinearLayout scalarLayout(const LayoutOptions &Opts);
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                           const LayoutOptions &Opts);
 
-/// The result layout of \p Dot: mma.sync's accumulator where the target
-/// has it and the dot fits, else fmaDotLayout.
+/// The result layout of \p Dot: mma.sync's or MFMA's accumulator where
+/// the target has them and the dot fits, else fmaDotLayout.
 LinearLayout dotLayout(const Instruction &Dot, const LayoutOptions &Opts);
 
 /// \p L restricted to a block of \p SrcShape broadcast into it: dimensions

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/SharedMemory.h"
-#include "analysis/MMALayouts.h"
+#include "analysis/MFMALayouts.h"
 #include "analysis/LayoutRules.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
@@ -133,8 +133,8 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     return Total;
   }
   case Opcode::Dot: {
-    // An mma.sync dot takes its operands in registers.
-    if (isMMADot(I))
+    // A dot on matrix cores takes its operands in registers.
+    if (isMatrixCoreDot(I))
       return 0;
     // LowerDot.cpp's FMA dot: A, then B at the next 16-byte boundary.
     Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();

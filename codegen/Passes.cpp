@@ -24,8 +24,10 @@ llvm::StringRef tritium::getDefaultPipeline() {
   return "inline,canonicalize,cse,licm,peephole,dce";
 }
 
-std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize, bool MMA) {
+std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
+                                       llvm::StringRef MatrixCores) {
   return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
-         ",warp-size=" + std::to_string(WarpSize) + (MMA ? ",mma=1" : "") +
+         ",warp-size=" + std::to_string(WarpSize) +
+         (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
          "},remove-layout-conversions,licm,stage-dot-operands,cse,dce,insert-barriers";
 }

@@ -22,10 +22,12 @@ llvm::StringRef getDefaultPipeline();
 /// The layout pipeline of every GPU target's tgir stage: unreachable code
 /// out of the way (layouts flow from the entry), layouts for \p NumWarps
 /// warps of \p WarpSize lanes, the conversions cheaper to recompute dropped,
-/// dots on mma.sync where \p MMA (the target has it) with their operands
-/// staged through swizzled shared memory, cleanup, and barriers last, once
-/// the shared memory users are final.
-std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize, bool MMA = false);
+/// dots on the target's matrix cores (\p MatrixCores: "mma" for NVIDIA's
+/// mma.sync, "mfma" for AMD's, "" for none) with their operands staged
+/// through swizzled shared memory, cleanup, and barriers last, once the
+/// shared memory users are final.
+std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
+                              llvm::StringRef MatrixCores = "");
 
 } // namespace tritium
 

@@ -90,7 +90,12 @@ void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManager PM;
-  R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize()), PM);
+  // MFMA where both of Triton's CDNA targets have it: gfx90a and gfx940
+  // (gfx908 lacks the bf16 instructions; RDNA has none).
+  llvm::StringRef Arch = Opts.GPU.getArchName();
+  bool MFMA = Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940");
+  R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(), MFMA ? "mfma" : ""),
+                  PM);
   PM.run(M);
 }
 

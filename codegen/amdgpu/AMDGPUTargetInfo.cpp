@@ -353,3 +353,73 @@ llvm::Value *AMDGPUTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value
   llvm::Value *Down = B.CreateBitCast(B.CreateSub(B.CreateBitCast(T, IntTy), llvm::ConstantInt::get(IntTy, 1)), To);
   return B.CreateSelect(Away, Down, T);
 }
+
+// MFMA: gfx90a's and gfx940's instructions of LLVM 16 (llvm.amdgcn.mfma.*).
+// gfx940 renamed the bf16 ones (the .1k intrinsics select v_mfma_f32_*_bf16
+// there) and replaced the i8 ones by instructions taking 8 K elements a lane.
+
+unsigned AMDGPUTargetInfo::mfmaKWidth(Type *Elem) const {
+  llvm::StringRef Arch = GPU.getArchName();
+  if (!GPU.has(Target::MFMA) || (Arch != "gfx90a" && Arch != "gfx940"))
+    return 0;
+  switch (Elem->getKind()) {
+  case Type::Kind::F16:
+  case Type::Kind::BF16:
+    return 4;
+  case Type::Kind::F32:
+    return 1;
+  case Type::Kind::Int:
+    return Elem->getScalarSizeInBits() == 8 ? (Arch == "gfx940" ? 8 : 4) : 0;
+  default:
+    return 0;
+  }
+}
+
+bool AMDGPUTargetInfo::mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T,
+                            llvm::ArrayRef<llvm::Value *> A, llvm::ArrayRef<llvm::Value *> Bv,
+                            llvm::ArrayRef<llvm::Value *> C,
+                            llvm::SmallVectorImpl<llvm::Value *> &D) const {
+  unsigned KWidth = mfmaKWidth(Elem);
+  if (!KWidth || A.size() != KWidth || Bv.size() != KWidth || (T != 32 && T != 16))
+    return false;
+  bool Big = T == 32;
+  bool Int = Elem->getKind() == Type::Kind::Int;
+  using namespace llvm::Intrinsic;
+  ID Id;
+  switch (Elem->getKind()) {
+  case Type::Kind::F16: Id = Big ? amdgcn_mfma_f32_32x32x8f16 : amdgcn_mfma_f32_16x16x16f16; break;
+  case Type::Kind::BF16:
+    Id = Big ? amdgcn_mfma_f32_32x32x8bf16_1k : amdgcn_mfma_f32_16x16x16bf16_1k;
+    break;
+  case Type::Kind::F32: Id = Big ? amdgcn_mfma_f32_32x32x2f32 : amdgcn_mfma_f32_16x16x4f32; break;
+  default:
+    if (KWidth == 8)
+      Id = Big ? amdgcn_mfma_i32_32x32x16_i8 : amdgcn_mfma_i32_16x16x32_i8;
+    else
+      Id = Big ? amdgcn_mfma_i32_32x32x8i8 : amdgcn_mfma_i32_16x16x16i8;
+    break;
+  }
+  // The operands: one f32, or a vector of the elements (i8 ones as one
+  // 32- or 64-bit integer).
+  auto Pack = [&](llvm::ArrayRef<llvm::Value *> Vals) -> llvm::Value * {
+    if (Vals.size() == 1)
+      return Vals[0];
+    llvm::Value *V = llvm::PoisonValue::get(
+        llvm::FixedVectorType::get(Vals[0]->getType(), unsigned(Vals.size())));
+    for (unsigned I = 0; I < Vals.size(); ++I)
+      V = B.CreateInsertElement(V, Vals[I], uint64_t(I));
+    if (Int)
+      return B.CreateBitCast(V, B.getIntNTy(8 * unsigned(Vals.size())));
+    return V;
+  };
+  llvm::Type *AccTy = llvm::FixedVectorType::get(Int ? B.getInt32Ty() : B.getFloatTy(),
+                                                 unsigned(C.size()));
+  llvm::Value *Acc = llvm::PoisonValue::get(AccTy);
+  for (unsigned I = 0; I < C.size(); ++I)
+    Acc = B.CreateInsertElement(Acc, C[I], uint64_t(I));
+  llvm::Value *R = B.CreateIntrinsic(Id, {}, {Pack(A), Pack(Bv), Acc, B.getInt32(0),
+                                              B.getInt32(0), B.getInt32(0)});
+  for (unsigned I = 0; I < C.size(); ++I)
+    D.push_back(B.CreateExtractElement(R, uint64_t(I)));
+  return true;
+}

@@ -47,6 +47,10 @@ public:
                   llvm::StringRef File, unsigned Line, llvm::StringRef Func) const override;
   void annotateKernel(llvm::Function *F, unsigned NumThreads,
                       unsigned MaxRegisters) const override;
+  unsigned mfmaKWidth(Type *Elem) const override;
+  bool mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T, llvm::ArrayRef<llvm::Value *> A,
+            llvm::ArrayRef<llvm::Value *> Bv, llvm::ArrayRef<llvm::Value *> C,
+            llvm::SmallVectorImpl<llvm::Value *> &D) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
   llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,

@@ -164,7 +164,8 @@ public:
 };
 
 /// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
-/// the target's), mma=0|1 (dots on mma.sync where they fit).
+/// the target's), mma=0|1 and mfma=0|1 (dots on mma.sync or MFMA where
+/// they fit).
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
   for (auto &KV : Opts) {
@@ -180,10 +181,10 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
       if (Bad || (N != 32 && N != 64))
         throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
       L.WarpSize = N;
-    } else if (Key == "mma") {
+    } else if (Key == "mma" || Key == "mfma") {
       if (Value != "0" && Value != "1")
-        throw CompileError("mma must be 0 or 1, got '" + Value.str() + "'");
-      L.MMA = Value == "1";
+        throw CompileError(Key.str() + " must be 0 or 1, got '" + Value.str() + "'");
+      (Key == "mma" ? L.MMA : L.MFMA) = Value == "1";
     } else {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
@@ -201,7 +202,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("assign-layouts",
         "Give every block value a layout (coalesced memory accesses as anchors) "
         "and convert where users need another",
-        "num-warps=N,warp-size=N,mma=0|1", [](const PassOptions &O) {
+        "num-warps=N,warp-size=N,mma=0|1,mfma=0|1", [](const PassOptions &O) {
           return createAssignLayoutsPass(parseLayoutOptions(O));
         });
   R.add("remove-layout-conversions",

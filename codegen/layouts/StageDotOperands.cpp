@@ -1,7 +1,8 @@
 //===- StageDotOperands.cpp - mma.sync operands through shared memory -----===//
 //
 // stage-dot-operands turns the conversions that bring a dot's A and B into
-// mma.sync's operand layouts (analysis/MMALayouts.h) into a trip through
+// the operand layouts of mma.sync or MFMA (analysis/MMALayouts.h,
+// MFMALayouts.h) into a trip through
 // shared memory the hardware is built for:
 //
 //   %a2 = convert_layout %a {layout = <A operand>}
@@ -33,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "analysis/MFMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -126,7 +127,7 @@ public:
     llvm::SmallVector<Instruction *, 8> Dots;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
-        if (isMMADot(I))
+        if (isMatrixCoreDot(I))
           Dots.push_back(&I);
     bool Changed = false;
     for (Instruction *Dot : Dots)

@@ -15,11 +15,11 @@
 //
 // Products are formed and summed in f32 for float inputs (exact for fp16,
 // bf16 and fp8 products), f64 for f64, i32 for i8. Dots in mma.sync's
-// layouts go to LowerMMA.cpp instead.
+// layouts go to LowerMMA.cpp instead, and dots in MFMA's to LowerMFMA.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "analysis/MFMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -49,6 +49,13 @@ void stage(LoweringContext &C, Value *V, unsigned Base) {
 void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   if (isMMADot(I) && lowerMMADot(C, I))
     return;
+  if (isMFMADot(I) && lowerMFMADot(C, I))
+    return;
+  // The FMA dot reads its operands' registers: a local_load its matrix-core
+  // lowering would have read itself is read now.
+  for (Value *Op : {llvm::cast<DotInst>(I).getA(), llvm::cast<DotInst>(I).getB()})
+    if (Instruction *Def = Op->getDefiningInstruction(); Def && isLoadedByUser(*Def))
+      lowerSharedMemory(C, *Def, /*Deferred=*/true);
   llvm::IRBuilder<> &B = C.B;
   auto &Dot = llvm::cast<DotInst>(I);
   Value *AV = Dot.getA(), *BV = Dot.getB();

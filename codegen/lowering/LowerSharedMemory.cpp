@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "analysis/MFMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -206,7 +206,7 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
 
 } // namespace
 
-void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I) {
+void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred) {
   llvm::IRBuilder<> &B = C.B;
   switch (I.getOpcode()) {
   case Opcode::LocalAlloc: {
@@ -224,7 +224,7 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I) {
     return;
   }
   case Opcode::LocalLoad: {
-    if (isLoadedByUser(I))
+    if (!Deferred && isLoadedByUser(I))
       return; // its dot loads it, a K step at a time (DeferredLocalLoad)
     auto &L = llvm::cast<LocalLoadInst>(I);
     const LinearLayout &Layout = C.layout(I.getResult(0));
@@ -258,7 +258,8 @@ bool tritium::isLoadedByUser(const Instruction &LocalLoad) {
     return false;
   const Use &U = *LocalLoad.getResult(0)->uses().begin();
   const Instruction *Dot = U.getUser();
-  if (U.getOperandNo() > 1 || Dot->getParent() != LocalLoad.getParent() || !isMMADot(*Dot))
+  if (U.getOperandNo() > 1 || Dot->getParent() != LocalLoad.getParent() ||
+      !isMatrixCoreDot(*Dot))
     return false;
   // Reading later must read the same bytes: nothing in between may write
   // shared memory or synchronize (the allocator may hand the buffer's bytes

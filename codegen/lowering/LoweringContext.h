@@ -162,10 +162,15 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
 /// no such instruction (nothing emitted then).
 bool lowerMMADot(LoweringContext &C, Instruction &I);
-void lowerSharedMemory(LoweringContext &C, Instruction &I);
+/// A dot in MFMA's layouts (LowerMFMA.cpp); false where the target has no
+/// such instruction.
+bool lowerMFMADot(LoweringContext &C, Instruction &I);
+/// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
+/// fell back to FMA).
+void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false);
 
-/// Whether the local_load \p LocalLoad is lowered by its only user, an
-/// mma.sync dot right after it in the same block (only loads and pure
+/// Whether the local_load \p LocalLoad is lowered by its only user, a
+/// matrix-core dot right after it in the same block (only loads and pure
 /// instructions in between): DeferredLocalLoad.
 bool isLoadedByUser(const Instruction &LocalLoad);
 

@@ -109,6 +109,18 @@ public:
                           llvm::SmallVectorImpl<llvm::Value *> &D) const {
     return false;
   }
+  /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
+  /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
+  virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }
+  /// One wave's D = A * B + C on a \p T x \p T tile (T = 32 or 16) of
+  /// \p Elem inputs (AMD's v_mfma_*): \p A and \p Bv this lane's
+  /// mfmaKWidth elements, \p C its 16 (T = 32) or 4 accumulator values, in
+  /// the instruction's order; D's go to \p D.
+  virtual bool mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T, llvm::ArrayRef<llvm::Value *> A,
+                    llvm::ArrayRef<llvm::Value *> Bv, llvm::ArrayRef<llvm::Value *> C,
+                    llvm::SmallVectorImpl<llvm::Value *> &D) const {
+    return false;
+  }
   /// Marks \p F a kernel of \p NumThreads threads whose threads use at most
   /// \p MaxRegisters registers (0: no limit).
   virtual void annotateKernel(llvm::Function *F, unsigned NumThreads,

@@ -69,7 +69,7 @@ void checkOptionsOrThrow(const NVPTXOptions &Opts) {
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(),
-                           Opts.GPU.has(Target::MMASync));
+                           Opts.GPU.has(Target::MMASync) ? "mma" : "");
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

@@ -1,8 +1,11 @@
-// mma.sync's accumulator and operand layouts, checked element by element
-// against the PTX ISA's fragment tables, and the swizzled shared layout's
-// bank conflicts counted.
+// mma.sync's and MFMA's accumulator and operand layouts, checked element by
+// element against the PTX and CDNA ISAs' fragment tables, and the swizzled
+// shared layout's bank conflicts counted.
 #include "analysis/Layouts.h"
+#include "analysis/MFMALayouts.h"
 #include "analysis/MMALayouts.h"
+#include "ir/Context.h"
+#include "ir/Types.h"
 
 #include <doctest/doctest.h>
 
@@ -175,4 +178,69 @@ TEST_CASE("chained dots put every warp along M; the accumulator says which") {
     RegsC.insert({CC[0], CC[1]});
   }
   CHECK(RegsA == RegsC);
+}
+
+TEST_CASE("MFMA accumulator layouts match the CDNA3 ISA's D fragments") {
+  for (unsigned T : {32u, 16u})
+    for (auto [M, N, Warps] : {std::tuple<int64_t, int64_t, unsigned>{128, 128, 4},
+                               {64, 32, 2}, {32, 32, 1}}) {
+      LinearLayout L = mfmaAccumulatorLayout({M, N}, Warps, T);
+      MMAWarps W = mfmaWarps({M, N}, Warps, T);
+      CHECK(L.isSurjective());
+      for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
+        for (int32_t Lane = 0; Lane < 64; ++Lane)
+          for (int32_t V = 0; V < (T == 32 ? 16 : 4); ++V) {
+            // D value v of lane l: column l % T; row (v % 4) + 8 (v / 4)
+            // + 4 (l / 32) on 32x32 tiles, v + 4 (l / 16) on 16x16 ones.
+            int32_t Row = T == 32 ? V % 4 + 8 * (V / 4) + 4 * (Lane / 32) : V + 4 * (Lane / 16);
+            int32_t WM = Warp % int32_t(W.M), WN = Warp / int32_t(W.M);
+            Coord Want = {int32_t((int64_t(T) * WM) % M) + Row,
+                          int32_t((int64_t(T) * WN) % N) + Lane % int32_t(T)};
+            CHECK(L.apply({V, Lane, Warp}) == Want);
+          }
+    }
+  CHECK(mfmaAccumulatorLayout({32, 32}, 1, 32).str() ==
+        "register=[[1,0],[2,0],[8,0],[16,0]] lane=[[0,1],[0,2],[0,4],[0,8],[0,16],[4,0]] "
+        "warp=[] -> dim0:32, dim1:32");
+}
+
+TEST_CASE("MFMA operand layouts: 16 bytes of K a lane, the instruction's K split") {
+  // f16, 32x32 tiles: a lane holds 8 consecutive K of one row of A (16
+  // bytes), lanes 32..63 the next 8; a chunk of K = 16 is two
+  // v_mfma_f32_32x32x8f16, each taking 4 of the 8.
+  LinearLayout A = mfmaOperandLayout(0, {32, 32}, {32, 32}, 1, 32, 8);
+  CHECK(A.str() == "register=[[0,1],[0,2],[0,4],[0,16]] "
+                   "lane=[[1,0],[2,0],[4,0],[8,0],[16,0],[0,8]] warp=[] -> dim0:32, dim1:32");
+  LinearLayout B = mfmaOperandLayout(1, {32, 32}, {32, 32}, 1, 32, 8);
+  CHECK(B.str() == "register=[[1,0],[2,0],[4,0],[16,0]] "
+                   "lane=[[0,1],[0,2],[0,4],[0,8],[0,16],[8,0]] warp=[] -> dim0:32, dim1:32");
+  for (unsigned T : {32u, 16u})
+    for (unsigned W : {8u, 4u, 16u}) {
+      int64_t Chunk = int64_t(W) * 64 / T;
+      LinearLayout LA = mfmaOperandLayout(0, {64, 2 * Chunk}, {64, 64}, 4, T, W);
+      LinearLayout LB = mfmaOperandLayout(1, {2 * Chunk, 64}, {64, 64}, 4, T, W);
+      CHECK(LA.isSurjective());
+      CHECK(LB.isSurjective());
+      // Register i of lane l: row (A) or column (B) l % T, K = W (l / T) + i.
+      for (int32_t Lane = 0; Lane < 64; ++Lane)
+        for (int32_t I = 0; I < int32_t(W); ++I) {
+          int32_t K = int32_t(W) * (Lane / int32_t(T)) + I;
+          CHECK(LA.apply({I, Lane, 0}) == Coord{Lane % int32_t(T), K});
+          CHECK(LB.apply({I, Lane, 0}) == Coord{K, Lane % int32_t(T)});
+        }
+    }
+  // 16-byte accesses a lane from a K-contiguous swizzled buffer.
+  LinearLayout ToOffset = A.compose(swizzledSharedLayout({32, 32}, 1, 2).invert());
+  for (unsigned Bit = 0; Bit < 3; ++Bit)
+    CHECK(ToOffset.getBases(kRegister)[Bit][0] == int32_t(1u << Bit));
+}
+
+TEST_CASE("MFMA tiles: 32 where M and N have room, 16 below, none under 16") {
+  Context Ctx;
+  CHECK(mfmaTileFor(128, 128, 64, Type::getF16(Ctx)) == 32);
+  CHECK(mfmaTileFor(16, 64, 64, Type::getF16(Ctx)) == 16);
+  CHECK(mfmaTileFor(128, 128, 8, Type::getF16(Ctx)) == 0); // K under one chunk
+  CHECK(mfmaTileFor(8, 64, 64, Type::getF32(Ctx)) == 0);
+  CHECK(mfmaTileFor(32, 32, 32, Type::getInt(Ctx, 8)) == 32);
+  CHECK(mfmaLoadWidth(Type::getBF16(Ctx)) == 8);
 }

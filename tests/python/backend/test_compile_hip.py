@@ -7,7 +7,8 @@ descriptor symbol ``<name>.kd`` and metadata notes (64-lane wavefronts, the
 LDS the llir stage reported, no scratch, the kernel-argument size), and the
 assembly for what the kernel needs (LDS traffic and barriers where it shares
 memory, lane shuffles for reductions, vector accesses where the
-specialization allows them, atomics for the layer-norm lock). Where
+specialization allows them, atomics for the layer-norm lock, MFMA for the
+fp16 and bf16 dots that take mma.sync on NVIDIA). Where
 ``llvm-readelf`` is installed the notes are read a second time by it.
 """
 
@@ -37,6 +38,11 @@ AMD_EQUIVALENT = {
     r"atom(\.\w+)*\.global\.exch\.b32": r"global_atomic_swap ",
     r"shfl\.sync\.bfly": r"ds_bpermute_b32 ",
     r"bar\.sync": r"s_barrier",
+    # mma.sync's counterparts on CDNA: MFMA, and 16-byte LDS reads a lane.
+    r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32": r"v_mfma_f32_(32x32x8|16x16x16)_?f16 ",
+    r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32":
+        r"v_mfma_f32_(32x32x8|16x16x16)_?bf16",
+    r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared": r"ds_read_b128 ",
 }
 
 needs_device_libs = pytest.mark.skipif(
@@ -78,10 +84,14 @@ def test_compile(case, target, tmp_path):
     asm = k.asm["amdgcn"]
     assert f'.amdgcn_target "amdgcn-amd-amdhsa--{gfx}' in asm
     assert re.search(rf"^{name}:$", asm, re.M)
+    # Attention's chained dots stay on FMA on AMD (analysis/LayoutRules.cpp).
+    chained = name == "attn_fwd"
     for pattern in case.ptx:
         amd = AMD_EQUIVALENT.get(pattern)
-        if amd:
+        if amd and not (chained and "mfma" in amd):
             assert re.search(amd, asm), f"the assembly of {case.id} has no {amd!r}"
+    if chained:
+        assert "v_mfma" not in asm
     if any(p in (V4, ST_V4) for p in case.no_ptx):
         assert not re.search(X4_LOAD, asm)
 

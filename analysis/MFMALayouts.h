@@ -1,0 +1,64 @@
+//===- MFMALayouts.h - Layouts of AMD's MFMA and its operands ----*- C++ -*-===//
+//
+// The register layouts of CDNA's matrix instructions on wave64
+// (v_mfma_*_32x32x* and *_16x16x*: gfx90a, gfx940) as linear layouts. For a
+// tile of T x T (T = 32 or 16) lane l holds, of A, row l % T and of B,
+// column l % T, at K positions kWidth * (l / T) + i; of the accumulator,
+// column l % T and rows 4 * (l / T) + (i % 4) + 8 * (i / 4) (T = 32: 16
+// values, bases register=[[1,0],[2,0],[8,0],[16,0]] lane=[[0,1],[0,2],[0,4],
+// [0,8],[0,16],[4,0]]; T = 16: 4 values, register=[[1,0],[2,0]]
+// lane=[[0,1],[0,2],[0,4],[0,8],[4,0],[8,0]]).
+//
+// The operand layouts give each lane W consecutive K elements (16 bytes: 8
+// f16 or bf16, 4 f32, 16 i8), more than one instruction's kWidth: a K chunk
+// of W * 64 / T is then W / kWidth instructions, the j-th taking elements
+// [j * kWidth, (j + 1) * kWidth) of every lane. That permutes K the same way
+// for A and B, which a sum over K does not see, and lets both the writes
+// into shared memory and the reads out of it be 16 bytes a lane
+// (ds_write_b128 / ds_read_b128) on either generation (gfx940's i8
+// instruction takes 8 K elements a lane, gfx90a's 4).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_ANALYSIS_MFMALAYOUTS_H
+#define TRITIUM_ANALYSIS_MFMALAYOUTS_H
+
+#include "analysis/MMALayouts.h"
+
+namespace tritium {
+
+class Type;
+
+/// K elements a lane holds per chunk: 16 bytes of \p Elem.
+unsigned mfmaLoadWidth(const Type *Elem);
+
+/// The tile (32 or 16) an [M, N] dot over K of \p Elem inputs takes: 32
+/// where M and N have room and K fills chunks, else 16, else 0 (FMA).
+unsigned mfmaTileFor(int64_t M, int64_t N, int64_t K, const Type *Elem);
+
+/// How many warps tile M and N (tiles of T x T; M first, as mmaWarps).
+MMAWarps mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
+
+/// The accumulator layout of an [M, N] dot on T x T tiles.
+LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
+
+/// The layout of operand \p OpIdx (0: A [M, K], 1: B [K, N]) of an [M, N]
+/// dot on T x T tiles, \p W K elements a lane per chunk.
+LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                               llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps,
+                               unsigned T, unsigned W);
+
+/// Whether the types and shapes of \p Dot fit MFMA: 2-d, A and B both f16,
+/// bf16, f32 (f32 accumulator) or i8 (i32 accumulator), and a tile.
+bool isMFMACandidate(const Instruction &Dot);
+
+/// The tile of \p Dot if it and its operands are in MFMA layouts (0 if not).
+unsigned getMFMATile(const Instruction &Dot);
+inline bool isMFMADot(const Instruction &Dot) { return getMFMATile(Dot) != 0; }
+
+/// A dot on matrix cores of either vendor: its operands arrive in registers
+/// in the instruction's layouts (stage-dot-operands brings them there).
+inline bool isMatrixCoreDot(const Instruction &Dot) { return isMMADot(Dot) || isMFMADot(Dot); }
+
+} // namespace tritium
+
+#endif // TRITIUM_ANALYSIS_MFMALAYOUTS_H
