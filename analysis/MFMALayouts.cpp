@@ -11,8 +11,6 @@ using namespace tritium;
 namespace {
 using Basis = LinearLayout::Basis;
 
-bool isPowerOf2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
-
 Basis at(int32_t D0, int32_t D1) { return Basis{D0, D1}; }
 
 /// Bases doubling from \p From below \p Size along \p Dim.
@@ -62,18 +60,7 @@ unsigned tritium::mfmaTileFor(int64_t M, int64_t N, int64_t K, const Type *Elem)
 }
 
 MMAWarps tritium::mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T) {
-  MMAWarps W;
-  while (W.M * W.N < NumWarps) {
-    if (Shape[0] / T / W.M >= Shape[1] / (T * W.N)) {
-      if (W.M < Shape[0] / T)
-        W.M *= 2;
-      else
-        W.N *= 2;
-    } else {
-      W.N *= 2;
-    }
-  }
-  return W;
+  return warpsPerTile(Shape, NumWarps, T, T);
 }
 
 LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps,
@@ -117,12 +104,10 @@ LinearLayout tritium::mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> 
 }
 
 bool tritium::isMFMACandidate(const Instruction &Dot) {
-  if (Dot.getOpcode() != Opcode::Dot || Dot.getNumOperands() < 3)
+  if (!is2DDot(Dot))
     return false;
   Type *A = Dot.getOperand(0)->getType(), *B = Dot.getOperand(1)->getType();
   Type *C = Dot.getResult(0)->getType();
-  if (!A->isBlock() || A->getRank() != 2 || !B->isBlock() || B->getRank() != 2)
-    return false;
   Type *AE = A->getScalarType(), *BE = B->getScalarType(), *CE = C->getScalarType();
   if (AE->getKind() != BE->getKind())
     return false;
@@ -142,7 +127,7 @@ bool tritium::isMFMACandidate(const Instruction &Dot) {
     return false;
   }
   int64_t M = A->getShape()[0], K = A->getShape()[1], N = B->getShape()[1];
-  return isPowerOf2(M) && isPowerOf2(N) && isPowerOf2(K) && mfmaTileFor(M, N, K, AE) != 0;
+  return mfmaTileFor(M, N, K, AE) != 0;
 }
 
 unsigned tritium::getMFMATile(const Instruction &Dot) {

@@ -55,21 +55,21 @@ LinearLayout make(llvm::SmallVector<Basis, 8> Regs, llvm::SmallVector<Basis, 8> 
 bool isPowerOf2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 } // namespace
 
-MMAWarps tritium::mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
-  // Triton's warpsPerTileV2: grow along M while the tiles per warp along M
-  // are at least those along N (counted in 16x8 tiles).
+MMAWarps tritium::warpsPerTile(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps,
+                               int64_t TileM, int64_t TileN) {
+  // Triton's warpsPerTileV2 (and its MFMA counterpart).
   MMAWarps W;
   while (W.M * W.N < NumWarps) {
-    if (Shape[0] / 16 / W.M >= Shape[1] / (8 * W.N)) {
-      if (W.M < Shape[0] / 16)
-        W.M *= 2;
-      else
-        W.N *= 2;
-    } else {
+    if (Shape[0] / TileM / W.M >= Shape[1] / (TileN * W.N) && W.M < Shape[0] / TileM)
+      W.M *= 2;
+    else
       W.N *= 2;
-    }
   }
   return W;
+}
+
+MMAWarps tritium::mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
+  return warpsPerTile(Shape, NumWarps, 16, 8);
 }
 
 MMAWarps tritium::mmaWarpsAlongM(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps) {
@@ -121,19 +121,27 @@ LinearLayout tritium::mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> O
               warpBases(W, -1, 1, OperandShape), D0, D1);
 }
 
-bool tritium::isMMACandidate(const Instruction &Dot) {
+bool tritium::is2DDot(const Instruction &Dot) {
   if (Dot.getOpcode() != Opcode::Dot || Dot.getNumOperands() < 3)
     return false;
   Type *A = Dot.getOperand(0)->getType(), *B = Dot.getOperand(1)->getType();
-  Type *C = Dot.getResult(0)->getType();
   if (!A->isBlock() || A->getRank() != 2 || !B->isBlock() || B->getRank() != 2)
     return false;
+  return isPowerOf2(A->getShape()[0]) && isPowerOf2(A->getShape()[1]) &&
+         isPowerOf2(B->getShape()[1]);
+}
+
+bool tritium::isMMACandidate(const Instruction &Dot) {
+  if (!is2DDot(Dot))
+    return false;
+  Type *A = Dot.getOperand(0)->getType(), *B = Dot.getOperand(1)->getType();
+  Type *C = Dot.getResult(0)->getType();
   Type::Kind AK = A->getScalarType()->getKind(), BK = B->getScalarType()->getKind();
   if (AK != BK || (AK != Type::Kind::F16 && AK != Type::Kind::BF16) ||
       C->getScalarType()->getKind() != Type::Kind::F32)
     return false;
   int64_t M = A->getShape()[0], K = A->getShape()[1], N = B->getShape()[1];
-  return isPowerOf2(M) && isPowerOf2(N) && isPowerOf2(K) && M >= 16 && N >= 8 && K >= 16;
+  return M >= 16 && N >= 8 && K >= 16;
 }
 
 bool tritium::isMMADot(const Instruction &Dot) {

@@ -35,6 +35,11 @@ struct MMAWarps {
   unsigned M = 1, N = 1;
 };
 MMAWarps mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps);
+/// Triton's tiling of \p NumWarps warps over tiles of TileM x TileN: more
+/// warps along M while the tiles per warp along M are at least those along
+/// N (and M has tiles left); mmaWarps is it for 16 x 8.
+MMAWarps warpsPerTile(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, int64_t TileM,
+                      int64_t TileN);
 /// Every warp along M, where M has room (else mmaWarps): for dots chained
 /// through their results (attention), so that one dot's accumulator is the
 /// next one's A operand by a renaming of registers, and both share the row
@@ -64,6 +69,10 @@ inline LinearLayout mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> Ope
 /// comes from another dot's result, through instructions that keep the
 /// block's shape (elementwise math, casts, conversions).
 bool isChainedDot(const Instruction &Dot);
+
+/// Whether \p Dot is a dot of two 2-d blocks whose sides are powers of two
+/// (what either vendor's matrix instructions start from).
+bool is2DDot(const Instruction &Dot);
 
 /// Whether the types and shapes of the dot \p Dot fit mma.sync m16n8k16:
 /// 2-d, A and B both f16 or both bf16, an f32 accumulator, M >= 16, N >= 8

@@ -29,18 +29,7 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
   llvm::ArrayRef<int64_t> Shape = I.getResult()->getType()->getShape();
   int64_t M = Shape[0], N = Shape[1], K = AV->getType()->getShape()[1];
   MMAWarps Warps = mfmaWarps(Shape, unsigned(LC.getInDimSize(kWarp)), T);
-  struct Operand {
-    std::optional<DeferredLocalLoad> Deferred;
-    const LoweringContext::Regs *Ready = nullptr;
-    llvm::Value *operator[](unsigned R) { return Ready ? (*Ready)[R] : Deferred->get(R); }
-  } AR, BR;
-  for (auto [V, Op] : {std::pair<Value *, Operand *>{AV, &AR}, {BV, &BR}}) {
-    Instruction *Def = V->getDefiningInstruction();
-    if (Def && isLoadedByUser(*Def))
-      Op->Deferred.emplace(C, *Def);
-    else
-      Op->Ready = &C.get(V);
-  }
+  DotOperandRegs AR(C, AV), BR(C, BV);
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
   auto Reg = [](const LinearLayout &L, int64_t D0, int64_t D1) {
     std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});

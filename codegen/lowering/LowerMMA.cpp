@@ -32,18 +32,7 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
   bool BF16 = AV->getType()->getScalarType()->getKind() == Type::Kind::BF16;
   // An operand whose local_load this dot lowers is loaded as its K steps
   // need it; others are in registers already.
-  struct Operand {
-    std::optional<DeferredLocalLoad> Deferred;
-    const LoweringContext::Regs *Ready = nullptr;
-    llvm::Value *operator[](unsigned R) { return Ready ? (*Ready)[R] : Deferred->get(R); }
-  } AR, BR;
-  for (auto [V, Op] : {std::pair<Value *, Operand *>{AV, &AR}, {BV, &BR}}) {
-    Instruction *Def = V->getDefiningInstruction();
-    if (Def && isLoadedByUser(*Def))
-      Op->Deferred.emplace(C, *Def);
-    else
-      Op->Ready = &C.get(V);
-  }
+  DotOperandRegs AR(C, AV), BR(C, BV);
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
   llvm::Type *Pair = llvm::FixedVectorType::get(C.elemType(AV->getType()), 2);
 

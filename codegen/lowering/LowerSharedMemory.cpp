@@ -123,69 +123,67 @@ void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
   access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
 }
 
-/// Loads a block of 16-bit elements in layout \p L with the target's 8x8
-/// matrix loads (ldmatrix), or returns false where the layouts do not fit
-/// them: each 32-bit word of a thread holds two elements consecutive in
-/// memory and four lanes hold a 16-byte row (plain), or a thread's word
-/// holds two consecutive rows and eight lanes a 16-byte row (transposed);
-/// groups of 8 rows start 16-byte aligned.
-/// The registers of one ldmatrix of layout \p L (0 where the layouts do
-/// not fit one, see loadMatrices).
-unsigned matrixGroup(MemDescType *M, const LinearLayout &L) {
+/// How a block of 16-bit elements in a distributed layout can be read with
+/// the target's 8x8 matrix loads (ldmatrix): each 32-bit word of a thread
+/// holds two elements consecutive in memory and four lanes a 16-byte row
+/// (plain), or a thread's word holds two consecutive rows and eight lanes a
+/// 16-byte row (transposed); groups of 8 rows start 16-byte aligned.
+struct MatrixLoad {
+  LinearLayout ToOffset; // (register, lane, warp) -> element offset
+  llvm::SmallVector<int32_t, 8> Reg, Lane, Warp; // its bases' offsets
+  bool Trans = false;
+  unsigned Count = 0; // matrices per load: 1, 2 or 4
+  unsigned registers() const { return 2 * Count; }
+};
+
+/// The matrix loads of layout \p L from \p M, or nullopt where they do not fit.
+std::optional<MatrixLoad> matchMatrixLoad(MemDescType *M, const LinearLayout &L) {
   if (getSharedElementBytes(M->getElementType()) != 2)
-    return 0;
-  LinearLayout ToOffset = toOffsets(L, M->getLayout());
-  llvm::SmallVector<int32_t, 8> Reg = offsetsOf(ToOffset.getBases(kRegister));
-  llvm::SmallVector<int32_t, 8> Lane = offsetsOf(ToOffset.getBases(kLane));
-  llvm::SmallVector<int32_t, 8> Warp = offsetsOf(ToOffset.getBases(kWarp));
+    return std::nullopt;
+  MatrixLoad X;
+  X.ToOffset = toOffsets(L, M->getLayout());
+  X.Reg = offsetsOf(X.ToOffset.getBases(kRegister));
+  X.Lane = offsetsOf(X.ToOffset.getBases(kLane));
+  X.Warp = offsetsOf(X.ToOffset.getBases(kWarp));
+  llvm::ArrayRef<int32_t> Reg = X.Reg, Lane = X.Lane;
   if (Lane.size() != 5 || Reg.empty())
-    return 0;
+    return std::nullopt;
   auto Aligned = [](llvm::ArrayRef<int32_t> Bases) {
     return llvm::all_of(Bases, [](int32_t O) { return (O & 7) == 0; });
   };
-  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 &&
-               Aligned(llvm::ArrayRef<int32_t>(Reg).drop_front()) &&
-               Aligned(llvm::ArrayRef<int32_t>(Lane).drop_front(2)) && Aligned(Warp);
-  bool Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
-               Aligned(llvm::ArrayRef<int32_t>(Lane).take_front(2)) && Aligned(Warp);
-  if (!Plain && !Trans)
-    return 0;
-  return 2u << std::min<unsigned>(2, Reg.size() - 1);
+  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 && Aligned(Reg.drop_front()) &&
+               Aligned(Lane.drop_front(2)) && Aligned(X.Warp);
+  X.Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
+            Aligned(Lane.take_front(2)) && Aligned(X.Warp);
+  if (!Plain && !X.Trans)
+    return std::nullopt;
+  X.Count = 1u << std::min<unsigned>(2, Reg.size() - 1);
+  return X;
 }
 
+/// Loads registers [From, From + NumRegs) of a block in layout \p L with
+/// matrix loads; false where they do not fit or the target has none.
 bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out,
                   unsigned From = 0, unsigned NumRegs = ~0u) {
   MemDescType *M = memdescOf(MemDesc);
-  if (getSharedElementBytes(M->getElementType()) != 2)
+  std::optional<MatrixLoad> X = matchMatrixLoad(M, L);
+  if (!X)
     return false;
-  LinearLayout ToOffset = toOffsets(L, M->getLayout());
-  llvm::SmallVector<int32_t, 8> Reg = offsetsOf(ToOffset.getBases(kRegister));
-  llvm::SmallVector<int32_t, 8> Lane = offsetsOf(ToOffset.getBases(kLane));
-  llvm::SmallVector<int32_t, 8> Warp = offsetsOf(ToOffset.getBases(kWarp));
-  if (Lane.size() != 5 || Reg.empty())
-    return false;
-  unsigned Count = 1u << std::min<unsigned>(2, Reg.size() - 1); // matrices per load
-  auto Aligned = [](llvm::ArrayRef<int32_t> Bases) {
-    return llvm::all_of(Bases, [](int32_t O) { return (O & 7) == 0; });
-  };
-  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 &&
-               Aligned(llvm::ArrayRef<int32_t>(Reg).drop_front()) &&
-               Aligned(llvm::ArrayRef<int32_t>(Lane).drop_front(2)) && Aligned(Warp);
-  bool Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
-               Aligned(llvm::ArrayRef<int32_t>(Lane).take_front(2)) && Aligned(Warp);
-  if (!Plain && !Trans)
-    return false;
+  llvm::ArrayRef<int32_t> Reg = X->Reg, Lane = X->Lane;
+  unsigned Count = X->Count;
+  bool Trans = X->Trans;
+  const LinearLayout &ToOffset = X->ToOffset;
   // Lane l gives the address of row l % 8 of matrix l / 8: the offsets of
   // the hardware bits that select that row, per bit of l.
   int32_t Mat1 = Count >= 2 ? Reg[1] : 0, Mat2 = Count >= 4 ? Reg[2] : 0;
   llvm::SmallVector<int32_t, 5> RowOf =
-      Plain ? llvm::SmallVector<int32_t, 5>{Lane[2], Lane[3], Lane[4], Mat1, Mat2}
-            : llvm::SmallVector<int32_t, 5>{Reg[0], Lane[0], Lane[1], Mat1, Mat2};
+      Trans ? llvm::SmallVector<int32_t, 5>{Reg[0], Lane[0], Lane[1], Mat1, Mat2}
+            : llvm::SmallVector<int32_t, 5>{Lane[2], Lane[3], Lane[4], Mat1, Mat2};
   llvm::IRBuilder<> &B = C.B;
   llvm::Value *Row = B.CreateXor(xorOfBits(B, C.laneId(), RowOf),
-                                 xorOfBits(B, C.warpId(), Warp));
+                                 xorOfBits(B, C.warpId(), X->Warp));
   llvm::Value *Base = C.scalar(MemDesc);
-  unsigned PerLoad = 2 * Count;
+  unsigned PerLoad = X->registers();
   llvm::Type *ET = C.elemType(M->getElementType());
   unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(NumRegs, ~0u - From));
   for (unsigned R = From; R < N; R += PerLoad) {
@@ -193,7 +191,7 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
     llvm::Value *Off = Const ? B.CreateXor(Row, B.getInt32(uint32_t(Const))) : Row;
     llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(2))));
     llvm::SmallVector<llvm::Value *, 4> Words;
-    if (!C.getTarget().loadMatrices(B, P, Count, Trans && !Plain, Words))
+    if (!C.getTarget().loadMatrices(B, P, Count, Trans, Words))
       return false;
     for (llvm::Value *W : Words) {
       llvm::Value *Pair = B.CreateBitCast(W, llvm::FixedVectorType::get(ET, 2));
@@ -274,8 +272,8 @@ bool tritium::isLoadedByUser(const Instruction &LocalLoad) {
 DeferredLocalLoad::DeferredLocalLoad(LoweringContext &C, const Instruction &LocalLoad)
     : C(C), Load(LocalLoad), Layout(C.layout(LocalLoad.getResult(0))),
       Regs(LoweringContext::numRegs(Layout), nullptr) {
-  MemDescType *M = memdescOf(LocalLoad.getOperand(0));
-  MatrixGroup = matrixGroup(M, Layout);
+  if (std::optional<MatrixLoad> X = matchMatrixLoad(memdescOf(LocalLoad.getOperand(0)), Layout))
+    MatrixGroup = X->registers();
 }
 
 llvm::Value *DeferredLocalLoad::get(unsigned Reg) {
@@ -299,4 +297,12 @@ llvm::Value *DeferredLocalLoad::get(unsigned Reg) {
   for (unsigned K = 0; K < Got.size(); ++K)
     Regs[From + K] = Got[K];
   return Regs[Reg];
+}
+
+DotOperandRegs::DotOperandRegs(LoweringContext &C, Value *V) {
+  Instruction *Def = V->getDefiningInstruction();
+  if (Def && isLoadedByUser(*Def))
+    Deferred.emplace(C, *Def);
+  else
+    Ready = &C.get(V);
 }

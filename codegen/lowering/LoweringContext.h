@@ -24,6 +24,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
+#include <optional>
+
 #include <map>
 #include <string>
 
@@ -189,6 +191,18 @@ private:
   const LinearLayout &Layout;
   std::vector<llvm::Value *> Regs;
   unsigned MatrixGroup = 0; // registers per ldmatrix; 0: no ldmatrix
+};
+
+/// An operand of a matrix-core dot: its registers, or those of the
+/// local_load the dot lowers itself (isLoadedByUser), loaded as asked for.
+class DotOperandRegs {
+public:
+  DotOperandRegs(LoweringContext &C, Value *V);
+  llvm::Value *operator[](unsigned R) { return Ready ? (*Ready)[R] : Deferred->get(R); }
+
+private:
+  std::optional<DeferredLocalLoad> Deferred;
+  const LoweringContext::Regs *Ready = nullptr;
 };
 void lowerDebug(LoweringContext &C, Instruction &I);
 
