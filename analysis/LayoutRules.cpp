@@ -174,7 +174,8 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
     return mfmaAccumulatorLayout(
         Shape, Opts.NumWarps,
         mfmaTileFor(Shape[0], Shape[1], Dot.getOperand(0)->getType()->getShape()[1],
-                    Dot.getOperand(0)->getType()->getScalarType()));
+                    Dot.getOperand(0)->getType()->getScalarType()),
+        /*Transposed=*/true);
   return fmaDotLayout(Shape, Opts);
 }
 
@@ -302,7 +303,8 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
       Type *AE = I.getOperand(0)->getType()->getScalarType();
       unsigned NumWarps = unsigned(Result.getInDimSize(kWarp));
       unsigned T = mfmaTileFor(Shape[0], Shape[1], I.getOperand(0)->getType()->getShape()[1], AE);
-      if (Result == mfmaAccumulatorLayout(Shape, NumWarps, T))
+      if (Result == mfmaAccumulatorLayout(Shape, NumWarps, T, true) ||
+          Result == mfmaAccumulatorLayout(Shape, NumWarps, T, false))
         return mfmaOperandLayout(K, Op->getType()->getShape(), Shape, NumWarps, T,
                                  mfmaLoadWidth(AE));
     }

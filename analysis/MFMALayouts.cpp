@@ -64,16 +64,19 @@ MMAWarps tritium::mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, un
 }
 
 LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps,
-                                            unsigned T) {
+                                            unsigned T, bool Transposed) {
   MMAWarps W = mfmaWarps(Shape, NumWarps, T);
-  llvm::SmallVector<Basis, 8> Regs = {at(1, 0), at(2, 0)}, Lanes;
+  // Within a tile: the instruction's (row, column), or (column, row) when
+  // it computes the transposed tile.
+  auto In = [&](int32_t Row, int32_t Col) { return Transposed ? at(Col, Row) : at(Row, Col); };
+  llvm::SmallVector<Basis, 8> Regs = {In(1, 0), In(2, 0)}, Lanes;
   for (int32_t C = 1; C < int32_t(T); C *= 2)
-    Lanes.push_back(at(0, C));
+    Lanes.push_back(In(0, C));
   for (int32_t R = 4; R < 16 && Lanes.size() < 6; R *= 2)
-    Lanes.push_back(at(R, 0));
+    Lanes.push_back(In(R, 0));
   if (T == 32) {
-    Regs.push_back(at(8, 0));
-    Regs.push_back(at(16, 0));
+    Regs.push_back(In(8, 0));
+    Regs.push_back(In(16, 0));
   }
   repeat(Regs, 1, int64_t(T) * W.N, Shape[1]);
   repeat(Regs, 0, int64_t(T) * W.M, Shape[0]);
@@ -130,9 +133,9 @@ bool tritium::isMFMACandidate(const Instruction &Dot) {
   return mfmaTileFor(M, N, K, AE) != 0;
 }
 
-unsigned tritium::getMFMATile(const Instruction &Dot) {
+std::optional<MFMAMatch> tritium::matchMFMADot(const Instruction &Dot) {
   if (!isMFMACandidate(Dot))
-    return 0;
+    return std::nullopt;
   auto LayoutOf = [](const Value *V) -> const LinearLayout * {
     const Instruction *D = V->getDefiningInstruction();
     return D ? D->getLayout() : nullptr;
@@ -140,16 +143,18 @@ unsigned tritium::getMFMATile(const Instruction &Dot) {
   const LinearLayout *C = Dot.getLayout();
   const LinearLayout *A = LayoutOf(Dot.getOperand(0)), *B = LayoutOf(Dot.getOperand(1));
   if (!C || !A || !B || !C->hasInDim(kWarp) || C->getInDimSizeLog2(kLane) != 6)
-    return 0;
+    return std::nullopt;
   unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   llvm::ArrayRef<int64_t> AShape = Dot.getOperand(0)->getType()->getShape();
   llvm::ArrayRef<int64_t> BShape = Dot.getOperand(1)->getType()->getShape();
   unsigned T = mfmaTileFor(Shape[0], Shape[1], AShape[1], Dot.getOperand(0)->getType()->getScalarType());
   unsigned W = mfmaLoadWidth(Dot.getOperand(0)->getType()->getScalarType());
-  if (*C == mfmaAccumulatorLayout(Shape, NumWarps, T) &&
-      *A == mfmaOperandLayout(0, AShape, Shape, NumWarps, T, W) &&
-      *B == mfmaOperandLayout(1, BShape, Shape, NumWarps, T, W))
-    return T;
-  return 0;
+  if (*A != mfmaOperandLayout(0, AShape, Shape, NumWarps, T, W) ||
+      *B != mfmaOperandLayout(1, BShape, Shape, NumWarps, T, W))
+    return std::nullopt;
+  for (bool Transposed : {true, false})
+    if (*C == mfmaAccumulatorLayout(Shape, NumWarps, T, Transposed))
+      return MFMAMatch{T, Transposed};
+  return std::nullopt;
 }

@@ -7,7 +7,8 @@
 // column l % T and rows 4 * (l / T) + (i % 4) + 8 * (i / 4) (T = 32: 16
 // values, bases register=[[1,0],[2,0],[8,0],[16,0]] lane=[[0,1],[0,2],[0,4],
 // [0,8],[0,16],[4,0]]; T = 16: 4 values, register=[[1,0],[2,0]]
-// lane=[[0,1],[0,2],[0,4],[0,8],[4,0],[8,0]]).
+// lane=[[0,1],[0,2],[0,4],[0,8],[4,0],[8,0]]); the transposed variant swaps
+// the coordinates of those bases.
 //
 // The operand layouts give each lane W consecutive K elements (16 bytes: 8
 // f16 or bf16, 4 f32, 16 i8), more than one instruction's kWidth: a K chunk
@@ -38,8 +39,13 @@ unsigned mfmaTileFor(int64_t M, int64_t N, int64_t K, const Type *Elem);
 /// How many warps tile M and N (tiles of T x T; M first, as mmaWarps).
 MMAWarps mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
 
-/// The accumulator layout of an [M, N] dot on T x T tiles.
-LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
+/// The accumulator layout of an [M, N] dot on T x T tiles. \p Transposed:
+/// the instruction computes each tile's transpose (B^T A^T, A and B swapped
+/// in the call), so that a lane's registers run along N (four consecutive
+/// columns: vector stores in the epilogue) and its lane along M; what the
+/// layout passes choose, as Triton's AMD backend does.
+LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T,
+                                   bool Transposed);
 
 /// The layout of operand \p OpIdx (0: A [M, K], 1: B [K, N]) of an [M, N]
 /// dot on T x T tiles, \p W K elements a lane per chunk.
@@ -51,9 +57,13 @@ LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandSh
 /// bf16, f32 (f32 accumulator) or i8 (i32 accumulator), and a tile.
 bool isMFMACandidate(const Instruction &Dot);
 
-/// The tile of \p Dot if it and its operands are in MFMA layouts (0 if not).
-unsigned getMFMATile(const Instruction &Dot);
-inline bool isMFMADot(const Instruction &Dot) { return getMFMATile(Dot) != 0; }
+/// How \p Dot is placed on MFMA, if it and its operands are in MFMA layouts.
+struct MFMAMatch {
+  unsigned Tile;   // 32 or 16
+  bool Transposed; // the accumulator's variant
+};
+std::optional<MFMAMatch> matchMFMADot(const Instruction &Dot);
+inline bool isMFMADot(const Instruction &Dot) { return matchMFMADot(Dot).has_value(); }
 
 /// A dot on matrix cores of either vendor: its operands arrive in registers
 /// in the instruction's layouts (stage-dot-operands brings them there).

@@ -4,7 +4,8 @@
 // per wave, accumulated over K in chunks of W * 64 / T: each chunk is W /
 // kWidth instructions, the j-th taking elements [j * kWidth, (j + 1) *
 // kWidth) of every lane's W (the K permutation the layouts describe; A and B
-// agree on it, so the sum is the same). A lane's fragment is found by the
+// agree on it, so the sum is the same). An accumulator in the transposed
+// variant has each instruction compute B^T A^T instead. A lane's fragment is found by the
 // layouts' register bases at the tile's origin, as in LowerMMA.cpp; operands
 // read from shared memory right before the dot are loaded a chunk at a time
 // (DeferredLocalLoad).
@@ -22,7 +23,8 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
   Value *AV = Dot.getA(), *BV = Dot.getB();
   Type *Elem = AV->getType()->getScalarType();
   unsigned KWidth = C.getTarget().mfmaKWidth(Elem);
-  unsigned T = getMFMATile(I), W = mfmaLoadWidth(Elem);
+  MFMAMatch Match = *matchMFMADot(I); // isMFMADot holds
+  unsigned T = Match.Tile, W = mfmaLoadWidth(Elem);
   if (!KWidth || W % KWidth)
     return false;
   const LinearLayout &LA = C.layout(AV), &LB = C.layout(BV), &LC = C.layout(I.getResult());
@@ -58,7 +60,9 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
           }
           for (unsigned R : CRegs)
             Cs.push_back(Acc[R]);
-          if (!C.getTarget().mfma(B, Elem, T, A, Bv, Cs, D))
+          // The transposed tile is B^T A^T: the operands trade places.
+          if (!C.getTarget().mfma(B, Elem, T, Match.Transposed ? Bv : A,
+                                  Match.Transposed ? A : Bv, Cs, D))
             return false; // the first instruction: nothing emitted but loads
           for (unsigned V = 0; V < NumAcc; ++V)
             Acc[CRegs[V]] = D[V];

@@ -181,27 +181,37 @@ TEST_CASE("chained dots put every warp along M; the accumulator says which") {
 }
 
 TEST_CASE("MFMA accumulator layouts match the CDNA3 ISA's D fragments") {
-  for (unsigned T : {32u, 16u})
-    for (auto [M, N, Warps] : {std::tuple<int64_t, int64_t, unsigned>{128, 128, 4},
-                               {64, 32, 2}, {32, 32, 1}}) {
-      LinearLayout L = mfmaAccumulatorLayout({M, N}, Warps, T);
-      MMAWarps W = mfmaWarps({M, N}, Warps, T);
-      CHECK(L.isSurjective());
-      for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
-        for (int32_t Lane = 0; Lane < 64; ++Lane)
-          for (int32_t V = 0; V < (T == 32 ? 16 : 4); ++V) {
-            // D value v of lane l: column l % T; row (v % 4) + 8 (v / 4)
-            // + 4 (l / 32) on 32x32 tiles, v + 4 (l / 16) on 16x16 ones.
-            int32_t Row = T == 32 ? V % 4 + 8 * (V / 4) + 4 * (Lane / 32) : V + 4 * (Lane / 16);
-            int32_t WM = Warp % int32_t(W.M), WN = Warp / int32_t(W.M);
-            Coord Want = {int32_t((int64_t(T) * WM) % M) + Row,
-                          int32_t((int64_t(T) * WN) % N) + Lane % int32_t(T)};
-            CHECK(L.apply({V, Lane, Warp}) == Want);
-          }
-    }
-  CHECK(mfmaAccumulatorLayout({32, 32}, 1, 32).str() ==
+  for (bool Transposed : {false, true})
+    for (unsigned T : {32u, 16u})
+      for (auto [M, N, Warps] : {std::tuple<int64_t, int64_t, unsigned>{128, 128, 4},
+                                 {64, 32, 2}, {32, 32, 1}}) {
+        LinearLayout L = mfmaAccumulatorLayout({M, N}, Warps, T, Transposed);
+        MMAWarps W = mfmaWarps({M, N}, Warps, T);
+        CHECK(L.isSurjective());
+        for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
+          for (int32_t Lane = 0; Lane < 64; ++Lane)
+            for (int32_t V = 0; V < (T == 32 ? 16 : 4); ++V) {
+              // D value v of lane l: column l % T; row (v % 4) + 8 (v / 4)
+              // + 4 (l / 32) on 32x32 tiles, v + 4 (l / 16) on 16x16 ones.
+              // Transposed, the instruction's row is the tile's column.
+              int32_t Row = T == 32 ? V % 4 + 8 * (V / 4) + 4 * (Lane / 32) : V + 4 * (Lane / 16);
+              int32_t Col = Lane % int32_t(T);
+              if (Transposed)
+                std::swap(Row, Col);
+              int32_t WM = Warp % int32_t(W.M), WN = Warp / int32_t(W.M);
+              Coord Want = {int32_t((int64_t(T) * WM) % M) + Row,
+                            int32_t((int64_t(T) * WN) % N) + Col};
+              CHECK(L.apply({V, Lane, Warp}) == Want);
+            }
+      }
+  CHECK(mfmaAccumulatorLayout({32, 32}, 1, 32, false).str() ==
         "register=[[1,0],[2,0],[8,0],[16,0]] lane=[[0,1],[0,2],[0,4],[0,8],[0,16],[4,0]] "
         "warp=[] -> dim0:32, dim1:32");
+  // Transposed: four consecutive columns in a lane's first registers.
+  LinearLayout Tr = mfmaAccumulatorLayout({32, 32}, 1, 32, true);
+  CHECK(Tr.str() == "register=[[0,1],[0,2],[0,8],[0,16]] lane=[[1,0],[2,0],[4,0],[8,0],[16,0],"
+                    "[0,4]] warp=[] -> dim0:32, dim1:32");
+  CHECK(Tr.getNumConsecutiveInOut(kRegister, "dim1") == 4);
 }
 
 TEST_CASE("MFMA operand layouts: 16 bytes of K a lane, the instruction's K split") {
