@@ -168,14 +168,9 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
   if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
     return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ? mmaWarpsAlongM(Shape, Opts.NumWarps)
                                                          : mmaWarps(Shape, Opts.NumWarps));
-  // Chained dots (attention) stay on FMA on AMD for now: on MFMA, P would
-  // pass through LDS and the kernel spill on gfx90a with 4 waves.
-  if (Opts.MFMA && Opts.WarpSize == 64 && isMFMACandidate(Dot) && !isChainedDot(Dot))
-    return mfmaAccumulatorLayout(
-        Shape, Opts.NumWarps,
-        mfmaTileFor(Shape[0], Shape[1], Dot.getOperand(0)->getType()->getShape()[1],
-                    Dot.getOperand(0)->getType()->getScalarType()),
-        /*Transposed=*/true);
+  if (Opts.MFMA && Opts.WarpSize == 64)
+    if (std::optional<MFMAConfig> C = chooseMFMA(Dot, Opts.NumWarps))
+      return mfmaAccumulatorLayout(Shape, *C);
   return fmaDotLayout(Shape, Opts);
 }
 
@@ -299,15 +294,14 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
     if (isMMACandidate(I))
       if (std::optional<MMAWarps> W = matchMMAAccumulator(Result, Shape))
         return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W);
-    if (isMFMACandidate(I) && Result.hasInDim(kWarp)) {
-      Type *AE = I.getOperand(0)->getType()->getScalarType();
-      unsigned NumWarps = unsigned(Result.getInDimSize(kWarp));
-      unsigned T = mfmaTileFor(Shape[0], Shape[1], I.getOperand(0)->getType()->getShape()[1], AE);
-      if (Result == mfmaAccumulatorLayout(Shape, NumWarps, T, true) ||
-          Result == mfmaAccumulatorLayout(Shape, NumWarps, T, false))
-        return mfmaOperandLayout(K, Op->getType()->getShape(), Shape, NumWarps, T,
-                                 mfmaLoadWidth(AE));
-    }
+    if (Result.hasInDim(kWarp) && Result.getInDimSizeLog2(kLane) == 6)
+      if (std::optional<MFMAConfig> C = chooseMFMA(I, unsigned(Result.getInDimSize(kWarp)))) {
+        MFMAConfig Plain = *C;
+        Plain.Transposed = false;
+        if (Result == mfmaAccumulatorLayout(Shape, *C) ||
+            Result == mfmaAccumulatorLayout(Shape, Plain))
+          return mfmaOperandLayout(K, Op->getType()->getShape(), Shape, *C);
+      }
     return std::nullopt;
   }
   case Opcode::ExpandDims:

@@ -50,8 +50,7 @@ unsigned tritium::mfmaLoadWidth(const Type *Elem) {
   return 16 / std::max(1u, Elem->getScalarSizeInBits() / 8);
 }
 
-unsigned tritium::mfmaTileFor(int64_t M, int64_t N, int64_t K, const Type *Elem) {
-  unsigned W = mfmaLoadWidth(Elem);
+unsigned tritium::mfmaTileFor(int64_t M, int64_t N, int64_t K, unsigned W) {
   if (M >= 32 && N >= 32 && K % (2 * W) == 0)
     return 32;
   if (M >= 16 && N >= 16 && K % (4 * W) == 0)
@@ -65,7 +64,13 @@ MMAWarps tritium::mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, un
 
 LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps,
                                             unsigned T, bool Transposed) {
-  MMAWarps W = mfmaWarps(Shape, NumWarps, T);
+  return mfmaAccumulatorLayout(Shape, MFMAConfig{T, 0, mfmaWarps(Shape, NumWarps, T), Transposed});
+}
+
+LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, const MFMAConfig &Cfg) {
+  MMAWarps W = Cfg.Warps;
+  unsigned T = Cfg.Tile;
+  bool Transposed = Cfg.Transposed;
   // Within a tile: the instruction's (row, column), or (column, row) when
   // it computes the transposed tile.
   auto In = [&](int32_t Row, int32_t Col) { return Transposed ? at(Col, Row) : at(Row, Col); };
@@ -87,7 +92,15 @@ LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsig
 LinearLayout tritium::mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
                                         llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps,
                                         unsigned T, unsigned W) {
-  MMAWarps Warps = mfmaWarps(ResultShape, NumWarps, T);
+  return mfmaOperandLayout(OpIdx, OperandShape, ResultShape,
+                           MFMAConfig{T, W, mfmaWarps(ResultShape, NumWarps, T), true});
+}
+
+LinearLayout tritium::mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                                        llvm::ArrayRef<int64_t> ResultShape,
+                                        const MFMAConfig &Cfg) {
+  MMAWarps Warps = Cfg.Warps;
+  unsigned T = Cfg.Tile, W = Cfg.Width;
   // K is dim1 of A and dim0 of B; the other dimension is M or N.
   unsigned KDim = OpIdx == 0 ? 1 : 0, MNDim = 1 - KDim;
   auto Along = [](unsigned Dim, int32_t V) { return Dim == 0 ? at(V, 0) : at(0, V); };
@@ -130,10 +143,34 @@ bool tritium::isMFMACandidate(const Instruction &Dot) {
     return false;
   }
   int64_t M = A->getShape()[0], K = A->getShape()[1], N = B->getShape()[1];
-  return mfmaTileFor(M, N, K, AE) != 0;
+  return mfmaTileFor(M, N, K, mfmaLoadWidth(AE)) != 0;
 }
 
-std::optional<MFMAMatch> tritium::matchMFMADot(const Instruction &Dot) {
+std::optional<MFMAConfig> tritium::chooseMFMA(const Instruction &Dot, unsigned NumWarps) {
+  if (!isMFMACandidate(Dot))
+    return std::nullopt;
+  Type *Elem = Dot.getOperand(0)->getType()->getScalarType();
+  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
+  int64_t K = Dot.getOperand(0)->getType()->getShape()[1];
+  MFMAConfig C;
+  C.Width = mfmaLoadWidth(Elem);
+  bool Chained = isChainedDot(Dot);
+  if (takesADotResult(Dot)) {
+    unsigned Bits = Elem->getScalarSizeInBits();
+    C.Width = Bits == 16 ? 4 : Bits == 32 ? 1 : 0;
+    if (!C.Width)
+      return std::nullopt;
+  }
+  C.Tile = mfmaTileFor(Shape[0], Shape[1], K, C.Width);
+  if (!C.Tile)
+    return std::nullopt;
+  C.Warps = mfmaWarps(Shape, NumWarps, C.Tile);
+  if (Chained && Shape[0] >= int64_t(C.Tile) * NumWarps)
+    C.Warps = {NumWarps, 1};
+  return C;
+}
+
+std::optional<MFMAConfig> tritium::matchMFMADot(const Instruction &Dot) {
   if (!isMFMACandidate(Dot))
     return std::nullopt;
   auto LayoutOf = [](const Value *V) -> const LinearLayout * {
@@ -144,17 +181,17 @@ std::optional<MFMAMatch> tritium::matchMFMADot(const Instruction &Dot) {
   const LinearLayout *A = LayoutOf(Dot.getOperand(0)), *B = LayoutOf(Dot.getOperand(1));
   if (!C || !A || !B || !C->hasInDim(kWarp) || C->getInDimSizeLog2(kLane) != 6)
     return std::nullopt;
-  unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
-  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
-  llvm::ArrayRef<int64_t> AShape = Dot.getOperand(0)->getType()->getShape();
-  llvm::ArrayRef<int64_t> BShape = Dot.getOperand(1)->getType()->getShape();
-  unsigned T = mfmaTileFor(Shape[0], Shape[1], AShape[1], Dot.getOperand(0)->getType()->getScalarType());
-  unsigned W = mfmaLoadWidth(Dot.getOperand(0)->getType()->getScalarType());
-  if (*A != mfmaOperandLayout(0, AShape, Shape, NumWarps, T, W) ||
-      *B != mfmaOperandLayout(1, BShape, Shape, NumWarps, T, W))
+  std::optional<MFMAConfig> Cfg = chooseMFMA(Dot, unsigned(C->getInDimSize(kWarp)));
+  if (!Cfg)
     return std::nullopt;
-  for (bool Transposed : {true, false})
-    if (*C == mfmaAccumulatorLayout(Shape, NumWarps, T, Transposed))
-      return MFMAMatch{T, Transposed};
+  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
+  if (*A != mfmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, *Cfg) ||
+      *B != mfmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, *Cfg))
+    return std::nullopt;
+  for (bool Transposed : {true, false}) {
+    Cfg->Transposed = Transposed;
+    if (*C == mfmaAccumulatorLayout(Shape, *Cfg))
+      return Cfg;
+  }
   return std::nullopt;
 }

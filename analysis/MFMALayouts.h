@@ -32,9 +32,10 @@ class Type;
 /// K elements a lane holds per chunk: 16 bytes of \p Elem.
 unsigned mfmaLoadWidth(const Type *Elem);
 
-/// The tile (32 or 16) an [M, N] dot over K of \p Elem inputs takes: 32
-/// where M and N have room and K fills chunks, else 16, else 0 (FMA).
-unsigned mfmaTileFor(int64_t M, int64_t N, int64_t K, const Type *Elem);
+/// The tile (32 or 16) an [M, N] dot over K takes with \p W K elements a
+/// lane per chunk: 32 where M and N have room and K fills chunks, else 16,
+/// else 0 (FMA).
+unsigned mfmaTileFor(int64_t M, int64_t N, int64_t K, unsigned W);
 
 /// How many warps tile M and N (tiles of T x T; M first, as mmaWarps).
 MMAWarps mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
@@ -57,12 +58,29 @@ LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandSh
 /// bf16, f32 (f32 accumulator) or i8 (i32 accumulator), and a tile.
 bool isMFMACandidate(const Instruction &Dot);
 
-/// How \p Dot is placed on MFMA, if it and its operands are in MFMA layouts.
-struct MFMAMatch {
-  unsigned Tile;   // 32 or 16
-  bool Transposed; // the accumulator's variant
+/// How a dot sits on MFMA: its tile, the K elements a lane holds per chunk,
+/// its warps and the accumulator's variant.
+struct MFMAConfig {
+  unsigned Tile = 0; // 32 or 16
+  unsigned Width = 0;
+  MMAWarps Warps;
+  bool Transposed = true;
 };
-std::optional<MFMAMatch> matchMFMADot(const Instruction &Dot);
+LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, const MFMAConfig &C);
+LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                               llvm::ArrayRef<int64_t> ResultShape, const MFMAConfig &C);
+
+/// The placement the layout passes give a candidate dot on \p NumWarps
+/// waves: 16-byte chunks and Triton's warp tiling; for dots chained through
+/// their results (attention) every warp along M, and the tail's operands
+/// one instruction's K a lane (4 f16 or bf16, 1 f32; i8 chains stay on
+/// FMA), so that the head's transposed accumulator is the tail's A by a
+/// renaming of registers. nullopt: not on MFMA.
+std::optional<MFMAConfig> chooseMFMA(const Instruction &Dot, unsigned NumWarps);
+
+/// How \p Dot is placed, if it and its operands are in MFMA layouts (the
+/// accumulator in either variant).
+std::optional<MFMAConfig> matchMFMADot(const Instruction &Dot);
 inline bool isMFMADot(const Instruction &Dot) { return matchMFMADot(Dot).has_value(); }
 
 /// A dot on matrix cores of either vendor: its operands arrive in registers

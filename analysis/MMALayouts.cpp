@@ -175,8 +175,8 @@ bool keepsShape(const Instruction &I) {
 }
 } // namespace
 
-bool tritium::isChainedDot(const Instruction &Dot) {
-  // Forward: the result, through shape-keeping users, into a dot's A.
+bool tritium::feedsDotA(const Instruction &Dot) {
+  // The result, through shape-keeping users, into a dot's A.
   llvm::SmallVector<const Value *, 16> Work = {Dot.getResult(0)};
   llvm::SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty() && Seen.size() < 64) {
@@ -187,13 +187,22 @@ bool tritium::isChainedDot(const Instruction &Dot) {
       const Instruction *User = U.getUser();
       if (User->getOpcode() == Opcode::Dot && U.getOperandNo() == 0)
         return true;
+      // Through shared memory too (stage-dot-operands may have put it there).
+      if (User->getOpcode() == Opcode::LocalAlloc)
+        for (const Instruction *Load : User->getResult(0)->getUsers())
+          if (Load->getOpcode() == Opcode::LocalLoad)
+            Work.push_back(Load->getResult(0));
       if (keepsShape(*User))
         Work.push_back(User->getResult(0));
     }
   }
-  // Backward: A, through shape-keeping definitions, from a dot's result.
-  Work = {Dot.getOperand(0)};
-  Seen.clear();
+  return false;
+}
+
+bool tritium::takesADotResult(const Instruction &Dot) {
+  // A, through shape-keeping definitions, from a dot's result.
+  llvm::SmallVector<const Value *, 16> Work = {Dot.getOperand(0)};
+  llvm::SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty() && Seen.size() < 64) {
     const Value *V = Work.pop_back_val();
     if (!Seen.insert(V).second)
@@ -203,6 +212,13 @@ bool tritium::isChainedDot(const Instruction &Dot) {
       continue;
     if (Def->getOpcode() == Opcode::Dot)
       return true;
+    // Through shared memory too (stage-dot-operands may have put it there).
+    if (Def->getOpcode() == Opcode::LocalLoad) {
+      const Instruction *Alloc = Def->getOperand(0)->getDefiningInstruction();
+      if (Alloc && Alloc->getOpcode() == Opcode::LocalAlloc && Alloc->getNumOperands())
+        Work.push_back(Alloc->getOperand(0));
+      continue;
+    }
     if (keepsShape(*Def))
       for (const Value *Op : Def->getOperands())
         if (Op->getType()->isBlock())

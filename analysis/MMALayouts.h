@@ -65,10 +65,15 @@ inline LinearLayout mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> Ope
   return mmaOperandLayout(OpIdx, OperandShape, ResultShape, mmaWarps(ResultShape, NumWarps));
 }
 
-/// Whether \p Dot's result reaches another dot's A operand, or its A
-/// comes from another dot's result, through instructions that keep the
-/// block's shape (elementwise math, casts, conversions).
-bool isChainedDot(const Instruction &Dot);
+/// Whether \p Dot's result reaches another dot's A operand (a chain's
+/// head), or its A comes from another dot's result (its tail), through
+/// instructions that keep the block's shape (elementwise math, casts,
+/// conversions).
+bool feedsDotA(const Instruction &Dot);
+bool takesADotResult(const Instruction &Dot);
+inline bool isChainedDot(const Instruction &Dot) {
+  return feedsDotA(Dot) || takesADotResult(Dot);
+}
 
 /// Whether \p Dot is a dot of two 2-d blocks whose sides are powers of two
 /// (what either vendor's matrix instructions start from).

@@ -23,14 +23,14 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
   Value *AV = Dot.getA(), *BV = Dot.getB();
   Type *Elem = AV->getType()->getScalarType();
   unsigned KWidth = C.getTarget().mfmaKWidth(Elem);
-  MFMAMatch Match = *matchMFMADot(I); // isMFMADot holds
-  unsigned T = Match.Tile, W = mfmaLoadWidth(Elem);
+  MFMAConfig Match = *matchMFMADot(I); // isMFMADot holds
+  unsigned T = Match.Tile, W = Match.Width;
   if (!KWidth || W % KWidth)
     return false;
   const LinearLayout &LA = C.layout(AV), &LB = C.layout(BV), &LC = C.layout(I.getResult());
   llvm::ArrayRef<int64_t> Shape = I.getResult()->getType()->getShape();
   int64_t M = Shape[0], N = Shape[1], K = AV->getType()->getShape()[1];
-  MMAWarps Warps = mfmaWarps(Shape, unsigned(LC.getInDimSize(kWarp)), T);
+  MMAWarps Warps = Match.Warps;
   DotOperandRegs AR(C, AV), BR(C, BV);
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
   auto Reg = [](const LinearLayout &L, int64_t D0, int64_t D1) {

@@ -247,10 +247,10 @@ TEST_CASE("MFMA operand layouts: 16 bytes of K a lane, the instruction's K split
 
 TEST_CASE("MFMA tiles: 32 where M and N have room, 16 below, none under 16") {
   Context Ctx;
-  CHECK(mfmaTileFor(128, 128, 64, Type::getF16(Ctx)) == 32);
-  CHECK(mfmaTileFor(16, 64, 64, Type::getF16(Ctx)) == 16);
-  CHECK(mfmaTileFor(128, 128, 8, Type::getF16(Ctx)) == 0); // K under one chunk
-  CHECK(mfmaTileFor(8, 64, 64, Type::getF32(Ctx)) == 0);
-  CHECK(mfmaTileFor(32, 32, 32, Type::getInt(Ctx, 8)) == 32);
+  CHECK(mfmaTileFor(128, 128, 64, mfmaLoadWidth(Type::getF16(Ctx))) == 32);
+  CHECK(mfmaTileFor(16, 64, 64, mfmaLoadWidth(Type::getF16(Ctx))) == 16);
+  CHECK(mfmaTileFor(128, 128, 8, mfmaLoadWidth(Type::getF16(Ctx))) == 0); // K under one chunk
+  CHECK(mfmaTileFor(8, 64, 64, mfmaLoadWidth(Type::getF32(Ctx))) == 0);
+  CHECK(mfmaTileFor(32, 32, 32, mfmaLoadWidth(Type::getInt(Ctx, 8))) == 32);
   CHECK(mfmaLoadWidth(Type::getBF16(Ctx)) == 8);
 }

@@ -84,14 +84,10 @@ def test_compile(case, target, tmp_path):
     asm = k.asm["amdgcn"]
     assert f'.amdgcn_target "amdgcn-amd-amdhsa--{gfx}' in asm
     assert re.search(rf"^{name}:$", asm, re.M)
-    # Attention's chained dots stay on FMA on AMD (analysis/LayoutRules.cpp).
-    chained = name == "attn_fwd"
     for pattern in case.ptx:
         amd = AMD_EQUIVALENT.get(pattern)
-        if amd and not (chained and "mfma" in amd):
+        if amd:
             assert re.search(amd, asm), f"the assembly of {case.id} has no {amd!r}"
-    if chained:
-        assert "v_mfma" not in asm
     if any(p in (V4, ST_V4) for p in case.no_ptx):
         assert not re.search(X4_LOAD, asm)
 
@@ -238,3 +234,25 @@ def test_libdevice_functions_come_from_amds_libraries():
     with pytest.raises(tritium.CompilationError,
                        match=r"libdevice's __nv_fdiv_rn has no AMD equivalent"):
         tritium.compile(src, target="hip:gfx90a")
+
+
+@needs_device_libs
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("stage", [1, 3])
+def test_attention_on_mfma_keeps_p_in_registers(stage, target):
+    """Tutorial 6 on MFMA with 4 waves: both dots take every wave along M,
+    the first one's transposed accumulator is the second's A operand (one
+    instruction's K a lane) by renaming registers, so only Q, K and V pass
+    through LDS; no scratch."""
+    from test_compile_cuda import ATT_SIG, attention
+    consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
+    sig = _signature(attention.attn_fwd, ATT_SIG, consts)
+    attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
+    k = tritium.compile(ASTSource(attention.attn_fwd, sig, consts, attrs), target=target,
+                        options={"num_warps": 4})
+    allocs = re.findall(r"= local_alloc %\S+ : memdesc<(\d+ x \d+) x f16", k.asm["tgir"])
+    loops = 2 if stage == 3 else 1
+    assert allocs == ["128 x 64", "64 x 64", "64 x 64"] * loops, allocs
+    mfma = re.findall(r"v_mfma_f32_32x32x8_?f16 ", k.asm["amdgcn"])
+    assert len(mfma) == 32 * loops
+    assert k.metadata.scratch == 0 and k.n_spills == 0
