@@ -7,6 +7,7 @@
 
 #include "analysis/Passes.h"
 #include "analysis/AxisInfo.h"
+#include "analysis/LoopInfo.h"
 #include "analysis/SharedMemory.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
@@ -53,6 +54,18 @@ public:
     return PreservedAnalyses::all();
   }
 };
+/// Prints each function's loops to stderr.
+class PrintLoopsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "print<loops>"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    if (F.empty())
+      return PreservedAnalyses::all();
+    llvm::errs() << "loops of @" << F.getName() << ":\n";
+    AM.get<LoopAnalysis>(F).print(llvm::errs());
+    return PreservedAnalyses::all();
+  }
+};
 /// Prints each function's shared memory buffers to stderr.
 class PrintSharedMemoryPass : public FunctionPass {
 public:
@@ -73,6 +86,10 @@ void tritium::registerAnalysisPasses(PassRegistry &R) {
         [] { return std::make_unique<PrintAxisInfoPass>(); });
   R.add("print<domtree>", "Print the dominator tree of every function",
         [] { return std::make_unique<PrintDomTreePass>(); });
+  R.add("print<loops>",
+        "Print the natural loops of every function (nesting, latches, and the "
+        "induction variable, bound and trip count of counted loops)",
+        [] { return std::make_unique<PrintLoopsPass>(); });
   R.add("print<shared-memory>",
         "Print the shared memory buffers of every function (offset, size, "
         "alignment, live range)",

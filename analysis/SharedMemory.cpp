@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/SharedMemory.h"
+#include "analysis/LoopInfo.h"
 #include "analysis/MFMALayouts.h"
 #include "analysis/LayoutRules.h"
 #include "ir/Dominance.h"
@@ -167,38 +168,20 @@ void Interval::print(llvm::raw_ostream &OS) const {
   OS << ')';
 }
 
-ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT) {
+ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT)
+    : ProgramOrder(F, DT, LoopInfo(F, DT)) {}
+
+ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT, const LoopInfo &LI) {
   for (BasicBlock *B : DT.getReversePostOrder()) {
     unsigned First = NumPositions;
     for (const Instruction &I : *B)
       Positions[&I] = NumPositions++;
     Blocks[B] = {First, NumPositions};
   }
-  // Natural loops, one per header: the header plus every block that reaches
-  // a back edge's source without passing the header.
-  llvm::DenseMap<const BasicBlock *, llvm::SmallPtrSet<const BasicBlock *, 8>> Bodies;
-  llvm::SmallVector<const BasicBlock *, 4> Headers;
-  for (BasicBlock *B : DT.getReversePostOrder())
-    for (BasicBlock *H : B->successors()) {
-      if (!H || !DT.dominates(H, B))
-        continue;
-      auto [It, New] = Bodies.try_emplace(H);
-      if (New) {
-        Headers.push_back(H);
-        It->second.insert(H);
-      }
-      llvm::SmallPtrSet<const BasicBlock *, 8> &Body = It->second;
-      llvm::SmallVector<const BasicBlock *, 8> Stack;
-      if (Body.insert(B).second)
-        Stack.push_back(B);
-      while (!Stack.empty())
-        for (BasicBlock *P : Stack.pop_back_val()->predecessors())
-          if (DT.isReachable(P) && Body.insert(P).second)
-            Stack.push_back(P);
-    }
-  for (const BasicBlock *H : Headers) {
+  // Each natural loop as the hull of its blocks' positions.
+  for (const Loop *L : LI.getLoopsInnermostFirst()) {
     Interval Extent;
-    for (const BasicBlock *B : Bodies[H])
+    for (const BasicBlock *B : L->getBlocks())
       Extent = Extent.hull(getBlockRange(*B));
     Loops.push_back(Extent);
   }
@@ -305,7 +288,7 @@ unsigned tritium::assignSharedOffsets(llvm::MutableArrayRef<SharedBuffer> Buffer
 //===----------------------------------------------------------------------===//
 
 SharedMemoryAllocation SharedMemoryAllocation::run(Function &F, AnalysisManager &AM) {
-  return SharedMemoryAllocation(F, AM.get<DominatorTreeAnalysis>(F));
+  return SharedMemoryAllocation(F, AM.get<DominatorTreeAnalysis>(F), AM.get<LoopAnalysis>(F));
 }
 
 namespace {
@@ -363,9 +346,12 @@ Interval allocationLiveRange(const Instruction &Alloc, const ProgramOrder &Order
 }
 } // namespace
 
-SharedMemoryAllocation::SharedMemoryAllocation(const Function &F,
-                                               const DominatorTree &DT) {
-  ProgramOrder Order(F, DT);
+SharedMemoryAllocation::SharedMemoryAllocation(const Function &F, const DominatorTree &DT)
+    : SharedMemoryAllocation(F, DT, LoopInfo(F, DT)) {}
+
+SharedMemoryAllocation::SharedMemoryAllocation(const Function &F, const DominatorTree &DT,
+                                               const LoopInfo &LI) {
+  ProgramOrder Order(F, DT, LI);
   for (BasicBlock *B : DT.getReversePostOrder())
     for (const Instruction &I : *B) {
       if (I.getOpcode() == Opcode::LocalAlloc) {

@@ -66,6 +66,7 @@ class AnalysisManager;
 class BasicBlock;
 class DominatorTree;
 class Function;
+class LoopInfo;
 class Instruction;
 class LinearLayout;
 class Type;
@@ -118,6 +119,8 @@ struct Interval {
 /// that line. Valid while the function does not change.
 class ProgramOrder {
 public:
+  ProgramOrder(const Function &F, const DominatorTree &DT, const LoopInfo &LI);
+  /// With the loops found here (for tests that build one by hand).
   ProgramOrder(const Function &F, const DominatorTree &DT);
 
   /// Whether \p I is in a reachable block (only those have a position).
@@ -197,7 +200,9 @@ public:
   static char ID;
   static Result run(Function &F, AnalysisManager &AM);
 
-  /// Collects \p F's buffers and places them.
+  /// Collects \p F's buffers and places them (live ranges over \p LI's
+  /// loops; the two-argument form finds them itself).
+  SharedMemoryAllocation(const Function &F, const DominatorTree &DT, const LoopInfo &LI);
   SharedMemoryAllocation(const Function &F, const DominatorTree &DT);
 
   llvm::ArrayRef<SharedBuffer> getBuffers() const { return Buffers; }

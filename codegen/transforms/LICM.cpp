@@ -3,13 +3,9 @@
 // `licm` moves instructions that compute the same value on every iteration
 // of a loop into the loop's preheader, so they run once:
 //
-//   1. Find the natural loops: an edge B -> H is a back edge when H
-//      dominates B; the loop of H is H plus every block that reaches a back
-//      edge's source without passing through H. Loops sharing a header are
-//      one loop.
-//   2. Visit the loops innermost first (an inner loop has fewer blocks than
-//      any loop around it), so what leaves an inner loop can leave the
-//      outer one too.
+//   1. Take the natural loops from the loop analysis (analysis/LoopInfo.h).
+//   2. Visit the loops innermost first, so what leaves an inner loop can
+//      leave the outer one too.
 //   3. Give the loop a preheader: the single predecessor from outside when
 //      it branches only to the header, or else a new block that the
 //      outside predecessors branch to instead, taking over their phi
@@ -27,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/LoopInfo.h"
 #include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
@@ -40,21 +37,6 @@
 using namespace tritium;
 
 namespace {
-
-struct Loop {
-  BasicBlock *Header;
-  llvm::SmallPtrSet<BasicBlock *, 16> Blocks;
-  /// The blocks in reverse post-order, for a deterministic walk.
-  llvm::SmallVector<BasicBlock *, 16> Order;
-
-  bool contains(const BasicBlock *B) const {
-    return Blocks.count(const_cast<BasicBlock *>(B));
-  }
-  bool isDefinedOutside(const Value *V) const {
-    Instruction *I = V->getDefiningInstruction();
-    return !I || !contains(I->getParent());
-  }
-};
 
 /// Whether running \p I where the loop might not have run it is harmless.
 bool isSafeToHoist(const Instruction &I) {
@@ -85,75 +67,34 @@ bool isSafeToHoist(const Instruction &I) {
 
 class LoopInvariantCodeMotion {
 public:
-  LoopInvariantCodeMotion(Function &F, const DominatorTree &DT)
-      : F(F), DT(DT) {}
+  LoopInvariantCodeMotion(Function &F, LoopInfo &LI) : F(F), LI(LI) {}
 
   bool run();
   bool createdPreheader() const { return CreatedPreheader; }
 
 private:
-  void findLoops();
   /// The preheader of \p L, created if needed; null if there is none.
   BasicBlock *getOrCreatePreheader(Loop &L);
   bool hoist(Loop &L, BasicBlock *Preheader);
 
   Function &F;
-  const DominatorTree &DT;
-  std::vector<Loop> Loops;
+  LoopInfo &LI;
   bool CreatedPreheader = false;
 };
 
 bool LoopInvariantCodeMotion::run() {
-  findLoops();
   bool Changed = false;
-  for (unsigned I = 0; I < Loops.size(); ++I) {
-    BasicBlock *Preheader = getOrCreatePreheader(Loops[I]);
-    if (!Preheader)
-      continue;
-    // A new preheader of an inner loop lies in every loop around it: those
-    // that contain the header without it being their own header.
-    for (unsigned J = I + 1; J < Loops.size(); ++J)
-      if (Loops[J].contains(Loops[I].Header) &&
-          Loops[J].Header != Loops[I].Header &&
-          Loops[J].Blocks.insert(Preheader).second)
-        Loops[J].Order.insert(llvm::find(Loops[J].Order, Loops[I].Header),
-                              Preheader);
-    Changed |= hoist(Loops[I], Preheader);
-  }
+  // Innermost first, so that what leaves an inner loop can leave the outer
+  // one too; a new preheader of an inner loop is a block of the loops
+  // around it (LoopInfo::addBlockToLoop).
+  for (Loop *L : LI.getLoopsInnermostFirst())
+    if (BasicBlock *Preheader = getOrCreatePreheader(*L))
+      Changed |= hoist(*L, Preheader);
   return Changed || CreatedPreheader;
 }
 
-void LoopInvariantCodeMotion::findLoops() {
-  llvm::DenseMap<BasicBlock *, unsigned> LoopOf;
-  for (BasicBlock *B : DT.getReversePostOrder())
-    for (BasicBlock *H : B->successors()) {
-      if (!H || !DT.dominates(H, B))
-        continue;
-      auto [It, New] = LoopOf.try_emplace(H, Loops.size());
-      if (New)
-        Loops.push_back(Loop{H, {H}, {}});
-      // Walk backwards from the back edge's source up to the header.
-      Loop &L = Loops[It->second];
-      llvm::SmallVector<BasicBlock *, 16> Stack;
-      if (L.Blocks.insert(B).second)
-        Stack.push_back(B);
-      while (!Stack.empty())
-        for (BasicBlock *P : Stack.pop_back_val()->predecessors())
-          if (DT.isReachable(P) && L.Blocks.insert(P).second)
-            Stack.push_back(P);
-    }
-  for (Loop &L : Loops)
-    for (BasicBlock *B : DT.getReversePostOrder())
-      if (L.contains(B))
-        L.Order.push_back(B);
-  // Innermost first: a loop nested in another has strictly fewer blocks.
-  llvm::stable_sort(Loops, [](const Loop &A, const Loop &B) {
-    return A.Blocks.size() < B.Blocks.size();
-  });
-}
-
 BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
-  BasicBlock *H = L.Header;
+  BasicBlock *H = L.getHeader();
   // (A SmallSetVector here trips GCC 13's -Wmaybe-uninitialized in DenseMap.)
   llvm::SetVector<BasicBlock *, llvm::SmallVector<BasicBlock *, 4>, llvm::DenseSet<BasicBlock *>>
       Outside;
@@ -204,6 +145,7 @@ BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
   Builder.setInsertPoint(Pre);
   Builder.setLoc(H->front().getLoc());
   Builder.createBr(H);
+  LI.addBlockToLoop(Pre, L.getParent(), H);
   CreatedPreheader = true;
   return Pre;
 }
@@ -211,7 +153,7 @@ BasicBlock *LoopInvariantCodeMotion::getOrCreatePreheader(Loop &L) {
 bool LoopInvariantCodeMotion::hoist(Loop &L, BasicBlock *Preheader) {
   InstructionWorklist Worklist;
   // Pushed in reverse so that pop() returns them in program order.
-  for (BasicBlock *B : llvm::reverse(L.Order))
+  for (BasicBlock *B : llvm::reverse(L.getBlocks()))
     for (Instruction &I : llvm::reverse(*B))
       Worklist.push(&I);
   Instruction *InsertPt = Preheader->getTerminator();
@@ -219,7 +161,7 @@ bool LoopInvariantCodeMotion::hoist(Loop &L, BasicBlock *Preheader) {
   while (Instruction *I = Worklist.pop()) {
     if (!L.contains(I->getParent()) || !isSafeToHoist(*I) ||
         !llvm::all_of(I->getOperands(),
-                      [&](Value *V) { return L.isDefinedOutside(V); }))
+                      [&](Value *V) { return L.isInvariant(V); }))
       continue;
     I->moveBefore(InsertPt);
     Changed = true;
@@ -236,10 +178,10 @@ bool LoopInvariantCodeMotion::hoist(Loop &L, BasicBlock *Preheader) {
 PreservedAnalyses LICMPass::runOnFunction(Function &F, AnalysisManager &AM) {
   if (F.empty())
     return PreservedAnalyses::all();
-  LoopInvariantCodeMotion LICM(F, AM.get<DominatorTreeAnalysis>(F));
+  LoopInvariantCodeMotion LICM(F, AM.get<LoopAnalysis>(F));
   if (!LICM.run())
     return PreservedAnalyses::all();
   if (LICM.createdPreheader())
     return PreservedAnalyses::none();
-  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>().preserve<LoopAnalysis>();
 }
