@@ -281,13 +281,19 @@ bool Semantic::isTerminated() const {
 
 void Semantic::br(BasicBlock *Dest) { B.createBr(Dest); }
 
-void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F) {
+void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
+                      std::optional<int64_t> NumStages) {
   TValue C = toValue(Cond);
   if (C.Ty->isBlock())
     error("Boolean value of Tensor with more than one value is ambiguous: "
           "the condition is a block " +
           C.Ty->getName() + ", not a scalar");
-  B.createCondBr(toBool(C).V, T, F);
+  if (NumStages && (*NumStages < 0 || *NumStages > kMaxNumStages))
+    error("num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
+          std::to_string(*NumStages));
+  Instruction *Br = B.createCondBr(toBool(C).V, T, F);
+  if (NumStages)
+    Br->setAttr(AttrKey::NumStages, AttrValue::integer(*NumStages));
 }
 
 void Semantic::seal(BasicBlock *BB) {

@@ -126,7 +126,10 @@ public:
   bool isTerminated() const;
   void br(BasicBlock *Dest);
   /// \p Cond is converted to int1 (a scalar; != 0 for ints and floats).
-  void condBr(Operand Cond, BasicBlock *T, BasicBlock *F);
+  /// \p NumStages: the cond_br controls a loop that asked for that many
+  /// pipeline stages (`tl.range(..., num_stages=)`).
+  void condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
+              std::optional<int64_t> NumStages = std::nullopt);
   /// Declares that all predecessors of \p BB are known: completes its phis
   /// and checks that each variable has one type on every path into it.
   /// A TValue read from a phi of \p BB before sealing may be replaced by

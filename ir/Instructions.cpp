@@ -855,7 +855,11 @@ std::string BrInst::checkFamilyTypes() const {
 
 std::string CondBrInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 0, 2));
-  TRY(allowAttrs(*this, {}));
+  TRY(allowAttrs(*this, {AttrKey::NumStages}));
+  if (hasAttr(AttrKey::NumStages) &&
+      (getIntAttr(AttrKey::NumStages) < 0 || getIntAttr(AttrKey::NumStages) > kMaxNumStages))
+    return "'cond_br' num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
+           std::to_string(getIntAttr(AttrKey::NumStages));
   if (!getCondition()->getType()->isBool())
     return "'cond_br' condition must be i1, got " +
            ty(getCondition()->getType());

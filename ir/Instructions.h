@@ -325,9 +325,19 @@ class BrInst : public Instruction {
   BasicBlock *getDest() const { return getBlockOperand(0); }
 };
 
+/// The most pipeline stages a loop may ask for (each one a shared-memory
+/// buffer of its operands).
+inline constexpr int64_t kMaxNumStages = 16;
+
 class CondBrInst : public Instruction {
   TRITIUM_FAMILY_CLASS(CondBr)
   Value *getCondition() const { return getOperand(0); }
+  /// The num_stages a loop controlled by this branch asked for.
+  std::optional<int64_t> getNumStages() const {
+    if (!hasAttr(AttrKey::NumStages))
+      return std::nullopt;
+    return getIntAttr(AttrKey::NumStages);
+  }
   BasicBlock *getTrueDest() const { return getBlockOperand(0); }
   BasicBlock *getFalseDest() const { return getBlockOperand(1); }
 };

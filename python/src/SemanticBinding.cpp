@@ -165,10 +165,12 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def("br", [](S &Self, const PyBlock &B) { Self.s().br(B.B); },
            py::arg("dest"))
       .def("cond_br",
-           [](S &Self, py::object Cond, const PyBlock &T, const PyBlock &F) {
-             Self.s().condBr(toOperand(Cond), T.B, F.B);
+           [](S &Self, py::object Cond, const PyBlock &T, const PyBlock &F,
+              std::optional<int64_t> NumStages) {
+             Self.s().condBr(toOperand(Cond), T.B, F.B, NumStages);
            },
-           py::arg("cond"), py::arg("true_dest"), py::arg("false_dest"))
+           py::arg("cond"), py::arg("true_dest"), py::arg("false_dest"),
+           py::arg("num_stages") = py::none())
       .def("seal", [](S &Self, const PyBlock &B) { Self.s().seal(B.B); },
            py::arg("block"))
       .def("ret",

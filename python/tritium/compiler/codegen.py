@@ -872,9 +872,10 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
                              "the loop", node)
 
-    def _loop(self, node, header_fn, body_fn, latch_fn=None):
+    def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
-        header -> exit. ``header_fn`` returns the condition."""
+        header -> exit. ``header_fn`` returns the condition; ``num_stages``
+        (tl.range's) goes on the header's branch."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
         header = sem.create_block(f"{header_fn.__name__}")
@@ -885,7 +886,7 @@ class CodeGenerator(ast.NodeVisitor):
         body = sem.create_block("loop.body")
         exit_b = sem.create_block("loop.exit")
         self._set_loc(node)
-        sem.cond_br(cond, body, exit_b)
+        sem.cond_br(cond, body, exit_b, num_stages)
         sem.seal(body)
         sem.seal(exit_b)
         sem.set_insert_block(body)
@@ -1013,7 +1014,10 @@ class CodeGenerator(ast.NodeVisitor):
             self.sem.write_var(iv_var, (self._read_leaf(iv_var) + st).handle)
 
         header.__name__ = "for.header"
-        self._loop(node, header, body, latch)
+        stages = _unwrap(iterator.num_stages)
+        if stages is not None and not isinstance(stages, int):
+            raise self.error(f"num_stages must be an int, got {stages!r}", node.iter)
+        self._loop(node, header, body, latch, stages)
 
     # -- expressions ----------------------------------------------------------
 

@@ -4,6 +4,9 @@ kernel's IR is verified (module.verify()) and its text checked."""
 
 import re
 
+import pytest
+
+import tritium
 import tritium.language as tl
 from tir_helpers import count, function, jit, to_ir
 
@@ -224,8 +227,29 @@ def tl_range_loop(x_ptr, n, STAGES: tl.constexpr):
 
 
 def test_tl_range_accepts_options():
+    """num_stages goes on the loop's branch, for the pipeliner (and the
+    loop analysis) to read; the other options are accepted."""
     ir = to_ir(tl_range_loop, "*i32,i32", {"STAGES": 3})
     assert count(ir, r"cond_br ") == 1
+    assert count(ir, r"cond_br .*\{num_stages=3\}") == 1
+
+
+@jit
+def plain_range_loop(x_ptr, n):
+    for i in range(n):
+        tl.store(x_ptr + i, i)
+
+
+def test_range_without_num_stages_leaves_the_branch_bare():
+    assert "num_stages" not in to_ir(plain_range_loop, "*i32,i32")
+
+
+@pytest.mark.parametrize("stages, message", [(17, "num_stages must be from 0 to 16, got 17"),
+                                             (-1, "num_stages must be from 0 to 16, got -1"),
+                                             (2.5, "num_stages must be an int, got 2.5")])
+def test_tl_range_num_stages_is_checked(stages, message):
+    with pytest.raises(tritium.CompilationError, match=re.escape(message)):
+        to_ir(tl_range_loop, "*i32,i32", {"STAGES": stages})
 
 
 @jit
