@@ -21,14 +21,15 @@ namespace {
 struct NVIDIAArch {
   unsigned Number;
   uint32_t Features;
+  unsigned MaxSharedKiB; // per block, opt-in (the CUDA programming guide's table)
 };
 
 constexpr uint32_t Ampere = Target::MMASync | Target::CpAsync;
 constexpr uint32_t Hopper = Ampere | Target::BF16Atomics | Target::TMA;
 
 const NVIDIAArch NVIDIAArchs[] = {
-    {70, 0}, {72, 0}, {75, 0}, {80, Ampere}, {86, Ampere}, {87, Ampere}, {89, Ampere},
-    {90, Hopper},
+    {70, 0, 96},       {72, 0, 96},       {75, 0, 64},       {80, Ampere, 163},
+    {86, Ampere, 99},  {87, Ampere, 163}, {89, Ampere, 99},  {90, Hopper, 227},
 };
 
 struct AMDArch {
@@ -60,7 +61,7 @@ std::string amdList() {
 
 Target::Target()
     : V(Vendor::NVIDIA), ArchName("sm_90"), Number(90), WarpSize(32), PTXVersion(78),
-      Features(Hopper) {}
+      Features(Hopper), MaxSharedBytes(227 * 1024) {}
 
 std::string Target::parse(llvm::StringRef Text, Target &Out) {
   std::string Lower = Text.trim().lower();
@@ -90,6 +91,7 @@ std::string Target::parse(llvm::StringRef Text, Target &Out) {
     R.WarpSize = 32;
     R.PTXVersion = R.ArchSpecific ? 80 : 78;
     R.Features = A->Features | (R.ArchSpecific ? uint32_t(WGMMA) : 0u);
+    R.MaxSharedBytes = A->MaxSharedKiB * 1024;
   } else if (T.consume_front("hip:")) {
     const AMDArch *A = nullptr;
     for (const AMDArch &Known : AMDArchs)
@@ -106,6 +108,7 @@ std::string Target::parse(llvm::StringRef Text, Target &Out) {
     R.WarpSize = A->WarpSize;
     R.PTXVersion = 0;
     R.Features = A->Features;
+    R.MaxSharedBytes = 64 * 1024;
   } else {
     return "unknown target '" + Text.str() + "': expected cuda:<cc> (one of " + nvidiaList() +
            ") or hip:<gfx> (one of " + amdList() + ")";

@@ -63,6 +63,10 @@ public:
   /// for AMD.
   unsigned getPTXVersion() const { return PTXVersion; }
   bool has(Feature F) const { return Features & F; }
+  /// The most shared memory (LDS) one program may use, in bytes: CUDA's
+  /// opt-in maximum per block for the compute capability (227 KiB on
+  /// sm_90), 64 KiB a workgroup on AMD.
+  unsigned getMaxSharedBytes() const { return MaxSharedBytes; }
 
   /// The text parse() reads back: "cuda:90", "cuda:90a", "hip:gfx90a".
   std::string str() const;
@@ -77,6 +81,7 @@ private:
   unsigned WarpSize = 32;
   unsigned PTXVersion = 0;
   uint32_t Features = 0;
+  unsigned MaxSharedBytes = 0;
 };
 
 } // namespace tritium

@@ -92,7 +92,7 @@ std::string findDeviceLibs();
 
 /// The LDS a workgroup of \p GPU may use, in bytes (64 KiB on every AMD
 /// target LLVM 16 knows).
-inline unsigned maxSharedBytes(const Target & /*GPU*/) { return 64 * 1024; }
+inline unsigned maxSharedBytes(const Target &GPU) { return GPU.getMaxSharedBytes(); }
 
 } // namespace tritium
 

@@ -82,6 +82,9 @@ void bindNVPTX(py::module_ &Top) {
   M.def("find_ptxas", &findPtxas, "ptxas's path, or '' if none is found");
   M.def("find_libdevice", &findLibdevice, "libdevice.10.bc's path, or ''");
   M.def(
+      "max_shared_bytes", [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); },
+      py::arg("target"), "The shared memory bytes a block of the target may use (opt-in)");
+  M.def(
       "assemble_cubin",
       [](const std::string &PTX, py::handle T, const std::string &Ptxas) {
         Target GPU = targetOf(T);

@@ -29,6 +29,13 @@ TEST_CASE("NVIDIA targets: the spellings, sm_90a kept apart from sm_90") {
   CHECK_FALSE(H.isArchSpecific());
   CHECK(H.getWarpSize() == 32u);
   CHECK(H.getPTXVersion() == 78u);
+  // Shared memory a block may opt in to: the CUDA guide's per-architecture table.
+  CHECK(H.getMaxSharedBytes() == 227u * 1024);
+  CHECK(Target().getMaxSharedBytes() == 227u * 1024);
+  CHECK(parsed("cuda:90a").getMaxSharedBytes() == 227u * 1024);
+  CHECK(parsed("cuda:80").getMaxSharedBytes() == 163u * 1024);
+  CHECK(parsed("cuda:86").getMaxSharedBytes() == 99u * 1024);
+  CHECK(parsed("cuda:75").getMaxSharedBytes() == 64u * 1024);
   CHECK(H.has(Target::MMASync));
   CHECK(H.has(Target::TMA));
   CHECK_FALSE(H.has(Target::WGMMA));
@@ -61,6 +68,7 @@ TEST_CASE("AMD targets: the gfx name, its number and warp size") {
   CHECK(M.getWarpSize() == 64u);
   CHECK(M.getPTXVersion() == 0u);
   CHECK(M.has(Target::MFMA));
+  CHECK(M.getMaxSharedBytes() == 64u * 1024);
   CHECK(parsed("hip:gfx1100").getWarpSize() == 32u);
   CHECK_FALSE(parsed("hip:gfx1100").has(Target::MFMA));
 }

@@ -309,3 +309,24 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
     assert tgir.count("local_alloc") == 2 * len(loops) + len(loops)  # + Q once per loop nest
     ptx = k.asm["ptx"]
     assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == 128 * len(loops)
+
+
+def test_too_much_shared_memory_is_out_of_resources():
+    """A kernel needing more shared memory than a block of the target may
+    have raises OutOfResources at compile time, before ptxas (the autotuner
+    skips such a config, as Triton's does at load); the limit is the
+    target's (227 KiB on sm_90, 163 KiB on sm_80)."""
+    assert nvptx.max_shared_bytes("cuda:90") == 227 * 1024
+    assert nvptx.max_shared_bytes("cuda:80") == 163 * 1024
+    assert nvptx.max_shared_bytes("cuda:75") == 64 * 1024
+    case = next(c for c in CASES if c.id == "matmul-fp32-inputs")
+    # The FMA dot stages A and B: 256x128 and 128x256 f32, 256 KiB.
+    consts = {**case.constexprs, "BLOCK_M": 256, "BLOCK_N": 256, "BLOCK_K": 128}
+    src = ASTSource(case.kernel, _signature(case.kernel, case.signature, consts), consts)
+    for target in ("cuda:90", "cuda:80"):
+        with pytest.raises(tritium.OutOfResources) as e:
+            tritium.compile(src, target=target)
+        assert e.value.name == "shared memory"
+        assert e.value.limit == nvptx.max_shared_bytes(target)
+        assert e.value.required > e.value.limit
+        assert "out of resource: shared memory" in str(e.value)
