@@ -63,21 +63,6 @@ llvm::SmallVector<BasicBlock *, 4> Loop::getExitingBlocks() const {
 
 namespace {
 
-/// The predicate with its operands swapped (a < b is b > a).
-ICmpPredicate swapped(ICmpPredicate P) {
-  switch (P) {
-  case ICmpPredicate::SLT: return ICmpPredicate::SGT;
-  case ICmpPredicate::SLE: return ICmpPredicate::SGE;
-  case ICmpPredicate::SGT: return ICmpPredicate::SLT;
-  case ICmpPredicate::SGE: return ICmpPredicate::SLE;
-  case ICmpPredicate::ULT: return ICmpPredicate::UGT;
-  case ICmpPredicate::ULE: return ICmpPredicate::UGE;
-  case ICmpPredicate::UGT: return ICmpPredicate::ULT;
-  case ICmpPredicate::UGE: return ICmpPredicate::ULE;
-  default: return P;
-  }
-}
-
 /// How often `for (i = Start; i Pred Bound; i += Step)` runs, where that is
 /// a plain count (the step moves toward the bound); nullopt otherwise.
 std::optional<int64_t> tripCount(int64_t Start, int64_t Step, int64_t Bound, ICmpPredicate P) {
@@ -120,7 +105,7 @@ std::optional<CountedLoop> recognize(const Loop &L) {
   Value *IVVal = Cmp->getLHS(), *Bound = Cmp->getRHS();
   if (!L.isInvariant(Bound)) {
     std::swap(IVVal, Bound);
-    Pred = swapped(Pred);
+    Pred = getSwappedPredicate(Pred);
   }
   auto *IV = llvm::dyn_cast_or_null<PhiInst>(IVVal->getDefiningInstruction());
   if (!IV || IV->getParent() != H || !L.isInvariant(Bound) || IV->getNumIncoming() != 2)

@@ -991,3 +991,17 @@ std::optional<double> tritium::getConstantFloatValue(const Value *V) {
     return std::nullopt;
   return C->getFloatValue();
 }
+
+ICmpPredicate tritium::getSwappedPredicate(ICmpPredicate P) {
+  switch (P) {
+  case ICmpPredicate::SLT: return ICmpPredicate::SGT;
+  case ICmpPredicate::SLE: return ICmpPredicate::SGE;
+  case ICmpPredicate::SGT: return ICmpPredicate::SLT;
+  case ICmpPredicate::SGE: return ICmpPredicate::SLE;
+  case ICmpPredicate::ULT: return ICmpPredicate::UGT;
+  case ICmpPredicate::ULE: return ICmpPredicate::UGE;
+  case ICmpPredicate::UGT: return ICmpPredicate::ULT;
+  case ICmpPredicate::UGE: return ICmpPredicate::ULE;
+  default: return P; // eq, ne
+  }
+}

@@ -325,6 +325,10 @@ class BrInst : public Instruction {
   BasicBlock *getDest() const { return getBlockOperand(0); }
 };
 
+/// The predicate that holds for (b, a) where \p P holds for (a, b): a < b
+/// is b > a (eq and ne stay).
+ICmpPredicate getSwappedPredicate(ICmpPredicate P);
+
 /// The most pipeline stages a loop may ask for (each one a shared-memory
 /// buffer of its operands).
 inline constexpr int64_t kMaxNumStages = 16;

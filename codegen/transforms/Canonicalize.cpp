@@ -81,20 +81,6 @@ bool isConstant(const Value *V) {
   return I && I->getOpcode() == Opcode::Constant;
 }
 
-ICmpPredicate swapPredicate(ICmpPredicate P) {
-  switch (P) {
-  case ICmpPredicate::SLT: return ICmpPredicate::SGT;
-  case ICmpPredicate::SLE: return ICmpPredicate::SGE;
-  case ICmpPredicate::SGT: return ICmpPredicate::SLT;
-  case ICmpPredicate::SGE: return ICmpPredicate::SLE;
-  case ICmpPredicate::ULT: return ICmpPredicate::UGT;
-  case ICmpPredicate::ULE: return ICmpPredicate::UGE;
-  case ICmpPredicate::UGT: return ICmpPredicate::ULT;
-  case ICmpPredicate::UGE: return ICmpPredicate::ULE;
-  default: return P; // eq, ne
-  }
-}
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -393,7 +379,7 @@ Value *Canonicalizer::simplifyCmp(CmpInst *I) {
       I->setOperand(0, R);
       I->setOperand(1, L);
       I->setAttr(AttrKey::IPredicate,
-                 AttrValue::enumerator(unsigned(swapPredicate(P))));
+                 AttrValue::enumerator(unsigned(getSwappedPredicate(P))));
       Changed = true;
     }
     return nullptr;
