@@ -291,9 +291,9 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
     if (K == 2)
       return Result;
     llvm::ArrayRef<int64_t> Shape = I.getResult(0)->getType()->getShape();
-    if (isMMACandidate(I))
+    if (std::optional<MMAInstr> X = mmaInstrOf(I))
       if (std::optional<MMAWarps> W = matchMMAAccumulator(Result, Shape))
-        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W);
+        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W, X->KWidth);
     if (Result.hasInDim(kWarp) && Result.getInDimSizeLog2(kLane) == 6)
       if (std::optional<MFMAConfig> C = chooseMFMA(I, unsigned(Result.getInDimSize(kWarp)))) {
         MFMAConfig Plain = *C;

@@ -98,26 +98,32 @@ LinearLayout tritium::mmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, MMAWar
 }
 
 LinearLayout tritium::mmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
-                                       llvm::ArrayRef<int64_t> ResultShape, MMAWarps W) {
-  int64_t D0 = OperandShape[0], D1 = OperandShape[1];
+                                       llvm::ArrayRef<int64_t> ResultShape, MMAWarps W,
+                                       unsigned KWidth) {
+  int64_t D0 = OperandShape[0], D1 = OperandShape[1], KW = KWidth;
+  llvm::SmallVector<Basis, 8> Regs;
   if (OpIdx == 0) { // A: [M, K]
-    llvm::SmallVector<Basis, 8> Regs = {{0, 1}, {8, 0}, {0, 8}};
-    repeat(Regs, 1, 16, D1);
+    for (int32_t S = 1; S < KW; S *= 2)
+      Regs.push_back({0, S});
+    Regs.append({{8, 0}, {0, int32_t(4 * KW)}});
+    repeat(Regs, 1, 8 * KW, D1);
     repeat(Regs, 0, 16 * W.M, D0);
-    return make(std::move(Regs), {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
+    return make(std::move(Regs), {{0, int32_t(KW)}, {0, int32_t(2 * KW)}, {1, 0}, {2, 0}, {4, 0}},
                 warpBases(W, 0, -1, OperandShape), D0, D1);
   }
-  // B: [K, N]. The register after the first two is the next n8 tile, so
-  // that one ldmatrix.x4 loads two of them.
-  llvm::SmallVector<Basis, 8> Regs = {{1, 0}, {8, 0}};
+  // B: [K, N]. The register after a K tile's is the next n8 tile, so that
+  // one ldmatrix.x4 loads two of them.
+  for (int32_t S = 1; S < KW; S *= 2)
+    Regs.push_back({S, 0});
+  Regs.push_back({int32_t(4 * KW), 0});
   int64_t NextN = 8 * W.N;
   if (NextN < D1) {
     Regs.push_back({0, int32_t(NextN)});
     NextN *= 2;
   }
-  repeat(Regs, 0, 16, D0);
+  repeat(Regs, 0, 8 * KW, D0);
   repeat(Regs, 1, NextN, D1);
-  return make(std::move(Regs), {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}},
+  return make(std::move(Regs), {{int32_t(KW), 0}, {int32_t(2 * KW), 0}, {0, 1}, {0, 2}, {0, 4}},
               warpBases(W, -1, 1, OperandShape), D0, D1);
 }
 
@@ -131,21 +137,48 @@ bool tritium::is2DDot(const Instruction &Dot) {
          isPowerOf2(B->getShape()[1]);
 }
 
-bool tritium::isMMACandidate(const Instruction &Dot) {
+std::optional<MMAInstr> tritium::mmaInstrOf(const Instruction &Dot) {
   if (!is2DDot(Dot))
-    return false;
+    return std::nullopt;
   Type *A = Dot.getOperand(0)->getType(), *B = Dot.getOperand(1)->getType();
-  Type *C = Dot.getResult(0)->getType();
-  Type::Kind AK = A->getScalarType()->getKind(), BK = B->getScalarType()->getKind();
-  if (AK != BK || (AK != Type::Kind::F16 && AK != Type::Kind::BF16) ||
-      C->getScalarType()->getKind() != Type::Kind::F32)
-    return false;
-  int64_t M = A->getShape()[0], K = A->getShape()[1], N = B->getShape()[1];
-  return M >= 16 && N >= 8 && K >= 16;
+  using K = Type::Kind;
+  K AK = A->getScalarType()->getKind(), BK = B->getScalarType()->getKind();
+  K CK = Dot.getResult(0)->getType()->getScalarType()->getKind();
+  MMAInstr X;
+  bool FP8 = A->getScalarType()->isFP8() && B->getScalarType()->isFP8();
+  if (AK != BK && !FP8)
+    return std::nullopt;
+  if (FP8 || AK == K::F16) {
+    if (CK != K::F32 && CK != K::F16)
+      return std::nullopt;
+    X.Acc = CK == K::F16 ? MMAInstr::Accum::F16 : MMAInstr::Accum::F32;
+    X.UpcastFP8 = FP8;
+    X.KWidth = FP8 ? 4 : 2;
+  } else if (AK == K::BF16 && CK == K::F32) {
+    X.In = MMAInstr::Input::BF16;
+  } else if (AK == K::F32 && CK == K::F32) {
+    DotPrecision P = llvm::cast<DotInst>(Dot).getPrecision();
+    if (P == DotPrecision::IEEE)
+      return std::nullopt;
+    X.In = MMAInstr::Input::TF32;
+    X.KWidth = 1;
+    X.Split3 = P == DotPrecision::TF32x3;
+  } else if (A->getScalarType()->isInt(8) && Dot.getResult(0)->getType()->getScalarType()->isInt(32)) {
+    X.In = MMAInstr::Input::S8;
+    X.Acc = MMAInstr::Accum::S32;
+    X.KWidth = 4;
+  } else {
+    return std::nullopt;
+  }
+  int64_t M = A->getShape()[0], Kd = A->getShape()[1], N = B->getShape()[1];
+  if (M < 16 || N < 8 || Kd < int64_t(X.kTile()))
+    return std::nullopt;
+  return X;
 }
 
 bool tritium::isMMADot(const Instruction &Dot) {
-  if (!isMMACandidate(Dot))
+  std::optional<MMAInstr> X = mmaInstrOf(Dot);
+  if (!X)
     return false;
   const LinearLayout *C = Dot.getLayout();
   auto LayoutOf = [](const Value *V) -> const LinearLayout * {
@@ -157,8 +190,11 @@ bool tritium::isMMADot(const Instruction &Dot) {
     return false;
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   std::optional<MMAWarps> W = matchMMAAccumulator(*C, Shape);
-  return W && *A == mmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, *W) &&
-         *B == mmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, *W);
+  return W &&
+         *A == mmaOperandLayout(0, Dot.getOperand(0)->getType()->getShape(), Shape, *W,
+                                X->KWidth) &&
+         *B == mmaOperandLayout(1, Dot.getOperand(1)->getType()->getShape(), Shape, *W,
+                                X->KWidth);
 }
 
 namespace {

@@ -1,12 +1,13 @@
 """Tutorial matmul (bench/kernels_src.py) on tensor cores: Tritium, Triton, torch.
 
     PYTHONPATH=python python3 bench/bench_matmul.py [--stages 1] [--sizes 4096,8192]
+        [--dtypes float16,bfloat16,float32]
 
 Runs Tritium and torch in this process and Triton 3.6 in two child
 processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
 like Tritium's), each with the same num_stages. Every kernel's output is
 checked against torch before it is timed; each package gets the best of
-the same block configurations. Prints TFLOP/s and Tritium's ratios.
+the same block configurations (float32, on tf32, with half the BLOCK_K). Prints TFLOP/s and Tritium's ratios.
 """
 
 import argparse
@@ -34,6 +35,8 @@ def run_package(package, sizes, dtypes, stages, configs):
         import triton as backend
     mod = load_kernels(package + "_matmul", backend)
     out = {}
+    # float32 runs on tf32 (tl.dot's default precision; torch told the same).
+    torch.backends.cuda.matmul.allow_tf32 = True
     for dtype in dtypes:
         dt = getattr(torch, dtype)
         for n in sizes:
@@ -43,6 +46,8 @@ def run_package(package, sizes, dtypes, stages, configs):
             ref = (a.float() @ b.float()).half()
             best = 0.0
             for bm, bn, bk, nw in configs:
+                if dtype == "float32":
+                    bk //= 2  # the same shared memory and fragment bytes per K tile
                 c = torch.empty(n, n, device="cuda", dtype=torch.float16)
                 grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
 

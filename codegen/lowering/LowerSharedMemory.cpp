@@ -60,6 +60,33 @@ llvm::Value *threadOffset(LoweringContext &C, const LinearLayout &ToOffset) {
                      xorOfBits(B, C.warpId(), offsetsOf(ToOffset.getBases(kWarp))));
 }
 
+/// The bits the thread part of \p ToOffset can set: those of its lane and
+/// warp bases' offsets.
+int32_t threadBits(const LinearLayout &ToOffset) {
+  int32_t Bits = 0;
+  for (llvm::StringRef In : {kLane, kWarp})
+    if (ToOffset.hasInDim(In))
+      for (const LinearLayout::Basis &B : ToOffset.getBases(In))
+        Bits |= B[0];
+  return Bits;
+}
+
+/// The address of element offset \p Thread XOR \p Const from \p Base
+/// (bytes) for \p Bytes-byte elements: an XOR of Const's bits the thread
+/// part can set (\p ThreadBits), then the others added as a constant,
+/// which cannot carry into them (sharedPtr's constant, folded into the
+/// access's immediate offset): registers that differ only there share one
+/// address register. A dot operand read a K tile at a time would otherwise
+/// keep dozens of them live across the loop.
+llvm::Value *addressOf(LoweringContext &C, llvm::Value *Base, llvm::Value *Thread,
+                       int32_t ThreadBits, int32_t Const, unsigned Bytes) {
+  llvm::IRBuilder<> &B = C.B;
+  int32_t Xor = Const & ThreadBits, Add = Const & ~ThreadBits;
+  llvm::Value *Off = Xor ? B.CreateXor(Thread, B.getInt32(uint32_t(Xor))) : Thread;
+  return C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(Bytes))),
+                     uint32_t(Add) * Bytes);
+}
+
 /// How many consecutive registers hold consecutive, aligned offsets (at
 /// most 16 bytes of them): the width of the vector accesses.
 unsigned vectorWidth(const LinearLayout &ToOffset, unsigned Bytes) {
@@ -93,10 +120,10 @@ Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *Blo
   llvm::Type *VT = llvm::FixedVectorType::get(ET, V);
   Regs Out;
   unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(Count, ~0u - From));
+  int32_t Bits = threadBits(ToOffset);
   for (unsigned R = From; R < N; R += V) {
-    int32_t Reg = ToOffset.applyIn(kRegister, int32_t(R))[0];
-    llvm::Value *Off = Reg ? B.CreateXor(Thread, B.getInt32(uint32_t(Reg))) : Thread;
-    llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(Bytes))));
+    llvm::Value *P =
+        addressOf(C, Base, Thread, Bits, ToOffset.applyIn(kRegister, int32_t(R))[0], Bytes);
     llvm::Align A(V * Bytes);
     if (Vals) {
       if (V == 1) {
@@ -123,41 +150,54 @@ void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
   access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
 }
 
-/// How a block of 16-bit elements in a distributed layout can be read with
-/// the target's 8x8 matrix loads (ldmatrix): each 32-bit word of a thread
-/// holds two elements consecutive in memory and four lanes a 16-byte row
-/// (plain), or a thread's word holds two consecutive rows and eight lanes a
-/// 16-byte row (transposed); groups of 8 rows start 16-byte aligned.
+/// How a block in a distributed layout can be read with the target's 8x8
+/// matrix loads (ldmatrix: eight 16-byte rows, a 32-bit word of one per
+/// lane): each 32-bit word of a thread holds 4 / (element bytes) elements
+/// consecutive in memory and four lanes a 16-byte row (plain), or, for
+/// 16-bit elements, a thread's word holds two consecutive rows and eight
+/// lanes a 16-byte row (transposed); groups of 8 rows start 16-byte
+/// aligned.
 struct MatrixLoad {
   LinearLayout ToOffset; // (register, lane, warp) -> element offset
   llvm::SmallVector<int32_t, 8> Reg, Lane, Warp; // its bases' offsets
   bool Trans = false;
-  unsigned Count = 0; // matrices per load: 1, 2 or 4
-  unsigned registers() const { return 2 * Count; }
+  unsigned Count = 0;    // matrices per load: 1, 2 or 4
+  unsigned PerWord = 2;  // elements per 32-bit word
+  unsigned registers() const { return PerWord * Count; }
 };
 
 /// The matrix loads of layout \p L from \p M, or nullopt where they do not fit.
 std::optional<MatrixLoad> matchMatrixLoad(MemDescType *M, const LinearLayout &L) {
-  if (getSharedElementBytes(M->getElementType()) != 2)
+  unsigned Bytes = getSharedElementBytes(M->getElementType());
+  if (Bytes != 1 && Bytes != 2 && Bytes != 4)
     return std::nullopt;
   MatrixLoad X;
+  X.PerWord = 4 / Bytes;
   X.ToOffset = toOffsets(L, M->getLayout());
   X.Reg = offsetsOf(X.ToOffset.getBases(kRegister));
   X.Lane = offsetsOf(X.ToOffset.getBases(kLane));
   X.Warp = offsetsOf(X.ToOffset.getBases(kWarp));
   llvm::ArrayRef<int32_t> Reg = X.Reg, Lane = X.Lane;
-  if (Lane.size() != 5 || Reg.empty())
+  unsigned WordBits = llvm::Log2_32(X.PerWord);
+  int32_t PerWord = int32_t(X.PerWord), RowElems = 16 / int32_t(Bytes);
+  if (Lane.size() != 5 || Reg.size() <= WordBits)
     return std::nullopt;
-  auto Aligned = [](llvm::ArrayRef<int32_t> Bases) {
-    return llvm::all_of(Bases, [](int32_t O) { return (O & 7) == 0; });
+  auto Aligned = [&](llvm::ArrayRef<int32_t> Bases) {
+    return llvm::all_of(Bases, [&](int32_t O) { return O % RowElems == 0; });
   };
-  bool Plain = Reg[0] == 1 && Lane[0] == 2 && Lane[1] == 4 && Aligned(Reg.drop_front()) &&
-               Aligned(Lane.drop_front(2)) && Aligned(X.Warp);
-  X.Trans = Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
+  bool InWord = true;
+  for (unsigned I = 0; I < WordBits; ++I)
+    InWord &= Reg[I] == 1 << I;
+  bool Plain = InWord && Lane[0] == PerWord && Lane[1] == 2 * PerWord &&
+               Aligned(Reg.drop_front(WordBits)) && Aligned(Lane.drop_front(2)) &&
+               Aligned(X.Warp);
+  X.Trans = Bytes == 2 && Lane[2] == 1 && Lane[3] == 2 && Lane[4] == 4 && Aligned(Reg) &&
             Aligned(Lane.take_front(2)) && Aligned(X.Warp);
   if (!Plain && !X.Trans)
     return std::nullopt;
-  X.Count = 1u << std::min<unsigned>(2, Reg.size() - 1);
+  // The register bits past a word's select the matrices (a transposed
+  // word's two elements are its first register bit's two rows).
+  X.Count = 1u << std::min<unsigned>(2, Reg.size() - WordBits);
   return X;
 }
 
@@ -175,7 +215,8 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   const LinearLayout &ToOffset = X->ToOffset;
   // Lane l gives the address of row l % 8 of matrix l / 8: the offsets of
   // the hardware bits that select that row, per bit of l.
-  int32_t Mat1 = Count >= 2 ? Reg[1] : 0, Mat2 = Count >= 4 ? Reg[2] : 0;
+  unsigned WordBits = llvm::Log2_32(X->PerWord);
+  int32_t Mat1 = Count >= 2 ? Reg[WordBits] : 0, Mat2 = Count >= 4 ? Reg[WordBits + 1] : 0;
   llvm::SmallVector<int32_t, 5> RowOf =
       Trans ? llvm::SmallVector<int32_t, 5>{Reg[0], Lane[0], Lane[1], Mat1, Mat2}
             : llvm::SmallVector<int32_t, 5>{Lane[2], Lane[3], Lane[4], Mat1, Mat2};
@@ -185,18 +226,26 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   llvm::Value *Base = C.scalar(MemDesc);
   unsigned PerLoad = X->registers();
   llvm::Type *ET = C.elemType(M->getElementType());
+  unsigned Bytes = getSharedElementBytes(M->getElementType());
   unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(NumRegs, ~0u - From));
+  // The bits the lanes' row addresses can set.
+  int32_t Bits = 0;
+  for (int32_t O : llvm::concat<const int32_t>(RowOf, X->Warp))
+    Bits |= O;
   for (unsigned R = From; R < N; R += PerLoad) {
-    int32_t Const = ToOffset.applyIn(kRegister, int32_t(R))[0];
-    llvm::Value *Off = Const ? B.CreateXor(Row, B.getInt32(uint32_t(Const))) : Row;
-    llvm::Value *P = C.sharedPtr(B.CreateAdd(Base, B.CreateMul(Off, B.getInt32(2))));
+    llvm::Value *P =
+        addressOf(C, Base, Row, Bits, ToOffset.applyIn(kRegister, int32_t(R))[0], Bytes);
     llvm::SmallVector<llvm::Value *, 4> Words;
     if (!C.getTarget().loadMatrices(B, P, Count, Trans, Words))
       return false;
     for (llvm::Value *W : Words) {
-      llvm::Value *Pair = B.CreateBitCast(W, llvm::FixedVectorType::get(ET, 2));
-      Out.push_back(B.CreateExtractElement(Pair, uint64_t(0)));
-      Out.push_back(B.CreateExtractElement(Pair, uint64_t(1)));
+      if (X->PerWord == 1) {
+        Out.push_back(B.CreateBitCast(W, ET));
+        continue;
+      }
+      llvm::Value *Vec = B.CreateBitCast(W, llvm::FixedVectorType::get(ET, X->PerWord));
+      for (unsigned E = 0; E < X->PerWord; ++E)
+        Out.push_back(B.CreateExtractElement(Vec, uint64_t(E)));
     }
   }
   return true;

@@ -212,6 +212,11 @@ llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {
   return B.CreateGEP(B.getInt8Ty(), G, ByteOffset);
 }
 
+llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset, uint32_t ConstBytes) {
+  llvm::Value *P = sharedPtr(ByteOffset);
+  return ConstBytes ? B.CreateInBoundsGEP(B.getInt8Ty(), P, B.getInt32(ConstBytes)) : P;
+}
+
 unsigned LoweringContext::scratchOffset(const Instruction &I) const {
   std::optional<unsigned> Off = Smem.getScratchOffset(I);
   assert(Off && "instruction has no scratch buffer");

@@ -105,6 +105,12 @@ public:
   /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
   /// offset.
   llvm::Value *sharedPtr(llvm::Value *ByteOffset);
+  /// The same at \p ByteOffset + \p ConstBytes, the constant in a GEP of
+  /// its own, which the code generator folds into the access's immediate
+  /// offset wherever the variable part is computed (LLVM hoists the
+  /// loop-invariant parts of addresses out of loops: one register each,
+  /// unless they differ only by such constants).
+  llvm::Value *sharedPtr(llvm::Value *ByteOffset, uint32_t ConstBytes);
   /// The byte offset of \p I's scratch buffer. The contract with
   /// insert-barriers (codegen/layouts/InsertBarriers.cpp), which models
   /// every scratch user as "write, barrier, read": a lowering writes its

@@ -20,6 +20,8 @@
 
 namespace tritium {
 
+struct MMAInstr; // analysis/MMALayouts.h
+
 /// Cache and eviction hints of a memory access, as Triton spells them.
 struct MemoryHints {
   std::optional<CacheModifier> Cache;
@@ -99,14 +101,15 @@ public:
                             llvm::SmallVectorImpl<llvm::Value *> &Words) const {
     return false;
   }
-  /// One warp's D = A * B + C on a 16x8x16 tile (NVIDIA's mma.sync
-  /// m16n8k16, f32 accumulation): \p A four 32-bit words of two f16 (or
-  /// bf16 where \p BF16) each, \p B two, \p C four f32, in the PTX ISA's
-  /// fragment order; the four f32 of D go to \p D. False where the target
-  /// has no such instruction.
-  virtual bool mma16x8x16(llvm::IRBuilder<> &B, bool BF16, llvm::ArrayRef<llvm::Value *> A,
-                          llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
-                          llvm::SmallVectorImpl<llvm::Value *> &D) const {
+  /// One warp's D = A * B + C on one tile of NVIDIA's mma.sync of \p X's
+  /// input and accumulator types (m16n8k16 f16 / bf16, m16n8k8 tf32,
+  /// m16n8k32 s8): \p A four 32-bit words, \p B two, \p C four
+  /// accumulator elements (f32, f16 or i32), in the PTX ISA's fragment
+  /// order; the four elements of D go to \p D. False where the target has
+  /// no such instruction.
+  virtual bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,
+                       llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
+                       llvm::SmallVectorImpl<llvm::Value *> &D) const {
     return false;
   }
   /// K elements of \p Elem inputs a lane gives one of the target's wave-wide

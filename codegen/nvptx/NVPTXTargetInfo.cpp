@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
+#include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 
 #include "llvm/IR/InlineAsm.h"
@@ -535,23 +536,37 @@ bool NVPTXTargetInfo::loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsig
   return true;
 }
 
-bool NVPTXTargetInfo::mma16x8x16(llvm::IRBuilder<> &B, bool BF16,
-                                 llvm::ArrayRef<llvm::Value *> A,
-                                 llvm::ArrayRef<llvm::Value *> Bw,
-                                 llvm::ArrayRef<llvm::Value *> C,
-                                 llvm::SmallVectorImpl<llvm::Value *> &D) const {
+bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
+                              llvm::ArrayRef<llvm::Value *> A, llvm::ArrayRef<llvm::Value *> Bw,
+                              llvm::ArrayRef<llvm::Value *> C,
+                              llvm::SmallVectorImpl<llvm::Value *> &D) const {
   if (!GPU.has(Target::MMASync))
     return false;
-  // The f16 form takes <2 x half> operands, the bf16 form i32 words.
-  llvm::SmallVector<llvm::Value *, 10> Args;
+  using namespace llvm::Intrinsic;
+  using In = MMAInstr::Input;
+  bool HalfAcc = X.Acc == MMAInstr::Accum::F16;
+  ID Op = X.In == In::BF16   ? nvvm_mma_m16n8k16_row_col_bf16
+          : X.In == In::TF32 ? nvvm_mma_m16n8k8_row_col_tf32
+          : X.In == In::S8   ? nvvm_mma_m16n8k32_row_col_s8
+          : HalfAcc          ? nvvm_mma_m16n8k16_row_col_f16_f16
+                             : nvvm_mma_m16n8k16_row_col_f32_f32;
+  // The f16 forms take <2 x half> words, the others i32; an f16
+  // accumulator is two <2 x half> words.
   llvm::Type *Half2 = llvm::FixedVectorType::get(B.getHalfTy(), 2);
+  llvm::SmallVector<llvm::Value *, 12> Args;
   for (llvm::Value *W : llvm::concat<llvm::Value *const>(A, Bw))
-    Args.push_back(BF16 ? W : B.CreateBitCast(W, Half2));
-  Args.append(C.begin(), C.end());
-  llvm::Value *R = B.CreateIntrinsic(BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
-                                          : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32,
-                                     {}, Args);
+    Args.push_back(X.In == In::F16 ? B.CreateBitCast(W, Half2) : W);
+  if (HalfAcc) {
+    for (unsigned I = 0; I < 4; I += 2) {
+      llvm::Value *V = B.CreateInsertElement(llvm::PoisonValue::get(Half2), C[I], uint64_t(0));
+      Args.push_back(B.CreateInsertElement(V, C[I + 1], uint64_t(1)));
+    }
+  } else {
+    Args.append(C.begin(), C.end());
+  }
+  llvm::Value *R = B.CreateIntrinsic(Op, {}, Args);
   for (unsigned I = 0; I < 4; ++I)
-    D.push_back(B.CreateExtractValue(R, I));
+    D.push_back(HalfAcc ? B.CreateExtractElement(B.CreateExtractValue(R, I / 2), uint64_t(I % 2))
+                        : B.CreateExtractValue(R, I));
   return true;
 }

@@ -50,9 +50,9 @@ public:
                       unsigned MaxRegisters) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
-  bool mma16x8x16(llvm::IRBuilder<> &B, bool BF16, llvm::ArrayRef<llvm::Value *> A,
-                  llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
-                  llvm::SmallVectorImpl<llvm::Value *> &D) const override;
+  bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,
+               llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
+               llvm::SmallVectorImpl<llvm::Value *> &D) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
   llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,

@@ -87,6 +87,38 @@ TEST_CASE("mma operand layouts match the PTX fragments of m16n8k16") {
     }
 }
 
+TEST_CASE("mma operand layouts match the PTX fragments of m16n8k8 tf32 and m16n8k32 int8") {
+  int64_t M = 32, N = 16;
+  unsigned Warps = 2;
+  MMAWarps W = mmaWarps({M, N}, Warps);
+  // tf32 (kWidth 1): a0 (g, t), a1 row + 8, a2 col + 4, a3 both; b0 (t, g),
+  // b1 row + 4.
+  LinearLayout A = mmaOperandLayout(0, {M, 16}, {M, N}, W, 1);
+  LinearLayout B = mmaOperandLayout(1, {16, N}, {M, N}, W, 1);
+  CHECK(A.str() == "register=[[8,0],[0,4],[0,8]] lane=[[0,1],[0,2],[1,0],[2,0],[4,0]] "
+                   "warp=[[16,0]] -> dim0:32, dim1:16");
+  CHECK(B.str() == "register=[[4,0],[0,8],[8,0]] lane=[[1,0],[2,0],[0,1],[0,2],[0,4]] "
+                   "warp=[[0,0]] -> dim0:16, dim1:16");
+  // int8 (kWidth 4): a0..a3 (g, 4t + i), a4..a7 row + 8, a8..a15 col + 16;
+  // b0..b3 (4t + i, g), b4..b7 row + 16.
+  LinearLayout A8 = mmaOperandLayout(0, {M, 32}, {M, N}, W, 4);
+  LinearLayout B8 = mmaOperandLayout(1, {32, N}, {M, N}, W, 4);
+  for (int32_t Warp = 0; Warp < int32_t(Warps); ++Warp)
+    for (int32_t Lane = 0; Lane < 32; ++Lane) {
+      Coord O = warpOrigin(W, Warp, M, N);
+      int32_t G = Lane / 4, T = Lane % 4;
+      for (int32_t I = 0; I < 4; ++I)
+        CHECK(A.apply({I, Lane, Warp}) == Coord{O[0] + G + 8 * (I % 2), T + 4 * (I / 2)});
+      for (int32_t I = 0; I < 2; ++I)
+        CHECK(B.apply({I, Lane, Warp}) == Coord{T + 4 * I, G});
+      for (int32_t I = 0; I < 16; ++I)
+        CHECK(A8.apply({I, Lane, Warp}) ==
+              Coord{O[0] + G + 8 * (I / 4 % 2), 4 * T + I % 4 + 16 * (I / 8)});
+      for (int32_t I = 0; I < 8; ++I)
+        CHECK(B8.apply({I, Lane, Warp}) == Coord{4 * T + I % 4 + 16 * (I / 4), G});
+    }
+}
+
 TEST_CASE("the swizzled shared layout: bases and bank conflicts") {
   // 128-byte rows of f16: the chunk index XOR the row's low three bits.
   LinearLayout S = swizzledSharedLayout({16, 64}, 1, 2);

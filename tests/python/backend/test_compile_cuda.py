@@ -121,9 +121,15 @@ def _cases():
                            r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared",
                            r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared"),
                       no_ptx=(r"fma\.rn\.f32",)))
+    # fp32 inputs take tl.dot's default tf32 precision: m16n8k8.
     c.append(Case("matmul-fp32-inputs", matmul.matmul_kernel, MM_SIG.format("fp32"),
                   {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16, "GROUP_M": 4, "ACTIVATION": ""},
-                  shared=True, ptx=(r"fma\.rn\.f32",), no_ptx=(r"mma\.sync",)))
+                  shared=True, ptx=(r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32",),
+                  no_ptx=(r"fma\.rn\.f32",)))
+    for dt in ("fp8e4nv", "fp8e5"):
+        c.append(Case(f"matmul-{dt}", matmul.matmul_kernel, MM_SIG.format(dt),
+                      {**MM_CONSTS, "ACTIVATION": ""}, shared=True,
+                      ptx=(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32",)))
     c.append(Case("matmul-bf16", matmul.matmul_kernel, MM_SIG.format("bf16"),
                   {**MM_CONSTS, "ACTIVATION": ""}, shared=True,
                   ptx=(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32",)))

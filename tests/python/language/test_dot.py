@@ -49,6 +49,8 @@ def k_dot(A, B, C, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.
             d = tl.dot(a, b, input_precision="ieee")
         elif MODE == "tf32":
             d = tl.dot(a, b, input_precision="tf32")
+        elif MODE == "tf32x3":
+            d = tl.dot(a, b, input_precision="tf32x3")
         elif MODE == "no_tf32":
             d = tl.dot(a, b, allow_tf32=False)
         elif MODE == "method":
@@ -75,12 +77,12 @@ def _inputs(in_dtype, m, n, k, rs, trans=False):
     return a, b
 
 
-def _check(out, ref, a, b, out_dtype, tf32=False, extra=0.0):
+def _check(out, ref, a, b, out_dtype, tf32=False, extra=0.0, rel=None):
     if out_dtype == "int32":
         assert_close(out, ref.astype(np.int32))
         return
     scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + extra
-    rel = {"float32": 2e-6, "float16": 1e-3}[out_dtype]
+    rel = rel or {"float32": 2e-6, "float16": 1e-3}[out_dtype]
     if tf32:
         rel = max(rel, 2.0**-10)
     err = np.abs(out.astype(np.float64) - ref)
@@ -116,7 +118,7 @@ def _run(backend, in_dtype, mode, m, n, k, seed=60):
 
 MODES = {"float16": ["plain", "acc", "acc_kw", "plus_eq", "out_fp16", "out_fp16_acc", "trans_b"],
          "bfloat16": ["plain", "acc", "trans_b"],
-         "float32": ["plain", "acc", "ieee", "tf32", "no_tf32", "trans_b"],
+         "float32": ["plain", "acc", "ieee", "tf32", "tf32x3", "no_tf32", "trans_b"],
          "int8": ["plain", "acc", "trans_b"]}
 # Triton's NVIDIA bound: K >= 32 for 8-bit operands (K >= 16 otherwise).
 CASES = [(d, m, (s[0], s[1], max(s[2], 32)) if d == "int8" else s) for d, ms in MODES.items() for m in ms
@@ -130,7 +132,47 @@ def test_dot(backend, in_dtype, mode, shape):
     out, ref, a, b, out_dtype, c = _run(backend, in_dtype, mode, m, n, k)
     tf32 = in_dtype == "float32" and mode in ("plain", "acc", "tf32", "trans_b")
     extra = np.abs(c).astype(np.float64) if mode in ("acc", "acc_kw", "plus_eq", "out_fp16_acc") else 0.0
-    _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra)
+    # tf32x3 drops only small * small: far closer than tf32.
+    rel = 1e-5 if mode == "tf32x3" else None
+    _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra, rel=rel)
+
+
+def k_dot_fp8(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, TA: tl.constexpr, TB: tl.constexpr,
+              OUT: tl.constexpr, TRANS_B: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(A + rm[:, None] * K + rk[None, :]).to(TA)
+    if TRANS_B:
+        b = tl.trans(tl.load(B + rn[:, None] * K + rk[None, :]).to(TB))
+    else:
+        b = tl.load(B + rk[:, None] * N + rn[None, :]).to(TB)
+    d = tl.dot(a, b, out_dtype=OUT)
+    tl.store(D + rm[:, None] * N + rn[None, :], d.to(tl.float32))
+
+
+FP8_CASES = [("float8e4nv", "float8e4nv", "float32", False), ("float8e5", "float8e5", "float32", False),
+             ("float8e5", "float8e4nv", "float32", False), ("float8e4nv", "float8e4nv", "float16", False),
+             ("float8e4nv", "float8e5", "float32", True)]
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 32), (32, 64, 64), (64, 32, 128)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("ta,tb,out,trans_b", FP8_CASES, ids=["-".join(map(str, c)) for c in FP8_CASES])
+def test_dot_fp8(backend, ta, tb, out, trans_b, shape):
+    """fp8 operands (on NVIDIA's mma.sync path: upcast to f16 in registers,
+    two m16n8k16 per K tile of 32 over a K permutation both operands share).
+    Multiples of 1/4 in [-2, 2] are exact in both fp8 kinds, so every product
+    is exact and only the f32 (or f16) sums round."""
+    m, n, k = shape
+    rs = rng(64)
+    a = (rs.randint(-8, 9, size=(m, k)) / 4).astype(np.float32)
+    b = (rs.randint(-8, 9, size=(n, k) if trans_b else (k, n)) / 4).astype(np.float32)
+    d = np.zeros((m, n), dtype=np.float32)
+    _, _, out_arr = backend.run(k_dot_fp8, 1, a, b, d, M=m, N=n, K=k, TA=tlt(ta), TB=tlt(tb), OUT=tlt(out),
+                                TRANS_B=trans_b)
+    bm = b.T if trans_b else b
+    ref = a.astype(np.float64) @ bm.astype(np.float64)
+    _check(out_arr, ref, a, bm, out)
 
 
 def k_dot3d(A, B, D, BS: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.constexpr):
