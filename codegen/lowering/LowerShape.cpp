@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/MMALayouts.h"
 #include "codegen/lowering/LoweringContext.h"
 #include "ir/Diagnostics.h"
 
@@ -126,6 +127,19 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
     return Out;
   };
   Regs In = C.get(Src);
+  if (Rank == 2 && !Bool) {
+    // A 2-d block goes through the swizzled layout of the dot operands
+    // (rows of 16-byte chunks XORed with a phase of the row), so that the
+    // 8 rows an mma accumulator's quarter-warp writes fall in distinct
+    // banks, while the reader still gets 16-byte vectors for its global
+    // stores. insert-barriers made the scratch free to write; wait for
+    // everyone's writes before reading what others wrote.
+    LinearLayout Shared = swizzledSharedLayout(Shape, 1, Bytes);
+    accessShared(C, C.constI32(Base), Shared, From, T, &In);
+    C.getTarget().barrier(B);
+    C.set(I.getResult(), accessShared(C, C.constI32(Base), Shared, To, T, nullptr));
+    return;
+  }
   // insert-barriers made the scratch free to write; wait for everyone's
   // writes before reading what others wrote.
   Access(From, /*Store=*/true, &In);

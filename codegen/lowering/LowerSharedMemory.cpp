@@ -103,17 +103,15 @@ unsigned vectorWidth(const LinearLayout &ToOffset, unsigned Bytes) {
   return V;
 }
 
-/// Loads or stores (\p Vals non-null) a block in layout \p L at the buffer
-/// \p MemDesc starts at, in vectors as wide as the layouts allow.
-Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *BlockTy,
-            const Regs *Vals, unsigned From = 0, unsigned Count = ~0u,
-            unsigned MaxWidth = 16) {
+} // namespace
+
+Regs tritium::accessShared(LoweringContext &C, llvm::Value *Base, const LinearLayout &Shared,
+                           const LinearLayout &L, Type *BlockTy, const Regs *Vals,
+                           unsigned From, unsigned Count, unsigned MaxWidth) {
   llvm::IRBuilder<> &B = C.B;
-  MemDescType *M = memdescOf(MemDesc);
-  unsigned Bytes = getSharedElementBytes(M->getElementType());
-  LinearLayout ToOffset = toOffsets(L, M->getLayout());
+  unsigned Bytes = getSharedElementBytes(BlockTy);
+  LinearLayout ToOffset = toOffsets(L, Shared);
   llvm::Value *Thread = threadOffset(C, ToOffset);
-  llvm::Value *Base = C.scalar(MemDesc);
   llvm::Type *ET = C.elemType(BlockTy);
   // i1 vectors would be packed into bits: one byte each instead.
   unsigned V = ET->isIntegerTy(1) ? 1 : std::min(MaxWidth, vectorWidth(ToOffset, Bytes));
@@ -143,6 +141,17 @@ Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *Blo
     }
   }
   return Out;
+}
+
+namespace {
+
+/// Loads or stores (\p Vals non-null) a block in layout \p L at the buffer
+/// \p MemDesc starts at.
+Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *BlockTy,
+            const Regs *Vals, unsigned From = 0, unsigned Count = ~0u,
+            unsigned MaxWidth = 16) {
+  return accessShared(C, C.scalar(MemDesc), memdescOf(MemDesc)->getLayout(), L, BlockTy, Vals,
+                      From, Count, MaxWidth);
 }
 
 /// Stores \p V (a block) into the buffer \p MemDesc starts at.

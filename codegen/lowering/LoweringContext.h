@@ -176,6 +176,16 @@ bool lowerMFMADot(LoweringContext &C, Instruction &I);
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
 void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false);
+/// Loads or stores (\p Vals non-null) registers [From, From + Count) of a
+/// block of type \p BlockTy in layout \p L, in a buffer at byte offset
+/// \p Base laid out by the shared layout \p Shared ("offset" -> the
+/// block's coordinates), in vectors as wide as the layouts allow (at most
+/// \p MaxWidth elements).
+LoweringContext::Regs accessShared(LoweringContext &C, llvm::Value *Base,
+                                   const LinearLayout &Shared, const LinearLayout &L,
+                                   Type *BlockTy, const LoweringContext::Regs *Vals,
+                                   unsigned From = 0, unsigned Count = ~0u,
+                                   unsigned MaxWidth = 16);
 
 /// Whether the local_load \p LocalLoad is lowered by its only user, a
 /// matrix-core dot right after it in the same block (only loads and pure

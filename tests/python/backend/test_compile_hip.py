@@ -84,9 +84,12 @@ def test_compile(case, target, tmp_path):
     asm = k.asm["amdgcn"]
     assert f'.amdgcn_target "amdgcn-amd-amdhsa--{gfx}' in asm
     assert re.search(rf"^{name}:$", asm, re.M)
+    # fp8 dots stay on FMA on AMD (the NVIDIA path upcasts them to f16 for
+    # mma.sync; MFMA has no such path here yet).
+    fp8 = "fp8" in case.id
     for pattern in case.ptx:
         amd = AMD_EQUIVALENT.get(pattern)
-        if amd:
+        if amd and not fp8:
             assert re.search(amd, asm), f"the assembly of {case.id} has no {amd!r}"
     if any(p in (V4, ST_V4) for p in case.no_ptx):
         assert not re.search(X4_LOAD, asm)
