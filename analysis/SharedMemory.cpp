@@ -441,6 +441,12 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
     return {{K::Write, BytesOf(I.getOperand(0))}};
   case Opcode::LocalLoad:
     return {{K::Read, BytesOf(I.getOperand(0))}};
+  case Opcode::AsyncCopy:
+    return {{K::AsyncWrite, BytesOf(I.getOperand(0))}};
+  case Opcode::AsyncCommitGroup:
+    return {{K::CommitGroup, {}}};
+  case Opcode::AsyncWait:
+    return {{K::Wait, {}, unsigned(llvm::cast<AsyncWaitInst>(I).getNum())}};
   default:
     return {};
   }

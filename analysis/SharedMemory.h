@@ -182,9 +182,19 @@ struct SharedAccess {
     /// Something this function does not see (a call) may read and write
     /// Bytes; it synchronizes itself before, and leaves them pending.
     Opaque,
+    /// Threads start writing Bytes asynchronously (async_copy): in flight
+    /// until a Wait retires the group they are committed in.
+    AsyncWrite,
+    /// Threads close their group of asynchronous writes.
+    CommitGroup,
+    /// Threads wait until at most the Num most recent groups are in flight;
+    /// the older groups' bytes are then written (for this thread: a barrier
+    /// still separates them from other threads' reads).
+    Wait,
   };
   Kind AccessKind;
   Interval Bytes;
+  unsigned Num = 0; // Wait's groups left in flight
 };
 using SharedAccesses = llvm::SmallVector<SharedAccess, 3>;
 

@@ -124,6 +124,21 @@ Instruction *IRBuilder::createLocalStore(Value *MemDesc, Value *Val) {
   return create(Opcode::LocalStore, {}, {MemDesc, Val});
 }
 
+Instruction *IRBuilder::createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask) {
+  llvm::SmallVector<Value *, 3> Ops = {MemDesc, Ptr};
+  if (Mask)
+    Ops.push_back(Mask);
+  return create(Opcode::AsyncCopy, {}, Ops);
+}
+
+Instruction *IRBuilder::createAsyncCommitGroup() {
+  return create(Opcode::AsyncCommitGroup, {}, {});
+}
+
+Instruction *IRBuilder::createAsyncWait(int64_t Num) {
+  return create(Opcode::AsyncWait, {}, {}, {intAttr(AttrKey::Num, Num)});
+}
+
 Value *IRBuilder::createMemDescIndex(Value *MemDesc, Value *Index) {
   auto *M = llvm::dyn_cast<MemDescType>(MemDesc->getType());
   if (!M || !M->hasBufferDim())

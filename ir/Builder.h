@@ -100,6 +100,9 @@ public:
   Value *createLocalAlloc(Type *MemDesc, Value *Init = nullptr);
   Value *createLocalLoad(Value *MemDesc);
   Instruction *createLocalStore(Value *MemDesc, Value *Val);
+  Instruction *createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask = nullptr);
+  Instruction *createAsyncCommitGroup();
+  Instruction *createAsyncWait(int64_t Num);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);
   Instruction *createLocalDealloc(Value *MemDesc);
   Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,

@@ -83,6 +83,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(Cmp) FAMILY(Select) FAMILY(Cast) FAMILY(GetElementPtr) FAMILY(Load)
     FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(LocalAlloc)
     FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(LocalDealloc)
+    FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
     FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
@@ -261,6 +262,9 @@ bool Instruction::isTerminator() const {
 
 bool Instruction::hasSideEffects() const {
   switch (Op) {
+  case Opcode::AsyncCopy:
+  case Opcode::AsyncCommitGroup:
+  case Opcode::AsyncWait:
   case Opcode::LocalStore:
   case Opcode::LocalDealloc:
   case Opcode::Store:
@@ -282,6 +286,8 @@ bool Instruction::hasSideEffects() const {
 
 bool Instruction::mayReadMemory() const {
   switch (Op) {
+  case Opcode::AsyncCopy:
+  case Opcode::AsyncWait: // orders the copies' writes before later reads
   case Opcode::LocalLoad:
   case Opcode::Load:
   case Opcode::AtomicRMW:
@@ -302,6 +308,8 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::LocalAlloc:
   case Opcode::LocalStore:
   case Opcode::LocalDealloc:
+  case Opcode::AsyncCopy:
+  case Opcode::AsyncWait: // the copies it waits for land in memory
   case Opcode::Store:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:

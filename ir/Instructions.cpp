@@ -552,6 +552,37 @@ std::string LocalStoreInst::checkFamilyTypes() const {
   return "";
 }
 
+std::string AsyncCopyInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 3, 0));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "destination"));
+  TRY(oneBuffer(*this, M));
+  if (!M->isMutable())
+    return "'async_copy' needs a mutable memdesc, got " + ty(M);
+  Type *P = getPtr()->getType();
+  TRY(pointerOperand(*this, P));
+  if (!P->isBlock())
+    return "'async_copy' source must be a block of pointers, got " + ty(P);
+  TRY(maskOperand(*this, getMask(), P));
+  if (loadedType(P) != heldBlock(M))
+    return "'async_copy' source must point at " + ty(heldBlock(M)) + ", got " + ty(P);
+  return "";
+}
+
+std::string AsyncCommitGroupInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 0));
+  return allowAttrs(*this, {});
+}
+
+std::string AsyncWaitInst::checkFamilyTypes() const {
+  TRY(counts(*this, 0, 0, 0));
+  TRY(allowAttrs(*this, {AttrKey::Num}));
+  if (!hasAttr(AttrKey::Num) || getNum() < 0 || getNum() > 255)
+    return "'async_wait' needs num, from 0 to 255 (the groups left in flight)";
+  return "";
+}
+
 std::string MemDescIndexInst::checkFamilyTypes() const {
   TRY(counts(*this, 2, 2, 1));
   TRY(allowAttrs(*this, {}));

@@ -134,6 +134,31 @@ class LocalDeallocInst : public Instruction {
   Value *getMemDesc() const { return getOperand(0); }
 };
 
+/// async_copy %m, %ptrs[, %mask]: starts copying the block %ptrs points at
+/// into the mutable buffer %m (zeros where %mask is false), in the
+/// distributed layout of %ptrs. The bytes land by the async_wait that
+/// retires the copy's group; nothing may read them before.
+class AsyncCopyInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AsyncCopy)
+  Value *getMemDesc() const { return getOperand(0); }
+  Value *getPtr() const { return getOperand(1); }
+  Value *getMask() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
+};
+
+/// async_commit_group: closes the group of this thread's async_copies
+/// since the last one.
+class AsyncCommitGroupInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AsyncCommitGroup)
+};
+
+/// async_wait {num=N}: waits until at most the N most recent committed
+/// groups are in flight (the copies of the older ones have landed, for
+/// this thread; a barrier makes them visible to the others).
+class AsyncWaitInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AsyncWait)
+  int64_t getNum() const { return getIntAttr(AttrKey::Num); }
+};
+
 class StoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Store)
   Value *getPtr() const { return getOperand(0); }

@@ -23,6 +23,14 @@
 //      opaque step leaves its bytes both read and written. Only intervals
 //      that really intersect conflict ([0, 16) and [16, 32) do not; Triton
 //      v1's membar tested `a.start < b.end || b.start < a.end`, always true).
+//      Asynchronous copies (async_copy) are writes in flight: they need
+//      a barrier before them like any write (other threads may still read
+//      those bytes), join the open group, move into the committed groups at
+//      async_commit_group, and become ordinary pending writes at the
+//      async_wait that retires their group, so that the first read after
+//      it gets the barrier. A barrier does not complete them; reading
+//      bytes still in flight is the pipeliner's error, not something a
+//      barrier fixes.
 //   4. A forward dataflow over the CFG: the state entering a block is the
 //      union of what leaves its predecessors (accumulated, so that it only
 //      grows, which bounds the iteration even though a barrier placed on the
@@ -92,19 +100,49 @@ private:
   llvm::SmallVector<Interval, 4> Ivs;
 };
 
-/// Shared memory accessed since the last barrier.
+/// Shared memory accessed since the last barrier, and asynchronous writes
+/// still in flight (which no barrier completes): those not committed yet,
+/// and the committed groups, most recent first.
 struct Pending {
   IntervalSet Reads, Writes;
+  IntervalSet Uncommitted;
+  llvm::SmallVector<IntervalSet, 4> Groups;
 
-  void clear() { *this = Pending(); }
+  /// What a barrier does: everything but the asynchronous writes.
+  void clear() { Reads = Writes = IntervalSet(); }
   void insert(const Pending &O) {
     Reads.insert(O.Reads);
     Writes.insert(O.Writes);
+    Uncommitted.insert(O.Uncommitted);
+    if (Groups.size() < O.Groups.size())
+      Groups.resize(O.Groups.size());
+    for (unsigned G = 0; G < O.Groups.size(); ++G)
+      Groups[G].insert(O.Groups[G]);
+  }
+  void commit() {
+    Groups.insert(Groups.begin(), Uncommitted);
+    Uncommitted = IntervalSet();
+    // A bounded state: the oldest group merges into the next one, which
+    // retires no earlier.
+    if (Groups.size() > kMaxGroups) {
+      Groups[kMaxGroups - 1].insert(Groups.back());
+      Groups.pop_back();
+    }
+  }
+  /// The groups past the \p Num most recent have landed: written.
+  void wait(unsigned Num) {
+    for (unsigned G = Num; G < Groups.size(); ++G)
+      Writes.insert(Groups[G]);
+    if (Groups.size() > Num)
+      Groups.resize(Num);
   }
   bool operator==(const Pending &O) const {
-    return Reads == O.Reads && Writes == O.Writes;
+    return Reads == O.Reads && Writes == O.Writes && Uncommitted == O.Uncommitted &&
+           Groups == O.Groups;
   }
   bool operator!=(const Pending &O) const { return !(*this == O); }
+
+  static constexpr unsigned kMaxGroups = 16;
 };
 
 class BarrierPlacer {
@@ -161,6 +199,15 @@ private:
         S.Reads.insert(A.Bytes);
         S.Writes.insert(A.Bytes);
         break;
+      case SharedAccess::Kind::AsyncWrite:
+        S.Uncommitted.insert(A.Bytes);
+        break;
+      case SharedAccess::Kind::CommitGroup:
+        S.commit();
+        break;
+      case SharedAccess::Kind::Wait:
+        S.wait(A.Num);
+        break;
       }
     return Needed;
   }
@@ -171,6 +218,7 @@ private:
     for (const SharedAccess &A : Steps)
       switch (A.AccessKind) {
       case SharedAccess::Kind::Write:
+      case SharedAccess::Kind::AsyncWrite: // other threads may still read
         if (S.Reads.intersects(A.Bytes) || S.Writes.intersects(A.Bytes))
           return true;
         break;
@@ -181,6 +229,9 @@ private:
       case SharedAccess::Kind::Barrier:
       case SharedAccess::Kind::Opaque: // synchronizes itself first
         return false;
+      case SharedAccess::Kind::CommitGroup:
+      case SharedAccess::Kind::Wait:
+        break;
       }
     return false;
   }

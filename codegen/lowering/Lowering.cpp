@@ -125,6 +125,9 @@ private:
     case OpFamily::LocalStore:
     case OpFamily::MemDescIndex:
     case OpFamily::LocalDealloc:
+    case OpFamily::AsyncCopy:
+    case OpFamily::AsyncCommitGroup:
+    case OpFamily::AsyncWait:
       lowerSharedMemory(C, I);
       return;
     case OpFamily::Dot:

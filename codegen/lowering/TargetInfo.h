@@ -112,6 +112,19 @@ public:
                        llvm::SmallVectorImpl<llvm::Value *> &D) const {
     return false;
   }
+  /// Starts an asynchronous copy of \p Bytes (4, 8 or 16) from the global
+  /// address \p Global to the shared address \p Shared, writing zeros
+  /// where \p Pred (i1, may be null) is false (NVIDIA's cp.async). False
+  /// where the target has none: the caller then copies synchronously, and
+  /// the group and wait hooks below do nothing.
+  virtual bool asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
+                         unsigned Bytes, llvm::Value *Pred) const {
+    return false;
+  }
+  /// Closes this thread's group of asynchronous copies.
+  virtual void asyncCommitGroup(llvm::IRBuilder<> &B) const {}
+  /// Waits until at most the \p Num most recent groups are in flight.
+  virtual void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const {}
   /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
   /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
   virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }

@@ -513,6 +513,37 @@ llvm::Value *NVPTXTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value 
   return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false), {X});
 }
 
+bool NVPTXTargetInfo::asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
+                                unsigned Bytes, llvm::Value *Pred) const {
+  if (!GPU.has(Target::CpAsync) || (Bytes != 4 && Bytes != 8 && Bytes != 16))
+    return false;
+  // Inline PTX: LLVM 16's cp.async intrinsics have no source-size operand,
+  // which is how a masked copy writes zeros (src-size 0 reads nothing).
+  // 16 bytes bypass L1 (.cg, as Triton); 4 and 8 can only go through it.
+  llvm::Value *Dst = B.CreatePtrToInt(Shared, B.getInt64Ty());
+  llvm::Value *Src = B.CreatePtrToInt(
+      B.CreateAddrSpaceCast(Global, llvm::PointerType::get(B.getContext(), 1)), B.getInt64Ty());
+  std::string Op = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") +
+                   ".shared.global [$0], [$1], " + std::to_string(Bytes);
+  if (!Pred) {
+    callAsm(B, {}, {Dst, Src}, Op + ";", "l,l,~{memory}", true);
+    return true;
+  }
+  llvm::Value *Size = B.CreateSelect(Pred, B.getInt32(Bytes), B.getInt32(0));
+  callAsm(B, {}, {Dst, Src, Size}, Op + ", $2;", "l,l,r,~{memory}", true);
+  return true;
+}
+
+void NVPTXTargetInfo::asyncCommitGroup(llvm::IRBuilder<> &B) const {
+  if (GPU.has(Target::CpAsync))
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+}
+
+void NVPTXTargetInfo::asyncWait(llvm::IRBuilder<> &B, unsigned Num) const {
+  if (GPU.has(Target::CpAsync))
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {B.getInt32(Num)});
+}
+
 bool NVPTXTargetInfo::loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count,
                                    bool Trans,
                                    llvm::SmallVectorImpl<llvm::Value *> &Words) const {

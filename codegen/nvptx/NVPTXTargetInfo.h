@@ -48,6 +48,10 @@ public:
                   llvm::StringRef Func) const override;
   void annotateKernel(llvm::Function *F, unsigned NumThreads,
                       unsigned MaxRegisters) const override;
+  bool asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global, unsigned Bytes,
+                 llvm::Value *Pred) const override;
+  void asyncCommitGroup(llvm::IRBuilder<> &B) const override;
+  void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,

@@ -346,6 +346,55 @@ TEST_CASE("insert-barriers: only real overlaps conflict") {
   }
 }
 
+TEST_CASE("insert-barriers: asynchronous writes land at the wait that retires their group") {
+  const char *Five = R"(kernel @k(%x: i32) {
+bb0:
+  %a = add %x, %x : i32
+  %b = add %a, %x : i32
+  %c = add %b, %x : i32
+  %d = add %c, %x : i32
+  %e = add %d, %x : i32
+  ret
+}
+)";
+  auto Async = [](unsigned From, unsigned To) {
+    return SharedAccess{SharedAccess::Kind::AsyncWrite, {From, To}};
+  };
+  SharedAccess Commit{SharedAccess::Kind::CommitGroup, {}};
+  auto Wait = [](unsigned Num) { return SharedAccess{SharedAccess::Kind::Wait, {}, Num}; };
+  SUBCASE("in flight, no read waits for it; retired, the read after the wait does") {
+    CHECK(withModel(Five, {{"a", {Async(0, 64), Commit}},
+                           {"b", {read(0, 64)}},
+                           {"c", {Wait(0)}},
+                           {"d", {read(0, 64)}}}) == "bb0: %a %b %c barrier %d %e ret");
+  }
+  SUBCASE("a wait leaves its num most recent groups in flight") {
+    CHECK(withModel(Five, {{"a", {Async(0, 64), Commit}},
+                           {"b", {Async(64, 128), Commit}},
+                           {"c", {Wait(1)}},
+                           {"d", {read(64, 128)}},
+                           {"e", {read(0, 64)}}}) == "bb0: %a %b %c %d barrier %e ret");
+  }
+  SUBCASE("uncommitted copies belong to no group a wait retires") {
+    CHECK(withModel(Five, {{"a", {Async(0, 64)}},
+                           {"b", {Wait(0)}},
+                           {"c", {read(0, 64)}},
+                           {"d", {Commit, Wait(0)}},
+                           {"e", {read(0, 64)}}}) == "bb0: %a %b %c %d barrier %e ret");
+  }
+  SUBCASE("a copy waits for other threads' reads of its bytes, like a write") {
+    CHECK(withModel(Five, {{"a", {read(0, 64)}},
+                           {"b", {Async(64, 128)}},
+                           {"c", {Async(32, 96)}}}) == "bb0: %a %b barrier %c %d %e ret");
+  }
+  SUBCASE("a barrier does not complete a copy") {
+    CHECK(withModel(Five, {{"a", {Async(0, 64), Commit}},
+                           {"b", {sync()}},
+                           {"c", {Wait(0)}},
+                           {"d", {read(0, 64)}}}) == "bb0: %a %b %c barrier %d %e ret");
+  }
+}
+
 TEST_CASE("insert-barriers: the back edge carries only what reaches it") {
   // Two scratch users in a loop body. When %b's bytes are apart from %a's,
   // what is pending at the back edge (%b's reads; its own barrier retired

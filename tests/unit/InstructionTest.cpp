@@ -126,6 +126,9 @@ const OpRow AllOps[] = {
     {Opcode::LocalStore, "local_store", OpFamily::LocalStore},
     {Opcode::MemDescIndex, "memdesc_index", OpFamily::MemDescIndex},
     {Opcode::LocalDealloc, "local_dealloc", OpFamily::LocalDealloc},
+    {Opcode::AsyncCopy, "async_copy", OpFamily::AsyncCopy},
+    {Opcode::AsyncCommitGroup, "async_commit_group", OpFamily::AsyncCommitGroup},
+    {Opcode::AsyncWait, "async_wait", OpFamily::AsyncWait},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
     {Opcode::Broadcast, "broadcast", OpFamily::Broadcast},
@@ -160,7 +163,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 98u);
+  CHECK(getNumOpcodes() == 101u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -480,14 +483,18 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::Barrier, Opcode::Print,   Opcode::Assert,
                               Opcode::Call,   Opcode::Ret,       Opcode::Br,
                               Opcode::CondBr, Opcode::ExternElementwise,
-                              Opcode::LocalStore, Opcode::LocalDealloc};
+                              Opcode::LocalStore, Opcode::LocalDealloc,
+                              Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait};
+  // A wait reads and writes: the copies it waits for land, and nothing that
+  // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
-                            Opcode::LocalLoad};
+                            Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
-                             Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc};
+                             Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
+                             Opcode::AsyncCopy, Opcode::AsyncWait};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);
