@@ -45,6 +45,23 @@ private:
   unsigned Line = 0, Col = 0;
 };
 
+/// A kernel needs more of a device resource than the device has: the
+/// resource ("shared memory"), what the kernel needs and the limit (in
+/// bytes). The Python binding turns it into tritium.OutOfResources, which
+/// the autotuner skips.
+class OutOfResourcesError : public CompileError {
+public:
+  OutOfResourcesError(const std::string &Kernel, const std::string &Resource,
+                      uint64_t Required, uint64_t Limit)
+      : CompileError("out of resource: " + Resource + " in kernel '" + Kernel +
+                     "', Required: " + std::to_string(Required) +
+                     ", Hardware limit: " + std::to_string(Limit)),
+        Resource(Resource), Required(Required), Limit(Limit) {}
+
+  std::string Resource;
+  uint64_t Required, Limit;
+};
+
 /// Throws a CompileError at \p L.
 [[noreturn]] inline void reportError(Loc L, const llvm::Twine &Msg) {
   throw CompileError(L, Msg.str());

@@ -267,6 +267,11 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
     // The same offsets insert-barriers placed its barriers for (the
     // allocation depends only on the IR).
     const SharedMemoryAllocation &Smem = AM.get<SharedMemoryAllocation>(*F);
+    // Before lowering, as Triton checks at load time: the autotuner skips
+    // the configuration.
+    if (Smem.getTotalBytes() > Opts.GPU.getMaxSharedBytes())
+      throw OutOfResourcesError(F->getName().str(), "shared memory", Smem.getTotalBytes(),
+                                Opts.GPU.getMaxSharedBytes());
     SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
     LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
     FunctionLowering(C, *F).run();

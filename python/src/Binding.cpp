@@ -179,6 +179,10 @@ PYBIND11_MODULE(_C, M) {
     try {
       if (P)
         std::rethrow_exception(P);
+    } catch (const OutOfResourcesError &E) {
+      py::object Cls = py::module_::import("tritium.errors").attr("OutOfResources");
+      py::object Err = Cls(E.Required, E.Limit, E.Resource, std::string(E.what()));
+      PyErr_SetObject(Cls.ptr(), Err.ptr());
     } catch (const CompileError &E) {
       setCompilationError(E, nullptr);
     }

@@ -13,7 +13,6 @@ records what they report in the kernel's metadata.
 import os
 
 from .. import knobs
-from ..errors import OutOfResources
 from .._C import nvptx as _nvptx
 from ..compiler import compiler as _compiler
 
@@ -49,10 +48,6 @@ class CudaBackend:
                                                  llvm_o3=bool(knobs.compilation.llvm_o3),
                                                  libdevice=knobs.nvidia.libdevice_path or "",
                                                  maxnreg=maxnreg)
-            limit = _nvptx.max_shared_bytes(gpu)
-            if shared > limit:
-                # Before ptxas, as Triton does at load: the autotuner skips it.
-                raise OutOfResources(shared, limit, "shared memory")
             metadata["shared"] = shared
             metadata["n_max_threads"] = num_warps * target.warp_size
             return ir

@@ -11,7 +11,6 @@ records what they report in the kernel's metadata.
 """
 
 from .. import knobs
-from ..errors import OutOfResources
 from .._C import amdgpu as _amdgpu
 from ..compiler import compiler as _compiler
 
@@ -45,10 +44,6 @@ class HipBackend:
                                                   llvm_o3=bool(knobs.compilation.llvm_o3),
                                                   device_libs=knobs.amd.device_libs_path or "",
                                                   waves_per_eu=waves_per_eu)
-            limit = _amdgpu.max_shared_bytes(gpu)
-            if shared > limit:
-                # As Triton: the autotuner skips such a config.
-                raise OutOfResources(shared, limit, "shared memory")
             # The LDS is static (in the code object); launches pass none.
             metadata["shared"] = shared
             metadata["n_max_threads"] = num_warps * target.warp_size

@@ -155,6 +155,7 @@ def test_too_much_lds_is_out_of_resources():
         tritium.compile(src, target="hip:gfx90a")
     assert e.value.name == "shared memory" and e.value.limit == 65536
     assert e.value.required > 65536
+    assert "out of resource: shared memory in kernel 'matmul_kernel'" in str(e.value)
     assert amdgpu.max_shared_bytes("hip:gfx940") == 65536
 
 
