@@ -506,6 +506,15 @@ std::string oneBuffer(const Instruction &I, MemDescType *M) {
     return name(I) + " needs one buffer (select it with memdesc_index), got " + ty(M);
   return "";
 }
+
+/// The memdesc \p V a write goes to: one buffer, mutable.
+std::string writtenBuffer(const Instruction &I, Value *V, MemDescType *&M) {
+  TRY(memdescOperand(I, V, M, "destination"));
+  TRY(oneBuffer(I, M));
+  if (!M->isMutable())
+    return name(I) + " needs a mutable memdesc, got " + ty(M);
+  return "";
+}
 } // namespace
 
 MemDescType *LocalAllocInst::getMemDescType() const {
@@ -542,10 +551,7 @@ std::string LocalStoreInst::checkFamilyTypes() const {
   TRY(counts(*this, 2, 2, 0));
   TRY(allowAttrs(*this, {}));
   MemDescType *M;
-  TRY(memdescOperand(*this, getMemDesc(), M, "destination"));
-  TRY(oneBuffer(*this, M));
-  if (!M->isMutable())
-    return "'local_store' needs a mutable memdesc, got " + ty(M);
+  TRY(writtenBuffer(*this, getMemDesc(), M));
   if (getValue()->getType() != heldBlock(M))
     return "'local_store' value must be " + ty(heldBlock(M)) + ", got " +
            ty(getValue()->getType());
@@ -556,10 +562,7 @@ std::string AsyncCopyInst::checkFamilyTypes() const {
   TRY(counts(*this, 2, 3, 0));
   TRY(allowAttrs(*this, {}));
   MemDescType *M;
-  TRY(memdescOperand(*this, getMemDesc(), M, "destination"));
-  TRY(oneBuffer(*this, M));
-  if (!M->isMutable())
-    return "'async_copy' needs a mutable memdesc, got " + ty(M);
+  TRY(writtenBuffer(*this, getMemDesc(), M));
   Type *P = getPtr()->getType();
   TRY(pointerOperand(*this, P));
   if (!P->isBlock())
