@@ -56,14 +56,10 @@ llvm::Value *fromMem(LoweringContext &C, llvm::Value *V, Type *T) {
   return V;
 }
 
-/// How a block access is split into vectors.
-struct Vectorization {
-  unsigned Vec = 1;       ///< elements per access
-  unsigned WordBits = 32; ///< bits of each word of the access
-  unsigned NumWords = 1;
-};
+} // namespace
 
-Vectorization plan(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy) {
+Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask,
+                                        Type *ElemTy, unsigned MaxVec) {
   Vectorization V;
   unsigned Bytes = memBytes(ElemTy);
   if (Ptr->getType()->isBlock()) {
@@ -80,7 +76,7 @@ Vectorization plan(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy) {
     Vec = std::min<int64_t>(Vec, C.getAxisInfo().getPtrVectorWidth(Ptr, Dim));
     if (Mask)
       Vec = std::min<int64_t>(Vec, C.getAxisInfo().getMaskConstancy(Mask, Dim));
-    Vec = std::min<int64_t>(Vec, std::max(1u, 16 / Bytes));
+    Vec = std::min<int64_t>({Vec, std::max(1u, 16 / Bytes), MaxVec});
     // Powers of two only (facts are, but stay safe).
     while (Vec & (Vec - 1))
       Vec &= Vec - 1;
@@ -91,6 +87,8 @@ Vectorization plan(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy) {
   V.NumWords = Total / V.WordBits;
   return V;
 }
+
+namespace {
 
 /// <Vec x memType> packed as <NumWords x iWordBits> and back.
 llvm::Value *pack(LoweringContext &C, llvm::ArrayRef<llvm::Value *> Elems,
@@ -129,7 +127,7 @@ MemoryHints hintsOf(const Instruction &I) {
 void lowerLoad(LoweringContext &C, LoadInst &I) {
   Value *Res = I.getResult();
   Type *T = Res->getType();
-  Vectorization V = plan(C, I.getPtr(), I.getMask(), T);
+  Vectorization V = planGlobalAccess(C, I.getPtr(), I.getMask(), T);
   const Regs &Ptrs = C.get(I.getPtr());
   const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;
   const Regs *Others = I.getOther() ? &C.get(I.getOther()) : nullptr;
@@ -154,7 +152,7 @@ void lowerLoad(LoweringContext &C, LoadInst &I) {
 
 void lowerStore(LoweringContext &C, StoreInst &I) {
   Type *T = I.getValue()->getType();
-  Vectorization V = plan(C, I.getPtr(), I.getMask(), T);
+  Vectorization V = planGlobalAccess(C, I.getPtr(), I.getMask(), T);
   const Regs &Ptrs = C.get(I.getPtr());
   const Regs &Vals = C.get(I.getValue());
   const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;

@@ -261,10 +261,9 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
 }
 
 /// async_copy: each thread copies its registers' elements in vectors as
-/// wide as both sides allow (consecutive in the buffer, and along the
-/// buffer's contiguous dimension in global memory as the axis facts say;
-/// the mask constant over each), with the target's asynchronous copy where
-/// it has one for that size, else a predicated load and a store.
+/// wide as both sides allow (what a global load of the pointers would use,
+/// and consecutive in the buffer), with the target's asynchronous copy
+/// where it has one for that size, else a predicated load and a store.
 void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(I.getMemDesc());
@@ -272,36 +271,23 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   const LinearLayout &L = C.layout(Ptr);
   unsigned Bytes = getSharedElementBytes(M->getElementType());
   LinearLayout ToOffset = toOffsets(L, M->getLayout());
-  // The block dimension the buffer's offset 1 moves along.
-  unsigned Dim = 0;
-  llvm::ArrayRef<LinearLayout::Basis> Offs = M->getLayout().getInDims()[0].Bases;
-  for (unsigned D = 0; !Offs.empty() && D < Offs[0].size(); ++D)
-    if (Offs[0][D])
-      Dim = D;
-  int64_t V = std::min<int64_t>(vectorWidth(ToOffset, Bytes),
-                                L.getNumConsecutiveInOut(kRegister, outDimName(Dim)));
-  V = std::min<int64_t>(V, C.getAxisInfo().getPtrVectorWidth(Ptr, Dim));
-  if (Mask)
-    V = std::min<int64_t>(V, C.getAxisInfo().getMaskConstancy(Mask, Dim));
-  while (V > 1 && (V & (V - 1)))
-    V &= V - 1;
-  V = std::max<int64_t>(V, 1);
+  // The global side's vectors, no wider than the buffer keeps consecutive.
+  Vectorization V = planGlobalAccess(C, Ptr, Mask, M->getElementType(),
+                                     vectorWidth(ToOffset, Bytes));
   llvm::Value *Thread = threadOffset(C, ToOffset);
   int32_t Bits = threadBits(ToOffset);
   llvm::Value *Base = C.scalar(I.getMemDesc());
   const Regs &Ptrs = C.get(Ptr);
   const Regs *Masks = Mask ? &C.get(Mask) : nullptr;
-  unsigned Total = unsigned(V) * Bytes;
-  for (unsigned R = 0; R < Ptrs.size(); R += unsigned(V)) {
+  unsigned Total = V.Vec * Bytes;
+  for (unsigned R = 0; R < Ptrs.size(); R += V.Vec) {
     llvm::Value *P =
         addressOf(C, Base, Thread, Bits, ToOffset.applyIn(kRegister, int32_t(R))[0], Bytes);
     llvm::Value *Pred = Masks ? (*Masks)[R] : nullptr;
     if (C.getTarget().asyncCopy(B, P, Ptrs[R], Total, Pred))
       continue;
-    unsigned WordBits = Bytes == 8 ? 64 : std::min(32u, Total * 8);
-    unsigned NumWords = Total * 8 / WordBits;
-    llvm::Type *WordsTy = llvm::FixedVectorType::get(B.getIntNTy(WordBits), NumWords);
-    llvm::Value *Words = C.getTarget().loadGlobal(B, Ptrs[R], NumWords, WordBits, Pred,
+    llvm::Type *WordsTy = llvm::FixedVectorType::get(B.getIntNTy(V.WordBits), V.NumWords);
+    llvm::Value *Words = C.getTarget().loadGlobal(B, Ptrs[R], V.NumWords, V.WordBits, Pred,
                                                   Pred ? llvm::Constant::getNullValue(WordsTy)
                                                        : nullptr,
                                                   MemoryHints());

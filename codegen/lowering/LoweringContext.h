@@ -176,6 +176,19 @@ bool lowerMFMADot(LoweringContext &C, Instruction &I);
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
 void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false);
+
+/// How a block access through \p Ptr (with \p Mask, may be null) splits
+/// into vectors: elements consecutive in a thread's registers along one
+/// dimension, contiguous and aligned in memory as the axis facts say, the
+/// mask constant over each, at most 16 bytes and \p MaxVec elements; each
+/// vector as NumWords words of WordBits bits.
+struct Vectorization {
+  unsigned Vec = 1;       ///< elements per access
+  unsigned WordBits = 32; ///< bits of each word of the access
+  unsigned NumWords = 1;
+};
+Vectorization planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy,
+                               unsigned MaxVec = ~0u);
 /// Loads or stores (\p Vals non-null) registers [From, From + Count) of a
 /// block of type \p BlockTy in layout \p L, in a buffer at byte offset
 /// \p Base laid out by the shared layout \p Shared ("offset" -> the
