@@ -419,6 +419,51 @@ bool mayUseSharedMemory(const Function *Callee) {
 }
 } // namespace
 
+namespace {
+/// `(Base + Offset) mod Count` when \p Index is `urem`/`srem` of `Base` or
+/// of `Base + c` (either order) by the constant \p Count.
+RingSlot ringSlotOf(const Value *Index, int64_t Count) {
+  const Instruction *Rem = Index->getDefiningInstruction();
+  if (!Rem || (Rem->getOpcode() != Opcode::URem && Rem->getOpcode() != Opcode::SRem) ||
+      getConstantIntValue(Rem->getOperand(1)) != Count)
+    return {};
+  const Value *Base = Rem->getOperand(0);
+  int64_t Offset = 0;
+  if (const Instruction *Add = Base->getDefiningInstruction();
+      Add && Add->getOpcode() == Opcode::Add) {
+    for (unsigned K = 0; K < 2; ++K)
+      if (std::optional<int64_t> C = getConstantIntValue(Add->getOperand(K))) {
+        Base = Add->getOperand(1 - K);
+        Offset = *C;
+        break;
+      }
+  }
+  if (getConstantIntValue(Base))
+    return {};
+  return {Base, unsigned(((Offset % Count) + Count) % Count), unsigned(Count)};
+}
+} // namespace
+
+/// \p A's bytes are those of \p Buf; where \p MemDesc is one buffer of it
+/// (a memdesc_index straight off the allocation), narrows them to that
+/// buffer for a constant index, or names the ring's slot for a remainder.
+static void narrowToBuffer(const Value &MemDesc, const SharedBuffer &Buf, SharedAccess &A) {
+  const Instruction *Index = MemDesc.getDefiningInstruction();
+  if (!Index || Index->getOpcode() != Opcode::MemDescIndex ||
+      Index->getOperand(0)->getDefiningInstruction() != Buf.Owner)
+    return;
+  auto *Ring = llvm::cast<MemDescType>(Index->getOperand(0)->getType());
+  int64_t Count = Ring->getNumBuffers();
+  unsigned BufferBytes = Buf.Size / unsigned(Count);
+  if (std::optional<int64_t> K = getConstantIntValue(Index->getOperand(1))) {
+    if (*K >= 0 && *K < Count)
+      A.Bytes = {Buf.Offset + unsigned(*K) * BufferBytes,
+                 Buf.Offset + unsigned(*K + 1) * BufferBytes};
+    return;
+  }
+  A.Slot = ringSlotOf(Index->getOperand(1), Count);
+}
+
 SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
   using K = SharedAccess::Kind;
   if (const SharedBuffer *Buf = getScratchBuffer(I))
@@ -428,21 +473,24 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
   if (const auto *Call = llvm::dyn_cast<CallInst>(&I))
     if (mayUseSharedMemory(Call->getCalledFunction()))
       return {{K::Opaque, Interval::all()}};
-  auto BytesOf = [&](const Value *MemDesc) {
+  auto Access = [&](K Kind, const Value *MemDesc) {
     const SharedBuffer *Buf = getAllocation(*MemDesc);
-    return Buf ? Buf->bytes() : Interval::all();
+    SharedAccess A{Kind, Buf ? Buf->bytes() : Interval::all()};
+    if (Buf)
+      narrowToBuffer(*MemDesc, *Buf, A);
+    return SharedAccesses{A};
   };
   switch (I.getOpcode()) {
   case Opcode::LocalAlloc:
     if (I.getNumOperands())
-      return {{K::Write, BytesOf(I.getResult(0))}};
+      return Access(K::Write, I.getResult(0));
     return {};
   case Opcode::LocalStore:
-    return {{K::Write, BytesOf(I.getOperand(0))}};
+    return Access(K::Write, I.getOperand(0));
   case Opcode::LocalLoad:
-    return {{K::Read, BytesOf(I.getOperand(0))}};
+    return Access(K::Read, I.getOperand(0));
   case Opcode::AsyncCopy:
-    return {{K::AsyncWrite, BytesOf(I.getOperand(0))}};
+    return Access(K::AsyncWrite, I.getOperand(0));
   case Opcode::AsyncCommitGroup:
     return {{K::CommitGroup, {}}};
   case Opcode::AsyncWait:

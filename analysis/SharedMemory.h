@@ -45,7 +45,10 @@
 //      earlier access may still be in flight. An initializing local_alloc
 //      and a local_store write the allocation's bytes, a local_load reads
 //      them (all of an allocation's buffers; all of shared memory when a
-//      memdesc's allocation is not known, through a phi of several).
+//      memdesc's allocation is not known, through a phi of several). A
+//      memdesc_index narrows that to its buffer when the index is a
+//      constant, and names the slot of the ring (RingSlot) when it is the
+//      remainder of a value by the buffer count, as the pipeliner's are.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_ANALYSIS_SHAREDMEMORY_H
@@ -170,6 +173,26 @@ struct SharedBuffer {
   Interval bytes() const { return {Offset, Offset + Size}; }
 };
 
+/// Which buffer of a ring a dynamic memdesc_index picks, symbolically: the
+/// index is `(Base + Offset) mod Count` (an `urem` or `srem` by the ring's
+/// buffer count of `Base`, or of `Base + constant`). Two slots of one Base
+/// and Count with different Offsets are different buffers, for as long as
+/// Base keeps its value: insert-barriers forgets the slot when Base is
+/// defined again (the next iteration of a loop).
+struct RingSlot {
+  const Value *Base = nullptr;
+  unsigned Offset = 0, Count = 0;
+
+  explicit operator bool() const { return Base; }
+  /// Whether both are known to be different buffers of one ring.
+  bool disjoint(const RingSlot &O) const {
+    return Base && Base == O.Base && Count == O.Count && Offset != O.Offset;
+  }
+  bool operator==(const RingSlot &O) const {
+    return Base == O.Base && Offset == O.Offset && Count == O.Count;
+  }
+};
+
 /// One step of what an instruction does to shared memory.
 struct SharedAccess {
   enum class Kind : uint8_t {
@@ -195,6 +218,9 @@ struct SharedAccess {
   Kind AccessKind;
   Interval Bytes;
   unsigned Num = 0; // Wait's groups left in flight
+  /// For a read or write of one buffer of a ring picked by a dynamic index:
+  /// which (Bytes is then the whole ring).
+  RingSlot Slot = {};
 };
 using SharedAccesses = llvm::SmallVector<SharedAccess, 3>;
 

@@ -124,13 +124,15 @@ std::string MemDescType::check(Type *Elem, llvm::ArrayRef<int64_t> Dims,
     return "a memdesc of shape " + std::to_string(Dims.size()) +
            "-d needs a layout of as many dimensions, or one fewer (buffers first); got " +
            std::to_string(Rank);
-  for (int64_t D : Dims)
+  bool Buffers = Dims.size() == Rank + 1;
+  // Any number of buffers (a pipeline of 3 stages has 3); a buffer's
+  // dimensions are a block's, powers of two.
+  if (Buffers && (Dims[0] <= 0 || Dims[0] > 256))
+    return "a memdesc has 1 to 256 buffers, got " + std::to_string(Dims[0]);
+  llvm::ArrayRef<int64_t> Buffer = Dims.drop_front(Buffers ? 1 : 0);
+  for (int64_t D : Buffer)
     if (D <= 0 || !llvm::isPowerOf2_64(uint64_t(D)))
       return "memdesc dimension " + std::to_string(D) + " is not a power of two";
-  bool Buffers = Dims.size() == Rank + 1;
-  if (Buffers && Dims[0] > 256)
-    return "a memdesc has at most 256 buffers, got " + std::to_string(Dims[0]);
-  llvm::ArrayRef<int64_t> Buffer = Dims.drop_front(Buffers ? 1 : 0);
   for (size_t K = 0; K < Rank; ++K)
     if (Layout.getOutDims()[K].Size != Buffer[K])
       return "the shared layout's shape does not match the memdesc's";

@@ -30,7 +30,10 @@
 //      async_wait that retires their group, so that the first read after
 //      it gets the barrier. A barrier does not complete them; reading
 //      bytes still in flight is the pipeliner's error, not something a
-//      barrier fixes.
+//      barrier fixes. An access of one buffer of a ring by a remainder
+//      index (RingSlot: `(%n + c) mod S`) conflicts with another slot of
+//      %n only where their c differ by a multiple of S; once %n is defined
+//      again (the next iteration), its slots become the whole ring.
 //   4. A forward dataflow over the CFG: the state entering a block is the
 //      union of what leaves its predecessors (accumulated, so that it only
 //      grows, which bounds the iteration even though a barrier placed on the
@@ -100,16 +103,68 @@ private:
   llvm::SmallVector<Interval, 4> Ivs;
 };
 
+/// Bytes accessed: plain intervals, and accesses of one ring slot each
+/// (RingSlot), which conflict with another slot's only if they are not
+/// known to be different buffers.
+class AccessSet {
+public:
+  bool intersects(Interval I, const RingSlot &Slot) const {
+    return Plain.intersects(I) || llvm::any_of(Slots, [&](const SlotAccess &T) {
+             return T.Bytes.intersects(I) && !T.Slot.disjoint(Slot);
+           });
+  }
+  void insert(Interval I, const RingSlot &Slot) {
+    if (!Slot) {
+      Plain.insert(I);
+      return;
+    }
+    SlotAccess T{I, Slot};
+    auto *Pos = llvm::lower_bound(Slots, T);
+    if (Pos == Slots.end() || !(*Pos == T))
+      Slots.insert(Pos, T);
+  }
+  void insert(const AccessSet &O) {
+    Plain.insert(O.Plain);
+    for (const SlotAccess &T : O.Slots)
+      insert(T.Bytes, T.Slot);
+  }
+  /// \p V is defined anew: slots named after its old value are any buffer.
+  void forget(const Value *V) {
+    llvm::erase_if(Slots, [&](const SlotAccess &T) {
+      if (T.Slot.Base != V)
+        return false;
+      Plain.insert(T.Bytes);
+      return true;
+    });
+  }
+  bool hasSlots() const { return !Slots.empty(); }
+  bool operator==(const AccessSet &O) const { return Plain == O.Plain && Slots == O.Slots; }
+
+private:
+  struct SlotAccess {
+    Interval Bytes;
+    RingSlot Slot;
+    bool operator==(const SlotAccess &O) const { return Bytes == O.Bytes && Slot == O.Slot; }
+    bool operator<(const SlotAccess &O) const {
+      return std::make_tuple(Slot.Base, Slot.Offset, Slot.Count, Bytes.Start, Bytes.End) <
+             std::make_tuple(O.Slot.Base, O.Slot.Offset, O.Slot.Count, O.Bytes.Start,
+                             O.Bytes.End);
+    }
+  };
+  IntervalSet Plain;
+  llvm::SmallVector<SlotAccess, 2> Slots; // sorted
+};
+
 /// Shared memory accessed since the last barrier, and asynchronous writes
 /// still in flight (which no barrier completes): those not committed yet,
 /// and the committed groups, most recent first.
 struct Pending {
-  IntervalSet Reads, Writes;
-  IntervalSet Uncommitted;
-  llvm::SmallVector<IntervalSet, 4> Groups;
+  AccessSet Reads, Writes;
+  AccessSet Uncommitted;
+  llvm::SmallVector<AccessSet, 4> Groups;
 
   /// What a barrier does: everything but the asynchronous writes.
-  void clear() { Reads = Writes = IntervalSet(); }
+  void clear() { Reads = Writes = AccessSet(); }
   void insert(const Pending &O) {
     Reads.insert(O.Reads);
     Writes.insert(O.Writes);
@@ -121,7 +176,7 @@ struct Pending {
   }
   void commit() {
     Groups.insert(Groups.begin(), Uncommitted);
-    Uncommitted = IntervalSet();
+    Uncommitted = AccessSet();
     // A bounded state: the oldest group merges into the next one, which
     // retires no earlier.
     if (Groups.size() > kMaxGroups) {
@@ -135,6 +190,18 @@ struct Pending {
       Writes.insert(Groups[G]);
     if (Groups.size() > Num)
       Groups.resize(Num);
+  }
+  /// \p V gets a new value (its instruction runs again).
+  void forget(const Value *V) {
+    Reads.forget(V);
+    Writes.forget(V);
+    Uncommitted.forget(V);
+    for (AccessSet &G : Groups)
+      G.forget(V);
+  }
+  bool hasSlots() const {
+    return Reads.hasSlots() || Writes.hasSlots() || Uncommitted.hasSlots() ||
+           llvm::any_of(Groups, [](const AccessSet &G) { return G.hasSlots(); });
   }
   bool operator==(const Pending &O) const {
     return Reads == O.Reads && Writes == O.Writes && Uncommitted == O.Uncommitted &&
@@ -174,6 +241,9 @@ private:
   /// Applies \p I to \p S; true if \p I needs a barrier before it (which
   /// \p S then reflects).
   bool transfer(Pending &S, const Instruction &I) {
+    if (S.hasSlots())
+      for (const Value *R : I.getResults())
+        S.forget(R);
     if (I.getOpcode() == Opcode::Barrier) {
       S.clear();
       return false;
@@ -187,20 +257,20 @@ private:
     for (const SharedAccess &A : Steps)
       switch (A.AccessKind) {
       case SharedAccess::Kind::Write:
-        S.Writes.insert(A.Bytes);
+        S.Writes.insert(A.Bytes, A.Slot);
         break;
       case SharedAccess::Kind::Read:
-        S.Reads.insert(A.Bytes);
+        S.Reads.insert(A.Bytes, A.Slot);
         break;
       case SharedAccess::Kind::Barrier:
         S.clear();
         break;
       case SharedAccess::Kind::Opaque:
-        S.Reads.insert(A.Bytes);
-        S.Writes.insert(A.Bytes);
+        S.Reads.insert(A.Bytes, {});
+        S.Writes.insert(A.Bytes, {});
         break;
       case SharedAccess::Kind::AsyncWrite:
-        S.Uncommitted.insert(A.Bytes);
+        S.Uncommitted.insert(A.Bytes, A.Slot);
         break;
       case SharedAccess::Kind::CommitGroup:
         S.commit();
@@ -219,11 +289,11 @@ private:
       switch (A.AccessKind) {
       case SharedAccess::Kind::Write:
       case SharedAccess::Kind::AsyncWrite: // other threads may still read
-        if (S.Reads.intersects(A.Bytes) || S.Writes.intersects(A.Bytes))
+        if (S.Reads.intersects(A.Bytes, A.Slot) || S.Writes.intersects(A.Bytes, A.Slot))
           return true;
         break;
       case SharedAccess::Kind::Read:
-        if (S.Writes.intersects(A.Bytes))
+        if (S.Writes.intersects(A.Bytes, A.Slot))
           return true;
         break;
       case SharedAccess::Kind::Barrier:
@@ -242,8 +312,8 @@ private:
       return;
     if (!F.isKernel()) {
       Pending &Entry = In[RPO.front()];
-      Entry.Reads.insert(Interval::all());
-      Entry.Writes.insert(Interval::all());
+      Entry.Reads.insert(Interval::all(), {});
+      Entry.Writes.insert(Interval::all(), {});
     }
     llvm::DenseMap<const BasicBlock *, Pending> Out;
     bool Changed = true;

@@ -238,5 +238,9 @@ TEST_CASE("memdesc types: uniqued, buffers first, a bijective shared layout") {
         "a shared layout puts every element at one offset (a bijection)");
   LinearLayout Lanes({{"lane", {{0, 1}, {0, 2}, {1, 0}}}}, {{"dim0", 2}, {"dim1", 4}});
   CHECK(MemDescType::check(F16, {2, 4}, Lanes) == "a shared layout has one input dimension, 'offset'");
-  CHECK(MemDescType::check(F16, {512, 2, 4}, Rows) == "a memdesc has at most 256 buffers, got 512");
+  CHECK(MemDescType::check(F16, {512, 2, 4}, Rows) == "a memdesc has 1 to 256 buffers, got 512");
+  // A ring of three pipeline stages: any buffer count, powers of two inside.
+  CHECK(MemDescType::check(F16, {3, 2, 4}, Rows) == "");
+  CHECK(MemDescType::get(F16, {3, 2, 4}, Rows, true)->getNumBuffers() == 3);
+  CHECK(MemDescType::check(F16, {0, 2, 4}, Rows) == "a memdesc has 1 to 256 buffers, got 0");
 }
