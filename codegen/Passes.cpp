@@ -25,9 +25,12 @@ llvm::StringRef tritium::getDefaultPipeline() {
 }
 
 std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
-                                       llvm::StringRef MatrixCores) {
+                                       llvm::StringRef MatrixCores,
+                                       std::optional<unsigned> NumStages) {
   return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
          ",warp-size=" + std::to_string(WarpSize) +
          (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
-         "},remove-layout-conversions,licm,stage-dot-operands,cse,dce,insert-barriers";
+         "},remove-layout-conversions,licm,stage-dot-operands," +
+         (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) + "}," : "") +
+         "cse,dce,insert-barriers";
 }

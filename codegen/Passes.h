@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace tritium {
@@ -24,10 +25,13 @@ llvm::StringRef getDefaultPipeline();
 /// warps of \p WarpSize lanes, the conversions cheaper to recompute dropped,
 /// dots on the target's matrix cores (\p MatrixCores: "mma" for NVIDIA's
 /// mma.sync, "mfma" for AMD's, "" for none) with their operands staged
-/// through swizzled shared memory, cleanup, and barriers last, once the
+/// through swizzled shared memory, their loads in loops software-pipelined
+/// where the target copies asynchronously (\p NumStages set: the stages of
+/// loops that do not ask themselves), cleanup, and barriers last, once the
 /// shared memory users are final.
 std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
-                              llvm::StringRef MatrixCores = "");
+                              llvm::StringRef MatrixCores = "",
+                              std::optional<unsigned> NumStages = std::nullopt);
 
 } // namespace tritium
 

@@ -1,7 +1,8 @@
 //===- tritium-translate.cpp - Tritium IR to LLVM IR and GPU binaries -----===//
 //
 //   tritium-translate FILE [--target cuda:90|hip:gfx90a] [--emit STAGE]
-//                     [--num-warps N] [--maxnreg N] [--waves-per-eu N]
+//                     [--num-warps N] [--num-stages N] [--maxnreg N]
+//                     [--waves-per-eu N]
 //                     [--passes] [--debug] [-o OUT]
 //
 // Parses FILE (Tritium IR), optionally runs the machine-independent default
@@ -31,7 +32,8 @@ using namespace tritium;
 
 namespace {
 const char *Usage = "usage: tritium-translate FILE [--target cuda:NN|hip:gfxNNN] "
-                    "[--emit tgir|llvm|ptx|cubin|amdgcn|hsaco] [--num-warps N] [--maxnreg N] "
+                    "[--emit tgir|llvm|ptx|cubin|amdgcn|hsaco] [--num-warps N] [--num-stages N] "
+                    "[--maxnreg N] "
                     "[--waves-per-eu N] [--passes] [--debug] [-o OUT]\n";
 
 /// A bad command line: what is wrong, then the usage line; exit status 2.
@@ -51,7 +53,7 @@ bool isOn(const char *Env) {
 struct Request {
   std::string Input, Output = "-", Emit;
   Target GPU;
-  unsigned NumWarps = 4, MaxNReg = 0, WavesPerEU = 0;
+  unsigned NumWarps = 4, NumStages = 3, MaxNReg = 0, WavesPerEU = 0;
   bool RunPasses = false, Debug = false;
 };
 
@@ -60,6 +62,7 @@ std::string translateNVIDIA(Module &M, const Request &R) {
   NVPTXOptions Opts;
   Opts.GPU = R.GPU;
   Opts.NumWarps = R.NumWarps;
+  Opts.NumStages = R.NumStages;
   Opts.MaxNReg = R.MaxNReg;
   Opts.Debug = R.Debug;
   Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
@@ -119,6 +122,7 @@ std::string checkRequest(Request &R) {
     NVPTXOptions O;
     O.GPU = R.GPU;
     O.NumWarps = R.NumWarps;
+    O.NumStages = R.NumStages;
     O.MaxNReg = R.MaxNReg;
     return checkOptions(O);
   }
@@ -142,6 +146,7 @@ int main(int Argc, char **Argv) {
       return 0;
     }
     bool TakesValue = A == "--target" || A == "--emit" || A == "--num-warps" ||
+                      A == "--num-stages" ||
                       A == "--maxnreg" || A == "--waves-per-eu" || A == "-o";
     if (TakesValue && I + 1 == Argc)
       return badUsage("option '" + A + "' needs a value");
@@ -153,10 +158,13 @@ int main(int Argc, char **Argv) {
       if (!llvm::is_contained(All, llvm::StringRef(R.Emit)))
         return badUsage("unknown --emit '" + R.Emit +
                         "': expected tgir, llvm, ptx or cubin (cuda), amdgcn or hsaco (hip)");
-    } else if (A == "--num-warps" || A == "--maxnreg" || A == "--waves-per-eu") {
+    } else if (A == "--num-warps" || A == "--num-stages" || A == "--maxnreg" ||
+               A == "--waves-per-eu") {
       llvm::StringRef V = Argv[++I];
-      unsigned &Field = A == "--num-warps" ? R.NumWarps : A == "--maxnreg" ? R.MaxNReg
-                                                                           : R.WavesPerEU;
+      unsigned &Field = A == "--num-warps"    ? R.NumWarps
+                        : A == "--num-stages" ? R.NumStages
+                        : A == "--maxnreg"    ? R.MaxNReg
+                                              : R.WavesPerEU;
       if (V.getAsInteger(10, Field))
         return badUsage("option '" + A + "' expects a number, got '" + V + "'");
     } else if (A == "--passes") {

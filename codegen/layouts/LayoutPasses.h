@@ -23,6 +23,10 @@ std::unique_ptr<Pass> createRemoveLayoutConversionsPass();
 /// stage-dot-operands: see StageDotOperands.cpp.
 std::unique_ptr<Pass> createStageDotOperandsPass();
 
+/// pipeline: see codegen/layouts/PipelineLoops.cpp; \p NumStages for the
+/// loops that do not ask for a number themselves.
+std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages);
+
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.
 std::unique_ptr<Pass> createInsertBarriersPass();
 

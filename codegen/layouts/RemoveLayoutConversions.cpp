@@ -212,6 +212,21 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         "Bring the operands of mma.sync dots into their layouts through swizzled "
         "shared memory (local_alloc + local_load)",
         [] { return createStageDotOperandsPass(); });
+  R.add("pipeline",
+        "Software-pipeline counted loops: the global loads staged for dots become "
+        "cp.async copies into a ring of num-stages shared buffers, issued ahead",
+        "num-stages=N", [](const PassOptions &O) {
+          unsigned N = 3;
+          for (auto &KV : O) {
+            if (KV.getKey() != "num-stages")
+              throw CompileError("pipeline has no option '" + KV.getKey().str() + "'");
+            if (llvm::StringRef(KV.getValue()).getAsInteger(10, N) || N > kMaxNumStages)
+              throw CompileError("num-stages must be from 0 to " +
+                                 std::to_string(kMaxNumStages) + ", got '" +
+                                 KV.getValue() + "'");
+          }
+          return createPipelineLoopsPass(N);
+        });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",
         [] { return createInsertBarriersPass(); });

@@ -53,6 +53,9 @@ std::string tritium::checkOptions(const NVPTXOptions &Opts) {
   if (Opts.NumWarps == 0 || Opts.NumWarps > 32 || !llvm::isPowerOf2_32(Opts.NumWarps))
     return "num_warps must be a power of 2 between 1 and 32, got " +
            std::to_string(Opts.NumWarps);
+  if (Opts.NumStages > unsigned(kMaxNumStages))
+    return "num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
+           std::to_string(Opts.NumStages);
   // PTX allows .maxnreg up to 255; ptxas rounds small values up itself.
   if (Opts.MaxNReg > 255)
     return "maxnreg must be between 1 and 255, got " + std::to_string(Opts.MaxNReg);
@@ -68,8 +71,13 @@ void checkOptionsOrThrow(const NVPTXOptions &Opts) {
 } // namespace
 
 std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
+  // Pipelining needs cp.async (sm_80+): elsewhere a copy is a load and a
+  // store, which would only add the ring's shared memory.
+  std::optional<unsigned> Stages;
+  if (Opts.GPU.has(Target::CpAsync))
+    Stages = Opts.NumStages;
   return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(),
-                           Opts.GPU.has(Target::MMASync) ? "mma" : "");
+                           Opts.GPU.has(Target::MMASync) ? "mma" : "", Stages);
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

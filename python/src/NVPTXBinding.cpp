@@ -31,10 +31,11 @@ Target targetOf(py::handle T) {
   return GPU;
 }
 
-NVPTXOptions options(py::handle GPU, unsigned NumWarps, bool Debug) {
+NVPTXOptions options(py::handle GPU, unsigned NumWarps, bool Debug, unsigned NumStages = 3) {
   NVPTXOptions O;
   O.GPU = targetOf(GPU);
   O.NumWarps = NumWarps;
+  O.NumStages = NumStages;
   O.Debug = Debug;
   return O;
 }
@@ -44,17 +45,18 @@ void bindNVPTX(py::module_ &Top) {
   py::module_ M = Top.def_submodule("nvptx", "The NVIDIA backend's compile stages");
   M.def(
       "gpu_pipeline",
-      [](unsigned NumWarps, py::handle GPU) {
-        return getGPUPipeline(options(GPU, NumWarps, false));
+      [](unsigned NumWarps, py::handle GPU, unsigned NumStages) {
+        return getGPUPipeline(options(GPU, NumWarps, false, NumStages));
       },
-      py::arg("num_warps"), py::arg("target") = "cuda:90", "The pass pipeline of the tgir stage");
+      py::arg("num_warps"), py::arg("target") = "cuda:90", py::arg("num_stages") = 3,
+      "The pass pipeline of the tgir stage");
   M.def(
       "run_gpu_pipeline",
-      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug) {
-        runGPUPipeline(Mod.getModule(), options(GPU, NumWarps, Debug));
+      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug, unsigned NumStages) {
+        runGPUPipeline(Mod.getModule(), options(GPU, NumWarps, Debug, NumStages));
       },
       py::arg("module"), py::arg("target"), py::arg("num_warps"),
-      py::arg("debug") = false,
+      py::arg("debug") = false, py::arg("num_stages") = 3,
       "Assigns layouts (in place): Tritium IR -> layout-level Tritium IR");
   M.def(
       "lower_to_llvm_ir",

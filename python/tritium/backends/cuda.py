@@ -38,9 +38,10 @@ class CudaBackend:
         num_warps = int(options["num_warps"])
         debug = bool(options["debug"])
         maxnreg = options["maxnreg"] or 0
+        num_stages = int(options["num_stages"])
 
         def tgir(module, metadata, opts):
-            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug)
+            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug, num_stages)
             return module
 
         def llir(module, metadata, opts):

@@ -1,0 +1,362 @@
+//===- PipelineLoops.cpp - Multi-stage software pipelining with cp.async --===//
+//
+// pipeline hides the latency of a loop's global loads behind its compute:
+// the loads that stage-dot-operands turned into `local_alloc %x` of a
+// `%x = load %ptrs, %mask` become asynchronous copies into a ring of S
+// shared buffers (S = num_stages), issued S - 1 iterations ahead:
+//
+//   preheader:  %ring = local_alloc : memdesc<S x ...>
+//               for k in 0 .. S-2:  (the addresses and masks of iteration k)
+//                 async_copy %ring[k], %ptrs_k, %mask_k && k < trip count
+//                 async_commit_group
+//   header:     %n = phi [0, preheader], [%n + 1, latch]
+//               %v.ahead = phi [v at iteration S-1], [its next value]  (each
+//                           loop-carried value the addresses depend on)
+//   body:       async_wait {num = S-2}    (iteration i's group has landed)
+//               %cur = memdesc_index %ring, %n mod S   (the local_alloc's uses)
+//               async_copy %ring[(%n + S-1) mod S], %ptrs_{i+S-1}, ...
+//               async_commit_group
+//               ... local_load %cur, dot ...
+//   exit:       async_wait {num=0}        (the drain: no copy outlives the loop)
+//
+// A loop qualifies when it is counted (analysis/LoopInfo.h) with a
+// preheader and one latch, asks for S >= 2 stages (its `num_stages`, else the
+// pass option), and has staged loads: in a block run by every iteration
+// (dominating the latch, in no inner loop), not volatile, used only by
+// their local_alloc, with no `other` or a zero one (a masked-off copy
+// writes zeros). What the pointers and masks depend on must be pure
+// instructions of the loop and header phis whose updates are such again:
+// that slice is cloned for each prologue iteration, and once in the body
+// on the `.ahead` phis, which carry the phis' values S - 1 iterations
+// ahead. The copies are masked by `iv pred bound` at their own iteration,
+// so a loop shorter than S copies nothing past its end; the extra copies
+// of the last S - 1 iterations are masked off (cp.async with src-size 0
+// reads nothing and writes zeros). The ring's slots are remainders of %n by
+// S, which insert-barriers tells apart (RingSlot), so the steady state has
+// one barrier, after its wait. The slice left in the loop dies (dce) where
+// nothing else uses it. Too many stages for the device's shared memory is
+// the lowering's OutOfResources error, which names the bytes.
+//
+// Requires: layout-level IR after stage-dot-operands (and licm, which makes
+// preheaders), before insert-barriers. Preserves: the CFG.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/LoopInfo.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+
+using namespace tritium;
+
+namespace {
+
+using ValueMap = llvm::DenseMap<const Value *, Value *>;
+
+Value *lookup(const ValueMap &M, Value *V) {
+  auto It = M.find(V);
+  return It == M.end() ? V : It->second;
+}
+
+/// Whether \p V is absent or a constant zero (what a masked-off copy
+/// writes).
+bool isZeroOrAbsent(const Value *V) {
+  if (!V)
+    return true;
+  if (std::optional<double> F = getConstantFloatValue(V))
+    return *F == 0.0 && !std::signbit(*F);
+  return getConstantIntValue(V) == 0;
+}
+
+/// A global load whose block only goes to shared memory for a dot.
+struct StagedLoad {
+  LoadInst *Load;
+  Instruction *Alloc; // local_alloc %load
+  Value *Ring = nullptr;
+};
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(Function &F, Loop &L, const DominatorTree &DT, const LoopInfo &LI,
+                unsigned Stages)
+      : F(F), L(L), DT(DT), LI(LI), Stages(Stages), B(F.getContext()) {}
+
+  bool run() {
+    if (!qualifies())
+      return false;
+    build();
+    return true;
+  }
+
+private:
+  bool qualifies() {
+    if (!L.getCounted() || L.getLatches().size() != 1 || !L.getPreheader())
+      return false;
+    Counted = &*L.getCounted();
+    Header = L.getHeader();
+    Latch = L.getLatches().front();
+    Preheader = L.getPreheader();
+    for (BasicBlock *BB : L.getBlocks()) {
+      if (LI.getLoopFor(BB) != &L || !DT.dominates(BB, Latch))
+        continue;
+      for (Instruction &I : *BB)
+        if (auto *Load = llvm::dyn_cast<LoadInst>(&I))
+          if (Instruction *Alloc = stagingAlloc(*Load))
+            Loads.push_back({Load, Alloc});
+    }
+    if (Loads.empty() || !visitWithUpdates({Counted->IV->getResult(0)}))
+      return false;
+    // Each load on its own: one whose addresses cannot be recomputed ahead
+    // stays a load, the others are still pipelined.
+    llvm::erase_if(Loads, [&](const StagedLoad &S) {
+      auto Saved = std::make_tuple(Seen, Phis, Slice);
+      if (visitWithUpdates(S.Load->getOperands()))
+        return false;
+      std::tie(Seen, Phis, Slice) = Saved;
+      return true;
+    });
+    if (Loads.empty())
+      return false;
+    for (BasicBlock *BB : L.getBlocks())
+      for (Instruction &I : *BB)
+        if (Slice.count(&I))
+          Ordered.push_back(&I);
+    return true;
+  }
+
+  /// The local_alloc that is \p Load's only user, if \p Load can become an
+  /// asynchronous copy into it.
+  Instruction *stagingAlloc(LoadInst &Load) {
+    Value *R = Load.getResult(0);
+    if (Load.isVolatile() || !R->hasOneUse() || !isZeroOrAbsent(Load.getOther()))
+      return nullptr;
+    Instruction *User = R->uses().begin()->getUser();
+    if (User->getOpcode() != Opcode::LocalAlloc)
+      return nullptr;
+    return User;
+  }
+
+  /// visit()s \p Vs and then the updates of the phis they reach, until no
+  /// new phi turns up.
+  bool visitWithUpdates(llvm::ArrayRef<Value *> Vs) {
+    for (Value *V : Vs)
+      if (!visit(V))
+        return false;
+    for (unsigned K = 0; K < Phis.size(); ++K)
+      if (!visit(Phis[K]->getIncomingValueForBlock(Latch)))
+        return false;
+    return true;
+  }
+
+  /// Adds what \p V depends on inside the loop to the slice; false where
+  /// that is not a pure instruction of this loop or a header phi.
+  bool visit(Value *V) {
+    if (L.isInvariant(V))
+      return true;
+    Instruction *I = V->getDefiningInstruction();
+    if (!Seen.insert(I).second)
+      return true;
+    if (auto *Phi = llvm::dyn_cast<PhiInst>(I)) {
+      if (I->getParent() != Header)
+        return false;
+      Phis.push_back(Phi);
+      return true;
+    }
+    if (I->hasSideEffects() || I->mayReadMemory() || LI.getLoopFor(I->getParent()) != &L)
+      return false;
+    for (Value *Op : I->getOperands())
+      if (!visit(Op))
+        return false;
+    Slice.insert(I);
+    return true;
+  }
+
+  /// Clones the slice at the builder's insertion point, with the phis
+  /// taking the values \p M gives; returns \p M with every slice value.
+  ValueMap cloneSlice(ValueMap M) {
+    for (Instruction *I : Ordered) {
+      Instruction *C = I->clone();
+      for (unsigned K = 0; K < C->getNumOperands(); ++K)
+        C->setOperand(K, lookup(M, C->getOperand(K)));
+      B.insert(C);
+      for (unsigned R = 0; R < I->getNumResults(); ++R) {
+        C->getResult(R)->setName(""); // the names stay with the loop's values
+        M[I->getResult(R)] = C->getResult(R);
+      }
+    }
+    return M;
+  }
+
+  /// The phis' values one iteration after those \p M holds (its slice
+  /// included).
+  ValueMap nextIteration(const ValueMap &M) {
+    ValueMap Next;
+    for (PhiInst *P : Phis)
+      Next[P->getResult(0)] = lookup(M, P->getIncomingValueForBlock(Latch));
+    return Next;
+  }
+
+  /// The copies of one iteration (whose values \p M holds) into slot
+  /// \p Slot of each ring, masked by the user's mask and by the iteration
+  /// being one the loop runs, as one group.
+  void issueCopies(const ValueMap &M, Value *Slot) {
+    Value *Runs =
+        B.createICmp(Counted->Pred, lookup(M, Counted->IV->getResult(0)), Counted->Bound);
+    for (const StagedLoad &S : Loads) {
+      Type *T = S.Load->getResult(0)->getType();
+      const LinearLayout &Layout = *S.Load->getLayout();
+      Value *Mask = B.createSplat(Runs, T->getShape());
+      Mask->getDefiningInstruction()->setLayout(Layout);
+      if (Value *UserMask = S.Load->getMask()) {
+        Mask = B.createBinary(Opcode::And, lookup(M, UserMask), Mask);
+        Mask->getDefiningInstruction()->setLayout(Layout);
+      }
+      B.createAsyncCopy(B.createMemDescIndex(S.Ring, Slot), lookup(M, S.Load->getPtr()), Mask);
+    }
+    B.createAsyncCommitGroup();
+  }
+
+  void build() {
+    // The rings and the prologue: iterations 0 .. S-2.
+    B.setInsertPoint(Preheader->getTerminator());
+    B.setLoc(Loads.front().Load->getLoc());
+    for (StagedLoad &S : Loads) {
+      auto *One = llvm::cast<MemDescType>(S.Alloc->getResult(0)->getType());
+      llvm::SmallVector<int64_t, 4> Dims{int64_t(Stages)};
+      llvm::append_range(Dims, One->getAllocShape());
+      S.Ring = B.createLocalAlloc(
+          MemDescType::get(One->getElementType(), Dims, One->getLayout(), true));
+    }
+    ValueMap AtK;
+    for (PhiInst *P : Phis)
+      AtK[P->getResult(0)] = P->getIncomingValueForBlock(Preheader);
+    for (unsigned K = 0; K + 1 < Stages; ++K) {
+      ValueMap M = cloneSlice(AtK);
+      issueCopies(M, B.getInt32(K));
+      AtK = nextIteration(M);
+    }
+    Value *Zero = B.getInt32(0);
+
+    // The header: the iteration counter and the phis S - 1 iterations ahead.
+    B.setInsertPoint(&Header->front());
+    PhiInst *Iter = B.createPhi(B.getI32Ty());
+    Iter->getResult(0)->setName("pipeline.iter");
+    Iter->addIncoming(Zero, Preheader);
+    ValueMap Ahead;
+    for (PhiInst *P : Phis) {
+      PhiInst *A = B.createPhi(P->getResult(0)->getType());
+      if (const LinearLayout *Layout = P->getLayout())
+        A->setLayout(*Layout);
+      A->getResult(0)->setName(P->getResult(0)->getName().str() + ".ahead");
+      A->addIncoming(AtK.lookup(P->getResult(0)), Preheader);
+      Ahead[P->getResult(0)] = A->getResult(0);
+    }
+
+    // The body: wait for this iteration's group, read its slot, copy for
+    // iteration i + S - 1 into the slot the previous iteration read.
+    Instruction *First = Loads.front().Alloc;
+    for (const StagedLoad &S : Loads)
+      if (S.Alloc->getParent() == First->getParent() && comesBefore(S.Alloc, First))
+        First = S.Alloc;
+    B.setInsertPoint(First);
+    B.setLoc(First->getLoc());
+    B.createAsyncWait(int64_t(Stages) - 2);
+    Value *N = Iter->getResult(0), *S = B.getInt32(Stages);
+    Value *ReadSlot = B.createBinary(Opcode::URem, N, S);
+    Value *WriteSlot =
+        B.createBinary(Opcode::URem, B.createBinary(Opcode::Add, N, B.getInt32(Stages - 1)), S);
+    for (StagedLoad &SL : Loads) {
+      B.setInsertPoint(SL.Alloc);
+      Value *Cur = B.createMemDescIndex(SL.Ring, ReadSlot);
+      SL.Alloc->getResult(0)->replaceAllUsesWith(Cur);
+    }
+    B.setInsertPoint(First);
+    ValueMap M = cloneSlice(Ahead);
+    issueCopies(M, WriteSlot);
+    ValueMap Next = nextIteration(M);
+    B.setInsertPoint(Latch->getTerminator());
+    Iter->addIncoming(B.createBinary(Opcode::Add, N, B.getInt32(1)), Latch);
+    for (PhiInst *P : Phis)
+      llvm::cast<PhiInst>(Ahead[P->getResult(0)]->getDefiningInstruction())
+          ->addIncoming(Next.lookup(P->getResult(0)), Latch);
+    for (StagedLoad &SL : Loads) {
+      SL.Alloc->eraseFromParent();
+      SL.Load->eraseFromParent();
+    }
+
+    // The drain.
+    for (BasicBlock *Succ : Header->successors())
+      if (!L.contains(Succ)) {
+        B.setInsertPoint(firstNonPhi(*Succ));
+        B.createAsyncWait(0);
+      }
+  }
+
+  static bool comesBefore(const Instruction *A, const Instruction *B) {
+    for (const Instruction &I : *A->getParent()) {
+      if (&I == A)
+        return true;
+      if (&I == B)
+        return false;
+    }
+    return false;
+  }
+
+  static Instruction *firstNonPhi(BasicBlock &BB) {
+    for (Instruction &I : BB)
+      if (I.getOpcode() != Opcode::Phi)
+        return &I;
+    return nullptr;
+  }
+
+  Function &F;
+  Loop &L;
+  const DominatorTree &DT;
+  const LoopInfo &LI;
+  unsigned Stages;
+  IRBuilder B;
+  const CountedLoop *Counted = nullptr;
+  BasicBlock *Header = nullptr, *Latch = nullptr, *Preheader = nullptr;
+  llvm::SmallVector<StagedLoad, 2> Loads;
+  llvm::SmallPtrSet<const Instruction *, 32> Seen;
+  llvm::SmallVector<PhiInst *, 4> Phis;
+  llvm::SmallPtrSet<const Instruction *, 32> Slice;
+  llvm::SmallVector<Instruction *, 32> Ordered;
+};
+
+class PipelineLoopsPass : public FunctionPass {
+public:
+  explicit PipelineLoopsPass(unsigned NumStages) : NumStages(NumStages) {}
+  llvm::StringRef getName() const override { return "pipeline"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    const DominatorTree &DT = AM.get<DominatorTreeAnalysis>(F);
+    const LoopInfo &LI = AM.get<LoopAnalysis>(F);
+    bool Changed = false;
+    // Innermost first: an outer loop's loads are not in an inner one's.
+    for (Loop *L : LI.getLoopsInnermostFirst()) {
+      int64_t S = L->getNumStages().value_or(NumStages);
+      if (S >= 2)
+        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S)).run();
+    }
+    if (!Changed)
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>().preserve<LoopAnalysis>();
+  }
+
+private:
+  unsigned NumStages;
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages) {
+  return std::make_unique<PipelineLoopsPass>(NumStages);
+}
