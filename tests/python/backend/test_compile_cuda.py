@@ -66,6 +66,10 @@ def _runtime_attrs(kernel, signature, ints_div16=(), ints_one=()):
 I32 = ",i32"
 V4 = r"ld\.global(\.\w+)*\.v4\.b32"
 ST_V4 = r"st\.global(\.\w+)*\.v4\.b32"
+# The pipeliner's copies (default num_stages 3: the steady state waits for
+# all but the S - 2 = 1 most recent groups), 16 bytes each through L2.
+CP_ASYNC = (r"cp\.async\.cg\.shared\.global \[%r\d+(\+\d+)?\], \[%rd\d+\], 16, %r\d+;",
+            r"cp\.async\.wait_group 1;", r"cp\.async\.wait_group 0;")
 
 VA_SIG = "*{0},*{0},*{0},i32"
 SM_SIG = "*{0},*{0},i32,i32,i32,i32"
@@ -136,11 +140,11 @@ def _cases():
     sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), {**MM_CONSTS, "ACTIVATION": ""})
     c.append(Case("matmul-fp16-contiguous", matmul.matmul_kernel, MM_SIG.format("fp16"),
                   {**MM_CONSTS, "ACTIVATION": ""}, _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME),
-                  shared=True, ptx=(V4,)))
+                  shared=True, ptx=CP_ASYNC))
     c.append(Case("matmul-fp16-contiguous-w8", matmul.matmul_kernel, MM_SIG.format("fp16"),
                   {"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "ACTIVATION": ""},
                   _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME), num_warps=8, shared=True,
-                  ptx=(V4,)))
+                  ptx=CP_ASYNC))
     # Tutorial 4: low-memory dropout (Philox).
     for dt in ("fp32", "fp16", "bf16"):
         c.append(Case(f"dropout-{dt}", dropout.seeded_dropout, DO_SIG.format(dt), {"BLOCK": 1024},
@@ -291,7 +295,9 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
     first one's accumulator (P, after exp2 and the f16 cast) is the second's
     A operand by renaming registers (no shared memory), m_i and l_i broadcast
     with no conversion, and Q's trip through shared memory is hoisted out of
-    the K/V loop: inside it only K and V are staged."""
+    the K/V loop: inside it only K and V are staged, through the
+    pipeliner's rings (3 stages: 3 buffers of 64x64 f16 each), with one
+    barrier per iteration."""
     consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
     sig = _signature(attention.attn_fwd, ATT_SIG, consts)
     attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
@@ -302,9 +308,13 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
     assert len(loops) == (2 if stage == 3 else 1), [b[:80] for b in loops]
     for body in loops:
         assert body.count("= dot ") == 2
-        # K (as the first dot's B) and V: 64x64 f16 each; no allocation of P.
-        allocs = re.findall(r"= local_alloc %\S+ : memdesc<(\d+) x (\d+) x f16", body)
-        assert allocs == [("64", "64"), ("64", "64")], allocs
+        # K (as the first dot's B) and V: 64x64 f16 slots of their rings,
+        # copied ahead; no allocation of P, nothing allocated in the loop.
+        assert "local_alloc" not in body
+        slots = re.findall(r"= memdesc_index %\S+, %\S+ : memdesc<(\d+) x (\d+) x f16", body)
+        assert slots == [("64", "64")] * 4, slots  # read and write slot of each
+        assert body.count("async_copy ") == 2 and body.count("async_wait {num=1}") == 1
+        assert body.count("barrier") == 1
         # Nothing converts through shared memory in the loop: P's conversion
         # renames registers (the lowering's registerMapping), m_i/l_i none.
         threads = lambda line: re.search(r"lane=.*?\]\], warp=.*?\]\]", line).group(0)  # noqa: E731
@@ -312,7 +322,9 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
         for conv in re.findall(r"= convert_layout .*", body):
             assert "x f16>" in conv and "128 x 64" in conv, conv
             assert threads(conv) == threads(first_dot), (conv, first_dot)
-    assert tgir.count("local_alloc") == 2 * len(loops) + len(loops)  # + Q once per loop nest
+    # The two rings and Q, once per loop nest.
+    assert len(re.findall(r"= local_alloc : memdesc<3 x 64 x 64 x f16", tgir)) == 2 * len(loops)
+    assert tgir.count("local_alloc") == 3 * len(loops)
     ptx = k.asm["ptx"]
     assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == 128 * len(loops)
 
