@@ -417,9 +417,7 @@ bool mayUseSharedMemory(const Function *Callee) {
         return true;
   return false;
 }
-} // namespace
 
-namespace {
 /// `(Base + Offset) mod Count` when \p Index is `urem`/`srem` of `Base` or
 /// of `Base + c` (either order) by the constant \p Count.
 RingSlot ringSlotOf(const Value *Index, int64_t Count) {
@@ -442,12 +440,11 @@ RingSlot ringSlotOf(const Value *Index, int64_t Count) {
     return {};
   return {Base, unsigned(((Offset % Count) + Count) % Count), unsigned(Count)};
 }
-} // namespace
 
 /// \p A's bytes are those of \p Buf; where \p MemDesc is one buffer of it
 /// (a memdesc_index straight off the allocation), narrows them to that
 /// buffer for a constant index, or names the ring's slot for a remainder.
-static void narrowToBuffer(const Value &MemDesc, const SharedBuffer &Buf, SharedAccess &A) {
+void narrowToBuffer(const Value &MemDesc, const SharedBuffer &Buf, SharedAccess &A) {
   const Instruction *Index = MemDesc.getDefiningInstruction();
   if (!Index || Index->getOpcode() != Opcode::MemDescIndex ||
       Index->getOperand(0)->getDefiningInstruction() != Buf.Owner)
@@ -463,6 +460,7 @@ static void narrowToBuffer(const Value &MemDesc, const SharedBuffer &Buf, Shared
   }
   A.Slot = ringSlotOf(Index->getOperand(1), Count);
 }
+} // namespace
 
 SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
   using K = SharedAccess::Kind;

@@ -14,14 +14,13 @@ ratios.
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
-from bench_gpu import bench, load_kernels  # noqa: E402
+from bench_gpu import bench, load_kernels, time_checked, triton_children  # noqa: E402
 
 CONFIGS = [(128, 64, 4), (128, 64, 8), (64, 64, 4), (128, 128, 8)]
 
@@ -58,22 +57,13 @@ def run_package(package, shapes, causals, stages):
                                                    HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn,
                                                    STAGE=3 if causal else 1, num_warps=nw,
                                                    num_stages=stages)
-                try:
-                    fn()
-                    torch.cuda.synchronize()
-                except Exception as e:  # a config a package cannot take
-                    print(f"  {package} {name} {bm}x{bn}/{nw}: {type(e).__name__}",
-                          file=sys.stderr)
+                label = f"{package} {name} {bm}x{bn}/{nw}"
+                ms = time_checked(label, fn,
+                                  lambda o=o: (o.float() - ref.float()).abs().max().item(), 2e-2)
+                if ms is None:
                     continue
-                err = (o.float() - ref.float()).abs().max().item()
-                if err > 2e-2:
-                    print(f"  {package} {name} {bm}x{bn}/{nw}: WRONG (max err {err})",
-                          file=sys.stderr)
-                    continue
-                ms = bench(fn, rep=20)
                 tflops = flops / ms * 1e-9
-                print(f"  {package} {name} {bm}x{bn}/{nw}: {tflops:.1f} TFLOP/s",
-                      file=sys.stderr, flush=True)
+                print(f"  {label}: {tflops:.1f} TFLOP/s", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[name] = best
             if package == "tritium":
@@ -96,12 +86,8 @@ def main():
         print(json.dumps(run_package(args.child, shapes, causals, args.stages)))
         return
     results = {"tritium": run_package("tritium", shapes, causals, args.stages)}
-    for label, env in [("triton", {}), ("triton_mma_v2", {"DISABLE_MMA_V3": "1"})]:
-        r = subprocess.run([sys.executable, __file__, "--child", "triton", "--shapes", args.shapes,
-                            "--causal", args.causal, "--stages", str(args.stages)],
-                           env=dict(os.environ, **env), capture_output=True, text=True)
-        sys.stderr.write(r.stderr)
-        results[label] = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
+    results.update(triton_children(__file__, ["--shapes", args.shapes, "--causal", args.causal,
+                                              "--stages", str(args.stages)]))
     print(f"attention forward TFLOP/s, num_stages={args.stages} (best of {len(CONFIGS)} configs)")
     print(f"{'case':32} {'tritium':>8} {'triton':>8} {'mma_v2':>8} {'sdpa':>8} "
           f"{'/triton':>8} {'/mma_v2':>8}")

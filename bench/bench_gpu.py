@@ -13,6 +13,7 @@ import argparse
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,6 +57,37 @@ def bench(fn, rep=200):
     torch.cuda.synchronize()
     times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
     return times[len(times) // 2]
+
+
+def time_checked(label, fn, error, tolerance, rep=20):
+    """Median ms of ``fn`` (bench) after one run whose ``error()`` is at
+    most ``tolerance``; None, said on stderr, when that run raises (a config
+    the package cannot take) or is wrong."""
+    import torch
+    try:
+        fn()
+        torch.cuda.synchronize()
+    except Exception as e:
+        print(f"  {label}: {type(e).__name__}", file=sys.stderr)
+        return None
+    err = error()
+    if err > tolerance:
+        print(f"  {label}: WRONG (max err {err})", file=sys.stderr)
+        return None
+    return bench(fn, rep=rep)
+
+
+def triton_children(script, args):
+    """Runs ``script --child triton ARGS`` for Triton's default path and for
+    its Ampere path (DISABLE_MMA_V3=1, a separate process); each one's JSON
+    result by label ("triton", "triton_mma_v2"; {} for a child that failed)."""
+    results = {}
+    for label, env in [("triton", {}), ("triton_mma_v2", {"DISABLE_MMA_V3": "1"})]:
+        r = subprocess.run([sys.executable, script, "--child", "triton", *args],
+                           env=dict(os.environ, **env), capture_output=True, text=True)
+        sys.stderr.write(r.stderr)
+        results[label] = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
+    return results
 
 
 def main():

@@ -13,14 +13,13 @@ the same block configurations (float32, on tf32, with half the BLOCK_K). Prints 
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
-from bench_gpu import bench, load_kernels  # noqa: E402
+from bench_gpu import bench, load_kernels, time_checked, triton_children  # noqa: E402
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps)
 CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (128, 128, 32, 4), (64, 128, 64, 4),
@@ -56,22 +55,14 @@ def run_package(package, sizes, dtypes, stages, configs):
                                             b.stride(0), b.stride(1), c.stride(0), c.stride(1),
                                             BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
                                             num_warps=nw, num_stages=stages)
-                try:
-                    fn()
-                    torch.cuda.synchronize()
-                except Exception as e:  # a config a package cannot take
-                    print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: {type(e).__name__}",
-                          file=sys.stderr)
+                label = f"{package} {dtype} {n} {bm}x{bn}x{bk}/{nw}"
+                ms = time_checked(label, fn,
+                                  lambda c=c: (c.float() - ref.float()).abs().max().item(),
+                                  0.5 + 0.02 * ref.float().abs().max().item())
+                if ms is None:
                     continue
-                err = (c.float() - ref.float()).abs().max().item()
-                if err > 0.5 + 0.02 * ref.float().abs().max().item():
-                    print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: WRONG (max err {err})",
-                          file=sys.stderr)
-                    continue
-                ms = bench(fn, rep=20)
                 tflops = 2 * n ** 3 / ms * 1e-9
-                print(f"  {package} {dtype} {n} {bm}x{bn}x{bk}/{nw}: {tflops:.1f} TFLOP/s",
-                      file=sys.stderr, flush=True)
+                print(f"  {label}: {tflops:.1f} TFLOP/s", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[f"{dtype}_{n}"] = best
             if package == "tritium":
@@ -99,13 +90,9 @@ def main():
         print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs)))
         return
     results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs)}
-    for label, env in [("triton", {}), ("triton_mma_v2", {"DISABLE_MMA_V3": "1"})]:
-        r = subprocess.run([sys.executable, __file__, "--child", "triton", "--stages",
-                            str(args.stages), "--sizes", args.sizes, "--dtypes", args.dtypes,
-                            "--configs", str(args.configs)],
-                           env=dict(os.environ, **env), capture_output=True, text=True)
-        sys.stderr.write(r.stderr)
-        results[label] = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
+    results.update(triton_children(__file__, ["--stages", str(args.stages), "--sizes", args.sizes,
+                                              "--dtypes", args.dtypes,
+                                              "--configs", str(args.configs)]))
     print(f"matmul TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)")
     print(f"{'case':<16}{'tritium':>9}{'triton':>9}{'tr.mma2':>9}{'torch':>9}"
           f"{'/triton':>9}{'/mma2':>8}{'/torch':>8}")

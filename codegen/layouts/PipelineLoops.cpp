@@ -87,7 +87,7 @@ class LoopPipeliner {
 public:
   LoopPipeliner(Function &F, Loop &L, const DominatorTree &DT, const LoopInfo &LI,
                 unsigned Stages)
-      : F(F), L(L), DT(DT), LI(LI), Stages(Stages), B(F.getContext()) {}
+      : L(L), DT(DT), LI(LI), Stages(Stages), B(F.getContext()) {}
 
   bool run() {
     if (!qualifies())
@@ -295,7 +295,7 @@ private:
     // The drain.
     for (BasicBlock *Succ : Header->successors())
       if (!L.contains(Succ)) {
-        B.setInsertPoint(firstNonPhi(*Succ));
+        B.setInsertPoint(Succ, Succ->getFirstNonPhi());
         B.createAsyncWait(0);
       }
   }
@@ -310,14 +310,6 @@ private:
     return false;
   }
 
-  static Instruction *firstNonPhi(BasicBlock &BB) {
-    for (Instruction &I : BB)
-      if (I.getOpcode() != Opcode::Phi)
-        return &I;
-    return nullptr;
-  }
-
-  Function &F;
   Loop &L;
   const DominatorTree &DT;
   const LoopInfo &LI;
