@@ -171,8 +171,40 @@ void Interval::print(llvm::raw_ostream &OS) const {
 ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT)
     : ProgramOrder(F, DT, LoopInfo(F, DT)) {}
 
+namespace {
+/// Appends the blocks of \p RPO that lie in \p Ctx (all of them for null)
+/// to \p Out in reverse post-order, except that each loop directly inside
+/// \p Ctx goes out whole, at its header, before anything after it.
+void appendLoopContiguous(llvm::ArrayRef<BasicBlock *> RPO, const LoopInfo &LI, const Loop *Ctx,
+                          llvm::SmallPtrSetImpl<const BasicBlock *> &Emitted,
+                          llvm::SmallVectorImpl<BasicBlock *> &Out) {
+  for (BasicBlock *B : RPO) {
+    if ((Ctx && !Ctx->contains(B)) || Emitted.count(B))
+      continue;
+    const Loop *L = LI.getLoopFor(B);
+    if (L == Ctx) {
+      Emitted.insert(B);
+      Out.push_back(B);
+      continue;
+    }
+    // The first block of a loop in reverse post-order is its header, which
+    // dominates the rest.
+    while (L->getParent() != Ctx)
+      L = L->getParent();
+    appendLoopContiguous(RPO, LI, L, Emitted, Out);
+  }
+}
+} // namespace
+
 ProgramOrder::ProgramOrder(const Function &F, const DominatorTree &DT, const LoopInfo &LI) {
-  for (BasicBlock *B : DT.getReversePostOrder()) {
+  // Reverse post-order alone may put a loop's body after the code that
+  // follows the loop (the exit is visited first), and then the loop's
+  // interval would cover that code: everything live in the loop would
+  // interfere with everything after it.
+  llvm::SmallVector<BasicBlock *, 32> Order;
+  llvm::SmallPtrSet<const BasicBlock *, 32> Emitted;
+  appendLoopContiguous(DT.getReversePostOrder(), LI, nullptr, Emitted, Order);
+  for (BasicBlock *B : Order) {
     unsigned First = NumPositions;
     for (const Instruction &I : *B)
       Positions[&I] = NumPositions++;

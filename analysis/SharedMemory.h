@@ -15,8 +15,9 @@
 //      memdesc or of one derived from it (memdesc_index, phis), by
 //      ProgramOrder::getLiveRange.
 //
-//   2. Program order. The reachable blocks in reverse post-order, each
-//      block's instructions in order, numbered 0, 1, 2, ... A live range is
+//   2. Program order. The reachable blocks in reverse post-order with each
+//      loop's blocks kept together (a loop goes out whole at its header),
+//      each block's instructions in order, numbered 0, 1, 2, ... A live range is
 //      a half-open interval of those positions: [p, p + 1) for a scratch
 //      buffer of the instruction at p; for a value, the hull of its
 //      definition and its uses (a phi uses its operand at the end of the
@@ -118,7 +119,7 @@ struct Interval {
 };
 
 /// The reachable instructions of a function on one line (blocks in reverse
-/// post-order, instructions in block order), and its loops as intervals of
+/// post-order with loops contiguous, instructions in block order), and its loops as intervals of
 /// that line. Valid while the function does not change.
 class ProgramOrder {
 public:

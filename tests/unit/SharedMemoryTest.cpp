@@ -251,7 +251,7 @@ TEST_CASE("shared memory: first fit places interfering buffers apart") {
   }
 }
 
-TEST_CASE("shared memory: program order numbers reachable blocks in RPO") {
+TEST_CASE("shared memory: program order numbers reachable blocks") {
   Parsed P(R"(kernel @k(%n: i32) {
 entry:
   %z = constant 0 : i32
@@ -276,13 +276,56 @@ dead:
   CHECK(O.getPosition(P.inst("z")) == 0);
   CHECK(O.getPosition(P.inst("i")) == 3);
   CHECK_FALSE(O.hasPosition(P.block("dead").front())); // dead: unreachable
-  // The loop spans header to body (and the exit, if the walk put it in
-  // between).
+  // The loop spans header to body, the exit after it.
   REQUIRE(O.getLoops().size() == 1);
   Interval Header = O.getBlockRange(*P.inst("i").getParent());
   Interval Body = O.getBlockRange(*P.inst("i.next").getParent());
   CHECK(Header == Interval{3, 6});
   CHECK(O.getLoops()[0] == Header.hull(Body));
+  CHECK(Body.Start == Header.End);
+  CHECK(O.getBlockRange(P.block("exit")).Start == Body.End);
+}
+
+TEST_CASE("shared memory: program order keeps each loop's blocks together") {
+  // Plain reverse post-order visits the exit first and puts each body after
+  // all that follows its loop: the first loop would then cover the second.
+  Parsed P(R"(kernel @k(%n: i32, %p: ptr<i32>) {
+entry:
+  %z = constant 0 : i32
+  %one = constant 1 : i32
+  br h1
+h1:
+  %i = phi [%z, entry], [%i.next, b1] : i32
+  %c1 = icmp slt %i, %n : i1
+  cond_br %c1, b1, h2
+b1:
+  %i.next = add %i, %one : i32
+  br h1
+h2:
+  %j = phi [%i, h1], [%j.next, b2] : i32
+  %c2 = icmp slt %j, %n : i1
+  cond_br %c2, b2, exit
+b2:
+  %j.next = add %j, %one : i32
+  br h2
+exit:
+  store %p, %j
+  ret
+}
+)");
+  DominatorTree DT(*P.F);
+  ProgramOrder O(*P.F, DT);
+  REQUIRE(O.getLoops().size() == 2);
+  Interval First = O.getBlockRange(P.block("h1")).hull(O.getBlockRange(P.block("b1")));
+  Interval Second = O.getBlockRange(P.block("h2")).hull(O.getBlockRange(P.block("b2")));
+  CHECK(First.size() == O.getBlockRange(P.block("h1")).size() +
+                            O.getBlockRange(P.block("b1")).size());
+  CHECK(Second.size() == O.getBlockRange(P.block("h2")).size() +
+                             O.getBlockRange(P.block("b2")).size());
+  CHECK_FALSE(First.intersects(Second));
+  CHECK(O.getBlockRange(P.block("exit")).Start >= Second.End);
+  // So values used in one loop only do not interfere with the other's.
+  CHECK_FALSE(O.getLiveRange(P.value("i.next")).intersects(O.getLiveRange(P.value("j.next"))));
 }
 
 TEST_CASE("shared memory: live ranges of values close over loops") {
