@@ -81,10 +81,14 @@ Value *allocate(IRBuilder &B, Instruction &Convert) {
 /// local_allocs first, then both local_loads, so that one barrier separates
 /// the writes from the reads and the two buffers, live at once, do not
 /// share bytes. A conversion elsewhere (hoisted out of the loop by licm,
-/// as attention's Q) is staged where it is, once.
-bool stageOperands(Instruction &Dot) {
+/// as attention's Q) is allocated where it is, once (\p Hoisted maps it to
+/// its buffer), and read right before each dot that uses it: the lowering
+/// then reads it a K step at a time, so that it holds no registers across
+/// the loop (Triton does the same; Q in registers would cost attention 32
+/// to 64 of them per thread).
+bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoisted) {
   llvm::SmallVector<unsigned, 2> AtDot;
-  bool Changed = false;
+  llvm::SmallVector<std::pair<unsigned, Value *>, 2> ReadAtDot;
   IRBuilder B(Dot.getParent()->getParent()->getContext());
   for (unsigned K = 0; K < 2; ++K) {
     Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
@@ -94,30 +98,43 @@ bool stageOperands(Instruction &Dot) {
       AtDot.push_back(K);
       continue;
     }
-    B.setInsertPoint(Def);
-    B.setLoc(Def->getLoc());
-    Value *Loaded = B.createLocalLoad(allocate(B, *Def));
-    Loaded->getDefiningInstruction()->setLayout(*Def->getLayout());
-    Def->getResult()->replaceAllUsesWith(Loaded);
-    Def->eraseFromParent();
-    Changed = true;
+    Value *&Mem = Hoisted[Def];
+    if (!Mem) {
+      B.setInsertPoint(Def);
+      B.setLoc(Def->getLoc());
+      Mem = allocate(B, *Def);
+    }
+    ReadAtDot.push_back({K, Mem});
   }
-  if (AtDot.empty())
-    return Changed;
+  if (AtDot.empty() && ReadAtDot.empty())
+    return false;
   B.setInsertPoint(&Dot);
   B.setLoc(Dot.getLoc());
-  llvm::SmallVector<Value *, 2> Mems;
   for (unsigned K : AtDot)
-    Mems.push_back(allocate(B, *Dot.getOperand(K)->getDefiningInstruction()));
-  for (unsigned I = 0; I < AtDot.size(); ++I) {
-    Instruction *Convert = Dot.getOperand(AtDot[I])->getDefiningInstruction();
-    Value *Loaded = B.createLocalLoad(Mems[I]);
+    ReadAtDot.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction())});
+  for (auto [K, Mem] : ReadAtDot) {
+    Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
+    Value *Loaded = B.createLocalLoad(Mem);
     Loaded->getDefiningInstruction()->setLayout(*Convert->getLayout());
-    Dot.setOperand(AtDot[I], Loaded);
-    if (Convert->getResult()->use_empty())
+    Dot.setOperand(K, Loaded);
+    if (Convert->getResult()->use_empty() && !Hoisted.count(Convert))
       Convert->eraseFromParent();
   }
   return true;
+}
+
+/// Replaces what is left of the hoisted conversion \p Convert (uses that
+/// are not dot operands) by a read of its buffer \p Mem, and erases it.
+void finishHoisted(Instruction &Convert, Value *Mem) {
+  if (!Convert.getResult()->use_empty()) {
+    IRBuilder B(Convert.getParent()->getParent()->getContext());
+    B.setInsertPoint(&Convert);
+    B.setLoc(Convert.getLoc());
+    Value *Loaded = B.createLocalLoad(Mem);
+    Loaded->getDefiningInstruction()->setLayout(*Convert.getLayout());
+    Convert.getResult()->replaceAllUsesWith(Loaded);
+  }
+  Convert.eraseFromParent();
 }
 
 class StageDotOperandsPass : public FunctionPass {
@@ -130,8 +147,11 @@ public:
         if (isMatrixCoreDot(I))
           Dots.push_back(&I);
     bool Changed = false;
+    llvm::DenseMap<Instruction *, Value *> Hoisted;
     for (Instruction *Dot : Dots)
-      Changed |= stageOperands(*Dot);
+      Changed |= stageOperands(*Dot, Hoisted);
+    for (auto [Convert, Mem] : Hoisted)
+      finishHoisted(*Convert, Mem);
     if (!Changed)
       return PreservedAnalyses::all();
     return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();

@@ -178,7 +178,7 @@ def _cases():
     for stage in (1, 3):
         c.append(Case(f"attention-stage{stage}", attention.attn_fwd, ATT_SIG,
                       {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}, shared=True,
-                      ptx=(r"ex2\.approx\.f32", r"fma\.rn\.f32",
+                      ptx=(r"ex2\.approx\.ftz\.f32", r"fma\.rn\.f32", r"cvt\.rn\.f16x2\.f32",
                            r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32")))
     # Block pointers.
     c.append(Case("block_ptr_matmul-fp16", block_ptr_matmul.matmul_block_ptr, BP_SIG.format("fp16"),
@@ -290,14 +290,16 @@ def _loop_blocks(tgir):
 
 
 @pytest.mark.parametrize("stage", [1, 3])
-def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
+def test_attention_keeps_p_in_registers_and_q_in_shared_memory(stage):
     """Tutorial 6 on mma.sync: both dots take warps along M, so that the
-    first one's accumulator (P, after exp2 and the f16 cast) is the second's
-    A operand by renaming registers (no shared memory), m_i and l_i broadcast
-    with no conversion, and Q's trip through shared memory is hoisted out of
-    the K/V loop: inside it only K and V are staged, through the
-    pipeliner's rings (3 stages: 3 buffers of 64x64 f16 each), with one
-    barrier per iteration."""
+    first one's accumulator (P, after exp2 and the f16 cast, packed two at
+    a time by cvt.rn.f16x2) is the second's A operand by renaming
+    registers (no shared memory), m_i and l_i broadcast with no conversion,
+    and Q goes to shared memory once, before the loops (the causal
+    kernel's two loops share its buffer), and is read at each first dot a
+    K step at a time, so that it holds no registers across the loop (as in
+    Triton). K and V come through the pipeliner's rings (3 stages: 3
+    buffers of 64x64 f16 each), with one barrier per iteration."""
     consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
     sig = _signature(attention.attn_fwd, ATT_SIG, consts)
     attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
@@ -306,6 +308,8 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
     tgir = k.asm["tgir"]
     loops = _loop_blocks(tgir)
     assert len(loops) == (2 if stage == 3 else 1), [b[:80] for b in loops]
+    q = re.findall(r"(%\S+) = local_alloc %\S+ : memdesc<128 x 64 x f16", tgir)
+    assert len(q) == 1, q
     for body in loops:
         assert body.count("= dot ") == 2
         # K (as the first dot's B) and V: 64x64 f16 slots of their rings,
@@ -315,18 +319,23 @@ def test_attention_keeps_p_in_registers_and_q_out_of_the_loop(stage):
         assert slots == [("64", "64")] * 4, slots  # read and write slot of each
         assert body.count("async_copy ") == 2 and body.count("async_wait {num=1}") == 1
         assert body.count("barrier") == 1
+        # Q is read right before the first dot.
+        lines = body.splitlines()
+        first_dot = next(i for i, line in enumerate(lines) if "= dot " in line)
+        assert f"= local_load {q[0]} " in lines[first_dot - 2], lines[first_dot - 2:first_dot]
         # Nothing converts through shared memory in the loop: P's conversion
         # renames registers (the lowering's registerMapping), m_i/l_i none.
         threads = lambda line: re.search(r"lane=.*?\]\], warp=.*?\]\]", line).group(0)  # noqa: E731
-        first_dot = next(line for line in body.splitlines() if "= dot " in line)
         for conv in re.findall(r"= convert_layout .*", body):
             assert "x f16>" in conv and "128 x 64" in conv, conv
-            assert threads(conv) == threads(first_dot), (conv, first_dot)
-    # The two rings and Q, once per loop nest.
+            assert threads(conv) == threads(lines[first_dot]), (conv, lines[first_dot])
+    # The two rings per loop nest and Q.
     assert len(re.findall(r"= local_alloc : memdesc<3 x 64 x 64 x f16", tgir)) == 2 * len(loops)
-    assert tgir.count("local_alloc") == 3 * len(loops)
+    assert tgir.count("local_alloc") == 2 * len(loops) + 1
     ptx = k.asm["ptx"]
     assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == 128 * len(loops)
+    # P: 128x64 per iteration over 128 threads, two per instruction.
+    assert ptx.count("cvt.rn.f16x2.f32") == 32 * len(loops)
 
 
 def test_too_much_shared_memory_is_out_of_resources():
