@@ -29,6 +29,8 @@
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
 using namespace tritium;
 
 namespace {
@@ -40,10 +42,25 @@ struct Product {
   Words A, B;
 };
 
+/// The f32 that \p V rounds (to nearest even) to f16, or null.
+llvm::Value *truncatedF32(llvm::Value *V) {
+  auto *T = llvm::dyn_cast<llvm::FPTruncInst>(V);
+  return T && T->getSrcTy()->isFloatTy() && T->getDestTy()->isHalfTy() ? T->getOperand(0)
+                                                                         : nullptr;
+}
+
 /// \p E (1, 2 or 4 elements of 32 bits in all) as one i32.
 llvm::Value *pack(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> E) {
   if (E.size() == 1)
     return B.CreateBitCast(E[0], B.getInt32Ty());
+  // Two f32 rounded to f16 (attention's P) pack with one cvt.rn.f16x2.f32;
+  // LLVM 16 would round them one at a time and then move them together.
+  // The instruction puts its first operand in the high half.
+  if (E.size() == 2)
+    if (llvm::Value *Lo = truncatedF32(E[0]))
+      if (llvm::Value *Hi = truncatedF32(E[1]))
+        return B.CreateBitCast(B.CreateIntrinsic(llvm::Intrinsic::nvvm_ff2f16x2_rn, {}, {Hi, Lo}),
+                               B.getInt32Ty());
   llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(E[0]->getType(), E.size()));
   for (unsigned I = 0; I < E.size(); ++I)
     V = B.CreateInsertElement(V, E[I], uint64_t(I));

@@ -159,6 +159,18 @@ def test_unary_edges(backend, op, dtype):
         assert np.signbit(out[zeros]).tolist() == np.signbit(ref[zeros]).tolist()
 
 
+def test_exp2_denormal_results(backend):
+    """fp32 exp2 on NVIDIA flushes denormal results to zero, as Triton's
+    does (ex2.approx.ftz); elsewhere it keeps them."""
+    x = np.array(([-127.5, -130.0, -140.0, -126.0] * N)[:N], dtype="float32")
+    z = np.zeros(N, dtype="float32")
+    _, out = backend.run(k_unary, 1, x, z, N=N, OP="exp2", T=tlt("float32"), ZIO=tlt("float32"))
+    ref = np.exp2(x)
+    if backend.name == "cuda":
+        ref = np.where(np.abs(ref) < np.finfo(np.float32).tiny, 0.0, ref).astype("float32")
+    assert_close(out, ref, "float32", rtol=2e-6, atol=0)
+
+
 @pytest.mark.parametrize("op", ["neg", "abs", "invert", "plus"])
 @pytest.mark.parametrize("dtype", INTS)
 def test_unary_int(backend, op, dtype):
