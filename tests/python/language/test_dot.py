@@ -137,6 +137,61 @@ def test_dot(backend, in_dtype, mode, shape):
     _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra, rel=rel)
 
 
+def k_dot_loop(A, B, D, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr, IN: tl.constexpr,
+               MASKED: tl.constexpr, OUT: tl.constexpr):
+    # The tutorial's K loop: its loads feed only the dot, so the pipeliner
+    # copies them num_stages - 1 iterations ahead (bf16 arrives as int16
+    # bits: the pointer cast keeps the load a plain bf16 load).
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, BK)
+    a_ptrs = A.to(tl.pointer_type(IN)) + rm[:, None] * K + rk[None, :]
+    b_ptrs = B.to(tl.pointer_type(IN)) + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((M, N), dtype=OUT)
+    for k in range(0, tl.cdiv(K, BK)):
+        if MASKED:
+            a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0)
+            b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0)
+        else:
+            a = tl.load(a_ptrs)
+            b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(D + rm[:, None] * N + rn[None, :], acc)
+
+
+# (K, masked): one iteration (fewer than every num_stages but 1), three,
+# and K % BLOCK_K != 0 with the last stage's copies partly masked.
+LOOP_K = [(32, False), (96, False), (176, True)]
+LOOP_CASES = [(d, s, k, m) for d in ("float16", "bfloat16", "float32", "int8") for s in (1, 2, 3, 4, 5)
+              for k, m in LOOP_K]
+
+
+@pytest.mark.parametrize("in_dtype,stages,k,masked", LOOP_CASES,
+                         ids=[f"{d}-s{s}-k{k}{'-masked' if m else ''}" for d, s, k, m in LOOP_CASES])
+def test_dot_loop_num_stages(backend, in_dtype, stages, k, masked):
+    """A K loop of dots for num_stages 1 to 5 (the pipeliner's prologue,
+    ring slots and drain), trip counts below num_stages, masked tails."""
+    rs = rng(61)
+    m = n = 64
+    a, b = _inputs(in_dtype, m, n, k, rs)
+    if in_dtype == "bfloat16":
+        a, b = round_bf16(a), round_bf16(b)
+        a_io, b_io = ((x.view(np.uint32) >> 16).astype(np.uint16).view(np.int16) for x in (a, b))
+    else:
+        a_io, b_io = a, b
+    out_dtype = "int32" if in_dtype == "int8" else "float32"
+    d = np.zeros((m, n), dtype=out_dtype)
+    *_, out = backend.run(k_dot_loop, 1, a_io, b_io, d, k, M=m, N=n, BK=32, IN=tlt(in_dtype), MASKED=masked,
+                          OUT=tlt(out_dtype), num_stages=stages)
+    if in_dtype == "int8":
+        ref = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
+    else:
+        ref = a.astype(np.float64) @ b.astype(np.float64)
+    _check(out, ref, a, b, out_dtype, tf32=in_dtype == "float32")
+
+
 def k_dot_fp8(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, TA: tl.constexpr, TB: tl.constexpr,
               OUT: tl.constexpr, TRANS_B: tl.constexpr):
     rm = tl.arange(0, M)
