@@ -266,8 +266,15 @@ LoadedKernel Driver::loadKernel(const KernelImage &Img, int Device) {
     K.MaxThreads = Attr(FuncMaxThreadsPerBlock);
     K.StaticShared = Attr(FuncSharedSizeBytes);
 
-    if (Img.NumThreads > static_cast<unsigned>(K.MaxThreads))
+    if (Img.NumThreads > static_cast<unsigned>(K.MaxThreads)) {
+      // The driver lowers a kernel's thread limit when its registers times
+      // the threads exceed the block's register file: say so.
+      uint64_t Regs = uint64_t(K.NumRegs) * Img.NumThreads;
+      int RegsPerBlock = deviceAttribute(DevMaxRegistersPerBlock, Device);
+      if (Regs > static_cast<uint64_t>(RegsPerBlock))
+        throw OutOfResources("registers", Regs, RegsPerBlock, Img.Name);
       throw OutOfResources("threads", Img.NumThreads, K.MaxThreads, Img.Name);
+    }
 
     uint64_t Needed = uint64_t(Img.SharedBytes) + K.StaticShared;
     if (Needed > DefaultSharedMemoryLimit) {

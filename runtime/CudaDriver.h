@@ -53,6 +53,7 @@ enum DeviceAttribute : int {
   DevMaxGridDimZ = 7,
   DevMaxSharedMemoryPerBlock = 8,
   DevWarpSize = 10,
+  DevMaxRegistersPerBlock = 12,
   DevMultiprocessorCount = 16,
   DevL2CacheSize = 38,
   DevComputeCapabilityMajor = 75,

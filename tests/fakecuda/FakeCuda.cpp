@@ -52,6 +52,8 @@ static_assert(agree(tc::DevMaxSharedMemoryPerBlock,
                     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
               "DevMaxSharedMemoryPerBlock");
 static_assert(agree(tc::DevWarpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE), "DevWarpSize");
+static_assert(agree(tc::DevMaxRegistersPerBlock, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK),
+              "DevMaxRegistersPerBlock");
 static_assert(agree(tc::DevMultiprocessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
               "DevMultiprocessorCount");
 static_assert(agree(tc::DevL2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE), "DevL2CacheSize");
@@ -142,6 +144,7 @@ struct State {
         {"sm_count", 132},
         {"warp_size", 32},
         {"max_threads", 1024},
+        {"regs_per_block", 65536},
         {"shared_per_block", 49152},
         {"shared_optin", 232448},
         {"shared_per_sm", 233472},
@@ -467,6 +470,9 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *Value, CUdevice_attribute Attr, CUdev
     break;
   case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
     *Value = static_cast<int>(S.get("warp_size"));
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+    *Value = static_cast<int>(S.get("regs_per_block"));
     break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
     *Value = static_cast<int>(S.get("sm_count"));

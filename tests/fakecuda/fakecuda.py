@@ -52,7 +52,7 @@ class FakeCuda:
 
     def set(self, key, value):
         """devices, cc_major, cc_minor, shared_optin, shared_per_block,
-        max_threads, launch_ns (virtual time per launch), memset_ns,
+        max_threads, regs_per_block, launch_ns (virtual time per launch), memset_ns,
         host_below (pointers below it are not device-accessible), ..."""
         self.lib.fakecuda_set(key.encode(), int(value))
 

@@ -377,6 +377,17 @@ def test_too_many_threads_is_out_of_resources(cuda):
         add_kernel[(1,)](*tensors(), 16, num_warps=16)
 
 
+def test_too_many_registers_is_out_of_resources(cuda):
+    """The driver lowers a kernel's thread limit when registers x threads
+    exceed the block's 64K: that is named as registers."""
+    cuda.backend.attributes = {"regs": 255, "max_threads": 256}
+    with pytest.raises(OutOfResources) as info:
+        add_kernel[(1,)](*tensors(), 16, num_warps=16)
+    e = info.value
+    assert (e.name, e.required, e.limit) == ("registers", 255 * 512, 65536)
+    assert "add_kernel" in str(e)
+
+
 def test_registers_and_spills(cuda):
     cuda.backend.attributes = {"regs": 40, "local": 16}
     k = add_kernel[(1,)](*tensors(), 16)
