@@ -53,19 +53,19 @@ def run_package(package, shapes, causals, stages):
 
                 def fn(bm=bm, bn=bn, nw=nw, o=o, m=m):
                     return mod.attn_fwd[(S // bm, Z * H)](q, k, v, sm_scale, m, o, *q.stride(),
-                                                   *k.stride(), *v.stride(), *o.stride(), H, S,
-                                                   HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn,
-                                                   STAGE=3 if causal else 1, num_warps=nw,
-                                                   num_stages=stages)
+                                                          *k.stride(), *v.stride(), *o.stride(),
+                                                          H, S, HEAD_DIM=D, BLOCK_M=bm,
+                                                          BLOCK_N=bn, STAGE=3 if causal else 1,
+                                                          num_warps=nw, num_stages=stages)
                 label = f"{package} {name} {bm}x{bn}/{nw}"
                 ms = time_checked(label, fn,
                                   lambda o=o: (o.float() - ref.float()).abs().max().item(), 2e-2)
                 if ms is None:
                     continue
                 tflops = flops / ms * 1e-9
-                k = fn()  # compiled already: its registers and spills
-                print(f"  {label}: {tflops:.1f} TFLOP/s ({k.n_regs} registers, {k.n_spills} spilled)",
-                      file=sys.stderr, flush=True)
+                kernel = fn()  # compiled already: its registers and spills
+                print(f"  {label}: {tflops:.1f} TFLOP/s ({kernel.n_regs} registers, "
+                      f"{kernel.n_spills} spilled)", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[name] = best
             if package == "tritium":
