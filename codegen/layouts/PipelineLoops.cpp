@@ -262,9 +262,11 @@ private:
 
     // The body: wait for this iteration's group, read its slot, copy for
     // iteration i + S - 1 into the slot the previous iteration read.
+    // The first staged alloc (they all dominate the latch, so one
+    // dominates the others).
     Instruction *First = Loads.front().Alloc;
     for (const StagedLoad &S : Loads)
-      if (S.Alloc->getParent() == First->getParent() && comesBefore(S.Alloc, First))
+      if (DT.dominates(S.Alloc->getResult(0), First))
         First = S.Alloc;
     B.setInsertPoint(First);
     B.setLoc(First->getLoc());
@@ -298,16 +300,6 @@ private:
         B.setInsertPoint(Succ, Succ->getFirstNonPhi());
         B.createAsyncWait(0);
       }
-  }
-
-  static bool comesBefore(const Instruction *A, const Instruction *B) {
-    for (const Instruction &I : *A->getParent()) {
-      if (&I == A)
-        return true;
-      if (&I == B)
-        return false;
-    }
-    return false;
   }
 
   Loop &L;
