@@ -288,9 +288,9 @@ void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
     error("Boolean value of Tensor with more than one value is ambiguous: "
           "the condition is a block " +
           C.Ty->getName() + ", not a scalar");
-  if (NumStages && (*NumStages < 0 || *NumStages > kMaxNumStages))
-    error("num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
-          std::to_string(*NumStages));
+  if (NumStages)
+    if (std::string Why = checkNumStages(*NumStages); !Why.empty())
+      error(Why);
   Instruction *Br = B.createCondBr(toBool(C).V, T, F);
   if (NumStages)
     Br->setAttr(AttrKey::NumStages, AttrValue::integer(*NumStages));

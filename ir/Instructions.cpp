@@ -887,13 +887,19 @@ std::string BrInst::checkFamilyTypes() const {
   return allowAttrs(*this, {});
 }
 
+std::string tritium::checkNumStages(int64_t N) {
+  if (N >= 0 && N <= kMaxNumStages)
+    return "";
+  return "num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
+         std::to_string(N);
+}
+
 std::string CondBrInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 0, 2));
   TRY(allowAttrs(*this, {AttrKey::NumStages}));
-  if (hasAttr(AttrKey::NumStages) &&
-      (getIntAttr(AttrKey::NumStages) < 0 || getIntAttr(AttrKey::NumStages) > kMaxNumStages))
-    return "'cond_br' num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
-           std::to_string(getIntAttr(AttrKey::NumStages));
+  if (hasAttr(AttrKey::NumStages))
+    if (std::string Why = checkNumStages(getIntAttr(AttrKey::NumStages)); !Why.empty())
+      return "'cond_br' " + Why;
   if (!getCondition()->getType()->isBool())
     return "'cond_br' condition must be i1, got " +
            ty(getCondition()->getType());

@@ -357,6 +357,9 @@ ICmpPredicate getSwappedPredicate(ICmpPredicate P);
 /// The most pipeline stages a loop may ask for (each one a shared-memory
 /// buffer of its operands).
 inline constexpr int64_t kMaxNumStages = 16;
+/// "" if \p N stages may be asked for (0 to kMaxNumStages), else
+/// "num_stages must be from 0 to 16, got N".
+std::string checkNumStages(int64_t N);
 
 class CondBrInst : public Instruction {
   TRITIUM_FAMILY_CLASS(CondBr)

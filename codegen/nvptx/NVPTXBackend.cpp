@@ -53,9 +53,8 @@ std::string tritium::checkOptions(const NVPTXOptions &Opts) {
   if (Opts.NumWarps == 0 || Opts.NumWarps > 32 || !llvm::isPowerOf2_32(Opts.NumWarps))
     return "num_warps must be a power of 2 between 1 and 32, got " +
            std::to_string(Opts.NumWarps);
-  if (Opts.NumStages > unsigned(kMaxNumStages))
-    return "num_stages must be from 0 to " + std::to_string(kMaxNumStages) + ", got " +
-           std::to_string(Opts.NumStages);
+  if (std::string Why = checkNumStages(Opts.NumStages); !Why.empty())
+    return Why;
   // PTX allows .maxnreg up to 255; ptxas rounds small values up itself.
   if (Opts.MaxNReg > 255)
     return "maxnreg must be between 1 and 255, got " + std::to_string(Opts.MaxNReg);
