@@ -53,12 +53,12 @@ bool isOn(const char *Env) {
 struct Request {
   std::string Input, Output = "-", Emit;
   Target GPU;
-  unsigned NumWarps = 4, NumStages = 3, MaxNReg = 0, WavesPerEU = 0;
+  unsigned NumWarps = 4, NumStages = NVPTXOptions().NumStages, MaxNReg = 0, WavesPerEU = 0;
   bool RunPasses = false, Debug = false;
 };
 
-/// The NVIDIA stages after tgir: llvm, ptx, cubin.
-std::string translateNVIDIA(Module &M, const Request &R) {
+/// \p R's options for an NVIDIA target.
+NVPTXOptions nvptxOptions(const Request &R) {
   NVPTXOptions Opts;
   Opts.GPU = R.GPU;
   Opts.NumWarps = R.NumWarps;
@@ -66,6 +66,12 @@ std::string translateNVIDIA(Module &M, const Request &R) {
   Opts.MaxNReg = R.MaxNReg;
   Opts.Debug = R.Debug;
   Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
+  return Opts;
+}
+
+/// The NVIDIA stages after tgir: llvm, ptx, cubin.
+std::string translateNVIDIA(Module &M, const Request &R) {
+  NVPTXOptions Opts = nvptxOptions(R);
   runGPUPipeline(M, Opts);
   verifyModuleOrThrow(M);
   if (R.Emit == "tgir")
@@ -119,12 +125,7 @@ std::string checkRequest(Request &R) {
   if (R.GPU.isNVIDIA()) {
     if (R.WavesPerEU)
       return "--waves-per-eu is for hip targets";
-    NVPTXOptions O;
-    O.GPU = R.GPU;
-    O.NumWarps = R.NumWarps;
-    O.NumStages = R.NumStages;
-    O.MaxNReg = R.MaxNReg;
-    return checkOptions(O);
+    return checkOptions(nvptxOptions(R));
   }
   if (R.MaxNReg)
     return "--maxnreg is for cuda targets (hip targets take --waves-per-eu)";

@@ -31,7 +31,8 @@ Target targetOf(py::handle T) {
   return GPU;
 }
 
-NVPTXOptions options(py::handle GPU, unsigned NumWarps, bool Debug, unsigned NumStages = 3) {
+NVPTXOptions options(py::handle GPU, unsigned NumWarps, bool Debug,
+                     unsigned NumStages = NVPTXOptions().NumStages) {
   NVPTXOptions O;
   O.GPU = targetOf(GPU);
   O.NumWarps = NumWarps;
@@ -48,7 +49,7 @@ void bindNVPTX(py::module_ &Top) {
       [](unsigned NumWarps, py::handle GPU, unsigned NumStages) {
         return getGPUPipeline(options(GPU, NumWarps, false, NumStages));
       },
-      py::arg("num_warps"), py::arg("target") = "cuda:90", py::arg("num_stages") = 3,
+      py::arg("num_warps"), py::arg("target") = "cuda:90", py::arg("num_stages") = NVPTXOptions().NumStages,
       "The pass pipeline of the tgir stage");
   M.def(
       "run_gpu_pipeline",
@@ -56,7 +57,7 @@ void bindNVPTX(py::module_ &Top) {
         runGPUPipeline(Mod.getModule(), options(GPU, NumWarps, Debug, NumStages));
       },
       py::arg("module"), py::arg("target"), py::arg("num_warps"),
-      py::arg("debug") = false, py::arg("num_stages") = 3,
+      py::arg("debug") = false, py::arg("num_stages") = NVPTXOptions().NumStages,
       "Assigns layouts (in place): Tritium IR -> layout-level Tritium IR");
   M.def(
       "lower_to_llvm_ir",
