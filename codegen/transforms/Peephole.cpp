@@ -13,6 +13,16 @@
 //     shapes match
 //   - trans of a trans is one trans by the composed order, or the source
 //     when the orders cancel
+//   - a getelementptr adding a splat offset to a block of pointers built
+//     from a splat base (by getelementptr, broadcast and expand_dims, in the
+//     same loop) is that chain rebuilt over `splat(getelementptr base, s)`:
+//     the uniform offset is one scalar add, and the original block need not
+//     stay live for it. Attention's second loop starts at `k_ptrs + lo *
+//     stride`: without this the first loop carried the 16 pointers of
+//     k_ptrs and v_ptrs (32 registers a thread) through it unused, and ptxas
+//     had that many fewer to schedule the loop with. A constant offset
+//     stays where it is (an address immediate), unless the base is the
+//     splat itself
 //   - a load, store or atomic whose mask is all true drops the mask (a load
 //     its `other` too); a load whose mask is all false is its `other` (or
 //     undef), and a store whose mask is all false is erased
@@ -29,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/AxisInfo.h"
+#include "analysis/LoopInfo.h"
 #include "codegen/transforms/TransformUtils.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
@@ -54,7 +65,7 @@ Instruction *getDef(Value *V, Opcode Op) {
 
 class Peephole {
 public:
-  explicit Peephole(Function &F) : F(F), Builder(F.getContext()) {}
+  Peephole(Function &F, const LoopInfo &LI) : F(F), LI(LI), Builder(F.getContext()) {}
   bool run();
 
 private:
@@ -66,6 +77,7 @@ private:
   Value *simplifyTrans(TransInst *I);
   Value *simplifyLoad(LoadInst *I);
   void simplifyStore(StoreInst *I);
+  Value *foldUniformOffset(GetElementPtrInst *I);
 
   /// Whether every lane of \p Mask is true (true), false (false), or
   /// unknown (nullopt). Extension point: the axis analysis will answer
@@ -85,6 +97,7 @@ private:
   }
 
   Function &F;
+  const LoopInfo &LI;
   IRBuilder Builder;
   InstructionWorklist Worklist;
   bool Changed = false;
@@ -192,6 +205,8 @@ Value *Peephole::simplify(Instruction *I) {
     return nullptr;
   case Opcode::Trans:
     return simplifyTrans(llvm::cast<TransInst>(I));
+  case Opcode::GetElementPtr:
+    return foldUniformOffset(llvm::cast<GetElementPtrInst>(I));
   case Opcode::Load:
     return simplifyLoad(llvm::cast<LoadInst>(I));
   case Opcode::Store:
@@ -262,6 +277,44 @@ Value *Peephole::simplifyTrans(TransInst *I) {
   return queued(Builder.createTrans(Inner->getSrc(), Composed));
 }
 
+Value *Peephole::foldUniformOffset(GetElementPtrInst *I) {
+  Instruction *Offset = getDef(I->getOffset(), Opcode::Splat);
+  Instruction *Top = I->getPtr()->getDefiningInstruction();
+  if (!Offset || !Top)
+    return nullptr;
+  Value *S = Offset->getOperand(0);
+  // The chain from the pointer block down to its splat base, outermost first.
+  llvm::SmallVector<Instruction *, 8> Chain;
+  Instruction *Root = Top;
+  constexpr unsigned MaxChain = 8;
+  while (Root->getOpcode() != Opcode::Splat) {
+    Opcode Op = Root->getOpcode();
+    if (Chain.size() == MaxChain ||
+        (Op != Opcode::GetElementPtr && Op != Opcode::Broadcast && Op != Opcode::ExpandDims))
+      return nullptr;
+    Chain.push_back(Root);
+    Root = Root->getOperand(0)->getDefiningInstruction();
+    if (!Root)
+      return nullptr;
+  }
+  // Rebuilding the chain elsewhere than where it was computed would compute
+  // it once per iteration of a loop it was invariant in.
+  if (!Chain.empty() &&
+      (getDef(S, Opcode::Constant) || LI.getLoopFor(Top->getParent()) != LI.getLoopFor(I->getParent())))
+    return nullptr;
+  Value *V = Builder.createSplat(Builder.createGEP(Root->getOperand(0), S),
+                                 Root->getResult()->getType()->getShape());
+  for (Instruction *C : llvm::reverse(Chain)) {
+    if (auto *G = llvm::dyn_cast<GetElementPtrInst>(C))
+      V = Builder.createGEP(V, G->getOffset());
+    else if (auto *E = llvm::dyn_cast<ExpandDimsInst>(C))
+      V = Builder.createExpandDims(V, E->getAxis());
+    else
+      V = Builder.createBroadcast(V, C->getResult()->getType()->getShape());
+  }
+  return queued(V);
+}
+
 Value *Peephole::simplifyLoad(LoadInst *I) {
   Value *Mask = I->getMask();
   if (!Mask)
@@ -296,8 +349,8 @@ void Peephole::simplifyStore(StoreInst *I) {
 
 } // namespace
 
-PreservedAnalyses PeepholePass::runOnFunction(Function &F, AnalysisManager &) {
-  Peephole P(F);
+PreservedAnalyses PeepholePass::runOnFunction(Function &F, AnalysisManager &AM) {
+  Peephole P(F, AM.get<LoopAnalysis>(F));
   if (!P.run())
     return PreservedAnalyses::all();
   return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();

@@ -167,3 +167,22 @@ bb0:
 )";
   CHECK(runPipeline(IR, "peephole") == IR);
 }
+
+TEST_CASE("peephole: a uniform offset of a splat-based pointer block moves into the base") {
+  std::string Out = runPipeline("kernel @k(%x: ptr<f32>, %s: i32) {\n"
+                                "bb0:\n"
+                                "  %r = make_range {start=0, end=64} : <64 x i32>\n"
+                                "  %xs = splat %x : <64 x ptr<f32>>\n"
+                                "  %p = getelementptr %xs, %r : <64 x ptr<f32>>\n"
+                                "  %v = load %p : <64 x f32>\n"
+                                "  %ss = splat %s : <64 x i32>\n"
+                                "  %q = getelementptr %p, %ss : <64 x ptr<f32>>\n"
+                                "  store %q, %v\n"
+                                "  ret\n"
+                                "}\n",
+                                "peephole,dce");
+  // %q is rebuilt over `splat(%x + %s)`; %p stays for its load.
+  CHECK(Out.find("getelementptr %x, %s : ptr<f32>") != std::string::npos);
+  CHECK(Out.find("getelementptr %p,") == std::string::npos);
+  CHECK(Out.find("%v = load %p") != std::string::npos);
+}
