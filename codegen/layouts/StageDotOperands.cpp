@@ -76,6 +76,14 @@ Value *allocate(IRBuilder &B, Instruction &Convert) {
                             Src);
 }
 
+/// A local_load of \p Mem at \p B's insertion point in \p Convert's
+/// layout: the value the conversion made.
+Value *readAs(IRBuilder &B, Value *Mem, const Instruction &Convert) {
+  Value *Loaded = B.createLocalLoad(Mem);
+  Loaded->getDefiningInstruction()->setLayout(*Convert.getLayout());
+  return Loaded;
+}
+
 /// Stages the operands of \p Dot that arrive through conversions. Those
 /// converted in the dot's block go together right before the dot: both
 /// local_allocs first, then both local_loads, so that one barrier separates
@@ -114,9 +122,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     ReadAtDot.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction())});
   for (auto [K, Mem] : ReadAtDot) {
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
-    Value *Loaded = B.createLocalLoad(Mem);
-    Loaded->getDefiningInstruction()->setLayout(*Convert->getLayout());
-    Dot.setOperand(K, Loaded);
+    Dot.setOperand(K, readAs(B, Mem, *Convert));
     if (Convert->getResult()->use_empty() && !Hoisted.count(Convert))
       Convert->eraseFromParent();
   }
@@ -130,9 +136,7 @@ void finishHoisted(Instruction &Convert, Value *Mem) {
     IRBuilder B(Convert.getParent()->getParent()->getContext());
     B.setInsertPoint(&Convert);
     B.setLoc(Convert.getLoc());
-    Value *Loaded = B.createLocalLoad(Mem);
-    Loaded->getDefiningInstruction()->setLayout(*Convert.getLayout());
-    Convert.getResult()->replaceAllUsesWith(Loaded);
+    Convert.getResult()->replaceAllUsesWith(readAs(B, Mem, Convert));
   }
   Convert.eraseFromParent();
 }

@@ -299,8 +299,8 @@ Value *Peephole::foldUniformOffset(GetElementPtrInst *I) {
   }
   // Rebuilding the chain elsewhere than where it was computed would compute
   // it once per iteration of a loop it was invariant in.
-  if (!Chain.empty() &&
-      (getDef(S, Opcode::Constant) || LI.getLoopFor(Top->getParent()) != LI.getLoopFor(I->getParent())))
+  if (!Chain.empty() && (getDef(S, Opcode::Constant) ||
+                         LI.getLoopFor(Top->getParent()) != LI.getLoopFor(I->getParent())))
     return nullptr;
   Value *V = Builder.createSplat(Builder.createGEP(Root->getOperand(0), S),
                                  Root->getResult()->getType()->getShape());

@@ -49,7 +49,8 @@ void bindNVPTX(py::module_ &Top) {
       [](unsigned NumWarps, py::handle GPU, unsigned NumStages) {
         return getGPUPipeline(options(GPU, NumWarps, false, NumStages));
       },
-      py::arg("num_warps"), py::arg("target") = "cuda:90", py::arg("num_stages") = NVPTXOptions().NumStages,
+      py::arg("num_warps"), py::arg("target") = "cuda:90",
+      py::arg("num_stages") = NVPTXOptions().NumStages,
       "The pass pipeline of the tgir stage");
   M.def(
       "run_gpu_pipeline",
