@@ -319,7 +319,17 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
       // Offsets are signed (i1 offsets are 0 or 1).
       if (Off->getType()->getIntegerBitWidth() == 1)
         Off = B.CreateZExt(Off, B.getInt32Ty());
-      Out.push_back(B.CreateGEP(ET, Op(0, R), Off));
+      // A byte offset (i8 GEP of offset * size) rather than a typed GEP:
+      // LLVM then sees the same base plus constant byte offsets across
+      // element types and folds them into address immediates instead of
+      // keeping one register per offset live.
+      unsigned Bits = Off->getType()->getIntegerBitWidth();
+      llvm::Value *Wide = B.CreateSExt(Off, B.getInt64Ty());
+      uint64_t Size =
+          B.GetInsertBlock()->getModule()->getDataLayout().getTypeAllocSize(ET);
+      llvm::Value *Bytes = B.CreateMul(Wide, B.getInt64(Size), "", false,
+                                       /*HasNSW=*/Bits < 64);
+      Out.push_back(B.CreateGEP(B.getInt8Ty(), Op(0, R), Bytes));
     }
     break;
   }
