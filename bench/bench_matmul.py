@@ -51,10 +51,11 @@ def run_package(package, sizes, dtypes, stages, configs):
                 grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
 
                 def fn(bm=bm, bn=bn, bk=bk, nw=nw, c=c):
-                    mod.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
-                                            b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                            BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
-                                            num_warps=nw, num_stages=stages)
+                    return mod.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
+                                                   b.stride(0), b.stride(1), c.stride(0),
+                                                   c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
+                                                   BLOCK_K=bk, GROUP_M=8, num_warps=nw,
+                                                   num_stages=stages)
                 label = f"{package} {dtype} {n} {bm}x{bn}x{bk}/{nw}"
                 ms = time_checked(label, fn,
                                   lambda c=c: (c.float() - ref.float()).abs().max().item(),
@@ -62,7 +63,9 @@ def run_package(package, sizes, dtypes, stages, configs):
                 if ms is None:
                     continue
                 tflops = 2 * n ** 3 / ms * 1e-9
-                print(f"  {label}: {tflops:.1f} TFLOP/s", file=sys.stderr, flush=True)
+                kernel = fn()  # compiled already: its registers and spills
+                print(f"  {label}: {tflops:.1f} TFLOP/s ({kernel.n_regs} registers, "
+                      f"{kernel.n_spills} spilled)", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[f"{dtype}_{n}"] = best
             if package == "tritium":
