@@ -314,19 +314,16 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   }
   case OpFamily::GetElementPtr: {
     llvm::Type *ET = pointeeType(C, I.getOperand(0)->getType());
+    uint64_t Size = C.getLLVMModule().getDataLayout().getTypeAllocSize(ET);
     for (unsigned R = 0; R < N; ++R) {
       llvm::Value *Off = Op(1, R);
-      // Offsets are signed (i1 offsets are 0 or 1).
-      if (Off->getType()->getIntegerBitWidth() == 1)
-        Off = B.CreateZExt(Off, B.getInt32Ty());
-      // A byte offset (i8 GEP of offset * size) rather than a typed GEP:
-      // LLVM then sees the same base plus constant byte offsets across
-      // element types and folds them into address immediates instead of
-      // keeping one register per offset live.
+      // A byte offset (an i8 GEP of offset * size) rather than a typed GEP:
+      // an offset used by several GEPs then has one widening for all of
+      // them, not a sext and a sext * size each, both live across a loop
+      // (attention's first). Offsets are signed; i1 offsets are 0 or 1.
       unsigned Bits = Off->getType()->getIntegerBitWidth();
-      llvm::Value *Wide = B.CreateSExt(Off, B.getInt64Ty());
-      uint64_t Size =
-          B.GetInsertBlock()->getModule()->getDataLayout().getTypeAllocSize(ET);
+      llvm::Value *Wide = Bits == 1 ? B.CreateZExt(Off, B.getInt64Ty())
+                                    : B.CreateSExt(Off, B.getInt64Ty());
       llvm::Value *Bytes = B.CreateMul(Wide, B.getInt64(Size), "", false,
                                        /*HasNSW=*/Bits < 64);
       Out.push_back(B.CreateGEP(B.getInt8Ty(), Op(0, R), Bytes));
