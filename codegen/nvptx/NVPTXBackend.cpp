@@ -6,6 +6,7 @@
 #include "codegen/lowering/LLVMDiagnostics.h"
 #include "codegen/lowering/Lowering.h"
 #include "codegen/nvptx/PTXEmitter.h"
+#include "codegen/nvptx/RematerializeAfterLoops.h"
 #include "ir/Diagnostics.h"
 #include "ir/Instructions.h"
 #include "ir/Module.h"
@@ -138,6 +139,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   if (!Err.empty())
     reportError({}, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
+  rematerializeAfterLoops(*LLM);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);
   OS.flush();
