@@ -56,8 +56,8 @@ bool isRecomputable(llvm::Value *V, unsigned &Budget,
 
 /// A copy of \p V's recomputable chain before \p At (\p Copies maps what is
 /// copied there already). A special register is read again by inline
-/// assembly, which neither LLVM's nor ptxas's value numbering merges with
-/// the first read, so that the copy stays a copy.
+/// assembly, which LLVM's value numbering does not merge with the first
+/// read (ptxas's may: docs/performance.md, 2026-12-03 evening).
 llvm::Value *recompute(llvm::Value *V, llvm::Instruction *At,
                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Copies) {
   auto *I = llvm::dyn_cast<llvm::Instruction>(V);

@@ -338,6 +338,25 @@ def test_attention_keeps_p_in_registers_and_q_in_shared_memory(stage):
     assert ptx.count("cvt.rn.f16x2.f32") == 32 * len(loops)
 
 
+@pytest.mark.parametrize("block_m,block_n,num_warps", [(64, 64, 4), (128, 128, 8)])
+def test_attention_d128_causal_does_not_spill(block_m, block_n, num_warps):
+    """ptxas -O3 spills these two (8 and 32 bytes of stack, at 255
+    registers) where its register-usage level 2 fits them (233 and 250
+    registers): a kernel that spills is assembled again at that level and
+    the cubin that spills less is kept (assembleCubin)."""
+    if not _ptxas():
+        pytest.skip("ptxas not found: nothing is assembled")
+    consts = {"HEAD_DIM": 128, "BLOCK_M": block_m, "BLOCK_N": block_n, "STAGE": 3}
+    sig = _signature(attention.attn_fwd, ATT_SIG, consts)
+    # What a launch on contiguous (Z, H, N_CTX, 128) tensors passes.
+    strides = [n for n in sig if n.startswith("stride_")]
+    attrs = _runtime_attrs(attention.attn_fwd, sig, [n for n in strides if n[-1] != "k"] + ["n_ctx"],
+                           [n for n in strides if n in ("stride_qk", "stride_kk", "stride_vk", "stride_on")])
+    k = tritium.compile(ASTSource(attention.attn_fwd, sig, consts, attrs), target="cuda:90",
+                        options={"num_warps": num_warps, "num_stages": 3})
+    assert k.n_spills == 0 and 200 < k.n_regs <= 255, (k.n_regs, k.n_spills)
+
+
 def test_too_much_shared_memory_is_out_of_resources():
     """A kernel needing more shared memory than a block of the target may
     have raises OutOfResources (from the C++ lowering, naming the kernel) at
