@@ -2,6 +2,7 @@
 
 #include "analysis/LayoutRules.h"
 #include "analysis/MFMALayouts.h"
+#include "analysis/WGMMALayouts.h"
 #include "analysis/AxisInfo.h"
 #include "ir/Instructions.h"
 
@@ -166,8 +167,10 @@ LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
 LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opts) {
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
-    return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ? mmaWarpsAlongM(Shape, Opts.NumWarps)
-                                                         : mmaWarps(Shape, Opts.NumWarps));
+    return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ||
+                                               (Opts.WGMMA && isWGMMACandidate(Dot, Opts.NumWarps))
+                                           ? mmaWarpsAlongM(Shape, Opts.NumWarps)
+                                           : mmaWarps(Shape, Opts.NumWarps));
   if (Opts.MFMA && Opts.WarpSize == 64)
     if (std::optional<MFMAConfig> C = chooseMFMA(Dot, Opts.NumWarps))
       return mfmaAccumulatorLayout(Shape, *C);

@@ -32,6 +32,9 @@ struct LayoutOptions {
   bool MMA = false;
   /// Dots that fit go to AMD's MFMA (analysis/MFMALayouts.h; wave64).
   bool MFMA = false;
+  /// Dots that fit Hopper's wgmma (analysis/WGMMALayouts.h) take mma.sync's
+  /// accumulator layout with every warp along M, wgmma's (sm_90a).
+  bool WGMMA = false;
 };
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis

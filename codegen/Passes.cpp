@@ -30,7 +30,9 @@ std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
   return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
          ",warp-size=" + std::to_string(WarpSize) +
          (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
-         "},remove-layout-conversions,licm,cse,stage-dot-operands," +
-         (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) + "}," : "") +
+         "},remove-layout-conversions,licm,cse,stage-dot-operands" +
+         (MatrixCores == "wgmma" ? "{nvmma=1}," : ",") +
+         (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) +
+                          (MatrixCores == "wgmma" ? ",wgmma=1" : "") + "}," : "") +
          "cse,dce,insert-barriers";
 }

@@ -24,7 +24,8 @@ llvm::StringRef getDefaultPipeline();
 /// out of the way (layouts flow from the entry), layouts for \p NumWarps
 /// warps of \p WarpSize lanes, the conversions cheaper to recompute dropped,
 /// dots on the target's matrix cores (\p MatrixCores: "mma" for NVIDIA's
-/// mma.sync, "mfma" for AMD's, "" for none) with their operands staged
+/// mma.sync, "wgmma" for Hopper's wgmma (mma.sync where it does not fit),
+/// "mfma" for AMD's, "" for none) with their operands staged
 /// through swizzled shared memory, their loads in loops software-pipelined
 /// where the target copies asynchronously (\p NumStages set: the stages of
 /// loops that do not ask themselves), cleanup, and barriers last, once the

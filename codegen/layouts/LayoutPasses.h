@@ -20,12 +20,14 @@ class PassRegistry;
 std::unique_ptr<Pass> createAssignLayoutsPass(const LayoutOptions &Opts);
 /// remove-layout-conversions: see RemoveLayoutConversions.cpp.
 std::unique_ptr<Pass> createRemoveLayoutConversionsPass();
-/// stage-dot-operands: see StageDotOperands.cpp.
-std::unique_ptr<Pass> createStageDotOperandsPass();
+/// stage-dot-operands: see StageDotOperands.cpp; \p NVMMA: wgmma's dots
+/// (analysis/WGMMALayouts.h) go through NVMMA shared layouts.
+std::unique_ptr<Pass> createStageDotOperandsPass(bool NVMMA = false);
 
 /// pipeline: see codegen/layouts/PipelineLoops.cpp; \p NumStages for the
-/// loops that do not ask for a number themselves.
-std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages);
+/// loops that do not ask for a number themselves; \p WGMMA: copies after
+/// the dots wgmma runs.
+std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages, bool WGMMA = false);
 
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.
 std::unique_ptr<Pass> createInsertBarriersPass();

@@ -37,12 +37,20 @@
 // nothing else uses it. Too many stages for the device's shared memory is
 // the lowering's OutOfResources error, which names the bytes.
 //
+// Option wgmma=1 (sm_90a): in a loop whose staged loads feed a dot that
+// wgmma runs (NVMMA operands, analysis/WGMMALayouts.h), the body's copies
+// go after the last such dot instead, so that they are issued while its
+// wgmma group runs (the lowering waits for the group after them: they
+// write the slot the previous iteration read, which the barrier after the
+// wait has freed).
+//
 // Requires: layout-level IR after stage-dot-operands (and licm, which makes
 // preheaders), before insert-barriers. Preserves: the CFG.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/LoopInfo.h"
+#include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -86,8 +94,8 @@ struct StagedLoad {
 class LoopPipeliner {
 public:
   LoopPipeliner(Function &F, Loop &L, const DominatorTree &DT, const LoopInfo &LI,
-                unsigned Stages)
-      : L(L), DT(DT), LI(LI), Stages(Stages), B(F.getContext()) {}
+                unsigned Stages, bool WGMMA)
+      : L(L), DT(DT), LI(LI), Stages(Stages), WGMMA(WGMMA), B(F.getContext()) {}
 
   bool run() {
     if (!qualifies())
@@ -281,6 +289,8 @@ private:
       SL.Alloc->getResult(0)->replaceAllUsesWith(Cur);
     }
     B.setInsertPoint(First);
+    if (Instruction *Dot = WGMMA ? lastWGMMADot(First->getParent()) : nullptr)
+      B.setInsertPoint(Dot->getNextNode());
     ValueMap M = cloneSlice(Ahead);
     issueCopies(M, WriteSlot);
     ValueMap Next = nextIteration(M);
@@ -302,10 +312,32 @@ private:
       }
   }
 
+  /// The last dot of \p BB that wgmma runs: placed for it, both operands
+  /// read right there from NVMMA buffers.
+  static Instruction *lastWGMMADot(BasicBlock *BB) {
+    Instruction *Last = nullptr;
+    for (Instruction &I : *BB) {
+      if (I.getOpcode() != Opcode::Dot || !isWGMMADot(I))
+        continue;
+      bool NVMMA = true;
+      for (unsigned K = 0; K < 2; ++K) {
+        Instruction *Def = I.getOperand(K)->getDefiningInstruction();
+        auto *M = Def && Def->getOpcode() == Opcode::LocalLoad
+                      ? llvm::dyn_cast<MemDescType>(Def->getOperand(0)->getType())
+                      : nullptr;
+        NVMMA &= M && nvmmaContiguousDim(*M).has_value();
+      }
+      if (NVMMA)
+        Last = &I;
+    }
+    return Last;
+  }
+
   Loop &L;
   const DominatorTree &DT;
   const LoopInfo &LI;
   unsigned Stages;
+  bool WGMMA;
   IRBuilder B;
   const CountedLoop *Counted = nullptr;
   BasicBlock *Header = nullptr, *Latch = nullptr, *Preheader = nullptr;
@@ -318,7 +350,7 @@ private:
 
 class PipelineLoopsPass : public FunctionPass {
 public:
-  explicit PipelineLoopsPass(unsigned NumStages) : NumStages(NumStages) {}
+  PipelineLoopsPass(unsigned NumStages, bool WGMMA) : NumStages(NumStages), WGMMA(WGMMA) {}
   llvm::StringRef getName() const override { return "pipeline"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
     const DominatorTree &DT = AM.get<DominatorTreeAnalysis>(F);
@@ -328,7 +360,7 @@ public:
     for (Loop *L : LI.getLoopsInnermostFirst()) {
       int64_t S = L->getNumStages().value_or(NumStages);
       if (S >= 2)
-        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S)).run();
+        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), WGMMA).run();
     }
     if (!Changed)
       return PreservedAnalyses::all();
@@ -337,10 +369,11 @@ public:
 
 private:
   unsigned NumStages;
+  bool WGMMA;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages) {
-  return std::make_unique<PipelineLoopsPass>(NumStages);
+std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages, bool WGMMA) {
+  return std::make_unique<PipelineLoopsPass>(NumStages, WGMMA);
 }

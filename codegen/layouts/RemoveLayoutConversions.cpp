@@ -164,8 +164,8 @@ public:
 };
 
 /// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
-/// the target's), mma=0|1 and mfma=0|1 (dots on mma.sync or MFMA where
-/// they fit).
+/// the target's), mma=0|1, mfma=0|1 and wgmma=0|1 (dots on mma.sync,
+/// MFMA or wgmma where they fit; wgmma=1 implies mma=1).
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
   for (auto &KV : Opts) {
@@ -181,14 +181,15 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
       if (Bad || (N != 32 && N != 64))
         throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
       L.WarpSize = N;
-    } else if (Key == "mma" || Key == "mfma") {
+    } else if (Key == "mma" || Key == "mfma" || Key == "wgmma") {
       if (Value != "0" && Value != "1")
         throw CompileError(Key.str() + " must be 0 or 1, got '" + Value.str() + "'");
-      (Key == "mma" ? L.MMA : L.MFMA) = Value == "1";
+      (Key == "mma" ? L.MMA : Key == "mfma" ? L.MFMA : L.WGMMA) = Value == "1";
     } else {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
   }
+  L.MMA |= L.WGMMA;
   return L;
 }
 
@@ -202,7 +203,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("assign-layouts",
         "Give every block value a layout (coalesced memory accesses as anchors) "
         "and convert where users need another",
-        "num-warps=N,warp-size=N,mma=0|1,mfma=0|1", [](const PassOptions &O) {
+        "num-warps=N,warp-size=N,mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
           return createAssignLayoutsPass(parseLayoutOptions(O));
         });
   R.add("remove-layout-conversions",
@@ -210,14 +211,31 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         [] { return createRemoveLayoutConversionsPass(); });
   R.add("stage-dot-operands",
         "Bring the operands of mma.sync dots into their layouts through swizzled "
-        "shared memory (local_alloc + local_load)",
-        [] { return createStageDotOperandsPass(); });
+        "shared memory (local_alloc + local_load); nvmma=1: wgmma's dots through "
+        "its NVMMA layouts",
+        "nvmma=0|1", [](const PassOptions &O) {
+          bool NVMMA = false;
+          for (auto &KV : O) {
+            if (KV.getKey() != "nvmma" || (KV.getValue() != "0" && KV.getValue() != "1"))
+              throw CompileError("stage-dot-operands takes nvmma=0|1, got '" +
+                                 KV.getKey().str() + "=" + KV.getValue() + "'");
+            NVMMA = KV.getValue() == "1";
+          }
+          return createStageDotOperandsPass(NVMMA);
+        });
   R.add("pipeline",
         "Software-pipeline counted loops: the global loads staged for dots become "
         "cp.async copies into a ring of num-stages shared buffers, issued ahead",
-        "num-stages=N", [](const PassOptions &O) {
+        "num-stages=N,wgmma=0|1", [](const PassOptions &O) {
           unsigned N = 3;
+          bool WGMMA = false;
           for (auto &KV : O) {
+            if (KV.getKey() == "wgmma") {
+              if (KV.getValue() != "0" && KV.getValue() != "1")
+                throw CompileError("wgmma must be 0 or 1, got '" + KV.getValue() + "'");
+              WGMMA = KV.getValue() == "1";
+              continue;
+            }
             if (KV.getKey() != "num-stages")
               throw CompileError("pipeline has no option '" + KV.getKey().str() + "'");
             if (llvm::StringRef(KV.getValue()).getAsInteger(10, N) || N > kMaxNumStages)
@@ -225,7 +243,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
                                  std::to_string(kMaxNumStages) + ", got '" +
                                  KV.getValue() + "'");
           }
-          return createPipelineLoopsPass(N);
+          return createPipelineLoopsPass(N, WGMMA);
         });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",

@@ -28,6 +28,13 @@
 // renaming of registers (the P of attention, from one dot's accumulator to
 // the next one's A) stays: it costs nothing.
 //
+// Option nvmma=1 (sm_90a): the operands of a dot placed for wgmma
+// (analysis/WGMMALayouts.h) take the NVMMA layout instead, which wgmma
+// reads through matrix descriptors (it is the layout above for rows of
+// 128 bytes; longer rows are split into 128-byte column blocks); where
+// that layout does not fit the block, the swizzled one stays and the dot
+// falls back to mma.sync.
+//
 // Requires: layouts assigned, conversions final (after
 // remove-layout-conversions and licm), before insert-barriers. Preserves:
 // the CFG.
@@ -35,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MFMALayouts.h"
+#include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -64,14 +72,18 @@ bool isRenaming(const Instruction &Convert) {
 
 /// The local_alloc of the source of \p Convert, before \p B's insertion
 /// point, in the swizzled layout that keeps its register-contiguous
-/// dimension contiguous.
-Value *allocate(IRBuilder &B, Instruction &Convert) {
+/// dimension contiguous (the NVMMA one where \p NVMMA and it fits).
+Value *allocate(IRBuilder &B, Instruction &Convert, bool NVMMA) {
   Value *Src = Convert.getOperand(0);
   Instruction *SrcDef = Src->getDefiningInstruction();
   const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert.getLayout();
   Type *T = Src->getType();
-  LinearLayout Shared = swizzledSharedLayout(T->getShape(), contiguousDim(From),
-                                             getSharedElementBytes(T));
+  unsigned Contiguous = contiguousDim(From), Bytes = getSharedElementBytes(T);
+  std::optional<LinearLayout> ForWGMMA;
+  if (NVMMA)
+    ForWGMMA = nvmmaSharedLayout(T->getShape(), Contiguous, Bytes);
+  LinearLayout Shared =
+      ForWGMMA ? *ForWGMMA : swizzledSharedLayout(T->getShape(), Contiguous, Bytes);
   return B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, false),
                             Src);
 }
@@ -94,7 +106,9 @@ Value *readAs(IRBuilder &B, Value *Mem, const Instruction &Convert) {
 /// then reads it a K step at a time, so that it holds no registers across
 /// the loop (Triton does the same; Q in registers would cost attention 32
 /// to 64 of them per thread).
-bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoisted) {
+bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoisted,
+                   bool NVMMA) {
+  NVMMA = NVMMA && isWGMMADot(Dot);
   llvm::SmallVector<unsigned, 2> AtDot;
   llvm::SmallVector<std::pair<unsigned, Value *>, 2> ReadAtDot;
   IRBuilder B(Dot.getParent()->getParent()->getContext());
@@ -110,7 +124,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     if (!Mem) {
       B.setInsertPoint(Def);
       B.setLoc(Def->getLoc());
-      Mem = allocate(B, *Def);
+      Mem = allocate(B, *Def, NVMMA);
     }
     ReadAtDot.push_back({K, Mem});
   }
@@ -119,7 +133,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
   B.setInsertPoint(&Dot);
   B.setLoc(Dot.getLoc());
   for (unsigned K : AtDot)
-    ReadAtDot.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction())});
+    ReadAtDot.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), NVMMA)});
   for (auto [K, Mem] : ReadAtDot) {
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
     Dot.setOperand(K, readAs(B, Mem, *Convert));
@@ -142,7 +156,10 @@ void finishHoisted(Instruction &Convert, Value *Mem) {
 }
 
 class StageDotOperandsPass : public FunctionPass {
+  bool NVMMA;
+
 public:
+  explicit StageDotOperandsPass(bool NVMMA) : NVMMA(NVMMA) {}
   llvm::StringRef getName() const override { return "stage-dot-operands"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
     llvm::SmallVector<Instruction *, 8> Dots;
@@ -153,7 +170,7 @@ public:
     bool Changed = false;
     llvm::DenseMap<Instruction *, Value *> Hoisted;
     for (Instruction *Dot : Dots)
-      Changed |= stageOperands(*Dot, Hoisted);
+      Changed |= stageOperands(*Dot, Hoisted, NVMMA);
     for (auto [Convert, Mem] : Hoisted)
       finishHoisted(*Convert, Mem);
     if (!Changed)
@@ -164,6 +181,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Pass> tritium::createStageDotOperandsPass() {
-  return std::make_unique<StageDotOperandsPass>();
+std::unique_ptr<Pass> tritium::createStageDotOperandsPass(bool NVMMA) {
+  return std::make_unique<StageDotOperandsPass>(NVMMA);
 }

@@ -47,6 +47,8 @@ void stage(LoweringContext &C, Value *V, unsigned Base) {
 } // namespace
 
 void tritium::lowerDot(LoweringContext &C, Instruction &I) {
+  if (lowerWGMMADot(C, I))
+    return;
   if (isMMADot(I) && lowerMMADot(C, I))
     return;
   if (isMFMADot(I) && lowerMFMADot(C, I))

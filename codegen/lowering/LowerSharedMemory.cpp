@@ -305,13 +305,16 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     if (!Buf)
       C.unsupported(I, "an allocation that the shared memory analysis did not place");
     C.set(I.getResult(0), {C.constI32(Buf->Offset)});
-    if (Value *Init = llvm::cast<LocalAllocInst>(I).getInit())
+    if (Value *Init = llvm::cast<LocalAllocInst>(I).getInit()) {
       storeBlock(C, I.getResult(0), Init);
+      C.getTarget().fenceProxyAsync(B); // wgmma may read it
+    }
     return;
   }
   case Opcode::LocalStore: {
     auto &S = llvm::cast<LocalStoreInst>(I);
     storeBlock(C, S.getMemDesc(), S.getValue());
+    C.getTarget().fenceProxyAsync(B);
     return;
   }
   case Opcode::LocalLoad: {
@@ -347,6 +350,7 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     return;
   case Opcode::AsyncWait:
     C.getTarget().asyncWait(B, unsigned(llvm::cast<AsyncWaitInst>(I).getNum()));
+    C.getTarget().fenceProxyAsync(B); // the copies that landed, before wgmma reads them
     return;
   default:
     C.unsupported(I, "not a shared memory instruction");

@@ -43,8 +43,11 @@ public:
     DominatorTree DT(F);
     for (BasicBlock *BB : DT.getReversePostOrder()) {
       B.SetInsertPoint(C.getBlock(BB));
-      for (Instruction &I : *BB)
+      for (Instruction &I : *BB) {
+        C.flushWGMMA(&I);
         lower(I);
+      }
+      C.flushWGMMA(nullptr);
       Last[BB] = B.GetInsertBlock();
     }
     // Blocks not reachable from the entry still need a terminator.

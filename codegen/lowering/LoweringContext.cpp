@@ -207,7 +207,9 @@ llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {
     G = new llvm::GlobalVariable(LLM, Ty, false, llvm::GlobalValue::ExternalLinkage,
                                  nullptr, "global_smem", nullptr,
                                  llvm::GlobalValue::NotThreadLocal, AS);
-    G->setAlignment(llvm::Align(16));
+    // wgmma's 128-byte swizzle works on address bits 4-9: its buffers
+    // start at multiples of 1024 bytes (the allocator's alignment).
+    G->setAlignment(llvm::Align(Target.hasWGMMA() ? 1024 : 16));
   }
   return B.CreateGEP(B.getInt8Ty(), G, ByteOffset);
 }

@@ -134,7 +134,22 @@ public:
 
   [[noreturn]] void unsupported(const Instruction &I, const llvm::Twine &What) const;
 
+  /// A wgmma group this block has issued and not waited for: the dot's
+  /// result and which of its registers the group writes (LowerWGMMA.cpp).
+  /// The copies the pipeliner issues after the dot go out while it runs;
+  /// the wait comes before the first instruction that could read its
+  /// registers or its operands' shared memory (flushWGMMA).
+  struct PendingWGMMA {
+    const Value *Result = nullptr;
+    llvm::SmallVector<unsigned, 128> Regs;
+  };
+  void deferWGMMAWait(PendingWGMMA P) { Pending = std::move(P); }
+  /// Waits for the pending wgmma group, if any, before lowering \p Next
+  /// (null: the block ends), unless \p Next may run while it is in flight.
+  void flushWGMMA(const Instruction *Next);
+
 private:
+  PendingWGMMA Pending;
   llvm::Module &LLM;
   llvm::Function *LLF;
   Function &F;
@@ -170,6 +185,9 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
 /// no such instruction (nothing emitted then).
 bool lowerMMADot(LoweringContext &C, Instruction &I);
+/// A dot placed for wgmma with NVMMA operands (LowerWGMMA.cpp); false
+/// where it is not, or the target has no wgmma (nothing emitted then).
+bool lowerWGMMADot(LoweringContext &C, Instruction &I);
 /// A dot in MFMA's layouts (LowerMFMA.cpp); false where the target has no
 /// such instruction.
 bool lowerMFMADot(LoweringContext &C, Instruction &I);

@@ -125,6 +125,30 @@ public:
   virtual void asyncCommitGroup(llvm::IRBuilder<> &B) const {}
   /// Waits until at most the \p Num most recent groups are in flight.
   virtual void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const {}
+
+  /// Hopper's warpgroup matrix multiply (sm_90a), analysis/WGMMALayouts.h.
+  virtual bool hasWGMMA() const { return false; }
+  /// One warpgroup's wgmma.mma_async m64nNk16 with f32 accumulation, f16
+  /// or (\p BF16) bf16 inputs read through the shared memory matrix
+  /// descriptors \p DescA and \p DescB (i64), \p TransA / \p TransB for
+  /// M- / N-major operands: \p Acc (N / 2 f32, the PTX ISA's order) in,
+  /// its new values (defined once the group is waited for) to \p D.
+  virtual void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA, llvm::Value *DescB,
+                     bool TransA, bool TransB, llvm::ArrayRef<llvm::Value *> Acc,
+                     llvm::SmallVectorImpl<llvm::Value *> &D) const {}
+  /// wgmma.fence: registers written before it may be wgmma's accumulators.
+  virtual void wgmmaFence(llvm::IRBuilder<> &B) const {}
+  /// Closes this warpgroup's group of wgmma instructions.
+  virtual void wgmmaCommitGroup(llvm::IRBuilder<> &B) const {}
+  /// Waits until at most \p Num groups are in flight; \p Regs (the
+  /// accumulators of those waited for) pass through it, so that nothing
+  /// reads them before it.
+  virtual void wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
+                         llvm::MutableArrayRef<llvm::Value *> Regs) const {}
+  /// Orders this thread's shared memory writes (generic proxy) before
+  /// reads of the asynchronous proxy (wgmma, TMA) that a barrier then
+  /// lets see them; nothing where the target has no such reads.
+  virtual void fenceProxyAsync(llvm::IRBuilder<> &B) const {}
   /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
   /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
   virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }

@@ -77,7 +77,10 @@ std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
   if (Opts.GPU.has(Target::CpAsync))
     Stages = Opts.NumStages;
   return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(),
-                           Opts.GPU.has(Target::MMASync) ? "mma" : "", Stages);
+                           Opts.GPU.has(Target::WGMMA)     ? "wgmma"
+                           : Opts.GPU.has(Target::MMASync) ? "mma"
+                                                           : "",
+                           Stages);
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

@@ -52,6 +52,16 @@ public:
                  llvm::Value *Pred) const override;
   void asyncCommitGroup(llvm::IRBuilder<> &B) const override;
   void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
+  // NVPTXWGMMA.cpp
+  bool hasWGMMA() const override { return GPU.has(Target::WGMMA); }
+  void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA, llvm::Value *DescB, bool TransA,
+             bool TransB, llvm::ArrayRef<llvm::Value *> Acc,
+             llvm::SmallVectorImpl<llvm::Value *> &D) const override;
+  void wgmmaFence(llvm::IRBuilder<> &B) const override;
+  void wgmmaCommitGroup(llvm::IRBuilder<> &B) const override;
+  void wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
+                 llvm::MutableArrayRef<llvm::Value *> Regs) const override;
+  void fenceProxyAsync(llvm::IRBuilder<> &B) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,

@@ -149,6 +149,10 @@ class _Autotuning(_Group):
 
 
 class _Nvidia(_Group):
+    arch = _Knob("TRITIUM_CUDA_ARCH", None, "str",
+                 "The architecture compiled for on the active CUDA GPU, such as '90' "
+                 "(sm_90 without wgmma) or '80' (default: the device's compute "
+                 "capability, 90a on an H100/H200).")
     ptxas_path = _Knob("TRITIUM_PTXAS_PATH", None, "path",
                        "The ptxas binary (default: /usr/local/cuda/bin/ptxas, then PATH).")
     libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path",

@@ -33,10 +33,17 @@ class CudaDriver(NativeDriver):
         return kernel.asm.get("cubin") or kernel.asm.get("ptx")
 
     def get_current_target(self):
-        from ..compiler.compiler import GPUTarget
+        from ..compiler.compiler import GPUTarget, parse_target
+        from .. import knobs
+        if knobs.nvidia.arch:  # read each time: a test may set it
+            return parse_target("cuda:" + knobs.nvidia.arch)
         device = self.get_current_device()
         target = self._targets.get(device)
         if target is None:
             p = self.properties(device)
-            target = self._targets[device] = GPUTarget("cuda", p["major"] * 10 + p["minor"], 32)
+            arch = p["major"] * 10 + p["minor"]
+            # An H100/H200 gets sm_90a, its wgmma (TRITIUM_CUDA_ARCH=90: the
+            # portable sm_90).
+            target = GPUTarget("cuda", arch, 32, "sm_90a" if arch == 90 else None)
+            self._targets[device] = target
         return target

@@ -357,6 +357,54 @@ def test_attention_d128_causal_does_not_spill(block_m, block_n, num_warps):
     assert k.n_spills == 0 and 200 < k.n_regs <= 255, (k.n_regs, k.n_spills)
 
 
+WGMMA_CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4), (128, 64, 128, 4)]
+
+
+@pytest.mark.parametrize("dt", ["fp16", "bf16"])
+@pytest.mark.parametrize("bm,bn,bk,warps", WGMMA_CONFIGS, ids=[f"{a}x{b}x{c}w{d}" for a, b, c, d in WGMMA_CONFIGS])
+def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
+    """cuda:90a: the tutorial matmul's dot is wgmma.mma_async m64nNk16, one
+    per 64-row block of each warpgroup and K step of 16, its operands read
+    through descriptors of NVMMA buffers (no ldmatrix), between
+    wgmma.fence and commit_group + wait_group 0; shared memory writes are
+    followed by fence.proxy.async; ptxas takes it without serializing."""
+    consts = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format(dt), consts)
+    src = ASTSource(matmul.matmul_kernel, sig, consts, _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME))
+    k = tritium.compile(src, target="cuda:90a", options={"num_warps": warps, "num_stages": 3})
+    ptx = k.asm["ptx"]
+    assert re.search(r"^\.target sm_90a", ptx, re.M)
+    ty = {"fp16": "f16", "bf16": "bf16"}[dt]
+    want = f"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ty}.{ty}"
+    assert ptx.count(want) == (bm // (16 * warps)) * (bk // 16), ptx.count("wgmma.mma_async")
+    assert "mma.sync" not in ptx and "ldmatrix" not in ptx
+    body = ptx[ptx.index("wgmma.fence.sync.aligned"):]
+    assert body.index("wgmma.commit_group.sync.aligned") < body.index("wgmma.wait_group.sync.aligned 0")
+    assert "fence.proxy.async.shared::cta" in ptx and "global_smem" in ptx
+    assert re.search(r"\.align 1024 \.b8 global_smem", ptx)
+    if not _ptxas():
+        pytest.skip("ptxas not found: the PTX was checked")
+    log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
+    assert "C7510" not in log and "serializ" not in log, log
+    assert k.n_spills == 0
+
+
+def test_wgmma_falls_back_to_mma_sync():
+    """Rows of 64 bytes (BLOCK_K 32 of f16) have no 128-byte swizzle: the
+    dot stays on mma.sync on cuda:90a, and cuda:90 never uses wgmma."""
+    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), consts)
+    attrs = _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)
+    for target in ("cuda:90a", "cuda:90"):
+        k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target=target,
+                            options={"num_warps": 4})
+        assert "mma.sync.aligned.m16n8k16" in k.asm["ptx"] and "wgmma" not in k.asm["ptx"]
+    consts["BLOCK_K"] = 64
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90",
+                        options={"num_warps": 4})
+    assert "wgmma" not in k.asm["ptx"] and "fence.proxy" not in k.asm["ptx"]
+
+
 def test_too_much_shared_memory_is_out_of_resources():
     """A kernel needing more shared memory than a block of the target may
     have raises OutOfResources (from the C++ lowering, naming the kernel) at

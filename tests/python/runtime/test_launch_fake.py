@@ -95,8 +95,16 @@ def tensors(n=64, dtype="float32"):
 
 # -- the driver ------------------------------------------------------------------
 
-def test_driver_reports_the_device(cuda):
+def test_driver_reports_the_device(cuda, monkeypatch):
+    # Compute capability 9.0 compiles for sm_90a (wgmma); the knob picks another.
+    monkeypatch.delenv("TRITIUM_CUDA_ARCH", raising=False)
+    assert cuda.driver.get_current_target() == compiler.GPUTarget("cuda", 90, 32, "sm_90a")
+    assert str(cuda.driver.get_current_target()) == "cuda:90a"
+    monkeypatch.setenv("TRITIUM_CUDA_ARCH", "90")
     assert cuda.driver.get_current_target() == compiler.GPUTarget("cuda", 90, 32)
+    monkeypatch.setenv("TRITIUM_CUDA_ARCH", "80")
+    assert str(cuda.driver.get_current_target()) == "cuda:80"
+    monkeypatch.delenv("TRITIUM_CUDA_ARCH")
     assert cuda.driver.get_current_device() == 0
     assert cuda.driver.get_current_stream(0) == 0
     props = cuda.driver.properties()

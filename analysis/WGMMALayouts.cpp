@@ -1,0 +1,72 @@
+//===- WGMMALayouts.cpp - Hopper's wgmma: which dots, which shared layouts ===//
+
+#include "analysis/WGMMALayouts.h"
+#include "analysis/Layouts.h"
+#include "analysis/MMALayouts.h"
+#include "analysis/SharedMemory.h"
+#include "ir/Instructions.h"
+
+using namespace tritium;
+using Basis = LinearLayout::Basis;
+
+std::optional<LinearLayout> tritium::nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape,
+                                                       unsigned Contiguous,
+                                                       unsigned ElementBytes) {
+  if (Shape.size() != 2 || Contiguous > 1 || ElementBytes == 0 || ElementBytes > 16)
+    return std::nullopt;
+  unsigned Outer = 1 - Contiguous;
+  int64_t RowElems = 128 / ElementBytes, Vec = 16 / ElementBytes;
+  int64_t Inner = Shape[Contiguous], Rows = Shape[Outer];
+  if (Inner % RowElems != 0 || Rows % 8 != 0)
+    return std::nullopt;
+  auto Along = [](unsigned Dim, int64_t At, int64_t Also = 0) {
+    Basis B(2, 0);
+    B[Dim] = int32_t(At);
+    B[1 - Dim] = int32_t(Also);
+    return B;
+  };
+  llvm::SmallVector<Basis, 16> Bases;
+  // A 128-byte row of the contiguous dimension.
+  for (int64_t S = 1; S < RowElems; S *= 2)
+    Bases.push_back(Along(Contiguous, S));
+  // Rows 1, 2, 4 of an atom also flip chunk bits 1, 2, 4 (chunk c of row r
+  // at c ^ r: its own inverse); further rows, then further row blocks.
+  for (int64_t R = 1; R < Rows; R *= 2)
+    Bases.push_back(Along(Outer, R, R < 8 ? Vec * R : 0));
+  for (int64_t S = RowElems; S < Inner; S *= 2)
+    Bases.push_back(Along(Contiguous, S));
+  return LinearLayout({LinearLayout::InDim{"offset", std::move(Bases)}},
+                      {{outDimName(0), int32_t(Shape[0])}, {outDimName(1), int32_t(Shape[1])}});
+}
+
+std::optional<unsigned> tritium::nvmmaContiguousDim(const MemDescType &M) {
+  llvm::ArrayRef<int64_t> Shape = M.getBufferShape();
+  if (Shape.size() != 2)
+    return std::nullopt;
+  for (unsigned C = 0; C < 2; ++C)
+    if (std::optional<LinearLayout> L =
+            nvmmaSharedLayout(Shape, C, getSharedElementBytes(M.getElementType())))
+      if (*L == M.getLayout())
+        return C;
+  return std::nullopt;
+}
+
+bool tritium::isWGMMACandidate(const Instruction &Dot, unsigned NumWarps) {
+  std::optional<MMAInstr> X = mmaInstrOf(Dot);
+  if (!X || X->UpcastFP8 || X->Split3 || X->Acc != MMAInstr::Accum::F32 ||
+      (X->In != MMAInstr::Input::F16 && X->In != MMAInstr::Input::BF16))
+    return false;
+  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
+  int64_t M = Shape[0], N = Shape[1], K = Dot.getOperand(0)->getType()->getShape()[1];
+  return NumWarps % 4 == 0 && M % (16 * int64_t(NumWarps)) == 0 && N % 8 == 0 && N <= 256 &&
+         K % 16 == 0;
+}
+
+bool tritium::isWGMMADot(const Instruction &Dot) {
+  const LinearLayout *C = Dot.getLayout();
+  if (!C || !isMMADot(Dot))
+    return false;
+  unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
+  std::optional<MMAWarps> W = matchMMAAccumulator(*C, Dot.getResult(0)->getType()->getShape());
+  return W && W->M == NumWarps && W->N == 1 && isWGMMACandidate(Dot, NumWarps);
+}

@@ -1,0 +1,56 @@
+//===- WGMMALayouts.h - Hopper's wgmma: which dots, which shared layouts -*- C++ -*-===//
+//
+// `wgmma.mma_async` (sm_90a) multiplies a warpgroup's (4 warps') 64xN tile
+// over K = 16 (f16, bf16) with A and B read from shared memory through
+// matrix descriptors. Its accumulator fragment is mma.sync's: warp w of
+// the group holds rows 16w..16w+15, a thread d[4j + q] at row g + 8 (q/2),
+// column 8j + 2t + q%2 (g = lane / 4, t = lane % 4). So a dot placed for
+// mma.sync with every warp along M (MMAWarps{NumWarps, 1}) is already in
+// wgmma's layout: warpgroup G's instruction covers rows 64G..64G+63 of
+// each block of 16 * NumWarps rows.
+//
+// The operands must be in the NVMMA shared layout with 128-byte swizzling
+// (the PTX ISA's "canonical layouts"): 64 f16 (128 bytes) of the
+// contiguous dimension make a row, eight rows an atom of 1024 bytes in
+// which row r's 16-byte chunk c sits at chunk c ^ (r % 8); atoms follow
+// along the other dimension (the descriptor's stride byte offset, 1024),
+// and 64-element blocks of the contiguous dimension come last (the
+// leading byte offset, when that dimension is M or N). Either dimension
+// may be the contiguous one: K (K-major) or M / N (MN-major, the
+// instruction's transpose bit).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_ANALYSIS_WGMMALAYOUTS_H
+#define TRITIUM_ANALYSIS_WGMMALAYOUTS_H
+
+#include "ir/LinearLayout.h"
+
+#include <optional>
+
+namespace tritium {
+
+class Instruction;
+class MemDescType;
+
+/// The NVMMA 128-byte-swizzled shared layout of a 2-d block of \p Shape
+/// and \p ElementBytes-byte elements, dimension \p Contiguous fastest;
+/// nullopt unless that dimension spans a multiple of 128 bytes and the
+/// other a multiple of 8.
+std::optional<LinearLayout> nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,
+                                              unsigned ElementBytes);
+
+/// Which dimension of \p M is contiguous, if its layout is the NVMMA one.
+std::optional<unsigned> nvmmaContiguousDim(const MemDescType &M);
+
+/// Whether \p Dot fits wgmma on \p NumWarps warps: f16 or bf16 inputs, f32
+/// accumulator, whole warpgroups, M a multiple of 16 * NumWarps (every
+/// warp along M), N a multiple of 8 up to 256, K a multiple of 16.
+bool isWGMMACandidate(const Instruction &Dot, unsigned NumWarps);
+
+/// Whether \p Dot is placed for wgmma: a candidate in mma.sync's
+/// accumulator layout with every warp along M.
+bool isWGMMADot(const Instruction &Dot);
+
+} // namespace tritium
+
+#endif // TRITIUM_ANALYSIS_WGMMALAYOUTS_H

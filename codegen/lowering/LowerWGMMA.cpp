@@ -1,0 +1,198 @@
+//===- LowerWGMMA.cpp - dot on Hopper's wgmma -----------------------------===//
+//
+// A dot placed for wgmma (analysis/WGMMALayouts.h) whose A and B are read
+// right before it from buffers in the NVMMA layout becomes, per block of
+// 16 * NumWarps rows, one wgmma.mma_async m64nNk16 per K step of 16 for
+// each warpgroup (rows 64G.. of the block for warpgroup G): the operands
+// go by shared memory matrix descriptors instead of ldmatrix, the
+// accumulator stays in mma.sync's registers. wgmma.fence before the
+// first, one commit_group after the last, and wait_group 0 before the next
+// instruction that could read its registers or write shared memory other
+// than by an asynchronous copy (LoweringContext::flushWGMMA): on sm_90a the
+// pipeliner issues its copies after the dot, into the slot the previous
+// iteration read, and they go out while the group runs. Before anything
+// else the dot has read its operands, as the barrier placement assumes of
+// every instruction.
+//
+// A descriptor (PTX ISA, "matrix descriptor"): bits 0-13 the start address
+// / 16, 16-29 the leading byte offset / 16, 32-45 the stride byte offset /
+// 16, 62-63 the swizzle (1: 128 bytes). With 128-byte rows in 1024-byte
+// atoms the stride byte offset is 1024 (the next 8 rows of M, N or K); the
+// leading byte offset is the distance between 64-element blocks of an M-
+// or N-major operand's contiguous dimension (unused for K-major ones, whose
+// K steps move the start address by 32 bytes inside a row, or to the next
+// column block).
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/MMALayouts.h"
+#include "analysis/SharedMemory.h"
+#include "analysis/WGMMALayouts.h"
+#include "codegen/lowering/LoweringContext.h"
+#include "ir/Instructions.h"
+
+using namespace tritium;
+
+namespace {
+/// How one operand ([Rows x K] for A, [K x Cols] for B) sits in its NVMMA
+/// buffer: the byte offset of its element (MN, K) for MN and K multiples
+/// of 64 and 16, and its descriptor's leading byte offset.
+struct NVMMAOperand {
+  Value *MemDesc = nullptr;
+  bool MNMajor = false;
+  int64_t MNExtent = 0, KExtent = 0; // elements
+  unsigned ElemBytes = 2;
+
+  /// Bytes from the buffer's start to element (MN, K).
+  int64_t offset(int64_t MN, int64_t K) const {
+    int64_t RowElems = 128 / ElemBytes;
+    if (MNMajor) // rows of K, 64-element blocks of MN outermost
+      return (MN / RowElems) * KExtent * 128 + K * 128 + (MN % RowElems) * ElemBytes;
+    return (K / RowElems) * MNExtent * 128 + MN * 128 + (K % RowElems) * ElemBytes;
+  }
+  int64_t leadingBytes() const { return MNMajor ? KExtent * 128 : 16; }
+};
+
+/// The operand \p OpIdx of \p Dot if it is a local_load this dot lowers
+/// (isLoadedByUser) from an NVMMA buffer.
+std::optional<NVMMAOperand> nvmmaOperand(const DotInst &Dot, unsigned OpIdx) {
+  Value *V = Dot.getOperand(OpIdx);
+  Instruction *Def = V->getDefiningInstruction();
+  if (!Def || !isLoadedByUser(*Def))
+    return std::nullopt;
+  Value *Mem = Def->getOperand(0);
+  auto *M = llvm::dyn_cast<MemDescType>(Mem->getType());
+  if (!M)
+    return std::nullopt;
+  std::optional<unsigned> Contiguous = nvmmaContiguousDim(*M);
+  if (!Contiguous)
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
+  unsigned KDim = OpIdx == 0 ? 1 : 0;
+  NVMMAOperand O;
+  O.MemDesc = Mem;
+  O.MNMajor = *Contiguous != KDim;
+  O.KExtent = Shape[KDim];
+  O.MNExtent = Shape[1 - KDim];
+  O.ElemBytes = getSharedElementBytes(M->getElementType());
+  return O;
+}
+
+/// The descriptor of \p O's matrix starting at element (MN, K), MN
+/// possibly a runtime value (the warpgroup's rows).
+llvm::Value *descriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *MNBytes,
+                        int64_t MN, int64_t K) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Base = C.sharedPtr(C.scalar(O.MemDesc));
+  llvm::Value *Addr = B.CreateAdd(B.CreateTrunc(B.CreatePtrToInt(Base, B.getInt64Ty()),
+                                                B.getInt32Ty()),
+                                  B.getInt32(uint32_t(O.offset(MN, K))));
+  if (MNBytes)
+    Addr = B.CreateAdd(Addr, MNBytes);
+  uint64_t Fixed = (uint64_t((O.leadingBytes() >> 4) & 0x3fff) << 16) |
+                   (uint64_t((1024 >> 4) & 0x3fff) << 32) | (uint64_t(1) << 62);
+  llvm::Value *Start = B.CreateZExt(B.CreateAnd(B.CreateLShr(Addr, 4), B.getInt32(0x3fff)),
+                                    B.getInt64Ty());
+  return B.CreateOr(Start, B.getInt64(Fixed));
+}
+} // namespace
+
+bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
+  const TargetInfo &T = C.getTarget();
+  if (!T.hasWGMMA() || !isWGMMADot(I))
+    return false;
+  auto &Dot = llvm::cast<DotInst>(I);
+  std::optional<NVMMAOperand> A = nvmmaOperand(Dot, 0), Bop = nvmmaOperand(Dot, 1);
+  if (!A || !Bop)
+    return false;
+  llvm::IRBuilder<> &B = C.B;
+  const LinearLayout &LC = C.layout(I.getResult());
+  llvm::ArrayRef<int64_t> Shape = I.getResult()->getType()->getShape();
+  int64_t M = Shape[0], N = Shape[1], K = Dot.getA()->getType()->getShape()[1];
+  unsigned NumWarps = unsigned(LC.getInDimSize(kWarp));
+  int64_t RowBlock = 16 * int64_t(NumWarps);
+  bool BF16 = Dot.getA()->getType()->getScalarType()->getKind() == Type::Kind::BF16;
+  LoweringContext::Regs Acc = C.get(Dot.getAcc());
+
+  // Warpgroup G's rows start at 64G in each block: its bytes into A, as an
+  // M-major operand counts them or a K-major one does.
+  llvm::Value *Group = B.CreateLShr(T.threadId(B), 7);
+  llvm::Value *GroupRows = B.CreateMul(Group, B.getInt32(64));
+  llvm::Value *GroupBytes =
+      A->MNMajor ? B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))))
+                 : B.CreateMul(GroupRows, B.getInt32(128));
+  auto Reg = [&](int64_t D0, int64_t D1) {
+    std::optional<int32_t> R = LC.findInput(kRegister, {int32_t(D0), int32_t(D1)});
+    assert(R && "an mma layout has a register at every fragment coordinate");
+    return unsigned(*R);
+  };
+
+  T.wgmmaFence(B);
+  llvm::SmallVector<unsigned, 128> Touched;
+  for (int64_t M0 = 0; M0 < M; M0 += RowBlock) {
+    // The instruction's d[4j + q]: row 8 (q / 2), column 8j + q % 2.
+    llvm::SmallVector<unsigned, 128> Regs;
+    for (int64_t J = 0; J < N / 8; ++J)
+      for (int64_t Q = 0; Q < 4; ++Q)
+        Regs.push_back(Reg(M0 + 8 * (Q >> 1), 8 * J + (Q & 1)));
+    for (int64_t K0 = 0; K0 < K; K0 += 16) {
+      llvm::Value *DA = descriptor(C, *A, GroupBytes, M0, K0);
+      llvm::Value *DB = descriptor(C, *Bop, nullptr, 0, K0);
+      llvm::SmallVector<llvm::Value *, 128> In, Out;
+      for (unsigned R : Regs)
+        In.push_back(Acc[R]);
+      T.wgmma(B, BF16, DA, DB, A->MNMajor, Bop->MNMajor, In, Out);
+      for (unsigned X = 0; X < Regs.size(); ++X)
+        Acc[Regs[X]] = Out[X];
+    }
+    Touched.append(Regs.begin(), Regs.end());
+  }
+  T.wgmmaCommitGroup(B);
+  C.set(I.getResult(), std::move(Acc));
+  C.deferWGMMAWait({I.getResult(), std::move(Touched)});
+  return true;
+}
+
+void LoweringContext::flushWGMMA(const Instruction *Next) {
+  if (!Pending.Result)
+    return;
+  // What may run while the group is in flight: the asynchronous copies
+  // into other ring slots and the pure arithmetic of their addresses and
+  // masks, none of it reading the dot's result.
+  bool ReadsResult = false;
+  for (unsigned K = 0; Next && K < Next->getNumOperands(); ++K)
+    ReadsResult |= Next->getOperand(K) == Pending.Result;
+  if (Next && !ReadsResult && !Next->hasSideEffects() && !Next->mayReadMemory() &&
+      !Next->mayWriteMemory()) {
+    switch (Next->getFamily()) {
+    case OpFamily::Constant:
+    case OpFamily::Binary:
+    case OpFamily::Cmp:
+    case OpFamily::Select:
+    case OpFamily::Cast:
+    case OpFamily::GetElementPtr:
+    case OpFamily::MakeRange:
+    case OpFamily::Splat:
+    case OpFamily::Broadcast:
+    case OpFamily::ExpandDims:
+    case OpFamily::MemDescIndex:
+      return;
+    default:
+      break;
+    }
+  }
+  if (Next && !ReadsResult &&
+      (Next->getFamily() == OpFamily::AsyncCopy ||
+       Next->getFamily() == OpFamily::AsyncCommitGroup))
+    return;
+  Regs Acc = get(Pending.Result);
+  llvm::SmallVector<llvm::Value *, 128> Waited;
+  for (unsigned R : Pending.Regs)
+    Waited.push_back(Acc[R]);
+  Target.wgmmaWait(B, 0, Waited);
+  for (unsigned X = 0; X < Pending.Regs.size(); ++X)
+    Acc[Pending.Regs[X]] = Waited[X];
+  const Value *Result = Pending.Result;
+  Pending = PendingWGMMA();
+  set(Result, std::move(Acc));
+}
