@@ -132,9 +132,14 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     return false;
   B.setInsertPoint(&Dot);
   B.setLoc(Dot.getLoc());
+  // The operands allocated here are read first, the hoisted ones last:
+  // the barrier their writes need then comes before every read, none
+  // between a hoisted read and the dot that lowers it (isLoadedByUser).
+  llvm::SmallVector<std::pair<unsigned, Value *>, 2> Reads;
   for (unsigned K : AtDot)
-    ReadAtDot.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), NVMMA)});
-  for (auto [K, Mem] : ReadAtDot) {
+    Reads.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), NVMMA)});
+  Reads.append(ReadAtDot.begin(), ReadAtDot.end());
+  for (auto [K, Mem] : Reads) {
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
     Dot.setOperand(K, readAs(B, Mem, *Convert));
     if (Convert->getResult()->use_empty() && !Hoisted.count(Convert))

@@ -129,6 +129,10 @@ llvm::SmallVector<Product, 3> products(llvm::IRBuilder<> &B, const MMAInstr &X,
 }
 } // namespace
 
+llvm::Value *tritium::packMMAWord(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> E) {
+  return pack(B, E);
+}
+
 bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
   llvm::IRBuilder<> &B = C.B;
   auto &Dot = llvm::cast<DotInst>(I);

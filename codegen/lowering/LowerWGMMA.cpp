@@ -1,7 +1,8 @@
 //===- LowerWGMMA.cpp - dot on Hopper's wgmma -----------------------------===//
 //
-// A dot placed for wgmma (analysis/WGMMALayouts.h) whose A and B are read
-// right before it from buffers in the NVMMA layout becomes, per block of
+// A dot placed for wgmma (analysis/WGMMALayouts.h) whose B is read right
+// before it from a buffer in the NVMMA layout, and A too or A in registers
+// (attention's P, in mma.sync's A fragment: wgmma's), becomes, per block of
 // 16 * NumWarps rows, one wgmma.mma_async m64nNk16 per K step of 16 for
 // each warpgroup (rows 64G.. of the block for warpgroup G): the operands
 // go by shared memory matrix descriptors instead of ldmatrix, the
@@ -103,8 +104,13 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
     return false;
   auto &Dot = llvm::cast<DotInst>(I);
   std::optional<NVMMAOperand> A = nvmmaOperand(Dot, 0), Bop = nvmmaOperand(Dot, 1);
-  if (!A || !Bop)
+  if (!Bop)
     return false;
+  // A not in an NVMMA buffer: its registers, in mma.sync's A layout (the
+  // dot is placed for it), read as mma.sync reads them.
+  std::optional<DotOperandRegs> AR;
+  if (!A)
+    AR.emplace(C, Dot.getA());
   llvm::IRBuilder<> &B = C.B;
   const LinearLayout &LC = C.layout(I.getResult());
   llvm::ArrayRef<int64_t> Shape = I.getResult()->getType()->getShape();
@@ -116,17 +122,46 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
 
   // Warpgroup G's rows start at 64G in each block: its bytes into A, as an
   // M-major operand counts them or a K-major one does.
-  llvm::Value *Group = B.CreateLShr(T.threadId(B), 7);
-  llvm::Value *GroupRows = B.CreateMul(Group, B.getInt32(64));
-  llvm::Value *GroupBytes =
-      A->MNMajor ? B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))))
-                 : B.CreateMul(GroupRows, B.getInt32(128));
-  auto Reg = [&](int64_t D0, int64_t D1) {
-    std::optional<int32_t> R = LC.findInput(kRegister, {int32_t(D0), int32_t(D1)});
+  llvm::Value *GroupBytes = nullptr;
+  if (A) {
+    llvm::Value *Group = B.CreateLShr(T.threadId(B), 7);
+    GroupBytes = A->MNMajor ? B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))))
+                            : B.CreateMul(Group, B.getInt32(64 * 128));
+  }
+  const LinearLayout &LA = C.layout(Dot.getA());
+  auto RegOf = [&](const LinearLayout &L, int64_t D0, int64_t D1) {
+    std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});
     assert(R && "an mma layout has a register at every fragment coordinate");
     return unsigned(*R);
   };
+  auto Reg = [&](int64_t D0, int64_t D1) { return RegOf(LC, D0, D1); };
 
+  // Every operand first (descriptors, and A's words packed from its
+  // registers), then the fence and the instructions back to back: ptxas
+  // would otherwise fence again (warpgroup.arrive) before each wgmma whose
+  // A words were just written.
+  struct Step {
+    int64_t M0;
+    llvm::Value *DA, *DB;
+    llvm::SmallVector<llvm::Value *, 4> AWords;
+  };
+  llvm::SmallVector<Step, 16> Steps;
+  for (int64_t M0 = 0; M0 < M; M0 += RowBlock)
+    for (int64_t K0 = 0; K0 < K; K0 += 16) {
+      Step S{M0, A ? descriptor(C, *A, GroupBytes, M0, K0) : nullptr,
+             descriptor(C, *Bop, nullptr, 0, K0), {}};
+      // A's words from registers: rows +0/+8, then K + 8; two K a word.
+      for (int64_t Q = 0; !A && Q < 4; ++Q)
+        S.AWords.push_back(packMMAWord(
+            B, {(*AR)[RegOf(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1))],
+                (*AR)[RegOf(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1) + 1)]}));
+      Steps.push_back(std::move(S));
+    }
+  // A zero accumulator (a dot without one): the first K step ignores it.
+  bool ZeroAcc = llvm::all_of(Acc, [](llvm::Value *V) {
+    auto *F = llvm::dyn_cast<llvm::ConstantFP>(V);
+    return F && F->isZero();
+  });
   T.wgmmaFence(B);
   llvm::SmallVector<unsigned, 128> Touched;
   for (int64_t M0 = 0; M0 < M; M0 += RowBlock) {
@@ -135,13 +170,17 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
     for (int64_t J = 0; J < N / 8; ++J)
       for (int64_t Q = 0; Q < 4; ++Q)
         Regs.push_back(Reg(M0 + 8 * (Q >> 1), 8 * J + (Q & 1)));
-    for (int64_t K0 = 0; K0 < K; K0 += 16) {
-      llvm::Value *DA = descriptor(C, *A, GroupBytes, M0, K0);
-      llvm::Value *DB = descriptor(C, *Bop, nullptr, 0, K0);
+    bool First = true;
+    for (const Step &S : Steps) {
+      if (S.M0 != M0)
+        continue;
+      bool Accumulate = !(ZeroAcc && First);
+      First = false;
       llvm::SmallVector<llvm::Value *, 128> In, Out;
       for (unsigned R : Regs)
         In.push_back(Acc[R]);
-      T.wgmma(B, BF16, DA, DB, A->MNMajor, Bop->MNMajor, In, Out);
+      T.wgmma(B, BF16, S.DA, S.AWords, S.DB, A && A->MNMajor, Bop->MNMajor, Accumulate, In,
+              Out);
       for (unsigned X = 0; X < Regs.size(); ++X)
         Acc[Regs[X]] = Out[X];
     }

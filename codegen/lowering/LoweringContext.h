@@ -185,6 +185,10 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
 /// no such instruction (nothing emitted then).
 bool lowerMMADot(LoweringContext &C, Instruction &I);
+/// \p E (1, 2 or 4 elements of 32 bits in all) as one i32 word of an
+/// mma.sync (or wgmma) fragment; two f32 rounded to f16 take one
+/// cvt.rn.f16x2 (LowerMMA.cpp).
+llvm::Value *packMMAWord(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> E);
 /// A dot placed for wgmma with NVMMA operands (LowerWGMMA.cpp); false
 /// where it is not, or the target has no wgmma (nothing emitted then).
 bool lowerWGMMADot(LoweringContext &C, Instruction &I);

@@ -131,10 +131,14 @@ public:
   /// One warpgroup's wgmma.mma_async m64nNk16 with f32 accumulation, f16
   /// or (\p BF16) bf16 inputs read through the shared memory matrix
   /// descriptors \p DescA and \p DescB (i64), \p TransA / \p TransB for
-  /// M- / N-major operands: \p Acc (N / 2 f32, the PTX ISA's order) in,
-  /// its new values (defined once the group is waited for) to \p D.
-  virtual void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA, llvm::Value *DescB,
-                     bool TransA, bool TransB, llvm::ArrayRef<llvm::Value *> Acc,
+  /// M- / N-major operands, or with A from registers: \p AWords, four
+  /// 32-bit words in mma.sync's A fragment order (then \p DescA is null):
+  /// \p Acc (N / 2 f32, the PTX ISA's order) in, its new values (defined
+  /// once the group is waited for) to \p D; \p Accumulate false: D = A * B
+  /// (scale-d 0, \p Acc's values unused).
+  virtual void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
+                     llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA,
+                     bool TransB, bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
                      llvm::SmallVectorImpl<llvm::Value *> &D) const {}
   /// wgmma.fence: registers written before it may be wgmma's accumulators.
   virtual void wgmmaFence(llvm::IRBuilder<> &B) const {}

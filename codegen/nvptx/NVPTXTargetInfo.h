@@ -54,8 +54,9 @@ public:
   void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
   // NVPTXWGMMA.cpp
   bool hasWGMMA() const override { return GPU.has(Target::WGMMA); }
-  void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA, llvm::Value *DescB, bool TransA,
-             bool TransB, llvm::ArrayRef<llvm::Value *> Acc,
+  void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
+             llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA, bool TransB,
+             bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
              llvm::SmallVectorImpl<llvm::Value *> &D) const override;
   void wgmmaFence(llvm::IRBuilder<> &B) const override;
   void wgmmaCommitGroup(llvm::IRBuilder<> &B) const override;

@@ -53,21 +53,48 @@ void plainAsm(llvm::IRBuilder<> &B, llvm::StringRef Asm) {
 } // namespace
 
 void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
-                            llvm::Value *DescB, bool TransA, bool TransB,
+                            llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB,
+                            bool TransA, bool TransB, bool Accumulate,
                             llvm::ArrayRef<llvm::Value *> Acc,
                             llvm::SmallVectorImpl<llvm::Value *> &D) const {
   unsigned N = Acc.size();
-  std::string Regs;
-  for (unsigned I = 0; I < N; ++I)
-    Regs += (I ? ", $" : "$") + std::to_string(I);
+  auto List = [](unsigned From, unsigned Count) {
+    std::string S;
+    for (unsigned I = 0; I < Count; ++I)
+      S += (I ? ", $" : "$") + std::to_string(From + I);
+    return "{" + S + "}";
+  };
   std::string In = BF16 ? "bf16" : "f16";
-  // scale-d is a predicate: 1, accumulate (the accumulator starts zeroed).
-  std::string Asm = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(N + 2) +
+  // Operands after the accumulators: A (a descriptor, or four words), B's
+  // descriptor, scale-d (a predicate: 0 ignores the accumulator's values,
+  // which are then poison: no moves of zeros into them). With A in
+  // registers there is no transpose bit for it.
+  llvm::SmallVector<llvm::Value *, 6> Extra;
+  std::string Constraints, AOperand;
+  if (AWords.empty()) {
+    Extra.push_back(DescA);
+    Constraints = "l,";
+    AOperand = "$" + std::to_string(N);
+  } else {
+    Extra.append(AWords.begin(), AWords.end());
+    Constraints = "r,r,r,r,";
+    AOperand = List(N, 4);
+  }
+  unsigned BAt = N + unsigned(Extra.size());
+  Extra.push_back(DescB);
+  Extra.push_back(B.getInt32(Accumulate ? 1 : 0));
+  Constraints += "l,r,";
+  std::string Asm = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(BAt + 1) +
                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(2 * N) + "k16.f32." +
-                    In + "." + In + " {" + Regs + "}, $" + std::to_string(N) + ", $" +
-                    std::to_string(N + 1) + ", p, 1, 1, " + (TransA ? "1" : "0") + ", " +
+                    In + "." + In + " " + List(0, N) + ", " + AOperand + ", $" +
+                    std::to_string(BAt) + ", p, 1, 1, " +
+                    (AWords.empty() ? std::string(TransA ? "1, " : "0, ") : std::string()) +
                     (TransB ? "1" : "0") + ";\n}";
-  llvm::Value *R = callTied(B, Acc, {DescA, DescB, B.getInt32(1)}, "l,l,r,", Asm);
+  llvm::SmallVector<llvm::Value *, 128> AccIn(Acc.begin(), Acc.end());
+  if (!Accumulate)
+    for (llvm::Value *&V : AccIn)
+      V = llvm::PoisonValue::get(V->getType());
+  llvm::Value *R = callTied(B, AccIn, Extra, Constraints, Asm);
   unpack(B, R, N, D);
 }
 

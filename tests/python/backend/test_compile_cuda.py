@@ -319,10 +319,11 @@ def test_attention_keeps_p_in_registers_and_q_in_shared_memory(stage):
         assert slots == [("64", "64")] * 4, slots  # read and write slot of each
         assert body.count("async_copy ") == 2 and body.count("async_wait {num=1}") == 1
         assert body.count("barrier") == 1
-        # Q is read right before the first dot.
+        # Q is read right before the first dot, after K (no barrier between
+        # Q's read and the dot, so that the dot reads it a K step at a time).
         lines = body.splitlines()
         first_dot = next(i for i, line in enumerate(lines) if "= dot " in line)
-        assert f"= local_load {q[0]} " in lines[first_dot - 2], lines[first_dot - 2:first_dot]
+        assert f"= local_load {q[0]} " in lines[first_dot - 1], lines[first_dot - 2:first_dot]
         # Nothing converts through shared memory in the loop: P's conversion
         # renames registers (the lowering's registerMapping), m_i/l_i none.
         threads = lambda line: re.search(r"lane=.*?\]\], warp=.*?\]\]", line).group(0)  # noqa: E731
@@ -389,16 +390,48 @@ def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
     assert k.n_spills == 0
 
 
-def test_wgmma_falls_back_to_mma_sync():
-    """Rows of 64 bytes (BLOCK_K 32 of f16) have no 128-byte swizzle: the
-    dot stays on mma.sync on cuda:90a, and cuda:90 never uses wgmma."""
+@pytest.mark.parametrize("stage", [1, 3])
+def test_attention_on_wgmma(stage):
+    """cuda:90a: both of attention's dots run on wgmma, Q·Kᵀ with both
+    operands in NVMMA buffers, P·V with P (mma.sync's A fragment, which is
+    wgmma's) from registers, packed by cvt.rn.f16x2; the first K step of
+    Q·Kᵀ ignores its zero accumulator (scale-d 0); nothing spills and
+    ptxas fences nothing on its own (C7519) nor waits (C7517, C7510)."""
+    consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
+    sig = _signature(attention.attn_fwd, ATT_SIG, consts)
+    strides = [n for n in sig if n.startswith("stride_")]
+    attrs = _runtime_attrs(attention.attn_fwd, sig, [n for n in strides if n[-1] != "k"] + ["n_ctx"],
+                           [n for n in strides if n in ("stride_qk", "stride_kk", "stride_vk", "stride_on")])
+    k = tritium.compile(ASTSource(attention.attn_fwd, sig, consts, attrs), target="cuda:90a",
+                        options={"num_warps": 4, "num_stages": 3})
+    ptx = k.asm["ptx"]
+    loops = 2 if stage == 3 else 1
+    # Per loop: Q·Kᵀ 2 row blocks x 4 K steps of 64x64; P·V the same.
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16") == 16 * loops
+    assert len(re.findall(r"wgmma\.mma_async\S+ \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}", ptx)) == 8 * loops
+    assert "mma.sync" not in ptx
+    if not _ptxas():
+        pytest.skip("ptxas not found: the PTX was checked")
+    log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
+    assert not re.search(r"C75(10|17|19)", log), log
+    assert k.n_spills == 0
+
+
+def test_wgmma_takes_a_from_registers_where_its_buffer_is_not_nvmma():
+    """Rows of 64 bytes (BLOCK_K 32 of f16) have no 128-byte swizzle: A
+    stays in the swizzled buffer, read by ldmatrix into wgmma's register
+    operand, B (128 N a row) goes by descriptor; cuda:90 never uses wgmma."""
     consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "ACTIVATION": ""}
     sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), consts)
     attrs = _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)
-    for target in ("cuda:90a", "cuda:90"):
-        k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target=target,
-                            options={"num_warps": 4})
-        assert "mma.sync.aligned.m16n8k16" in k.asm["ptx"] and "wgmma" not in k.asm["ptx"]
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90a",
+                        options={"num_warps": 4})
+    ptx = k.asm["ptx"]
+    assert len(re.findall(r"wgmma\.mma_async\S+ \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd", ptx)) == 4
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared" in ptx and "mma.sync" not in ptx
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90",
+                        options={"num_warps": 4})
+    assert "mma.sync.aligned.m16n8k16" in k.asm["ptx"] and "wgmma" not in k.asm["ptx"]
     consts["BLOCK_K"] = 64
     k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90",
                         options={"num_warps": 4})
