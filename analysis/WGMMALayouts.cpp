@@ -4,6 +4,7 @@
 #include "analysis/Layouts.h"
 #include "analysis/MMALayouts.h"
 #include "analysis/SharedMemory.h"
+#include "ir/BasicBlock.h"
 #include "ir/Instructions.h"
 
 using namespace tritium;
@@ -69,4 +70,36 @@ bool tritium::isWGMMADot(const Instruction &Dot) {
   unsigned NumWarps = unsigned(C->getInDimSize(kWarp));
   std::optional<MMAWarps> W = matchMMAAccumulator(*C, Dot.getResult(0)->getType()->getShape());
   return W && W->M == NumWarps && W->N == 1 && isWGMMACandidate(Dot, NumWarps);
+}
+
+bool tritium::wgmmaStaysInFlight(const Instruction &Dot) {
+  if (Dot.getOpcode() != Opcode::Dot || !isWGMMADot(Dot))
+    return false;
+  const BasicBlock *Body = Dot.getParent();
+  const Value *Result = Dot.getResult(0);
+  if (!Result->hasOneUse())
+    return false;
+  auto *Phi = llvm::dyn_cast<PhiInst>(Result->uses().begin()->getUser());
+  const Instruction *Term = Body->getTerminator();
+  if (!Phi || Dot.getOperand(2) != Phi->getResult(0) || !Term ||
+      Term->getOpcode() != Opcode::Br || Term->getBlockOperand(0) != Phi->getParent())
+    return false;
+  const BasicBlock *Header = Phi->getParent();
+  llvm::SmallVector<BasicBlock *, 2> Succs = Header->successors();
+  if (Succs.size() != 2 || llvm::count(Succs, Body) != 1)
+    return false; // the loop is the header and this block
+  for (unsigned K = 0; K < 2; ++K) {
+    const Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
+    if (!Def || Def->getOpcode() != Opcode::LocalLoad)
+      return false;
+  }
+  for (const Use &U : Phi->getResult(0)->uses()) {
+    const Instruction *User = U.getUser();
+    if (User == &Dot)
+      continue;
+    if (User->getParent() == Header || User->getParent() == Body ||
+        User->getOpcode() == Opcode::Phi)
+      return false;
+  }
+  return true;
 }

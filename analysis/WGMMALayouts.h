@@ -51,6 +51,15 @@ bool isWGMMACandidate(const Instruction &Dot, unsigned NumWarps);
 /// accumulator layout with every warp along M.
 bool isWGMMADot(const Instruction &Dot);
 
+/// Whether \p Dot's wgmma group may stay in flight into the next iteration
+/// of its loop (a matmul's K loop): its accumulator is a phi of the loop's
+/// header that only the dot reads in the loop, the dot's result only that
+/// phi's value from the body, the body a single block after the header
+/// (its latch), and the dot's operands local_loads. The next iteration's
+/// dot then queues behind it; the lowering waits for the one before it
+/// right after issuing it, and for the last one where the loop exits.
+bool wgmmaStaysInFlight(const Instruction &Dot);
+
 } // namespace tritium
 
 #endif // TRITIUM_ANALYSIS_WGMMALAYOUTS_H

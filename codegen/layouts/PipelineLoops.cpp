@@ -42,7 +42,11 @@
 // go after the last such dot instead, so that they are issued while its
 // wgmma group runs (the lowering waits for the group after them: they
 // write the slot the previous iteration read, which the barrier after the
-// wait has freed).
+// wait has freed). Where the dot's group may stay in flight into the next
+// iteration (wgmmaStaysInFlight: a matmul's K loop), a barrier goes
+// between the dot and the copies: the lowering waits there for the
+// previous iteration's group, which read the slot they write, and the
+// barrier makes every warpgroup's wait come first.
 //
 // Requires: layout-level IR after stage-dot-operands (and licm, which makes
 // preheaders), before insert-barriers. Preserves: the CFG.
@@ -289,8 +293,14 @@ private:
       SL.Alloc->getResult(0)->replaceAllUsesWith(Cur);
     }
     B.setInsertPoint(First);
-    if (Instruction *Dot = WGMMA ? lastWGMMADot(First->getParent()) : nullptr)
+    if (Instruction *Dot = WGMMA ? lastWGMMADot(First->getParent()) : nullptr) {
       B.setInsertPoint(Dot->getNextNode());
+      // A dot whose group stays in flight into the next iteration still
+      // reads its slot there: the copies wait for every warpgroup to have
+      // retired the one before it, which read the slot they write.
+      if (wgmmaStaysInFlight(*Dot))
+        B.createBarrier();
+    }
     ValueMap M = cloneSlice(Ahead);
     issueCopies(M, WriteSlot);
     ValueMap Next = nextIteration(M);

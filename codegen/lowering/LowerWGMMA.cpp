@@ -30,7 +30,10 @@
 #include "analysis/SharedMemory.h"
 #include "analysis/WGMMALayouts.h"
 #include "codegen/lowering/LoweringContext.h"
+#include "ir/BasicBlock.h"
 #include "ir/Instructions.h"
+
+#include "llvm/IR/Dominators.h"
 
 using namespace tritium;
 
@@ -188,19 +191,24 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   }
   T.wgmmaCommitGroup(B);
   C.set(I.getResult(), std::move(Acc));
-  C.deferWGMMAWait({I.getResult(), std::move(Touched)});
+  // In flight into the next iteration where the pipeliner put a barrier
+  // right after the dot (before the copies into the slot the previous
+  // dot read, which the wait for that dot frees).
+  const Instruction *Next = I.getNextNode();
+  bool InFlight = wgmmaStaysInFlight(I) && Next && Next->getOpcode() == Opcode::Barrier;
+  C.deferWGMMAWait({&I, std::move(Touched), InFlight});
   return true;
 }
 
 void LoweringContext::flushWGMMA(const Instruction *Next) {
-  if (!Pending.Result)
+  if (!Pending.Dot)
     return;
   // What may run while the group is in flight: the asynchronous copies
   // into other ring slots and the pure arithmetic of their addresses and
   // masks, none of it reading the dot's result.
   bool ReadsResult = false;
   for (unsigned K = 0; Next && K < Next->getNumOperands(); ++K)
-    ReadsResult |= Next->getOperand(K) == Pending.Result;
+    ReadsResult |= Next->getOperand(K) == Pending.Dot->getResult(0);
   if (Next && !ReadsResult && !Next->hasSideEffects() && !Next->mayReadMemory() &&
       !Next->mayWriteMemory()) {
     switch (Next->getFamily()) {
@@ -224,14 +232,52 @@ void LoweringContext::flushWGMMA(const Instruction *Next) {
       (Next->getFamily() == OpFamily::AsyncCopy ||
        Next->getFamily() == OpFamily::AsyncCommitGroup))
     return;
-  Regs Acc = get(Pending.Result);
+  if (Pending.InFlight) {
+    // The group before this one (the previous iteration's) is done; this
+    // one's registers go to the header's phi as they are.
+    Target.wgmmaWait(B, 1, {});
+    const Value *Phi = Pending.Dot->getOperand(2);
+    const BasicBlock *Header = Phi->getDefiningInstruction()->getParent();
+    for (BasicBlock *S : Header->successors())
+      if (S != Pending.Dot->getParent())
+        InFlightExits.push_back({Phi, S});
+    Pending = PendingWGMMA();
+    return;
+  }
+  Regs Acc = get(Pending.Dot->getResult(0));
   llvm::SmallVector<llvm::Value *, 128> Waited;
   for (unsigned R : Pending.Regs)
     Waited.push_back(Acc[R]);
   Target.wgmmaWait(B, 0, Waited);
   for (unsigned X = 0; X < Pending.Regs.size(); ++X)
     Acc[Pending.Regs[X]] = Waited[X];
-  const Value *Result = Pending.Result;
+  const Value *Result = Pending.Dot->getResult(0);
   Pending = PendingWGMMA();
   set(Result, std::move(Acc));
+}
+
+void LoweringContext::waitAtLoopExits() {
+  if (InFlightExits.empty())
+    return;
+  llvm::SmallVector<std::pair<llvm::Value *, llvm::Value *>, 128> Replace;
+  for (auto [Phi, Exit] : InFlightExits) {
+    llvm::BasicBlock *At = getBlock(Exit);
+    B.SetInsertPoint(At, At->getFirstInsertionPt());
+    llvm::SmallVector<llvm::Value *, 128> Regs(get(Phi).begin(), get(Phi).end());
+    llvm::SmallVector<llvm::Value *, 128> Waited(Regs);
+    Target.wgmmaWait(B, 0, Waited);
+    for (unsigned K = 0; K < Regs.size(); ++K)
+      if (Waited[K] != Regs[K])
+        Replace.push_back({Regs[K], Waited[K]});
+  }
+  // Every use the wait dominates reads the waited value.
+  llvm::DominatorTree DT(*B.GetInsertBlock()->getParent());
+  for (auto [Old, New] : Replace) {
+    auto *NewI = llvm::cast<llvm::Instruction>(New);
+    Old->replaceUsesWithIf(New, [&](llvm::Use &U) {
+      auto *User = llvm::dyn_cast<llvm::Instruction>(U.getUser());
+      return User && User != NewI &&
+             DT.dominates(NewI, U);
+    });
+  }
 }

@@ -65,6 +65,7 @@ public:
         for (unsigned R = 0; R < LLPhis.size(); ++R)
           LLPhis[R]->addIncoming(In[R], Last.lookup(From));
       }
+    C.waitAtLoopExits();
   }
 
 private:

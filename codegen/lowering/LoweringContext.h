@@ -139,17 +139,27 @@ public:
   /// The copies the pipeliner issues after the dot go out while it runs;
   /// the wait comes before the first instruction that could read its
   /// registers or its operands' shared memory (flushWGMMA).
+  /// InFlight (wgmmaStaysInFlight): the wait there is for the group
+  /// before it (wait_group 1), and the loop's exit waits for the last one.
   struct PendingWGMMA {
-    const Value *Result = nullptr;
+    const Instruction *Dot = nullptr;
     llvm::SmallVector<unsigned, 128> Regs;
+    bool InFlight = false;
   };
   void deferWGMMAWait(PendingWGMMA P) { Pending = std::move(P); }
   /// Waits for the pending wgmma group, if any, before lowering \p Next
   /// (null: the block ends), unless \p Next may run while it is in flight.
   void flushWGMMA(const Instruction *Next);
+  /// At the exits of the loops whose last wgmma group is in flight, waits
+  /// for it: the accumulators' uses there read them through the wait.
+  /// Once the function's blocks and phis are complete.
+  void waitAtLoopExits();
 
 private:
   PendingWGMMA Pending;
+  /// The accumulator phis of in-flight dots, and the blocks their loops
+  /// exit to.
+  llvm::SmallVector<std::pair<const Value *, const BasicBlock *>, 2> InFlightExits;
   llvm::Module &LLM;
   llvm::Function *LLF;
   Function &F;

@@ -379,8 +379,11 @@ def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
     want = f"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ty}.{ty}"
     assert ptx.count(want) == (bm // (16 * warps)) * (bk // 16), ptx.count("wgmma.mma_async")
     assert "mma.sync" not in ptx and "ldmatrix" not in ptx
+    # The K loop's group stays in flight: the loop waits for the one
+    # before it, the exit for the last one.
     body = ptx[ptx.index("wgmma.fence.sync.aligned"):]
-    assert body.index("wgmma.commit_group.sync.aligned") < body.index("wgmma.wait_group.sync.aligned 0")
+    assert body.index("wgmma.commit_group.sync.aligned") < body.index("wgmma.wait_group.sync.aligned 1")
+    assert body.index("wgmma.wait_group.sync.aligned 1") < body.index("wgmma.wait_group.sync.aligned 0")
     assert "fence.proxy.async.shared::cta" in ptx and "global_smem" in ptx
     assert re.search(r"\.align 1024 \.b8 global_smem", ptx)
     if not _ptxas():
@@ -410,6 +413,9 @@ def test_attention_on_wgmma(stage):
     assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16") == 16 * loops
     assert len(re.findall(r"wgmma\.mma_async\S+ \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}", ptx)) == 8 * loops
     assert "mma.sync" not in ptx
+    # P·V's accumulator is rescaled in the loop: its group is waited for
+    # in its iteration (none stays in flight).
+    assert "wgmma.wait_group.sync.aligned 1" not in ptx
     if not _ptxas():
         pytest.skip("ptxas not found: the PTX was checked")
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
