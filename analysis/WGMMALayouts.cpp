@@ -54,13 +54,13 @@ std::optional<unsigned> tritium::nvmmaContiguousDim(const MemDescType &M) {
 
 bool tritium::isWGMMACandidate(const Instruction &Dot, unsigned NumWarps) {
   std::optional<MMAInstr> X = mmaInstrOf(Dot);
-  if (!X || X->UpcastFP8 || X->Split3 || X->Acc != MMAInstr::Accum::F32 ||
+  if (!X || X->Split3 || X->Acc != MMAInstr::Accum::F32 ||
       (X->In != MMAInstr::Input::F16 && X->In != MMAInstr::Input::BF16))
-    return false;
+    return false; // f16 and bf16; fp8 (X->UpcastFP8) of either kind, K steps of 32
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   int64_t M = Shape[0], N = Shape[1], K = Dot.getOperand(0)->getType()->getShape()[1];
   return NumWarps % 4 == 0 && M % (16 * int64_t(NumWarps)) == 0 && N % 8 == 0 && N <= 256 &&
-         K % 16 == 0;
+         K % (X->UpcastFP8 ? 32 : 16) == 0;
 }
 
 bool tritium::isWGMMADot(const Instruction &Dot) {

@@ -120,7 +120,24 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   int64_t M = Shape[0], N = Shape[1], K = Dot.getA()->getType()->getShape()[1];
   unsigned NumWarps = unsigned(LC.getInDimSize(kWarp));
   int64_t RowBlock = 16 * int64_t(NumWarps);
-  bool BF16 = Dot.getA()->getType()->getScalarType()->getKind() == Type::Kind::BF16;
+  auto PTXType = [](const Value *V) {
+    switch (V->getType()->getScalarType()->getKind()) {
+    case Type::Kind::BF16:
+      return "bf16";
+    case Type::Kind::F8E4M3:
+      return "e4m3";
+    case Type::Kind::F8E5M2:
+      return "e5m2";
+    default:
+      return "f16";
+    }
+  };
+  const char *AType = PTXType(Dot.getA()), *BType = PTXType(Dot.getB());
+  // 8-bit inputs: K steps of 32, both operands K-major in NVMMA buffers.
+  bool Byte = AType[0] == 'e';
+  if (Byte && (!A || A->MNMajor || Bop->MNMajor))
+    return false;
+  int64_t KStep = Byte ? 32 : 16;
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
 
   // Warpgroup G's rows start at 64G in each block: its bytes into A, as an
@@ -150,7 +167,7 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   };
   llvm::SmallVector<Step, 16> Steps;
   for (int64_t M0 = 0; M0 < M; M0 += RowBlock)
-    for (int64_t K0 = 0; K0 < K; K0 += 16) {
+    for (int64_t K0 = 0; K0 < K; K0 += KStep) {
       Step S{M0, A ? descriptor(C, *A, GroupBytes, M0, K0) : nullptr,
              descriptor(C, *Bop, nullptr, 0, K0), {}};
       // A's words from registers: rows +0/+8, then K + 8; two K a word.
@@ -182,7 +199,7 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
       llvm::SmallVector<llvm::Value *, 128> In, Out;
       for (unsigned R : Regs)
         In.push_back(Acc[R]);
-      T.wgmma(B, BF16, S.DA, S.AWords, S.DB, A && A->MNMajor, Bop->MNMajor, Accumulate, In,
+      T.wgmma(B, AType, BType, S.DA, S.AWords, S.DB, A && A->MNMajor, Bop->MNMajor, Accumulate, In,
               Out);
       for (unsigned X = 0; X < Regs.size(); ++X)
         Acc[Regs[X]] = Out[X];

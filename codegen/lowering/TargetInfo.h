@@ -128,15 +128,18 @@ public:
 
   /// Hopper's warpgroup matrix multiply (sm_90a), analysis/WGMMALayouts.h.
   virtual bool hasWGMMA() const { return false; }
-  /// One warpgroup's wgmma.mma_async m64nNk16 with f32 accumulation, f16
-  /// or (\p BF16) bf16 inputs read through the shared memory matrix
+  /// One warpgroup's wgmma.mma_async m64nNk16 (k32 for 8-bit inputs) with
+  /// f32 accumulation, inputs of PTX types \p AType and \p BType (f16,
+  /// bf16; e4m3, e5m2: K-major only, no transpose bits) read through the
+  /// shared memory matrix
   /// descriptors \p DescA and \p DescB (i64), \p TransA / \p TransB for
   /// M- / N-major operands, or with A from registers: \p AWords, four
   /// 32-bit words in mma.sync's A fragment order (then \p DescA is null):
   /// \p Acc (N / 2 f32, the PTX ISA's order) in, its new values (defined
   /// once the group is waited for) to \p D; \p Accumulate false: D = A * B
   /// (scale-d 0, \p Acc's values unused).
-  virtual void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
+  virtual void wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType, llvm::StringRef BType,
+                     llvm::Value *DescA,
                      llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA,
                      bool TransB, bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
                      llvm::SmallVectorImpl<llvm::Value *> &D) const {}

@@ -54,7 +54,8 @@ public:
   void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
   // NVPTXWGMMA.cpp
   bool hasWGMMA() const override { return GPU.has(Target::WGMMA); }
-  void wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
+  void wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType, llvm::StringRef BType,
+             llvm::Value *DescA,
              llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA, bool TransB,
              bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
              llvm::SmallVectorImpl<llvm::Value *> &D) const override;

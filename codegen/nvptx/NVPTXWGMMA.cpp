@@ -52,19 +52,20 @@ void plainAsm(llvm::IRBuilder<> &B, llvm::StringRef Asm) {
 }
 } // namespace
 
-void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
+void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType,
+                            llvm::StringRef BType, llvm::Value *DescA,
                             llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB,
                             bool TransA, bool TransB, bool Accumulate,
                             llvm::ArrayRef<llvm::Value *> Acc,
                             llvm::SmallVectorImpl<llvm::Value *> &D) const {
   unsigned N = Acc.size();
+  bool Byte = AType.startswith("e"); // e4m3, e5m2: k32, K-major, no transpose bits
   auto List = [](unsigned From, unsigned Count) {
     std::string S;
     for (unsigned I = 0; I < Count; ++I)
       S += (I ? ", $" : "$") + std::to_string(From + I);
     return "{" + S + "}";
   };
-  std::string In = BF16 ? "bf16" : "f16";
   // Operands after the accumulators: A (a descriptor, or four words), B's
   // descriptor, scale-d (a predicate: 0 ignores the accumulator's values,
   // which are then poison: no moves of zeros into them). With A in
@@ -85,11 +86,15 @@ void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, bool BF16, llvm::Value *DescA,
   Extra.push_back(B.getInt32(Accumulate ? 1 : 0));
   Constraints += "l,r,";
   std::string Asm = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(BAt + 1) +
-                    ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(2 * N) + "k16.f32." +
-                    In + "." + In + " " + List(0, N) + ", " + AOperand + ", $" +
-                    std::to_string(BAt) + ", p, 1, 1, " +
-                    (AWords.empty() ? std::string(TransA ? "1, " : "0, ") : std::string()) +
-                    (TransB ? "1" : "0") + ";\n}";
+                    ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(2 * N) +
+                    (Byte ? "k32.f32." : "k16.f32.") + AType.str() + "." + BType.str() + " " +
+                    List(0, N) + ", " + AOperand + ", $" + std::to_string(BAt) + ", p, 1, 1" +
+                    (Byte ? std::string()
+                          : std::string(", ") +
+                                (AWords.empty() ? std::string(TransA ? "1, " : "0, ")
+                                                : std::string()) +
+                                (TransB ? "1" : "0")) +
+                    ";\n}";
   llvm::SmallVector<llvm::Value *, 128> AccIn(Acc.begin(), Acc.end());
   if (!Accumulate)
     for (llvm::Value *&V : AccIn)

@@ -423,6 +423,30 @@ def test_attention_on_wgmma(stage):
     assert k.n_spills == 0
 
 
+@pytest.mark.parametrize("dt", ["fp8e4nv", "fp8e5"])
+def test_fp8_matmul_on_wgmma(dt):
+    """fp8 (either kind) on cuda:90a: wgmma k32 when both operands are
+    K-major (B passed transposed, as Triton's fp8 tutorial does), mma.sync
+    (through f16) when B has N contiguous: wgmma has no transpose for
+    8-bit inputs."""
+    ty = {"fp8e4nv": "e4m3", "fp8e5": "e5m2"}[dt]
+    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format(dt), consts)
+    k_major_b = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
+                     ints_one=("stride_ak", "stride_bk", "stride_cn"))
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
+                                  _runtime_attrs(matmul.matmul_kernel, sig, **k_major_b)),
+                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    ptx = k.asm["ptx"]
+    assert ptx.count(f"wgmma.mma_async.sync.aligned.m64n128k32.f32.{ty}.{ty}") == 2 * 4
+    assert re.search(r"wgmma\.mma_async\S+ \{[^}]*\}, %rd\d+, %rd\d+, p, 1, 1;", ptx)
+    assert "mma.sync" not in ptx and k.n_spills == 0
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
+                                  _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)),
+                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    assert "wgmma" not in k.asm["ptx"] and "mma.sync.aligned.m16n8k16" in k.asm["ptx"]
+
+
 def test_wgmma_takes_a_from_registers_where_its_buffer_is_not_nvmma():
     """Rows of 64 bytes (BLOCK_K 32 of f16) have no 128-byte swizzle: A
     stays in the swizzled buffer, read by ldmatrix into wgmma's register

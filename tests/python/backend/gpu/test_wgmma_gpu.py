@@ -82,6 +82,30 @@ def test_wgmma_transposed_operands(hopper, trans_a, trans_b):
     assert "wgmma.mma_async" in kernel.asm["ptx"]
 
 
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2"])
+def test_wgmma_fp8_matmul(hopper, dtype):
+    """fp8 inputs with B K-major (passed transposed): wgmma k32."""
+    torch = hopper
+    if not hasattr(torch, dtype):
+        pytest.skip(f"torch has no {dtype}")
+    m, n, k = 256, 256, 512
+    g = torch.Generator(device="cpu").manual_seed(7)
+    dt = getattr(torch, dtype)
+    a = torch.randn(m, k, generator=g).to(dt)
+    b = torch.randn(k, n, generator=g).to(dt)
+    a_dev, b_dev = a.cuda(), b.t().contiguous().cuda().t()
+    c = torch.zeros(m, n, device="cuda", dtype=torch.float32)
+    kernel = k_matmul[(m // 128, n // 128)](a_dev, b_dev, c, m, n, k, *a_dev.stride(), *b_dev.stride(),
+                                            BM=128, BN=128, BK=128, num_warps=4, num_stages=3)
+    ref = a.double().numpy() @ b.double().numpy()
+    # Hopper's fp8 wgmma accumulates with fewer than f32's mantissa bits
+    # (as Triton's max_num_imprecise_acc notes): about 2^-10 of |a| @ |b|.
+    tol = 1e-3 * (np.abs(a.double().numpy()) @ np.abs(b.double().numpy())) + 1e-3
+    bad = np.abs(c.double().cpu().numpy() - ref) > tol
+    assert not bad.any(), f"{bad.sum()} of {bad.size} wrong"
+    assert "k32.f32.e" in kernel.asm["ptx"] and "mma.sync" not in kernel.asm["ptx"]
+
+
 @pytest.mark.parametrize("stages", [1, 2, 3, 4])
 @pytest.mark.parametrize("k", [64, 200, 1000])
 def test_wgmma_k_tails_and_stages(hopper, stages, k):
