@@ -391,6 +391,24 @@ def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
     assert "C7510" not in log and "serializ" not in log, log
     assert k.n_spills == 0
+    _check_sass_hgmma(k.asm["cubin"], f"HGMMA.64x{bn}x16.F32" + (".BF16" if dt == "bf16" else ""),
+                      (bm // (16 * warps)) * (bk // 16))
+
+
+def _check_sass_hgmma(cubin, instr, count):
+    """Where the CUDA toolkit has cuobjdump (not in CI): the SASS has
+    count times instr (the tensor cores' own wgmma), nothing else."""
+    import shutil
+    import subprocess
+    import tempfile
+    tool = shutil.which("cuobjdump")
+    if not tool:
+        return
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        sass = subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
+    assert re.findall(r"HGMMA\.[\w.]+", sass) == [instr] * count
 
 
 @pytest.mark.parametrize("stage", [1, 3])
@@ -421,6 +439,7 @@ def test_attention_on_wgmma(stage):
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
     assert not re.search(r"C75(10|17|19)", log), log
     assert k.n_spills == 0
+    _check_sass_hgmma(k.asm["cubin"], "HGMMA.64x64x16.F32", 16 * loops)
 
 
 @pytest.mark.parametrize("dt", ["fp8e4nv", "fp8e5"])
