@@ -1,13 +1,15 @@
 """Tutorial matmul (bench/kernels_src.py) on tensor cores: Tritium, Triton, torch.
 
     PYTHONPATH=python python3 bench/bench_matmul.py [--stages 1] [--sizes 4096,8192]
-        [--dtypes float16,bfloat16,float32]
+        [--dtypes float16,bfloat16,float32,float8_e4m3fn]
 
 Runs Tritium and torch in this process and Triton 3.6 in two child
 processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
 like Tritium's), each with the same num_stages. Every kernel's output is
 checked against torch before it is timed; each package gets the best of
-the same block configurations (float32, on tf32, with half the BLOCK_K). Prints TFLOP/s and Tritium's ratios.
+the same block configurations (float32, on tf32, with half the BLOCK_K;
+fp8, with B K-major as Triton's fp8 tutorial passes it, twice the BLOCK_K;
+no torch figure for fp8). Prints TFLOP/s and Tritium's ratios.
 """
 
 import argparse
@@ -38,15 +40,25 @@ def run_package(package, sizes, dtypes, stages, configs):
     torch.backends.cuda.matmul.allow_tf32 = True
     for dtype in dtypes:
         dt = getattr(torch, dtype)
+        fp8 = dtype.startswith("float8")
         for n in sizes:
             torch.manual_seed(0)
-            a = torch.randn(n, n, device="cuda", dtype=dt)
-            b = torch.randn(n, n, device="cuda", dtype=dt)
+            if fp8:
+                a = torch.randn(n, n, device="cuda").to(dt)
+                b = torch.randn(n, n, device="cuda").to(dt)
+                # K-major B, as Triton's fp8 tutorial passes it: wgmma has
+                # no transpose for 8-bit inputs.
+                b = b.t().contiguous().t()
+            else:
+                a = torch.randn(n, n, device="cuda", dtype=dt)
+                b = torch.randn(n, n, device="cuda", dtype=dt)
             ref = (a.float() @ b.float()).half()
             best = 0.0
             for bm, bn, bk, nw in configs:
                 if dtype == "float32":
                     bk //= 2  # the same shared memory and fragment bytes per K tile
+                if fp8:
+                    bk *= 2
                 c = torch.empty(n, n, device="cuda", dtype=torch.float16)
                 grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
 
@@ -68,7 +80,7 @@ def run_package(package, sizes, dtypes, stages, configs):
                       f"{kernel.n_spills} spilled)", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[f"{dtype}_{n}"] = best
-            if package == "tritium":
+            if package == "tritium" and not fp8:  # torch.matmul has no fp8
                 ms = bench(lambda: torch.matmul(a, b), rep=20)
                 out[f"torch_{dtype}_{n}"] = 2 * n ** 3 / ms * 1e-9
     return out
