@@ -88,6 +88,11 @@ bool tritium::wgmmaStaysInFlight(const Instruction &Dot) {
   llvm::SmallVector<BasicBlock *, 2> Succs = Header->successors();
   if (Succs.size() != 2 || llvm::count(Succs, Body) != 1)
     return false; // the loop is the header and this block
+  // The exit, where the last group is waited for, is entered only from
+  // the header (the wait reads the header's phis).
+  const BasicBlock *Exit = Succs[0] == Body ? Succs[1] : Succs[0];
+  if (Exit->getSinglePredecessor() != Header)
+    return false;
   for (unsigned K = 0; K < 2; ++K) {
     const Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
     if (!Def || Def->getOpcode() != Opcode::LocalLoad)

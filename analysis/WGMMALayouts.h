@@ -56,7 +56,8 @@ bool isWGMMADot(const Instruction &Dot);
 /// of its loop (a matmul's K loop): its accumulator is a phi of the loop's
 /// header that only the dot reads in the loop, the dot's result only that
 /// phi's value from the body, the body a single block after the header
-/// (its latch), and the dot's operands local_loads. The next iteration's
+/// (its latch), the exit entered only from the header, and the dot's
+/// operands local_loads. The next iteration's
 /// dot then queues behind it; the lowering waits for the one before it
 /// right after issuing it, and for the last one where the loop exits.
 bool wgmmaStaysInFlight(const Instruction &Dot);
