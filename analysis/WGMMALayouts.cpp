@@ -52,6 +52,14 @@ std::optional<unsigned> tritium::nvmmaContiguousDim(const MemDescType &M) {
   return std::nullopt;
 }
 
+std::optional<unsigned> tritium::nvmmaLoadContiguousDim(const Value *Operand) {
+  const Instruction *Def = Operand->getDefiningInstruction();
+  if (!Def || Def->getOpcode() != Opcode::LocalLoad)
+    return std::nullopt;
+  auto *M = llvm::dyn_cast<MemDescType>(Def->getOperand(0)->getType());
+  return M ? nvmmaContiguousDim(*M) : std::nullopt;
+}
+
 bool tritium::isWGMMACandidate(const Instruction &Dot, unsigned NumWarps) {
   std::optional<MMAInstr> X = mmaInstrOf(Dot);
   if (!X || X->Split3 || X->Acc != MMAInstr::Accum::F32 ||

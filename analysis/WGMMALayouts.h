@@ -31,6 +31,7 @@ namespace tritium {
 
 class Instruction;
 class MemDescType;
+class Value;
 
 /// The NVMMA 128-byte-swizzled shared layout of a 2-d block of \p Shape
 /// and \p ElementBytes-byte elements, dimension \p Contiguous fastest;
@@ -41,6 +42,9 @@ std::optional<LinearLayout> nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape, uns
 
 /// Which dimension of \p M is contiguous, if its layout is the NVMMA one.
 std::optional<unsigned> nvmmaContiguousDim(const MemDescType &M);
+/// The same of the buffer \p Operand is read from, if it is a local_load
+/// (a dot operand wgmma can read through a descriptor).
+std::optional<unsigned> nvmmaLoadContiguousDim(const Value *Operand);
 
 /// Whether \p Dot fits wgmma on \p NumWarps warps: f16, bf16 or fp8 (e4m3,
 /// e5m2, mixed too) inputs, f32 accumulator, whole warpgroups, M a

@@ -327,17 +327,8 @@ private:
   static Instruction *lastWGMMADot(BasicBlock *BB) {
     Instruction *Last = nullptr;
     for (Instruction &I : *BB) {
-      if (I.getOpcode() != Opcode::Dot || !isWGMMADot(I))
-        continue;
-      bool NVMMA = true;
-      for (unsigned K = 0; K < 2; ++K) {
-        Instruction *Def = I.getOperand(K)->getDefiningInstruction();
-        auto *M = Def && Def->getOpcode() == Opcode::LocalLoad
-                      ? llvm::dyn_cast<MemDescType>(Def->getOperand(0)->getType())
-                      : nullptr;
-        NVMMA &= M && nvmmaContiguousDim(*M).has_value();
-      }
-      if (NVMMA)
+      if (I.getOpcode() == Opcode::Dot && isWGMMADot(I) &&
+          nvmmaLoadContiguousDim(I.getOperand(0)) && nvmmaLoadContiguousDim(I.getOperand(1)))
         Last = &I;
     }
     return Last;

@@ -163,6 +163,13 @@ public:
   }
 };
 
+/// A pass option that is 0 or 1.
+bool parseFlag(llvm::StringRef Key, llvm::StringRef Value) {
+  if (Value != "0" && Value != "1")
+    throw CompileError(Key.str() + " must be 0 or 1, got '" + Value.str() + "'");
+  return Value == "1";
+}
+
 /// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
 /// the target's), mma=0|1, mfma=0|1 and wgmma=0|1 (dots on mma.sync,
 /// MFMA or wgmma where they fit; wgmma=1 implies mma=1).
@@ -182,9 +189,7 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
         throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
       L.WarpSize = N;
     } else if (Key == "mma" || Key == "mfma" || Key == "wgmma") {
-      if (Value != "0" && Value != "1")
-        throw CompileError(Key.str() + " must be 0 or 1, got '" + Value.str() + "'");
-      (Key == "mma" ? L.MMA : Key == "mfma" ? L.MFMA : L.WGMMA) = Value == "1";
+      (Key == "mma" ? L.MMA : Key == "mfma" ? L.MFMA : L.WGMMA) = parseFlag(Key, Value);
     } else {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
@@ -216,10 +221,10 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         "nvmma=0|1", [](const PassOptions &O) {
           bool NVMMA = false;
           for (auto &KV : O) {
-            if (KV.getKey() != "nvmma" || (KV.getValue() != "0" && KV.getValue() != "1"))
-              throw CompileError("stage-dot-operands takes nvmma=0|1, got '" +
-                                 KV.getKey().str() + "=" + KV.getValue() + "'");
-            NVMMA = KV.getValue() == "1";
+            if (KV.getKey() != "nvmma")
+              throw CompileError("stage-dot-operands has no option '" + KV.getKey().str() +
+                                 "'");
+            NVMMA = parseFlag(KV.getKey(), KV.getValue());
           }
           return createStageDotOperandsPass(NVMMA);
         });
@@ -231,9 +236,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
           bool WGMMA = false;
           for (auto &KV : O) {
             if (KV.getKey() == "wgmma") {
-              if (KV.getValue() != "0" && KV.getValue() != "1")
-                throw CompileError("wgmma must be 0 or 1, got '" + KV.getValue() + "'");
-              WGMMA = KV.getValue() == "1";
+              WGMMA = parseFlag(KV.getKey(), KV.getValue());
               continue;
             }
             if (KV.getKey() != "num-stages")

@@ -61,16 +61,12 @@ struct NVMMAOperand {
 /// (isLoadedByUser) from an NVMMA buffer.
 std::optional<NVMMAOperand> nvmmaOperand(const DotInst &Dot, unsigned OpIdx) {
   Value *V = Dot.getOperand(OpIdx);
+  std::optional<unsigned> Contiguous = nvmmaLoadContiguousDim(V);
   Instruction *Def = V->getDefiningInstruction();
-  if (!Def || !isLoadedByUser(*Def))
+  if (!Contiguous || !isLoadedByUser(*Def))
     return std::nullopt;
   Value *Mem = Def->getOperand(0);
-  auto *M = llvm::dyn_cast<MemDescType>(Mem->getType());
-  if (!M)
-    return std::nullopt;
-  std::optional<unsigned> Contiguous = nvmmaContiguousDim(*M);
-  if (!Contiguous)
-    return std::nullopt;
+  auto *M = llvm::cast<MemDescType>(Mem->getType());
   llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
   unsigned KDim = OpIdx == 0 ? 1 : 0;
   NVMMAOperand O;
@@ -280,12 +276,11 @@ void LoweringContext::waitAtLoopExits() {
   for (auto [Phi, Exit] : InFlightExits) {
     llvm::BasicBlock *At = getBlock(Exit);
     B.SetInsertPoint(At, At->getFirstInsertionPt());
-    llvm::SmallVector<llvm::Value *, 128> Regs(get(Phi).begin(), get(Phi).end());
-    llvm::SmallVector<llvm::Value *, 128> Waited(Regs);
+    const Regs &Acc = get(Phi);
+    llvm::SmallVector<llvm::Value *, 128> Waited(Acc.begin(), Acc.end());
     Target.wgmmaWait(B, 0, Waited);
-    for (unsigned K = 0; K < Regs.size(); ++K)
-      if (Waited[K] != Regs[K])
-        Replace.push_back({Regs[K], Waited[K]});
+    for (unsigned K = 0; K < Acc.size(); ++K)
+      Replace.push_back({Acc[K], Waited[K]});
   }
   // Every use the wait dominates reads the waited value.
   llvm::DominatorTree DT(*B.GetInsertBlock()->getParent());
