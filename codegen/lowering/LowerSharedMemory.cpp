@@ -349,8 +349,11 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     C.getTarget().asyncCommitGroup(B);
     return;
   case Opcode::AsyncWait:
+    // No proxy fence: cp.async's writes are ordered before wgmma's reads by
+    // the wait and the barrier after it, as Triton's fence insertion takes
+    // them to be (it fences only a store of registers). A fence here cost
+    // a MEMBAR.ALL.CTA per iteration in SASS.
     C.getTarget().asyncWait(B, unsigned(llvm::cast<AsyncWaitInst>(I).getNum()));
-    C.getTarget().fenceProxyAsync(B); // the copies that landed, before wgmma reads them
     return;
   default:
     C.unsupported(I, "not a shared memory instruction");

@@ -78,15 +78,12 @@ std::optional<NVMMAOperand> nvmmaOperand(const DotInst &Dot, unsigned OpIdx) {
   return O;
 }
 
-/// The descriptor of \p O's matrix starting at element (MN, K), MN
-/// possibly a runtime value (the warpgroup's rows).
-llvm::Value *descriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *MNBytes,
-                        int64_t MN, int64_t K) {
+/// The descriptor of \p O's matrix at its buffer's start plus \p MNBytes
+/// (the warpgroup's rows, a runtime value, or none).
+llvm::Value *baseDescriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *MNBytes) {
   llvm::IRBuilder<> &B = C.B;
   llvm::Value *Base = C.sharedPtr(C.scalar(O.MemDesc));
-  llvm::Value *Addr = B.CreateAdd(B.CreateTrunc(B.CreatePtrToInt(Base, B.getInt64Ty()),
-                                                B.getInt32Ty()),
-                                  B.getInt32(uint32_t(O.offset(MN, K))));
+  llvm::Value *Addr = B.CreateTrunc(B.CreatePtrToInt(Base, B.getInt64Ty()), B.getInt32Ty());
   if (MNBytes)
     Addr = B.CreateAdd(Addr, MNBytes);
   uint64_t Fixed = (uint64_t((O.leadingBytes() >> 4) & 0x3fff) << 16) |
@@ -94,6 +91,18 @@ llvm::Value *descriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *
   llvm::Value *Start = B.CreateZExt(B.CreateAnd(B.CreateLShr(Addr, 4), B.getInt32(0x3fff)),
                                     B.getInt64Ty());
   return B.CreateOr(Start, B.getInt64(Fixed));
+}
+
+/// The descriptor of the matrix starting at element (MN, K) of \p O:
+/// \p Base's start address field plus the offset / 16, a 64-bit add that
+/// cannot carry out of the field (shared memory ends below 2^18 bytes), so
+/// that each K step costs one add of a constant (a uniform register add
+/// in SASS) instead of a shift and a mask.
+llvm::Value *descriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *Base, int64_t MN,
+                        int64_t K) {
+  int64_t Offset = O.offset(MN, K);
+  assert(Offset % 16 == 0 && "matrix starts are 16-byte aligned");
+  return Offset ? C.B.CreateAdd(Base, C.B.getInt64(uint64_t(Offset >> 4))) : Base;
 }
 } // namespace
 
@@ -138,12 +147,17 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
 
   // Warpgroup G's rows start at 64G in each block: its bytes into A, as an
   // M-major operand counts them or a K-major one does.
+  // One warpgroup: none. Several: the warpgroup's index read from lane 0,
+  // which ptxas knows is the same in every lane, so that the descriptors
+  // stay in uniform registers (tid / 128 is not, to it).
   llvm::Value *GroupBytes = nullptr;
-  if (A) {
-    llvm::Value *Group = B.CreateLShr(T.threadId(B), 7);
+  if (A && NumWarps > 4) {
+    llvm::Value *Group = T.shuffleIdx(B, B.CreateLShr(T.threadId(B), 7), B.getInt32(0));
     GroupBytes = A->MNMajor ? B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))))
                             : B.CreateMul(Group, B.getInt32(64 * 128));
   }
+  llvm::Value *BaseA = A ? baseDescriptor(C, *A, GroupBytes) : nullptr;
+  llvm::Value *BaseB = baseDescriptor(C, *Bop, nullptr);
   const LinearLayout &LA = C.layout(Dot.getA());
   auto RegOf = [&](const LinearLayout &L, int64_t D0, int64_t D1) {
     std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});
@@ -164,8 +178,8 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   llvm::SmallVector<Step, 16> Steps;
   for (int64_t M0 = 0; M0 < M; M0 += RowBlock)
     for (int64_t K0 = 0; K0 < K; K0 += KStep) {
-      Step S{M0, A ? descriptor(C, *A, GroupBytes, M0, K0) : nullptr,
-             descriptor(C, *Bop, nullptr, 0, K0), {}};
+      Step S{M0, A ? descriptor(C, *A, BaseA, M0, K0) : nullptr,
+             descriptor(C, *Bop, BaseB, 0, K0), {}};
       // A's words from registers: rows +0/+8, then K + 8; two K a word.
       for (int64_t Q = 0; !A && Q < 4; ++Q)
         S.AWords.push_back(packMMAWord(
