@@ -18,10 +18,11 @@ void tritium::registerAllPasses(PassRegistry &R) {
 }
 
 llvm::StringRef tritium::getDefaultPipeline() {
-  // inline first, so that the other passes see whole kernels; canonicalize
+  // inline first, so that the other passes see whole kernels (and every
+  // descriptor access the make_tensor_descriptor it reads); canonicalize
   // before cse, so that equal expressions have one form; dce last, to sweep
   // what the others left behind.
-  return "inline,canonicalize,cse,licm,peephole,dce";
+  return "inline,lower-tensor-descriptors,canonicalize,cse,licm,peephole,dce";
 }
 
 std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,

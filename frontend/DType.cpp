@@ -81,6 +81,12 @@ struct DTypeTable {
         S += std::to_string(X) + "x";
       return S + D.getScalar()->getName() + ">";
     }
+    case DType::Kind::TensorDesc: { // Triton's signature spelling
+      std::string S = "tensordesc<" + D.getDescElement()->getName() + "[";
+      for (size_t I = 0; I < D.getShape().size(); ++I)
+        S += (I ? ", " : "") + std::to_string(D.getShape()[I]);
+      return S + "]>";
+    }
     }
     return "?";
   }
@@ -101,6 +107,7 @@ unsigned DType::getBitWidth() const {
     }
   case Kind::Pointer: return 64;
   case Kind::Block: return Elem->getBitWidth();
+  case Kind::TensorDesc:
   case Kind::Void: return 0;
   }
   return 0;
@@ -141,6 +148,7 @@ Type *DType::toIR(Context &C) const {
   case Kind::Pointer:
     return PointerType::get(Elem->toIR(C), AddrSpace);
   case Kind::Block: return BlockType::get(Elem->toIR(C), Dims);
+  case Kind::TensorDesc: return TensorDescType::get(Elem->toIR(C), Dims);
   }
   return nullptr;
 }
@@ -176,6 +184,12 @@ DType *DType::getBlock(DType *Elem, llvm::ArrayRef<int64_t> Shape) {
   assert(BlockType::checkShape(Shape).empty() && "invalid block shape");
   return DTypeTable::get().intern(Kind::Block, 0, true, Type::Kind::Void, Elem,
                                   0, false, Shape);
+}
+
+DType *DType::getTensorDesc(DType *Elem, llvm::ArrayRef<int64_t> Block) {
+  assert((Elem->isInt() || Elem->isFloat()) && "descriptors hold numbers");
+  return DTypeTable::get().intern(Kind::TensorDesc, 0, true, Type::Kind::Void, Elem, 0, false,
+                                  Block);
 }
 
 DType *DType::getShaped(DType *Elem, llvm::ArrayRef<int64_t> Shape) {
@@ -215,7 +229,12 @@ DType *DType::fromIR(Type *T) {
   }
   case Type::Kind::Block:
     return getBlock(fromIR(T->getScalarType()), T->getShape());
-  case Type::Kind::Function: return nullptr;
+  case Type::Kind::TensorDesc: {
+    auto *D = llvm::cast<TensorDescType>(T);
+    return getTensorDesc(fromIR(D->getElementType()), D->getBlockShape());
+  }
+  case Type::Kind::Function:
+  case Type::Kind::MemDesc: return nullptr;
   default: return getFloat(T->getKind());
   }
 }

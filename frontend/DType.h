@@ -9,7 +9,7 @@
 // DTypes are uniqued process-wide and immutable (tl.float32 is a global of
 // the Python package), and compare by pointer. Names are Triton's: int1,
 // int8..int64, uint8..uint64, fp8e4nv, fp8e5, fp16, bf16, fp32, fp64,
-// pointer<fp32>, <128x64xfp16>.
+// pointer<fp32>, <128x64xfp16>, tensordesc<fp16[64, 64]>.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_FRONTEND_DTYPE_H
@@ -29,7 +29,7 @@ class Context;
 
 class DType {
 public:
-  enum class Kind : uint8_t { Void, Int, Float, Pointer, Block };
+  enum class Kind : uint8_t { Void, Int, Float, Pointer, Block, TensorDesc };
 
   Kind getKind() const { return K; }
   bool isVoid() const { return K == Kind::Void; }
@@ -49,6 +49,10 @@ public:
   }
   bool isPointer() const { return K == Kind::Pointer; }
   bool isBlock() const { return K == Kind::Block; }
+  /// A tensor descriptor: getScalar() is itself, getShape() its block's,
+  /// getDescElement() what it holds.
+  bool isTensorDesc() const { return K == Kind::TensorDesc; }
+  DType *getDescElement() const { return K == Kind::TensorDesc ? Elem : nullptr; }
   /// Int, float or pointer.
   bool isScalar() const { return isInt() || isFloat() || isPointer(); }
 
@@ -85,6 +89,9 @@ public:
                            bool Const = false);
   /// \p Elem must be a scalar and \p Shape non-empty with power-of-two dims.
   static DType *getBlock(DType *Elem, llvm::ArrayRef<int64_t> Shape);
+  /// A descriptor of a tensor of \p Elem (a number type) read by blocks of
+  /// \p Block (TensorDescType::check must accept them).
+  static DType *getTensorDesc(DType *Elem, llvm::ArrayRef<int64_t> Block);
   /// \p Elem shaped by \p Shape; \p Elem itself when the shape is empty.
   static DType *getShaped(DType *Elem, llvm::ArrayRef<int64_t> Shape);
   /// Looks up a scalar type by its name ("fp32", "uint8", also Triton's

@@ -42,6 +42,19 @@ struct TypeResult {
   explicit operator bool() const { return Ty != nullptr; }
 };
 
+/// The type of tl.make_tensor_descriptor(base, shape, strides, block_shape)
+/// with \p NumShape shapes and \p NumStrides strides, or Triton's error:
+/// a scalar pointer to a number type, 1 to 5 dimensions alike in all
+/// three, power-of-two block dimensions, at least 16 bytes in the last one
+/// (TMA's least), and a last stride known to be 1 (\p LastStride: its
+/// value when it is a literal or constant).
+TypeResult typeTensorDescriptor(DType *Base, size_t NumShape, size_t NumStrides,
+                                llvm::ArrayRef<int64_t> Block,
+                                std::optional<int64_t> LastStride);
+/// Why desc.load / desc.store (\p Value: the stored value's type) with
+/// \p NumOffsets offsets is wrong, or "".
+std::string checkDescriptorAccess(DType *Desc, size_t NumOffsets, DType *Value);
+
 /// The Python spelling of an operator, as error messages quote it ("+",
 /// "//", "<<"); builtins that are functions give their name ("fdiv").
 llvm::StringRef getOpSymbol(Semantic::BinOp Op);

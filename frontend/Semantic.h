@@ -234,6 +234,17 @@ public:
   TValue atomicCAS(TValue Ptr, Operand Cmp, Operand Val,
                    llvm::StringRef Sem = "", llvm::StringRef Scope = "");
 
+  /// tl.make_tensor_descriptor (TensorDescriptors.cpp): shapes become
+  /// int32, strides int64; the last stride must be a literal or constant 1.
+  TValue makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape,
+                              llvm::ArrayRef<Operand> Strides,
+                              llvm::ArrayRef<int64_t> BlockShape);
+  /// desc.load(offsets): the block at \p Offsets (int32), zeros outside.
+  TValue descriptorLoad(TValue Desc, llvm::ArrayRef<Operand> Offsets);
+  /// desc.store(offsets, value): \p Val of the block's shape, cast to the
+  /// element type, written where it is inside the tensor.
+  void descriptorStore(TValue Desc, llvm::ArrayRef<Operand> Offsets, Operand Val);
+
   //===--------------------------------------------------------------------===//
   // Shapes
   //===--------------------------------------------------------------------===//
@@ -305,6 +316,9 @@ private:
   // Helpers the op families share
   //===--------------------------------------------------------------------===//
 
+  /// A descriptor access's checked offsets as int32 values.
+  llvm::SmallVector<Value *, 5> descriptorOffsets(TValue Desc, llvm::ArrayRef<Operand> Offsets,
+                                                  DType *Stored);
   /// Records \p Ty as the language type of \p V (every value built here).
   TValue make(Value *V, DType *Ty);
   /// The literal type of a literal, the dtype of a value.

@@ -131,6 +131,33 @@ Instruction *IRBuilder::createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask)
   return create(Opcode::AsyncCopy, {}, Ops);
 }
 
+Value *IRBuilder::createMakeTensorDesc(TensorDescType *Ty, Value *Base,
+                                      llvm::ArrayRef<Value *> Shape,
+                                      llvm::ArrayRef<Value *> Strides) {
+  llvm::SmallVector<Value *, 11> Ops = {Base};
+  llvm::append_range(Ops, Shape);
+  llvm::append_range(Ops, Strides);
+  return single(create(Opcode::MakeTensorDesc, {Ty}, Ops));
+}
+
+Value *IRBuilder::createDescriptorLoad(Value *Desc, llvm::ArrayRef<Value *> Offsets) {
+  auto *D = llvm::dyn_cast<TensorDescType>(Desc->getType());
+  if (!D)
+    reportError(CurLoc, "'descriptor_load' operand must be a tensordesc, got " +
+                            Desc->getType()->str());
+  llvm::SmallVector<Value *, 6> Ops = {Desc};
+  llvm::append_range(Ops, Offsets);
+  return single(create(Opcode::DescriptorLoad, {D->getBlockType()}, Ops));
+}
+
+Instruction *IRBuilder::createDescriptorStore(Value *Desc, llvm::ArrayRef<Value *> Offsets,
+                                              Value *Val) {
+  llvm::SmallVector<Value *, 7> Ops = {Desc};
+  llvm::append_range(Ops, Offsets);
+  Ops.push_back(Val);
+  return create(Opcode::DescriptorStore, {}, Ops);
+}
+
 Instruction *IRBuilder::createAsyncCommitGroup() {
   return create(Opcode::AsyncCommitGroup, {}, {});
 }

@@ -102,6 +102,12 @@ public:
   Instruction *createLocalStore(Value *MemDesc, Value *Val);
   Instruction *createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask = nullptr);
   Instruction *createAsyncCommitGroup();
+  /// make_tensor_descriptor: \p Shape i32 and \p Strides i64, one each per
+  /// dimension of \p Ty's block.
+  Value *createMakeTensorDesc(TensorDescType *Ty, Value *Base, llvm::ArrayRef<Value *> Shape,
+                              llvm::ArrayRef<Value *> Strides);
+  Value *createDescriptorLoad(Value *Desc, llvm::ArrayRef<Value *> Offsets);
+  Instruction *createDescriptorStore(Value *Desc, llvm::ArrayRef<Value *> Offsets, Value *Val);
   Instruction *createAsyncWait(int64_t Num);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);
   Instruction *createLocalDealloc(Value *MemDesc);

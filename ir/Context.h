@@ -32,6 +32,7 @@ private:
   friend class BlockType;
   friend class FunctionType;
   friend class MemDescType;
+  friend class TensorDescType;
   struct Impl;
   std::unique_ptr<Impl> P;
 };

@@ -84,6 +84,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(LocalAlloc)
     FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(LocalDealloc)
     FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
+    FAMILY(MakeTensorDesc) FAMILY(DescriptorLoad) FAMILY(DescriptorStore)
     FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
@@ -267,6 +268,7 @@ bool Instruction::hasSideEffects() const {
   case Opcode::AsyncWait:
   case Opcode::LocalStore:
   case Opcode::LocalDealloc:
+  case Opcode::DescriptorStore:
   case Opcode::Store:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
@@ -290,6 +292,7 @@ bool Instruction::mayReadMemory() const {
   case Opcode::AsyncWait: // orders the copies' writes before later reads
   case Opcode::LocalLoad:
   case Opcode::Load:
+  case Opcode::DescriptorLoad:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
   case Opcode::Call:
@@ -310,6 +313,7 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::LocalDealloc:
   case Opcode::AsyncCopy:
   case Opcode::AsyncWait: // the copies it waits for land in memory
+  case Opcode::DescriptorStore:
   case Opcode::Store:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:

@@ -605,6 +605,69 @@ std::string LocalDeallocInst::checkFamilyTypes() const {
   return memdescOperand(*this, getMemDesc(), M, "operand");
 }
 
+namespace {
+/// The descriptor operand of a descriptor_load/_store (a tensordesc;
+/// lower-tensor-descriptors needs it made by make_tensor_descriptor and
+/// says so), with one i32 offset per block dimension after it.
+std::string descriptorOperands(const Instruction &I, unsigned NumOffsets,
+                               TensorDescType *&D) {
+  D = llvm::dyn_cast<TensorDescType>(I.getOperand(0)->getType());
+  if (!D)
+    return name(I) + " operand must be a tensordesc, got " + ty(I.getOperand(0)->getType());
+  if (NumOffsets != D->getBlockShape().size())
+    return name(I) + " needs " + std::to_string(D->getBlockShape().size()) +
+           " offsets, got " + std::to_string(NumOffsets);
+  for (unsigned K = 0; K < NumOffsets; ++K)
+    if (!I.getOperand(1 + K)->getType()->isInt(32))
+      return name(I) + " offsets must be i32, got " + ty(I.getOperand(1 + K)->getType());
+  return "";
+}
+} // namespace
+
+std::string MakeTensorDescInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 11, 1));
+  TRY(allowAttrs(*this, {}));
+  auto *D = llvm::dyn_cast<TensorDescType>(getResult()->getType());
+  if (!D)
+    return "'make_tensor_descriptor' result must be a tensordesc, got " +
+           ty(getResult()->getType());
+  unsigned Rank = unsigned(D->getBlockShape().size());
+  if (getNumOperands() != 1 + 2 * Rank)
+    return "'make_tensor_descriptor' of a " + std::to_string(Rank) +
+           "-d block needs a base, " + std::to_string(Rank) + " shapes and " +
+           std::to_string(Rank) + " strides";
+  Type *Want = PointerType::get(D->getElementType(), PointerType::Global);
+  if (getBase()->getType() != Want)
+    return "'make_tensor_descriptor' base must be " + ty(Want) + ", got " +
+           ty(getBase()->getType());
+  for (unsigned K = 0; K < Rank; ++K) {
+    if (!getShape(K)->getType()->isInt(32))
+      return "'make_tensor_descriptor' shapes must be i32, got " + ty(getShape(K)->getType());
+    if (!getStride(K)->getType()->isInt(64))
+      return "'make_tensor_descriptor' strides must be i64, got " + ty(getStride(K)->getType());
+  }
+  return "";
+}
+
+std::string DescriptorLoadInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 6, 1));
+  TRY(allowAttrs(*this, {}));
+  TensorDescType *D;
+  TRY(descriptorOperands(*this, getNumOperands() - 1, D));
+  return expectResult(*this, D->getBlockType());
+}
+
+std::string DescriptorStoreInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 7, 0));
+  TRY(allowAttrs(*this, {}));
+  TensorDescType *D;
+  TRY(descriptorOperands(*this, getNumOperands() - 2, D));
+  if (getValue()->getType() != D->getBlockType())
+    return "'descriptor_store' value must be " + ty(D->getBlockType()) + ", got " +
+           ty(getValue()->getType());
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // Block construction and reshaping
 //===----------------------------------------------------------------------===//
@@ -920,9 +983,11 @@ std::string PhiInst::checkFamilyTypes() const {
   if (getNumOperands() != getNumBlockOperands())
     return "'phi' needs one block per incoming value";
   Type *T = getResult()->getType();
-  // A memdesc too: which buffer of a pipelined loop is current.
-  if (!T->isMemDesc())
-    TRY(elements(*this, T, isAnyElem, "a scalar, block or memdesc type"));
+  // A memdesc too: which buffer of a pipelined loop is current; and a
+  // tensordesc, while SSA construction has not yet found the phi trivial
+  // (lower-tensor-descriptors rejects one that stays).
+  if (!T->isMemDesc() && !T->isTensorDesc())
+    TRY(elements(*this, T, isAnyElem, "a scalar, block, memdesc or tensordesc type"));
   for (unsigned I = 0; I < getNumOperands(); ++I)
     if (getOperand(I)->getType() != T)
       return "'phi' incoming value " + std::to_string(I) + " has type " +

@@ -159,6 +159,38 @@ class AsyncWaitInst : public Instruction {
   int64_t getNum() const { return getIntAttr(AttrKey::Num); }
 };
 
+/// %d = make_tensor_descriptor %base, %shape..., %strides... :
+/// tensordesc<B0 x ... x T>: the tensor of the given shape (i32 each) and
+/// element strides (i64 each) at %base (ptr<T>), read and written by
+/// blocks of B0 x ...; one shape and one stride per block dimension.
+class MakeTensorDescInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MakeTensorDesc)
+  Value *getBase() const { return getOperand(0); }
+  unsigned getRank() const { return (getNumOperands() - 1) / 2; }
+  Value *getShape(unsigned D) const { return getOperand(1 + D); }
+  Value *getStride(unsigned D) const { return getOperand(1 + getRank() + D); }
+};
+
+/// %v = descriptor_load %d, %offsets... : <B0 x ... x T>: the block whose
+/// first element is at %offsets (i32 each, in elements) of %d's tensor;
+/// elements outside the tensor (either side) read as zero.
+class DescriptorLoadInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(DescriptorLoad)
+  Value *getDesc() const { return getOperand(0); }
+  unsigned getRank() const { return getNumOperands() - 1; }
+  Value *getOffset(unsigned D) const { return getOperand(1 + D); }
+};
+
+/// descriptor_store %d, %offsets..., %v: writes the block %v at %offsets of
+/// %d's tensor, its elements inside the tensor only.
+class DescriptorStoreInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(DescriptorStore)
+  Value *getDesc() const { return getOperand(0); }
+  unsigned getRank() const { return getNumOperands() - 2; }
+  Value *getOffset(unsigned D) const { return getOperand(1 + D); }
+  Value *getValue() const { return getOperand(getNumOperands() - 1); }
+};
+
 class StoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Store)
   Value *getPtr() const { return getOperand(0); }

@@ -108,6 +108,7 @@ private:
   Type *parsePointerType(unsigned Depth);
   Type *parseBlockType(unsigned Depth);
   Type *parseMemDescType(unsigned Depth);
+  Type *parseTensorDescType(unsigned Depth);
   Type *parseFunctionType();
   void parseTypeList(llvm::SmallVectorImpl<Type *> &Types);
 
@@ -270,6 +271,8 @@ Type *Parser::parseType(unsigned Depth) {
     return parsePointerType(Depth);
   if (T.Text == "memdesc")
     return parseMemDescType(Depth);
+  if (T.Text == "tensordesc")
+    return parseTensorDescType(Depth);
   Type *Ty = llvm::StringSwitch<Type *>(T.Text)
                  .Case("void", Type::getVoid(Ctx))
                  .Case("i1", Type::getI1(Ctx))
@@ -338,6 +341,27 @@ Type *Parser::parseMemDescType(unsigned Depth) {
   if (!Why.empty())
     error(Open, Why);
   return MemDescType::get(Elem, Dims, Layout, Mutable);
+}
+
+/// tensordesc<d0 x ... x T>, after `tensordesc`.
+Type *Parser::parseTensorDescType(unsigned Depth) {
+  Token Open = expect(Token::Less, "expected '<' after 'tensordesc'");
+  Shape Dims;
+  while (Tok.is(Token::Int)) {
+    Dims.push_back(parseInt("a tensordesc dimension"));
+    if (!Tok.isIdent("x"))
+      error(Tok, "expected 'x' after a tensordesc dimension");
+    consume();
+  }
+  Token ET = Tok;
+  Type *Elem = parseType(Depth + 1);
+  if (!Elem->isScalar())
+    error(ET, "expected a scalar element type, got " + Elem->str());
+  expect(Token::Greater, "expected '>' to end the tensordesc type");
+  std::string Why = TensorDescType::check(Elem, Dims);
+  if (!Why.empty())
+    error(Open, Why);
+  return TensorDescType::get(Elem, Dims);
 }
 
 /// <d0 x d1 x ... x T>

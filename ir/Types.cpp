@@ -27,6 +27,8 @@ struct Context::Impl {
   std::map<std::tuple<Type *, std::vector<int64_t>, std::string, bool>,
            std::unique_ptr<MemDescType>>
       MemDescs;
+  std::map<std::pair<Type *, std::vector<int64_t>>, std::unique_ptr<TensorDescType>>
+      TensorDescs;
   llvm::StringSet<> Strings;
 };
 
@@ -168,6 +170,26 @@ MemDescType *MemDescType::getBufferType() const {
   return get(Elem, getBufferShape(), Layout, Mutable);
 }
 
+std::string TensorDescType::check(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
+  if (!Elem->isInt() && !Elem->isFloat())
+    return "a tensor descriptor holds integers or floats, not " + Elem->str();
+  if (Dims.empty() || Dims.size() > 5)
+    return "a tensor descriptor's block has 1 to 5 dimensions, got " +
+           std::to_string(Dims.size());
+  return BlockType::checkShape(Dims);
+}
+
+TensorDescType *TensorDescType::get(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
+  assert(check(Elem, Dims).empty() && "invalid tensor descriptor type");
+  Context &C = Elem->getContext();
+  auto &Slot = C.P->TensorDescs[{Elem, std::vector<int64_t>(Dims.begin(), Dims.end())}];
+  if (!Slot)
+    Slot.reset(new TensorDescType(C, Elem, Dims));
+  return Slot.get();
+}
+
+BlockType *TensorDescType::getBlockType() const { return BlockType::get(Elem, Dims); }
+
 FunctionType *FunctionType::get(Context &C, llvm::ArrayRef<Type *> Params,
                                 llvm::ArrayRef<Type *> Results) {
   auto &Slot = C.P->Funcs[{std::vector<Type *>(Params.begin(), Params.end()),
@@ -219,6 +241,8 @@ unsigned Type::getScalarSizeInBits() const {
     return llvm::cast<BlockType>(this)->getElementType()->getScalarSizeInBits();
   case Kind::MemDesc:
     return llvm::cast<MemDescType>(this)->getElementType()->getScalarSizeInBits();
+  case Kind::TensorDesc:
+    return 64; // passed as its base pointer
   case Kind::Void:
   case Kind::Function: return 0;
   }
@@ -285,6 +309,14 @@ void Type::print(llvm::raw_ostream &OS) const {
     if (M->isMutable())
       OS << ", mutable";
     OS << '>';
+    return;
+  }
+  case Kind::TensorDesc: {
+    auto *T = llvm::cast<TensorDescType>(this);
+    OS << "tensordesc<";
+    for (int64_t D : T->getBlockShape())
+      OS << D << " x ";
+    OS << *T->getElementType() << '>';
     return;
   }
   case Kind::Function: {

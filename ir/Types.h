@@ -52,6 +52,7 @@ public:
     Block,
     Function,
     MemDesc,
+    TensorDesc,
   };
 
   Kind getKind() const { return K; }
@@ -67,6 +68,7 @@ public:
   bool isBlock() const { return K == Kind::Block; }
   bool isFunction() const { return K == Kind::Function; }
   bool isMemDesc() const { return K == Kind::MemDesc; }
+  bool isTensorDesc() const { return K == Kind::TensorDesc; }
   /// Int, float or pointer: what a block may hold.
   bool isScalar() const { return isInt() || isFloat() || isPointer(); }
 
@@ -239,6 +241,33 @@ private:
   Shape Dims;
   LinearLayout Layout;
   bool Mutable;
+};
+
+/// A tensor descriptor (tl.make_tensor_descriptor): a strided tensor in
+/// global memory (base, shape, strides: the descriptor's operands) read and
+/// written a block of the one shape at a time, out-of-bounds elements read
+/// as zeros and not written. Text: tensordesc<64 x 64 x f16>.
+class TensorDescType : public Type {
+public:
+  Type *getElementType() const { return Elem; }
+  llvm::ArrayRef<int64_t> getBlockShape() const { return Dims; }
+  /// The type of one block: <d0 x ... x T>.
+  BlockType *getBlockType() const;
+
+  /// \p Elem and \p Dims must pass check().
+  static TensorDescType *get(Type *Elem, llvm::ArrayRef<int64_t> Dims);
+  /// Why these cannot make a descriptor type, or "": an integer or float
+  /// element, a block shape of rank 1 to 5 (TMA's limit) that a block
+  /// type accepts.
+  static std::string check(Type *Elem, llvm::ArrayRef<int64_t> Dims);
+  static bool classof(const Type *T) { return T->getKind() == Kind::TensorDesc; }
+
+private:
+  friend class Context;
+  TensorDescType(Context &C, Type *E, llvm::ArrayRef<int64_t> D)
+      : Type(C, Kind::TensorDesc), Elem(E), Dims(D.begin(), D.end()) {}
+  Type *Elem;
+  Shape Dims;
 };
 
 /// Prints a list of types separated by ", ".

@@ -30,6 +30,13 @@ public:
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 };
 
+/// descriptor_load/_store as masked load/store of pointer blocks.
+class LowerTensorDescriptorsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "lower-tensor-descriptors"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
 /// Replaces a pure instruction by an identical one that dominates it.
 class CSEPass : public FunctionPass {
 public:

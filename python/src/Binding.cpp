@@ -6,6 +6,7 @@
 //   m = tritium._C.parse_module(text, name="<input>")   # -> Module
 //   str(m); m.verify(); m.run_passes("verify,print", verify_each=False)
 //   tritium._C.list_passes()                            # [(name, description)]
+//   tritium._C.ir.default_pipeline()                    # "inline,...,dce"
 //
 // A later layer (the frontend, the runtime) adds its own submodule from its
 // own bindX(py::module_ &) function.
@@ -158,6 +159,9 @@ void bindIR(py::module_ &M) {
       },
       "Every pass a pipeline may name, as (name, description) pairs sorted "
       "by name");
+  M.def(
+      "default_pipeline", [] { return getDefaultPipeline().str(); },
+      "The machine-independent passes the tir stage runs, comma-separated");
 }
 
 } // namespace

@@ -146,6 +146,19 @@ void bindDType(py::module_ &M) {
             return DType::getBlock(Elem, Shape);
           },
           Ref, py::arg("element_ty"), py::arg("shape"));
+  D.def_static(
+      "get_tensor_desc",
+      [](DType *Elem, std::vector<int64_t> Block) {
+        if (!Elem->isInt() && !Elem->isFloat())
+          throw py::type_error("a tensor descriptor holds numbers, not " + Elem->getName());
+        std::string Err = Block.empty() || Block.size() > 5
+                              ? "a tensor descriptor's block has 1 to 5 dimensions"
+                              : checkBlockShape(Block);
+        if (!Err.empty())
+          throw py::value_error(Err);
+        return DType::getTensorDesc(Elem, Block);
+      },
+      Ref, py::arg("element_ty"), py::arg("block_shape"));
   // Triton's spellings of the constructors.
   D.attr("pointer_type") = D.attr("get_pointer");
   D.attr("block_type") = D.attr("get_block");
@@ -165,6 +178,9 @@ void bindDType(py::module_ &M) {
       .def("is_pointer", &DType::isPointer)
       .def("is_ptr", &DType::isPointer)
       .def("is_block", &DType::isBlock)
+      .def("is_tensor_desc", &DType::isTensorDesc)
+      .def_property_readonly("desc_element", &DType::getDescElement, Ref,
+                             "What a tensor descriptor holds (None for others)")
       .def("is_scalar", &DType::isScalar)
       .def("is_const", &DType::isConst)
       .def_property_readonly("bit_width", &DType::getBitWidth)
@@ -349,6 +365,29 @@ void bindTypeRules(py::module_ &M) {
       Ref, py::arg("a"), py::arg("b"), py::arg("div_or_mod") = false,
       "The scalar type an arithmetic operator computes in; a DType stands "
       "for a value, a Python bool/int/float for a (weak) literal");
+  M.def(
+      "tensor_descriptor_typing",
+      [](DType *Base, size_t NumShape, size_t NumStrides, std::vector<int64_t> Block,
+         std::optional<int64_t> LastStride) {
+        TypeResult R = typeTensorDescriptor(Base, NumShape, NumStrides, Block, LastStride);
+        if (!R)
+          throw CompileError(R.Error);
+        return R.Ty;
+      },
+      Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"),
+      py::arg("block_shape"), py::arg("last_stride"),
+      "The descriptor type of tl.make_tensor_descriptor; raises CompilationError "
+      "with the semantic's message");
+  M.def(
+      "check_descriptor_access",
+      [](DType *Desc, size_t NumOffsets, DType *Value) {
+        std::string Why = checkDescriptorAccess(Desc, NumOffsets, Value);
+        if (!Why.empty())
+          throw CompileError(Why);
+      },
+      py::arg("desc"), py::arg("num_offsets"), py::arg("value") = nullptr,
+      "Raises CompilationError where desc.load/desc.store (value: the "
+      "stored value's dtype) is wrong");
   M.def(
       "binary_typing",
       [](Semantic::BinOp Op, py::handle L, py::handle R) {

@@ -287,6 +287,33 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none(),
            py::arg("cache") = "", py::arg("evict") = "")
+      .def("make_tensor_descriptor",
+           [](S &Self, const PyTValue &Base, std::vector<py::object> Shape,
+              std::vector<py::object> Strides, std::vector<int64_t> Block) {
+             std::vector<Operand> Sh, St;
+             for (py::object &X : Shape)
+               Sh.push_back(toOperand(X));
+             for (py::object &X : Strides)
+               St.push_back(toOperand(X));
+             return Self.wrap(Self.s().makeTensorDescriptor(Self.unwrap(Base), Sh, St, Block));
+           },
+           py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("block_shape"))
+      .def("descriptor_load",
+           [](S &Self, const PyTValue &D, std::vector<py::object> Offsets) {
+             std::vector<Operand> Offs;
+             for (py::object &X : Offsets)
+               Offs.push_back(toOperand(X));
+             return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), Offs));
+           },
+           py::arg("desc"), py::arg("offsets"))
+      .def("descriptor_store",
+           [](S &Self, const PyTValue &D, std::vector<py::object> Offsets, py::object V) {
+             std::vector<Operand> Offs;
+             for (py::object &X : Offsets)
+               Offs.push_back(toOperand(X));
+             Self.s().descriptorStore(Self.unwrap(D), Offs, toOperand(V));
+           },
+           py::arg("desc"), py::arg("offsets"), py::arg("value"))
       .def("atomic_rmw",
            [](S &Self, const std::string &Op, const PyTValue &P, py::object V,
               py::object Mask, const std::string &Sem,

@@ -129,6 +129,9 @@ const OpRow AllOps[] = {
     {Opcode::AsyncCopy, "async_copy", OpFamily::AsyncCopy},
     {Opcode::AsyncCommitGroup, "async_commit_group", OpFamily::AsyncCommitGroup},
     {Opcode::AsyncWait, "async_wait", OpFamily::AsyncWait},
+    {Opcode::MakeTensorDesc, "make_tensor_descriptor", OpFamily::MakeTensorDesc},
+    {Opcode::DescriptorLoad, "descriptor_load", OpFamily::DescriptorLoad},
+    {Opcode::DescriptorStore, "descriptor_store", OpFamily::DescriptorStore},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
     {Opcode::Broadcast, "broadcast", OpFamily::Broadcast},
@@ -163,7 +166,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 101u);
+  CHECK(getNumOpcodes() == 104u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -484,17 +487,19 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::Call,   Opcode::Ret,       Opcode::Br,
                               Opcode::CondBr, Opcode::ExternElementwise,
                               Opcode::LocalStore, Opcode::LocalDealloc,
-                              Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait};
+                              Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
+                              Opcode::DescriptorStore};
   // A wait reads and writes: the copies it waits for land, and nothing that
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
-                            Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait};
+                            Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
+                            Opcode::DescriptorLoad};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
                              Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
-                             Opcode::AsyncCopy, Opcode::AsyncWait};
+                             Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

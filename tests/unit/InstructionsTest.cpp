@@ -766,7 +766,7 @@ TEST_CASE_FIXTURE(Rules, "phi") {
   CHECK(check(Opcode::Phi, {I32}, {A, val(I64)}, {}, {&B0, &B1}) ==
         "'phi' incoming value 1 has type i64, expected i32");
   CHECK(check(Opcode::Phi, {Void}, {}) ==
-        "'phi' expects a scalar, block or memdesc type, got void");
+        "'phi' expects a scalar, block, memdesc or tensordesc type, got void");
   CHECK(check(Opcode::Phi, {I32}, {}, {axis(0)}) ==
         "attribute 'axis' is not valid on 'phi'");
 }

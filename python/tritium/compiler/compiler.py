@@ -7,7 +7,7 @@
 
 The stages are an ordered dict, name -> ``fn(src, metadata, options) -> src``,
 built per compile. The frontend contributes ``tir``: the code generator's
-module after the pass pipeline (``TIR_PIPELINE``). A backend registered for
+module after the pass pipeline (``tir_pipeline()``). A backend registered for
 the target's kind (``register_backend("cuda", backend)``) appends its own,
 e.g. ``llir``, ``ptx``, ``cubin``: its ``add_stages(stages, options, target)``
 is called with the dict. A stage's name is also the extension of its dump and
@@ -36,7 +36,7 @@ from .. import _C
 from ..runtime import cache as _cache
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
-           "parse_target", "register_backend", "TIR_PIPELINE", "CompileOptions"]
+           "parse_target", "register_backend", "CompileOptions"]
 
 # --------------------------------------------------------------------------
 # Targets
@@ -375,7 +375,7 @@ class _IRAPI:
     def __init__(self, mod):
         self.parse_module = mod.parse_module
         self.list_passes = mod.list_passes
-        self.default_pipeline = getattr(mod, "default_pipeline", None)
+        self.default_pipeline = mod.default_pipeline
 
 
 _ir = None
@@ -402,22 +402,10 @@ def _frontend():
     return codegen.ast_to_ir
 
 
-#: The frontend's pass pipeline, in order. Passes not (yet) registered in
-#: _C are skipped; ``verify`` closes the pipeline.
-TIR_PIPELINE = ("inline", "canonicalize", "cse", "licm", "peephole", "dce")
-
-
 def tir_pipeline():
     """The passes the ``tir`` stage runs: the core's default pipeline
-    (``_C.ir.default_pipeline()`` once bound, else TIR_PIPELINE, which
-    mirrors codegen/Passes.h), then ``verify``."""
-    ir = _ir_api()
-    registered = {name for name, _ in ir.list_passes()}
-    wanted = ir.default_pipeline().split(",") if ir.default_pipeline else TIR_PIPELINE
-    passes = [p for p in wanted if p in registered]
-    if "verify" in registered:
-        passes.append("verify")
-    return passes
+    (``_C.ir.default_pipeline()``, codegen/Passes.cpp), then ``verify``."""
+    return _ir_api().default_pipeline().split(",") + ["verify"]
 
 
 def _wants_dump(setting, name):

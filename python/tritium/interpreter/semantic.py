@@ -129,6 +129,16 @@ class TensorHandle:
         return f"TensorHandle({self.type}, {self.data!r})"
 
 
+class DescHandle:
+    """A tensor descriptor of the interpreted kernel: its type (tensordesc),
+    the base pointer's handle and the shape and strides as Python ints."""
+
+    __slots__ = ("type", "base", "shape", "strides")
+
+    def __init__(self, type, base, shape, strides):
+        self.type, self.base, self.shape, self.strides = type, base, shape, strides
+
+
 def bcast(a, shape):
     """``a`` broadcast to ``shape`` (a fresh array for scalars: cheaper than
     np.broadcast_to)."""
@@ -1150,6 +1160,63 @@ class InterpreterSemantic:
                 self.memory.write(flat[sel], vals[sel], ei.storage, "store", self._loc, self._positions(s, sel))
                 return
         self.memory.write(flat, vals, ei.storage, "store", self._loc, self._positions(s, None))
+
+    # -- tensor descriptors (frontend/TensorDescriptors.cpp's rules, asked of
+    # the core) ---------------------------------------------------------------
+
+    def make_tensor_descriptor(self, base, shape, strides, block_shape):
+        last = strides[-1] if strides else None
+        if isinstance(last, TensorHandle):
+            # A value: 1 is what a compiled kernel sees as a constant (the
+            # launch specializes integer arguments equal to 1); any other
+            # value is a runtime one there.
+            known = last.data.ndim == 0 and info(last.sty).is_int and int(last.data) == 1
+            last = 1 if known else None
+        elif not (isinstance(last, int) and not isinstance(last, bool)):
+            last = None
+        ty = _fe.tensor_descriptor_typing(base.sty, len(shape), len(strides), list(block_shape), last)
+        ints = []
+        for x, to in [(x, tl.int32) for x in shape] + [(x, tl.int64) for x in strides]:
+            xt = self._ty(x)[0]
+            if not xt.is_int():
+                what = "shapes" if to is tl.int32 else "strides"
+                error(f"tensor descriptor {what} must be integers, got {xt.name}")
+            ints.append(int(self._conform(x, to)))
+        n = len(shape)
+        return DescHandle(ty, base, ints[:n], ints[n:])
+
+    def _descriptor_block(self, desc, offsets, value=None):
+        """The addresses of the block at ``offsets`` and the mask of those
+        inside the tensor (LowerTensorDescriptors.cpp's arithmetic)."""
+        stored = None
+        if value is not None:
+            stored = value.type if isinstance(value, TensorHandle) else self._ty(value)[0]
+        _fe.check_descriptor_access(desc.type, len(offsets), stored)
+        block = list(desc.type.shape)
+        offs = []
+        for o in offsets:
+            ot = self._ty(o)[0]
+            if not ot.is_int():
+                error(f"descriptor offsets must be integers, got {ot.name}")
+            offs.append(int(self._conform(o, tl.int32)))
+        grids = np.meshgrid(*[np.arange(b, dtype=np.int64) + o for b, o in zip(block, offs)], indexing="ij")
+        elem = (desc.type.desc_element.bit_width + 7) // 8
+        addrs = np.full(block, int(desc.base.data), dtype=np.int64)
+        inside = np.ones(block, dtype=bool)
+        for g, extent, stride in zip(grids, desc.shape, desc.strides):
+            addrs = addrs + g * stride * elem
+            inside &= (g >= 0) & (g < extent)
+        ptrs = TensorHandle(addrs, desc.base.sty)
+        return ptrs, TensorHandle(inside, tl.int1)
+
+    def descriptor_load(self, desc, offsets):
+        ptrs, inside = self._descriptor_block(desc, offsets)
+        elem = desc.type.desc_element
+        return self.load(ptrs, inside, TensorHandle(np.zeros(inside.data.shape, dtype=info(elem).np), elem))
+
+    def descriptor_store(self, desc, offsets, value):
+        ptrs, inside = self._descriptor_block(desc, offsets, value)
+        self.store(ptrs, value, inside)
 
     _MEM_SEMS = ("acquire", "release", "acq_rel", "relaxed")
     _SCOPES = ("gpu", "cta", "sys")

@@ -19,7 +19,7 @@ from .core import (
     max_constancy, max_contiguous, maximum, minimum, mul, multiple_of, num_programs, permute, pi32_t, pointer_type,
     program_id, range, reduce, reshape, split, static_assert, static_print, static_range, store, sub, tensor,
     to_tensor, trans, truediv, uint16, uint32, uint64, uint8, view, void, where, zeros, zeros_like, clamp,
-    block_ptr)
+    block_ptr, make_tensor_descriptor, load_tensor_descriptor, store_tensor_descriptor, tensor_descriptor)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin, sqrt, sqrt_rn,
                    umulhi)
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn, randn4x,
@@ -53,9 +53,6 @@ gather = _unsupported("gather", "no gather operation in the IR")
 histogram = _unsupported("histogram", "no histogram operation in the IR")
 topk = _unsupported("topk", "use tl.sort")
 map_elementwise = _unsupported("map_elementwise", "write the elementwise function with tl operations")
-make_tensor_descriptor = _unsupported("make_tensor_descriptor", "use tl.make_block_ptr")
-load_tensor_descriptor = _unsupported("load_tensor_descriptor", "use tl.make_block_ptr")
-store_tensor_descriptor = _unsupported("store_tensor_descriptor", "use tl.make_block_ptr")
 
 __all__ = [
     "PropagateNan", "TRITON_MAX_TENSOR_NUMEL", "abs", "add", "advance", "arange", "argmax", "argmin",

@@ -249,8 +249,11 @@ def _opnd(x):
 
 
 def _wrap(handle):
-    """The tensor of a value the semantic returned."""
-    return tensor(handle, _types.type_of(handle))
+    """The tensor (or tensor descriptor) of a value the semantic returned."""
+    ty = _types.type_of(handle)
+    if ty.is_tensor_desc():
+        return tensor_descriptor(handle, ty)
+    return tensor(handle, ty)
 
 
 def to_tensor(x):
@@ -932,6 +935,72 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
     ptr = to_tensor(pointer)
     mask = _unwrap(mask)
     _sem().store(ptr.handle, _opnd(value), None if mask is None else _opnd(mask), cache, evict)
+    return None
+
+
+class tensor_descriptor(tensor):
+    """A tensor descriptor (``tl.make_tensor_descriptor``): a strided tensor
+    in global memory that ``load`` and ``store`` access a block of
+    ``block_shape`` at a time (zeros read outside the tensor, nothing written
+    there). Its value is one IR value (docs/language.md)."""
+
+    @property
+    def block_shape(self):
+        return list(self.type.shape)
+
+    @property
+    def dtype(self):
+        return self.type.desc_element
+
+    @property
+    def shape(self):
+        return self.block_shape
+
+    def __repr__(self):
+        return str(self.type)
+
+    @builtin
+    def load(self, offsets):
+        """The block at ``offsets`` (elements, one per dimension)."""
+        return load_tensor_descriptor(self, offsets)
+
+    @builtin
+    def store(self, offsets, value):
+        """Writes ``value`` (of ``block_shape``) at ``offsets``."""
+        return store_tensor_descriptor(self, offsets, value)
+
+
+def _offsets(offsets):
+    offsets = _unwrap(offsets)
+    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    return [_opnd(o) for o in offsets]
+
+
+@builtin
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    """A descriptor of the tensor of ``shape`` and ``strides`` (elements; the
+    last stride 1) at ``base``, accessed by blocks of ``block_shape``."""
+    if _unwrap(padding_option) != "zero":
+        raise ValueError(f"padding_option {_unwrap(padding_option)!r} is not supported; use 'zero'")
+    base = to_tensor(base)
+    return _wrap(_sem().make_tensor_descriptor(base.handle, _offsets(shape), _offsets(strides),
+                                               _unwrap_shape(block_shape)))
+
+
+@builtin
+def load_tensor_descriptor(desc, offsets):
+    """``desc.load(offsets)``."""
+    if not isinstance(desc, tensor_descriptor):
+        raise TypeError(f"load_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
+    return _wrap(_sem().descriptor_load(desc.handle, _offsets(offsets)))
+
+
+@builtin
+def store_tensor_descriptor(desc, offsets, value):
+    """``desc.store(offsets, value)``."""
+    if not isinstance(desc, tensor_descriptor):
+        raise TypeError(f"store_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
+    _sem().descriptor_store(desc.handle, _offsets(offsets), _opnd(value))
     return None
 
 

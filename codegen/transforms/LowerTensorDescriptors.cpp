@@ -1,0 +1,120 @@
+//===- LowerTensorDescriptors.cpp - Descriptor blocks as pointer blocks ---===//
+//
+// `lower-tensor-descriptors` turns every descriptor_load and
+// descriptor_store into the masked load or store of a block of pointers,
+// for targets that read a descriptor's blocks with ordinary loads (all of
+// them today; Hopper's TMA will take the ops as they are instead):
+//
+//   1. For each dimension d of the block (B_d elements): the indices
+//      i_d = offset_d + [0, B_d), in bounds where 0 <= i_d < shape_d, and
+//      the element offsets sext(i_d) * stride_d in 64 bits (a tensor's
+//      extent times its stride may pass 2^31).
+//   2. Each of these 1-d blocks expanded to the block's rank (size 1 in
+//      every other dimension) and broadcast to the block: the offsets
+//      summed, the bounds and-ed, the pointers `base + offset`.
+//   3. descriptor_load becomes `load %ptrs, %inbounds, 0` (zeros outside
+//      the tensor, on either side, as TMA fills them), descriptor_store
+//      `store %ptrs, %value, %inbounds`.
+//
+// make_tensor_descriptor is left to dce once nothing reads it. The pass
+// runs after inline (a descriptor passed to a device function is then the
+// caller's): the descriptor a load or store reads must be a
+// make_tensor_descriptor, whose base, shape and strides the pass reads; a
+// phi, argument or call result is an error at the access (a descriptor
+// the kernel reassigns in a loop or branch).
+//
+// Requires: verified IR. Preserves: the CFG.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/transforms/Transforms.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/Function.h"
+#include "ir/Dominance.h"
+#include "ir/Instructions.h"
+
+using namespace tritium;
+
+namespace {
+
+/// The pointers of the block at \p Offsets of \p Desc and the mask of
+/// those inside its tensor, built at \p B's insertion point.
+std::pair<Value *, Value *> blockPointers(IRBuilder &B, const MakeTensorDescInst &Desc,
+                                          llvm::ArrayRef<Value *> Offsets) {
+  auto *T = llvm::cast<TensorDescType>(Desc.getResult()->getType());
+  llvm::ArrayRef<int64_t> Block = T->getBlockShape();
+  unsigned Rank = unsigned(Block.size());
+  Value *Offset = nullptr, *InBounds = nullptr;
+  for (unsigned D = 0; D < Rank; ++D) {
+    llvm::ArrayRef<int64_t> Dim = Block.slice(D, 1);
+    Value *Range = B.createMakeRange(0, Block[D]);
+    Value *Index = B.createBinary(Opcode::Add, B.createSplat(Offsets[D], Dim), Range);
+    Value *AboveZero =
+        B.createICmp(ICmpPredicate::SGE, Index, B.getIntConstant(BlockType::get(B.getI32Ty(), Dim), 0));
+    Value *BelowShape =
+        B.createICmp(ICmpPredicate::SLT, Index, B.createSplat(Desc.getShape(D), Dim));
+    Value *In = B.createBinary(Opcode::And, AboveZero, BelowShape);
+    Value *Wide = B.createCast(Opcode::SExt, Index, BlockType::get(B.getI64Ty(), Dim));
+    Value *Elems = B.createBinary(Opcode::Mul, Wide, B.createSplat(Desc.getStride(D), Dim));
+    // Size 1 in every other dimension, then the whole block.
+    for (unsigned E = 0; E < Rank && Rank > 1; ++E)
+      if (E != D) {
+        In = B.createExpandDims(In, E);
+        Elems = B.createExpandDims(Elems, E);
+      }
+    if (Rank > 1) {
+      In = B.createBroadcast(In, Block);
+      Elems = B.createBroadcast(Elems, Block);
+    }
+    Offset = Offset ? B.createBinary(Opcode::Add, Offset, Elems) : Elems;
+    InBounds = InBounds ? B.createBinary(Opcode::And, InBounds, In) : In;
+  }
+  Value *Ptrs = B.createGEP(B.createSplat(Desc.getBase(), Block), Offset);
+  return {Ptrs, InBounds};
+}
+
+llvm::SmallVector<Value *, 5> offsetsOf(const Instruction &I, unsigned Rank) {
+  llvm::SmallVector<Value *, 5> Offsets;
+  for (unsigned D = 0; D < Rank; ++D)
+    Offsets.push_back(I.getOperand(1 + D));
+  return Offsets;
+}
+
+} // namespace
+
+PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, AnalysisManager &) {
+  llvm::SmallVector<Instruction *, 8> Accesses;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (I.getOpcode() == Opcode::DescriptorLoad || I.getOpcode() == Opcode::DescriptorStore)
+        Accesses.push_back(&I);
+  if (Accesses.empty())
+    return PreservedAnalyses::all();
+  IRBuilder B(F.getContext());
+  for (Instruction *I : Accesses) {
+    B.setInsertPoint(I);
+    B.setLoc(I->getLoc());
+    auto *Made = llvm::dyn_cast_or_null<MakeTensorDescInst>(
+        I->getOperand(0)->getDefiningInstruction());
+    if (!Made)
+      reportError(I->getLoc(),
+                  "this tensor descriptor is not one make_tensor_descriptor on every "
+                  "path (a descriptor reassigned in a loop or branch, or an argument): "
+                  "make it where it is used");
+    const MakeTensorDescInst &Desc = *Made;
+    if (auto *L = llvm::dyn_cast<DescriptorLoadInst>(I)) {
+      auto [Ptrs, InBounds] = blockPointers(B, Desc, offsetsOf(*L, L->getRank()));
+      Type *T = L->getResult()->getType();
+      Value *Zeros = T->getScalarType()->isFloat() ? B.getFloatConstant(T, 0.0)
+                                                   : B.getIntConstant(T, 0);
+      L->getResult()->replaceAllUsesWith(B.createLoad(Ptrs, InBounds, Zeros));
+    } else {
+      auto *S = llvm::cast<DescriptorStoreInst>(I);
+      auto [Ptrs, InBounds] = blockPointers(B, Desc, offsetsOf(*S, S->getRank()));
+      B.createStore(Ptrs, S->getValue(), InBounds);
+    }
+    I->eraseFromParent();
+  }
+  return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+}

@@ -1,0 +1,161 @@
+"""Tensor descriptors (tl.make_tensor_descriptor, desc.load/desc.store and
+tl.load_tensor_descriptor/tl.store_tensor_descriptor) against numpy, on
+every backend: blocks inside, across and outside the tensor's edges (zeros
+read there, nothing written), 1-d to 3-d, strided rows, a K loop that reads
+two descriptors, and Triton's errors."""
+
+import numpy as np
+import pytest
+
+import tritium.language as tl
+
+from .helpers import assert_close, expect_error, random_values, rng
+
+
+def k_desc_load(X, Z, M, N, SM, OM, ON, BM: tl.constexpr, BN: tl.constexpr):
+    d = tl.make_tensor_descriptor(X, shape=[M, N], strides=[SM, 1], block_shape=[BM, BN])
+    x = d.load([OM, ON])
+    tl.store(Z + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], x)
+
+
+def _window(full, om, on, bm, bn):
+    m, n = full.shape
+    rows = np.arange(om, om + bm)[:, None]
+    cols = np.arange(on, on + bn)[None, :]
+    inside = (rows >= 0) & (rows < m) & (cols >= 0) & (cols < n)
+    return np.where(inside, full[np.clip(rows, 0, m - 1), np.clip(cols, 0, n - 1)], 0), inside
+
+
+@pytest.mark.parametrize("om,on", [(0, 0), (4, 8), (12, 28), (-4, 0), (0, -8), (18, 30), (40, 0)])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8"])
+def test_descriptor_load(backend, om, on, dtype):
+    m, n, bm, bn = 20, 36, 8, 16
+    # A row stride past the row (a slice of a wider array): the stride is not
+    # the shape's.
+    sm = 40
+    x = random_values(dtype, (m, sm), rng(311))
+    z = np.zeros((bm, bn), dtype=x.dtype)
+    _, out = backend.run(k_desc_load, 1, x.reshape(-1), z, m, n, sm, om, on, BM=bm, BN=bn)
+    ref, _ = _window(x[:, :n], om, on, bm, bn)
+    assert_close(out, ref.astype(x.dtype), dtype, rtol=0)
+
+
+def k_desc_store(X, Z, M, N, OM, ON, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(X, [BM, BN], [BN, 1], [BM, BN])
+    dst = tl.make_tensor_descriptor(Z, [M, N], [N, 1], [BM, BN])
+    tl.store_tensor_descriptor(dst, [OM, ON], tl.load_tensor_descriptor(src, [0, 0]) + 1)
+
+
+@pytest.mark.parametrize("om,on", [(0, 0), (8, 16), (14, 30), (-3, -5), (20, 0)])
+def test_descriptor_store(backend, om, on):
+    """Elements that fall outside Z are not written."""
+    m, n, bm, bn = 20, 36, 8, 16
+    x = random_values("float32", (bm, bn), rng(312))
+    z = np.full((m, n), -7.0, dtype=np.float32)
+    _, out = backend.run(k_desc_store, 1, x.reshape(-1), z.reshape(-1), m, n, om, on, BM=bm, BN=bn)
+    ref = z.copy()
+    for i in range(bm):
+        for j in range(bn):
+            r, c = om + i, on + j
+            if 0 <= r < m and 0 <= c < n:
+                ref[r, c] = x[i, j] + 1
+    assert_close(out.reshape(m, n), ref, "float32", rtol=0)
+
+
+def k_desc_1d_3d(X, Z, Y, W, L, OFF, D0, D1, D2, B: tl.constexpr):
+    d1 = tl.make_tensor_descriptor(X, [L], [1], [B])
+    tl.store(Z + tl.arange(0, B), d1.load([OFF]))
+    d3 = tl.make_tensor_descriptor(Y, [D0, D1, D2], [D1 * D2, D2, 1], [2, 4, 8])
+    v = d3.load([1, 2, 4])
+    i = tl.arange(0, 2)[:, None, None] * 32 + tl.arange(0, 4)[None, :, None] * 8 + tl.arange(0, 8)[None, None, :]
+    tl.store(W + i, v)
+
+
+def test_descriptor_1d_and_3d(backend):
+    x = random_values("int32", 40, rng(313))
+    y = random_values("float32", (3, 5, 10), rng(314))
+    z = np.full(16, 9, dtype=np.int32)
+    w = np.zeros((2, 4, 8), dtype=np.float32)
+    _, out_z, _, out_w = backend.run(k_desc_1d_3d, 1, x, z, y.reshape(-1), w, 40, 30, 3, 5, 10, B=16)
+    idx = np.arange(30, 46)
+    assert_close(out_z, np.where(idx < 40, x[np.minimum(idx, 39)], 0))
+    ref = np.zeros((2, 4, 8), np.float32)
+    for a in range(2):
+        for b in range(4):
+            for c in range(8):
+                i, j, k = 1 + a, 2 + b, 4 + c
+                if i < 3 and j < 5 and k < 10:
+                    ref[a, b, c] = y[i, j, k]
+    assert_close(out_w, ref, "float32", rtol=0)
+
+
+def k_desc_matmul(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(A, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(B, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(C, [M, N], [N, 1], [BM, BN])
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]))
+    c_desc.store([pm * BM, pn * BN], acc)
+
+
+def test_descriptor_matmul(backend):
+    """The K loop reads both operands through descriptors; K, M and N are
+    not multiples of the blocks (the zeros past the edges add nothing)."""
+    m, n, k = 40, 24, 50
+    a = random_values("float16", (m, k), rng(315))
+    b = random_values("float16", (k, n), rng(316))
+    c = np.zeros((m, n), dtype=np.float32)
+    _, _, out = backend.run(k_desc_matmul, (3, 2), a.reshape(-1), b.reshape(-1), c.reshape(-1), m, n, k,
+                            BM=16, BN=16, BK=16)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    assert_close(out.reshape(m, n), ref, "float32", rtol=1e-2, atol=1e-2)
+
+
+def k_desc_err(X, N, CASE: tl.constexpr):
+    if CASE == "last_stride":
+        d = tl.make_tensor_descriptor(X, [16, 16], [1, 16], [8, 8])
+    elif CASE == "runtime_stride":
+        d = tl.make_tensor_descriptor(X, [16, 16], [16, N], [8, 8])
+    elif CASE == "small_block":
+        d = tl.make_tensor_descriptor(X, [16, 16], [16, 1], [8, 2])
+    elif CASE == "lengths":
+        d = tl.make_tensor_descriptor(X, [16, 16], [16, 1], [8])
+    elif CASE == "not_pointer":
+        d = tl.make_tensor_descriptor(N, [16], [1], [8])
+    elif CASE == "block_pow2":
+        d = tl.make_tensor_descriptor(X, [16, 16], [16, 1], [6, 8])
+    else:
+        d = tl.make_tensor_descriptor(X, [16, 16], [16, 1], [8, 8])
+    if CASE == "offsets":
+        d.load([0])
+    elif CASE == "store_shape":
+        d.store([0, 0], tl.zeros((8, 4), tl.float32))
+    elif CASE == "store_scalar":
+        d.store([0, 0], 1.0)
+    elif CASE == "float_offset":
+        d.load([0.5, 0])
+    else:
+        d.load([0, 0])
+
+
+ERRORS = {
+    "last_stride": "last dim must be 1",
+    "runtime_stride": "last dim must be 1 but got a runtime value",
+    "small_block": "at least 16 bytes in the last dimension",
+    "lengths": "of one length",
+    "not_pointer": "Expected base to be a pointer",
+    "block_pow2": "power of two",
+    "offsets": "expected 2 offsets, got 1",
+    "store_shape": "Descriptor block shape [8, 8] and value shape [8, 4] mismatch",
+    "store_scalar": "value shape [] mismatch",
+    "float_offset": "descriptor offsets must be integers",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_descriptor_errors(backend, case):
+    x = np.zeros(256, dtype=np.float32)
+    e = expect_error(backend.run, k_desc_err, 1, x, 3, CASE=case)
+    assert ERRORS[case] in str(e), str(e)
