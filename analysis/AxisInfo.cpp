@@ -586,11 +586,18 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
   case Opcode::And:
   case Opcode::Or:
   case Opcode::Xor:
+    return constancyOnly(Op(0), Op(1));
   case Opcode::SMin:
   case Opcode::SMax:
   case Opcode::UMin:
-  case Opcode::UMax:
-    return constancyOnly(Op(0), Op(1));
+  case Opcode::UMax: {
+    // Each element is one of the two: it divides by what both divide by
+    // (a descriptor's shape clamped at 0 keeps the shape's divisibility).
+    AxisInfo A = constancyOnly(Op(0), Op(1));
+    for (unsigned D = 0; D < A.getRank(); ++D)
+      A.Divisibility[D] = std::gcd(Op(0).Divisibility[D], Op(1).Divisibility[D]);
+    return A;
+  }
   case Opcode::ConvertLayout:
   case Opcode::ZExt:
   case Opcode::SExt:

@@ -1,7 +1,7 @@
 """Tutorial matmul (bench/kernels_src.py) on tensor cores: Tritium, Triton, torch.
 
     PYTHONPATH=python python3 bench/bench_matmul.py [--stages 1] [--sizes 4096,8192]
-        [--dtypes float16,bfloat16,float32,float8_e4m3fn]
+        [--dtypes float16,bfloat16,float32,float8_e4m3fn] [--descriptors]
 
 Runs Tritium and torch in this process and Triton 3.6 in two child
 processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
@@ -28,12 +28,14 @@ CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (128, 128, 32, 4), (64, 128, 64
            (128, 64, 64, 4), (256, 128, 64, 8)]
 
 
-def run_package(package, sizes, dtypes, stages, configs):
+def run_package(package, sizes, dtypes, stages, configs, descriptors=False):
     import torch
     if package == "tritium":
         import tritium as backend
+        from tritium.tools.tensor_descriptor import TensorDescriptor
     else:
         import triton as backend
+        from triton.tools.tensor_descriptor import TensorDescriptor
     mod = load_kernels(package + "_matmul", backend)
     out = {}
     # float32 runs on tf32 (tl.dot's default precision; torch told the same).
@@ -68,7 +70,13 @@ def run_package(package, sizes, dtypes, stages, configs):
                                                    c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
                                                    BLOCK_K=bk, GROUP_M=8, num_warps=nw,
                                                    num_stages=stages)
-                label = f"{package} {dtype} {n} {bm}x{bn}x{bk}/{nw}"
+                if descriptors:
+                    def fn(bm=bm, bn=bn, bk=bk, nw=nw, c=c):
+                        return mod.matmul_desc_kernel[grid](
+                            TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bk, bn]),
+                            TensorDescriptor.from_tensor(c, [bm, bn]), n, n, n, BLOCK_M=bm, BLOCK_N=bn,
+                            BLOCK_K=bk, GROUP_M=8, num_warps=nw, num_stages=stages)
+                label = f"{package} {dtype} {n} {bm}x{bn}x{bk}/{nw}" + (" desc" if descriptors else "")
                 ms = time_checked(label, fn,
                                   lambda c=c: (c.float() - ref.float()).abs().max().item(),
                                   0.5 + 0.02 * ref.float().abs().max().item())
@@ -80,7 +88,7 @@ def run_package(package, sizes, dtypes, stages, configs):
                       f"{kernel.n_spills} spilled)", file=sys.stderr, flush=True)
                 best = max(best, tflops)
             out[f"{dtype}_{n}"] = best
-            if package == "tritium" and not fp8:  # torch.matmul has no fp8
+            if package == "tritium" and not fp8 and not descriptors:  # torch.matmul has no fp8
                 ms = bench(lambda: torch.matmul(a, b), rep=20)
                 out[f"torch_{dtype}_{n}"] = 2 * n ** 3 / ms * 1e-9
     return out
@@ -96,19 +104,22 @@ def main():
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--dtypes", default="float16,bfloat16")
     ap.add_argument("--configs", type=int, default=len(CONFIGS), help="how many of CONFIGS")
+    ap.add_argument("--descriptors", action="store_true",
+                    help="the kernel through host-side tensor descriptors (Triton: TMA)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     dtypes = args.dtypes.split(",")
     configs = CONFIGS[:args.configs]
     if args.child:
-        print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs)))
+        print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs, args.descriptors)))
         return
-    results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs)}
+    results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs, args.descriptors)}
     results.update(triton_children(__file__, ["--stages", str(args.stages), "--sizes", args.sizes,
-                                              "--dtypes", args.dtypes,
-                                              "--configs", str(args.configs)]))
-    print(f"matmul TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)")
+                                              "--dtypes", args.dtypes, "--configs", str(args.configs)]
+                                   + (["--descriptors"] if args.descriptors else [])))
+    print(f"matmul TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)"
+          + (", host tensor descriptors" if args.descriptors else ""))
     print(f"{'case':<16}{'tritium':>9}{'triton':>9}{'tr.mma2':>9}{'torch':>9}"
           f"{'/triton':>9}{'/mma2':>8}{'/torch':>8}")
     for key, t in results["tritium"].items():

@@ -5,14 +5,19 @@
 // for targets that read a descriptor's blocks with ordinary loads (all of
 // them today; Hopper's TMA will take the ops as they are instead):
 //
-//   1. For each dimension d of the block (B_d elements): the indices
-//      i_d = offset_d + [0, B_d), in bounds where 0 <= i_d < shape_d, and
-//      the element offsets sext(i_d) * stride_d in 64 bits (a tensor's
-//      extent times its stride may pass 2^31).
-//   2. Each of these 1-d blocks expanded to the block's rank (size 1 in
+//   1. The block's first element, a scalar: start = base + sum of
+//      sext(offset_d) * stride_d, in 64 bits (a tensor's extent times its
+//      stride may pass 2^31).
+//   2. For each dimension d of the block (B_d elements), with r = [0, B_d):
+//      in bounds where offset_d + r <u smax(shape_d, 0) (one unsigned
+//      compare: a negative index is a large unsigned one), and the element offsets
+//      sext(r) * stride_d, which do not depend on the offsets (licm takes
+//      them out of a K loop: only the start moves, as a pointer kernel's
+//      `ptrs += BLOCK_K * stride` does).
+//   3. Each of these 1-d blocks expanded to the block's rank (size 1 in
 //      every other dimension) and broadcast to the block: the offsets
-//      summed, the bounds and-ed, the pointers `base + offset`.
-//   3. descriptor_load becomes `load %ptrs, %inbounds, 0` (zeros outside
+//      summed, the bounds and-ed, the pointers `start + offset`.
+//   4. descriptor_load becomes `load %ptrs, %inbounds, 0` (zeros outside
 //      the tensor, on either side, as TMA fills them), descriptor_store
 //      `store %ptrs, %value, %inbounds`.
 //
@@ -45,17 +50,27 @@ std::pair<Value *, Value *> blockPointers(IRBuilder &B, const MakeTensorDescInst
   auto *T = llvm::cast<TensorDescType>(Desc.getResult()->getType());
   llvm::ArrayRef<int64_t> Block = T->getBlockShape();
   unsigned Rank = unsigned(Block.size());
+  // The block's first element: a scalar offset from the base.
+  Value *First = nullptr;
+  for (unsigned D = 0; D < Rank; ++D) {
+    Value *Elems = B.createBinary(Opcode::Mul, B.createCast(Opcode::SExt, Offsets[D], B.getI64Ty()),
+                                  Desc.getStride(D));
+    First = First ? B.createBinary(Opcode::Add, First, Elems) : Elems;
+  }
+  Value *Start = B.createGEP(Desc.getBase(), First);
   Value *Offset = nullptr, *InBounds = nullptr;
   for (unsigned D = 0; D < Rank; ++D) {
     llvm::ArrayRef<int64_t> Dim = Block.slice(D, 1);
     Value *Range = B.createMakeRange(0, Block[D]);
+    // offset + r in [0, shape): one unsigned compare (a negative index is
+    // a large unsigned one), against the shape clamped at 0 (a negative
+    // shape holds nothing).
     Value *Index = B.createBinary(Opcode::Add, B.createSplat(Offsets[D], Dim), Range);
-    Value *AboveZero =
-        B.createICmp(ICmpPredicate::SGE, Index, B.getIntConstant(BlockType::get(B.getI32Ty(), Dim), 0));
-    Value *BelowShape =
-        B.createICmp(ICmpPredicate::SLT, Index, B.createSplat(Desc.getShape(D), Dim));
-    Value *In = B.createBinary(Opcode::And, AboveZero, BelowShape);
-    Value *Wide = B.createCast(Opcode::SExt, Index, BlockType::get(B.getI64Ty(), Dim));
+    Value *Extent = B.createBinary(Opcode::SMax, Desc.getShape(D), B.getInt32(0));
+    Value *In = B.createICmp(ICmpPredicate::ULT, Index, B.createSplat(Extent, Dim));
+    // r * stride: the same for every block of the descriptor (licm hoists
+    // it out of a K loop, where only the start moves).
+    Value *Wide = B.createCast(Opcode::SExt, Range, BlockType::get(B.getI64Ty(), Dim));
     Value *Elems = B.createBinary(Opcode::Mul, Wide, B.createSplat(Desc.getStride(D), Dim));
     // Size 1 in every other dimension, then the whole block.
     for (unsigned E = 0; E < Rank && Rank > 1; ++E)
@@ -70,7 +85,7 @@ std::pair<Value *, Value *> blockPointers(IRBuilder &B, const MakeTensorDescInst
     Offset = Offset ? B.createBinary(Opcode::Add, Offset, Elems) : Elems;
     InBounds = InBounds ? B.createBinary(Opcode::And, InBounds, In) : In;
   }
-  Value *Ptrs = B.createGEP(B.createSplat(Desc.getBase(), Block), Offset);
+  Value *Ptrs = B.createGEP(B.createSplat(Start, Block), Offset);
   return {Ptrs, InBounds};
 }
 

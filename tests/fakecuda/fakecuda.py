@@ -133,6 +133,12 @@ class StubBackend:
         def ptx(module, metadata, opts):
             metadata["shared"] = self.shared
             sig = metadata["signature"] or {}
-            types = [t for t in sig.values() if t != "constexpr"]
+            types = []
+            for t in sig.values():
+                if t.startswith("tensordesc<"):
+                    from tritium.tools.tensor_descriptor import parameters
+                    types += [part for _, part in parameters(t)]
+                elif t != "constexpr":
+                    types.append(t)
             return stub_ptx(metadata["name"], types, self.attributes, target.arch)
         stages["ptx"] = ptx

@@ -22,14 +22,15 @@ bb0:
 )";
 } // namespace
 
-TEST_CASE("lower-tensor-descriptors: a 1-d block is a masked load and store of base + index") {
+TEST_CASE("lower-tensor-descriptors: a 1-d block is a masked load and store at base + offset") {
   std::string Out = runPipeline(OneDim, "lower-tensor-descriptors,dce");
   CHECK(Out.find("descriptor") == std::string::npos);
   // No expand_dims or broadcast for one dimension; zeros where out of bounds.
   CHECK(Out.find("expand_dims") == std::string::npos);
   CHECK(Out.find("broadcast") == std::string::npos);
-  CHECK(Out.find("icmp sge") != std::string::npos);
-  CHECK(Out.find("icmp slt") != std::string::npos);
+  // Bounds: one unsigned compare against the shape clamped at 0.
+  CHECK(Out.find("icmp ult") != std::string::npos);
+  CHECK(Out.find("smax %n") != std::string::npos);
   CHECK(Out.find("sext") != std::string::npos);
   CHECK(Out.find("= constant 0 : <8 x i32>") != std::string::npos);
   CHECK(Out.find("= load ") != std::string::npos);

@@ -460,6 +460,14 @@ class CodeGenerator(ast.NodeVisitor):
                 for name, ty, value, attrs in kernel_args:
                     if ty is None:
                         binds.append((name, Const(value)))
+                    elif ty.is_tensor_desc():
+                        # A host-side descriptor: the base, the shape and the
+                        # strides but the last (1), as the launch passes them.
+                        rank = len(ty.shape)
+                        binds.append((name, _HostDescriptor(len(params), ty), attrs))
+                        params += [tl.pointer_type(ty.desc_element)] + [tl.int32] * rank + [tl.int64] * (rank - 1)
+                        param_names += ([f"{name}_base"] + [f"{name}_shape{i}" for i in range(rank)]
+                                        + [f"{name}_stride{i}" for i in range(rank - 1)])
                     else:
                         binds.append((name, Leaf(len(params), ty), attrs))
                         params.append(ty)
@@ -524,6 +532,9 @@ class CodeGenerator(ast.NodeVisitor):
         for bind in binds:
             name, template = bind[0], bind[1]
             attrs = bind[2] if len(bind) > 2 else None
+            if isinstance(template, _HostDescriptor):
+                self.set_value(name, template.make(self.sem, attrs))
+                continue
             if isinstance(template, Leaf) and attrs:
                 _set_arg_attrs(self.sem, template.var, attrs)
                 if attrs.get("equal_to_1"):
@@ -1462,6 +1473,29 @@ def _set_noinline(ir_fn):
         warnings.warn("this build of tritium._C.frontend cannot mark functions noinline; the call may be inlined")
         return
     setter(True)
+
+
+class _HostDescriptor:
+    """A kernel parameter that receives a host-side TensorDescriptor: its
+    arguments from ``first`` on (base, shape, strides but the last)."""
+
+    def __init__(self, first, ty):
+        self.first, self.ty = first, ty
+
+    def make(self, sem, attrs):
+        # One fact per parameter (jit.py's _descriptor_spec): "D" where the
+        # base is 16-byte aligned or the integer divisible by 16. A plain
+        # divisibility (ASTSource attrs) applies to the base.
+        attrs = attrs or {}
+        facts = attrs.get("descriptor_divisibility", "")
+        for i, fact in enumerate(facts):
+            if fact == "D":
+                sem.set_arg_divisibility(self.first + i, 16)
+        if not facts:
+            _set_arg_attrs(sem, self.first, attrs)
+        rank = len(self.ty.shape)
+        args = [tl._wrap(sem.get_arg(self.first + i)) for i in range(2 * rank)]
+        return tl.make_tensor_descriptor(args[0], args[1:1 + rank], args[1 + rank:] + [1], list(self.ty.shape))
 
 
 def _set_arg_attrs(sem, index, attrs):

@@ -129,8 +129,16 @@ def get_int_dtype(bitwidth, signed):
 
 def str_to_ty(name):
     """The type of a signature string: ``*fp32`` (pointer), ``*kfp16``
-    (const pointer), ``i32``, ``u64``, ``fp16``, ``i1``..."""
+    (const pointer), ``i32``, ``u64``, ``fp16``, ``i1``...,
+    ``tensordesc<fp16[64, 64]>`` (a host-side tensor descriptor)."""
     name = name.strip()
+    if name.startswith("tensordesc<") and name.endswith("]>") and "[" in name:
+        elem, _, dims = name[len("tensordesc<"):-2].partition("[")
+        try:
+            block = [int(d) for d in dims.split(",")]
+        except ValueError:
+            raise ValueError(f"bad block shape in signature type {name!r}") from None
+        return dtype.get_tensor_desc(str_to_ty(elem), block)
     if name.startswith("*"):
         const = name.startswith("*k")
         return pointer_type(str_to_ty(name[2:] if const else name[1:]), 1, const)

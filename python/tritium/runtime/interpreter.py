@@ -42,7 +42,9 @@ from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
 from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError, ReadOnlyMemoryError
-from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
+from ..interpreter.semantic import DescHandle, DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
+from ..tools.tensor_descriptor import is_descriptor
+from .._C import frontend as _fe
 from .. import language as tl
 from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
 _jit = sys.modules[__package__ + ".jit"]
@@ -258,23 +260,41 @@ def _scalar_arg(p, v):
     return _core.tensor(TensorHandle(a, dt), dt)
 
 
+def _pointer_arg(p, v, launch_state):
+    """A tensor argument as the kernel's pointer to its first element."""
+    arr, dtype = launch_state.tensor_arg(v, p.name)
+    try:
+        ty = _jit._dtype_to_str(dtype)
+    except _jit._ArgError as e:
+        raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
+    if p.is_const:
+        ty = "k" + ty
+    pty = tl.str_to_ty("*" + ty)
+    addr = launch_state.memory.register(arr, p.name)
+    return TensorHandle(np.array(addr, dtype=np.int64), pty)
+
+
+def _descriptor_arg(p, d, launch_state):
+    """A host-side TensorDescriptor as the kernel's descriptor (the type
+    rules of a compiled launch: tensor_descriptor_typing)."""
+    base = _pointer_arg(p, d.base, launch_state)
+    rank = len(d.shape)
+    ty = _fe.tensor_descriptor_typing(base.sty, rank, rank, list(d.block_shape), d.strides[-1])
+    return _core.tensor_descriptor(DescHandle(ty, base, list(d.shape), list(d.strides)), ty)
+
+
 def _convert_args(jit_fn, values, launch_state):
     out = []
     for p, v in zip(jit_fn.params, values):
         if p.is_constexpr:
             out.append(v)
             continue
+        if is_descriptor(v):
+            out.append(_descriptor_arg(p, v, launch_state))
+            continue
         if _is_tensor_arg(v):
-            arr, dtype = launch_state.tensor_arg(v, p.name)
-            try:
-                ty = _jit._dtype_to_str(dtype)
-            except _jit._ArgError as e:
-                raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
-            if p.is_const:
-                ty = "k" + ty
-            pty = tl.str_to_ty("*" + ty)
-            addr = launch_state.memory.register(arr, p.name)
-            out.append(_core.tensor(TensorHandle(np.array(addr, dtype=np.int64), pty), pty))
+            h = _pointer_arg(p, v, launch_state)
+            out.append(_core.tensor(h, h.sty))
             continue
         out.append(_scalar_arg(p, v))
     return out

@@ -40,6 +40,7 @@ import textwrap
 from .. import knobs
 from ..errors import CompilationError, recursion_limit_message
 from . import driver as _driver
+from ..tools.tensor_descriptor import is_descriptor as _is_descriptor
 from .cache import fingerprint
 
 __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
@@ -183,6 +184,8 @@ def _specialize_other(x, value, align):
         return ("*" + ty, "D" if align and value and not ptr & 15 else "")
     if isinstance(x, _TypedArg):
         return x.entry
+    if _is_descriptor(x):
+        return _descriptor_spec(x, value, align)
     if isinstance(x, int):  # int subclasses (IntEnum, numpy ints are not)
         return _I1 if isinstance(x, bool) else _int_spec(int(x), value, align)
     if isinstance(x, float):
@@ -205,6 +208,33 @@ def _specialize_other(x, value, align):
     raise _ArgError(f"cannot pass an object of type {type(x).__name__} to a kernel "
                     "(expected a tensor (data_ptr() and dtype, or __cuda_array_interface__), "
                     "an int, a float, a bool, None or a constexpr)")
+
+
+def _descriptor_spec(d, value, align):
+    """A host-side descriptor: its type string, and one fact per parameter
+    it becomes (base, shapes, strides but the last): "D" where the base is
+    16-byte aligned or the integer divisible by 16, as for plain arguments,
+    else "-"; so that its loads vectorize as a pointer kernel's do."""
+    base = _specialize(d.base, value, align)
+    if not base[0].startswith("*"):
+        raise _ArgError(f"a TensorDescriptor's base must be a tensor, got {type(d.base).__name__}")
+    ty = f"tensordesc<{base[0].lstrip('*').lstrip('k')}[{', '.join(map(str, d.block_shape))}]>"
+    ints = list(d.shape) + list(d.strides[:-1])
+    facts = ("D" if base[1] == "D" else "-") + "".join(
+        "D" if value and align and not x & 15 else "-" for x in ints)
+    return (ty, facts)
+
+
+def _expand_descriptors(args):
+    """The launch arguments with each host-side descriptor replaced by what
+    its kernel parameters receive (TensorDescriptor.expand)."""
+    out = []
+    for a in args:
+        if _is_descriptor(a):
+            out.extend(a.expand())
+        else:
+            out.append(a)
+    return tuple(out)
 
 
 def _spec_no_value(x):
@@ -778,7 +808,9 @@ class JITFunction(KernelInterface):
             if p.is_const and ty.startswith("*") and not ty.startswith("*k"):
                 ty = "*k" + ty[1:]
             signature[p.name] = ty
-            if tag == "1":
+            if ty.startswith("tensordesc<"):
+                attrs[p.num] = {"descriptor_divisibility": tag}
+            elif tag == "1":
                 attrs[p.num] = {"equal_to_1": True}
             elif tag == "D":
                 attrs[p.num] = {"divisibility": 16}
@@ -798,6 +830,9 @@ class JITFunction(KernelInterface):
         kernel._arg_indices = tuple(p.num for p in self.params
                                     if signature[p.name] != "constexpr")
         kernel._launch_args = _arg_picker(kernel._arg_indices, len(self.params))
+        if any(t.startswith("tensordesc<") for t in signature.values()):
+            pick = kernel._launch_args
+            kernel._launch_args = lambda bound: _expand_descriptors(pick(bound))
         kernel._repr = self.repr(signature)
         hook = knobs.runtime.jit_post_compile_hook
         if hook is not None:

@@ -125,7 +125,15 @@ class NativeDriver(_driver.Driver):
                             "a launch needs the type of every argument")
         names, types, indices = [], [], []
         for index, (name, ty) in enumerate(signature.items()):
-            if ty != "constexpr":
+            if ty.startswith("tensordesc<"):
+                # What the launch passes for a host-side descriptor
+                # (TensorDescriptor.expand): base, shape, strides but the last.
+                from ..tools.tensor_descriptor import parameters
+                for suffix, part in parameters(ty):
+                    names.append(name + suffix)
+                    types.append(part)
+                    indices.append(index)
+            elif ty != "constexpr":
                 names.append(name)
                 types.append(ty)
                 indices.append(index)

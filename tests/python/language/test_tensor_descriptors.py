@@ -159,3 +159,93 @@ def test_descriptor_errors(backend, case):
     x = np.zeros(256, dtype=np.float32)
     e = expect_error(backend.run, k_desc_err, 1, x, 3, CASE=case)
     assert ERRORS[case] in str(e), str(e)
+
+
+# ---------------------------------------------------------------------------
+# Host-side descriptors (tritium.tools.tensor_descriptor.TensorDescriptor)
+# ---------------------------------------------------------------------------
+
+
+def k_host_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]))
+    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+def _run_host(backend, fn, grid, arrays, make_args, **kwargs):
+    """Launches ``fn`` with descriptors of ``arrays`` moved to the backend
+    (``make_args(device_arrays)`` -> the arguments); returns the arrays."""
+    if not (backend.is_interpreter or backend.on_gpu):
+        pytest.skip("a compile-only backend launches nothing")
+    dev = [backend.to_device(a) for a in arrays]
+    backend.jit(fn)[grid](*make_args(dev), **kwargs)
+    backend.synchronize()
+    return [backend.to_numpy(d) for d in dev]
+
+
+@pytest.mark.parametrize("m,n,k", [(64, 32, 48), (40, 24, 50)])
+def test_host_descriptor_matmul(backend, m, n, k):
+    """Tutorial 09's descriptors: TensorDescriptor.from_tensor on the host,
+    desc.load/desc.store in the kernel; edges not multiples of the blocks."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    bm = bn = bk = 16
+    a = random_values("float16", (m, k), rng(317))
+    b = random_values("float16", (k, n), rng(318))
+    c = np.zeros((m, n), dtype=np.float16)
+
+    def args(dev):
+        da, db, dc = dev
+        return (TensorDescriptor.from_tensor(da, [bm, bk]), TensorDescriptor.from_tensor(db, [bk, bn]),
+                TensorDescriptor.from_tensor(dc, [bm, bn]), k)
+    _, _, out = _run_host(backend, k_host_matmul, (-(-m // bm), -(-n // bn)), [a, b, c], args, BM=bm, BN=bn,
+                          BK=bk)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    assert_close(out.astype(np.float32), ref, "float32", rtol=1e-2, atol=2e-2)
+
+
+def k_host_copy(src_desc, dst_desc, OM, ON):
+    dst_desc.store([OM, ON], src_desc.load([OM, ON]) * 2)
+
+
+def test_host_descriptor_of_a_strided_view(backend):
+    """A descriptor of columns 8..39 of a wider array (row stride 48), and
+    blocks that hang over every edge of it."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    x = random_values("float32", (20, 48), rng(319))
+    z = np.zeros((20, 32), dtype=np.float32)
+    for om, on in [(0, 0), (16, 24), (-4, -8)]:
+        def args(dev):
+            dx, dz = dev
+            src = TensorDescriptor(dx[:, 8:40] if backend.on_gpu else dx[:, 8:40], [20, 32], [48, 1], [8, 16])
+            return src, TensorDescriptor.from_tensor(dz, [8, 16]), om, on
+        _, z = _run_host(backend, k_host_copy, (1, ), [x, z], args)
+    ref = np.zeros((20, 32), dtype=np.float32)
+    for om, on in [(0, 0), (16, 24), (-4, -8)]:
+        r0, r1, c0, c1 = max(om, 0), min(om + 8, 20), max(on, 0), min(on + 16, 32)
+        ref[r0:r1, c0:c1] = x[r0:r1, 8 + c0:8 + c1] * 2
+    assert_close(z, ref, "float32", rtol=0)
+
+
+def k_host_copy_block(a_desc, z_desc):
+    z_desc.store([0, 0], a_desc.load([0, 0]))
+
+
+@pytest.mark.parametrize("aligned", [True, False])
+def test_host_descriptor_specializes_like_pointers(monkeypatch, aligned):
+    """A host descriptor's parameters get Triton's divisibility facts (base
+    16-byte aligned, shapes and strides divisible by 16), so that its block
+    loads are 16-byte vectors as a pointer kernel's are; without them the
+    loads stay scalar. Compile only (cuda:90)."""
+    import tritium
+    from tritium.runtime.jit import MockTensor
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setattr(tritium.knobs.runtime, "default_backend", "cuda:90", raising=False)
+    n = 4096 if aligned else 4095
+    d = TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], [64, 64])
+    k = tritium.jit(k_host_copy_block).warmup(d, d, grid=(1, ))
+    params = k.asm["tir"].split("\n")[0]
+    assert params.count("divisibility=16") == (8 if aligned else 2), params
+    ptx = k.asm["ptx"]
+    assert ("ld.global.v4" in ptx) == aligned

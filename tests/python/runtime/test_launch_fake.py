@@ -539,3 +539,30 @@ def test_tritium_interpret_set_at_launch_leaves_the_warm_path(cuda, monkeypatch)
     monkeypatch.delenv("TRITIUM_INTERPRET")
     add_kernel[(3,)](x, y, out, 16)
     assert cuda.fake.launch_count() == 2
+
+
+@jit
+def desc_kernel(a_desc, n, z_desc):
+    z_desc.store([0, 0], a_desc.load([n, 0]))
+
+
+def test_host_tensor_descriptors_expand_into_parameters(cuda):
+    """A TensorDescriptor argument is the base, the shape and the strides
+    but the last (1) as parameters; warm launches with other descriptors
+    pass their own values (a descriptor is not keyed by the fast path)."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    a, z = FakeTensor(64 * 40), FakeTensor(16 * 32, offset_bytes=64)
+    for rows in (64, 48):
+        ad = TensorDescriptor(a, [rows, 40], [40, 1], [16, 32])
+        zd = TensorDescriptor(z, [16, 32], [32, 1], [16, 32])
+        desc_kernel[(2,)](ad, 3, zd)
+        base, m, n, stride, off, zbase, zm, zn, zstride = cuda.last()["params"]
+        assert u64(base) == a.data_ptr() and u64(zbase) == z.data_ptr()
+        assert struct.unpack("<iii", m + n + off) == (rows, 40, 3)
+        assert struct.unpack("<q", stride)[0] == 40 and struct.unpack("<q", zstride)[0] == 32
+        assert struct.unpack("<ii", zm + zn) == (16, 32)
+    k = desc_kernel.warmup(ad, 3, zd, grid=(1,))
+    assert k.metadata.signature == {"a_desc": "tensordesc<fp32[16, 32]>", "n": "i32",
+                                    "z_desc": "tensordesc<fp32[16, 32]>"}
+    with pytest.raises(ValueError, match="Last dimension must be contiguous"):
+        TensorDescriptor(a, [64, 40], [1, 64], [16, 32])

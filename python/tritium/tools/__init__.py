@@ -1,0 +1,1 @@
+"""Host-side tools (``triton.tools``): tensor descriptors."""
