@@ -229,7 +229,10 @@ def fresh_kernels():
 def test_target_device_and_stream_follow_torch(gpu):
     torch = pytest.importorskip("torch")
     major, minor = torch.cuda.get_device_capability()
-    assert gpu.get_current_target() == compiler.GPUTarget("cuda", major * 10 + minor, 32)
+    arch = major * 10 + minor
+    # An H100/H200 gets sm_90a, its wgmma (TRITIUM_CUDA_ARCH=90: portable sm_90).
+    want = compiler.GPUTarget("cuda", arch, 32, "sm_90a" if arch == 90 else None)
+    assert gpu.get_current_target() == want
     assert gpu.get_current_device() == torch.cuda.current_device()
     s = torch.cuda.Stream()
     with torch.cuda.stream(s):
