@@ -228,3 +228,20 @@ TEST_CASE("block arguments of device functions start with nothing known") {
   CHECK(AI.get(T).getRank() == 2);
   CHECK(AI.get(T).Contiguity == llvm::SmallVector<int64_t, 4>{1, 1});
 }
+
+TEST_CASE("min and max divide by what both operands divide by") {
+  // A descriptor's bound: smax(n, 0) keeps n's 16, so offs <u bound is
+  // still uniform in aligned runs of 16 (lower-tensor-descriptors).
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *N = K.F->getArg(1);
+  Value *Clamped = B.createBinary(Opcode::SMax, N, B.getInt32(0));
+  Value *Offs = B.createMakeRange(0, 64);
+  Value *Mask = B.createICmp(ICmpPredicate::ULT, Offs, B.createSplat(Clamped, {64}));
+  Value *Odd = B.createBinary(Opcode::UMin, N, B.getInt32(24));
+  B.createRet();
+  CHECK(K.info(Clamped) == "contiguity=[1] divisibility=[16] constancy=[1]");
+  CHECK(K.info(Odd) == "contiguity=[1] divisibility=[8] constancy=[1]");
+  AxisInfoAnalysis AI(*K.F);
+  CHECK(AI.getMaskConstancy(Mask, 0) == 16);
+}
