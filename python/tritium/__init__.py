@@ -20,12 +20,14 @@ from .compiler import compile
 from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBackendError, autotune,
                       cdiv, heuristics, jit, next_power_of_2)
 from .runtime.jit import TensorWrapper, reinterpret
+from .runtime._allocation import set_allocator
 
 __all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "Module", "list_passes",
            "parse_module", "__version__",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",
-           "runtime", "testing", "TensorWrapper", "reinterpret", "InterpreterError"]
+           "runtime", "testing", "TensorWrapper", "reinterpret", "InterpreterError", "set_allocator",
+           "tools"]
 
 
 def __getattr__(name):

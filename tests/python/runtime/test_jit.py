@@ -481,3 +481,27 @@ def test_exports():
     for name in ("jit", "JITFunction", "autotune", "heuristics", "Config", "compile", "cdiv",
                  "next_power_of_2", "knobs", "testing", "CompilationError"):
         assert hasattr(tritium, name), name
+
+
+def test_set_allocator_is_per_context():
+    """tritium.set_allocator (Triton's): the allocator of the current
+    context, NullAllocator (an error when asked) until one is set."""
+    import contextvars
+
+    import tritium
+    from tritium.runtime import _allocation
+
+    def body():
+        assert isinstance(_allocation._allocator.get(), _allocation.NullAllocator)
+        with pytest.raises(RuntimeError, match="set_allocator"):
+            _allocation._allocator.get()(64, 16, None)
+        calls = []
+        tritium.set_allocator(lambda size, align, stream: calls.append((size, align, stream)))
+        _allocation._allocator.get()(128, 64, 7)
+        assert calls == [(128, 64, 7)]
+        with pytest.raises(TypeError, match="callable"):
+            tritium.set_allocator(42)
+
+    contextvars.copy_context().run(body)
+    assert isinstance(_allocation._allocator.get(), _allocation.NullAllocator)
+    assert "set_allocator" in tritium.__all__ and tritium.tools.tensor_descriptor.TensorDescriptor
