@@ -109,6 +109,7 @@ private:
   Type *parseBlockType(unsigned Depth);
   Type *parseMemDescType(unsigned Depth);
   Type *parseTensorDescType(unsigned Depth);
+  Type *parseDimsAndElement(Shape &Dims, llvm::StringRef What, unsigned Depth);
   Type *parseFunctionType();
   void parseTypeList(llvm::SmallVectorImpl<Type *> &Types);
 
@@ -312,21 +313,28 @@ Type *Parser::parsePointerType(unsigned Depth) {
   return PointerType::get(Pointee, AS);
 }
 
-/// memdesc<[S x] d0 x ... x T, <offset=[...], shape=[...]>[, mutable]>,
-/// after `memdesc`.
-Type *Parser::parseMemDescType(unsigned Depth) {
-  Token Open = expect(Token::Less, "expected '<' after 'memdesc'");
-  Shape Dims;
+/// `d0 x d1 x ... x T` inside a memdesc or tensordesc type: the
+/// dimensions into \p Dims, and the scalar element type.
+Type *Parser::parseDimsAndElement(Shape &Dims, llvm::StringRef What, unsigned Depth) {
   while (Tok.is(Token::Int)) {
-    Dims.push_back(parseInt("a memdesc dimension"));
+    Dims.push_back(parseInt(("a " + What + " dimension").str()));
     if (!Tok.isIdent("x"))
-      error(Tok, "expected 'x' after a memdesc dimension");
+      error(Tok, "expected 'x' after a " + What + " dimension");
     consume();
   }
   Token ET = Tok;
   Type *Elem = parseType(Depth + 1);
   if (!Elem->isScalar())
     error(ET, "expected a scalar element type, got " + Elem->str());
+  return Elem;
+}
+
+/// memdesc<[S x] d0 x ... x T, <offset=[...], shape=[...]>[, mutable]>,
+/// after `memdesc`.
+Type *Parser::parseMemDescType(unsigned Depth) {
+  Token Open = expect(Token::Less, "expected '<' after 'memdesc'");
+  Shape Dims;
+  Type *Elem = parseDimsAndElement(Dims, "memdesc", Depth);
   expect(Token::Comma, "expected ',' and the shared layout after the element type");
   LinearLayout Layout = parseLayoutText();
   bool Mutable = false;
@@ -347,16 +355,7 @@ Type *Parser::parseMemDescType(unsigned Depth) {
 Type *Parser::parseTensorDescType(unsigned Depth) {
   Token Open = expect(Token::Less, "expected '<' after 'tensordesc'");
   Shape Dims;
-  while (Tok.is(Token::Int)) {
-    Dims.push_back(parseInt("a tensordesc dimension"));
-    if (!Tok.isIdent("x"))
-      error(Tok, "expected 'x' after a tensordesc dimension");
-    consume();
-  }
-  Token ET = Tok;
-  Type *Elem = parseType(Depth + 1);
-  if (!Elem->isScalar())
-    error(ET, "expected a scalar element type, got " + Elem->str());
+  Type *Elem = parseDimsAndElement(Dims, "tensordesc", Depth);
   expect(Token::Greater, "expected '>' to end the tensordesc type");
   std::string Why = TensorDescType::check(Elem, Dims);
   if (!Why.empty())

@@ -273,6 +273,13 @@ Type *Type::withElement(Type *Elem) {
 // Printing
 //===----------------------------------------------------------------------===//
 
+/// `d0 x d1 x ... x T`, the inside of a block, memdesc or tensordesc type.
+static void printDimsAndElement(llvm::raw_ostream &OS, llvm::ArrayRef<int64_t> Dims, Type *Elem) {
+  for (int64_t D : Dims)
+    OS << D << " x ";
+  OS << *Elem;
+}
+
 void Type::print(llvm::raw_ostream &OS) const {
   switch (K) {
   case Kind::Void: OS << "void"; return;
@@ -294,17 +301,15 @@ void Type::print(llvm::raw_ostream &OS) const {
   case Kind::Block: {
     auto *B = llvm::cast<BlockType>(this);
     OS << '<';
-    for (int64_t D : B->getBlockShape())
-      OS << D << " x ";
-    OS << *B->getElementType() << '>';
+    printDimsAndElement(OS, B->getBlockShape(), B->getElementType());
+    OS << '>';
     return;
   }
   case Kind::MemDesc: {
     auto *M = llvm::cast<MemDescType>(this);
     OS << "memdesc<";
-    for (int64_t D : M->getAllocShape())
-      OS << D << " x ";
-    OS << *M->getElementType() << ", ";
+    printDimsAndElement(OS, M->getAllocShape(), M->getElementType());
+    OS << ", ";
     printLayout(OS, M->getLayout());
     if (M->isMutable())
       OS << ", mutable";
@@ -314,9 +319,8 @@ void Type::print(llvm::raw_ostream &OS) const {
   case Kind::TensorDesc: {
     auto *T = llvm::cast<TensorDescType>(this);
     OS << "tensordesc<";
-    for (int64_t D : T->getBlockShape())
-      OS << D << " x ";
-    OS << *T->getElementType() << '>';
+    printDimsAndElement(OS, T->getBlockShape(), T->getElementType());
+    OS << '>';
     return;
   }
   case Kind::Function: {
