@@ -241,7 +241,7 @@ def test_host_descriptor_specializes_like_pointers(monkeypatch, aligned):
     import tritium
     from tritium.runtime.jit import MockTensor
     from tritium.tools.tensor_descriptor import TensorDescriptor
-    monkeypatch.setattr(tritium.knobs.runtime, "default_backend", "cuda:90", raising=False)
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:90")
     n = 4096 if aligned else 4095
     d = TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], [64, 64])
     k = tritium.jit(k_host_copy_block).warmup(d, d, grid=(1, ))
