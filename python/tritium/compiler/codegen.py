@@ -1511,28 +1511,6 @@ def _set_arg_attrs(sem, index, attrs):
 # ---------------------------------------------------------------------------
 
 
-def _normalize_attrs(fn, attrs):
-    """{arg name: {attr: value}} from Triton-style keys (an index into the
-    parameters, a 1-tuple path, or a name) and values (dicts or lists of
-    (attr, value) pairs)."""
-    out = {}
-    names = list(fn.arg_names)
-    for key, spec in (attrs or {}).items():
-        if isinstance(key, tuple):
-            if len(key) != 1:
-                continue
-            key = key[0]
-        name = names[key] if isinstance(key, int) else key
-        if isinstance(spec, (list, tuple)):
-            spec = {k: v for k, v in spec}
-        d = {}
-        for k, v in spec.items():
-            k = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}.get(k, k)
-            d[k] = v
-        out[name] = d
-    return out
-
-
 class _Options:
     """The compile options as the builtins read them: ``debug`` is on when
     the options or the @jit decorator ask for it."""
@@ -1565,18 +1543,11 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None):
 
     Raises ``tritium.CompilationError`` for every error in the kernel.
     """
+    from . import compiler as _compiler  # one normalization of Triton's key forms (ASTSource's)
     names = list(fn.arg_names)
-    consts = {}
-    for k, v in (constexprs or {}).items():
-        if isinstance(k, tuple):
-            if len(k) != 1:
-                continue
-            k = k[0]
-        consts[names[k] if isinstance(k, int) else k] = v
-    sig = {}
-    for k, v in (signature or {}).items():
-        sig[names[k] if isinstance(k, int) else k] = v
-    arg_attrs = _normalize_attrs(fn, attrs)
+    consts = _compiler._normalize_constexprs(fn, constexprs)
+    sig = {names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
+    arg_attrs = {names[i]: a for i, a in _compiler._normalize_attrs(fn, attrs).items()}
     try:
         defaults = {n: p.default for n, p in inspect.signature(fn.fn).parameters.items()
                     if p.default is not inspect.Parameter.empty}

@@ -264,9 +264,8 @@ def _normalize_attrs(fn, attrs):
             k = k[0]
         if isinstance(k, str):
             k = fn.arg_names.index(k)
-        if not isinstance(v, dict):
-            v = {_ATTR_ALIASES.get(a, a): b for a, b in v}
-        out[k] = dict(v)
+        pairs = v.items() if isinstance(v, dict) else v
+        out[k] = {_ATTR_ALIASES.get(a, a): b for a, b in pairs}
     return out
 
 
