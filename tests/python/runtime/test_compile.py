@@ -95,6 +95,12 @@ def test_ast_source_accepts_triton_key_forms(frontend):
     assert src.signature["src_ptr"] == "*fp16" and src.constexprs == {"BLOCK": 64}
     assert src.attrs == {0: {"divisibility": 16}}
     compiler.compile(src, target="cuda:90")
+    # A dict of Triton's attribute names reads the same (one normalization
+    # serves ASTSource and the code generator).
+    src = ASTSource(copy_kernel, {0: "*fp16", 1: "*fp16", 2: "i32", 3: "constexpr"},
+                    constexprs={"BLOCK": 64}, attrs={"n": {"tt.equal_to_1": True}})
+    assert src.attrs == {2: {"equal_to_1": True}}
+    assert "%n: i32 {equal_to_1}" in compiler.compile(src, target="cuda:90").asm["tir"]
     with pytest.raises(TypeError, match="no type for parameter 'n'"):
         ASTSource(copy_kernel, {"src_ptr": "*fp16", "dst_ptr": "*fp16"}, constexprs={"BLOCK": 4})
     with pytest.raises(TypeError, match="constexpr parameter 'BLOCK' has no value"):
