@@ -14,18 +14,7 @@
 #include "frontend/Semantic.h"
 #include "ir/Instructions.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 using namespace tritium;
-
-namespace {
-std::string shapeText(llvm::ArrayRef<int64_t> S) {
-  std::string T = "[";
-  for (size_t I = 0; I < S.size(); ++I)
-    T += (I ? ", " : "") + std::to_string(S[I]);
-  return T + "]";
-}
-} // namespace
 
 TypeResult tritium::typeTensorDescriptor(DType *Base, size_t NumShape, size_t NumStrides,
                                          llvm::ArrayRef<int64_t> Block,
@@ -45,7 +34,7 @@ TypeResult tritium::typeTensorDescriptor(DType *Base, size_t NumShape, size_t Nu
                             " and " + std::to_string(Rank));
   std::string Why = BlockType::checkShape(Block);
   if (!Why.empty())
-    return TypeResult::fail("block_shape " + shapeText(Block) + ": " + Why);
+    return TypeResult::fail("block_shape " + formatShape(Block) + ": " + Why);
   unsigned Bytes = Elem->getBitWidth() / 8;
   if (Block.back() * Bytes < 16)
     return TypeResult::fail("Descriptor block shape must have at least 16 bytes in the last "
@@ -66,8 +55,8 @@ std::string tritium::checkDescriptorAccess(DType *Desc, size_t NumOffsets, DType
     return std::string(What) + ": expected " + std::to_string(Desc->getShape().size()) +
            " offsets, got " + std::to_string(NumOffsets);
   if (Value && Value->getShape() != Desc->getShape())
-    return "Descriptor block shape " + shapeText(Desc->getShape()) + " and value shape " +
-           shapeText(Value->getShape()) + " mismatch";
+    return "Descriptor block shape " + formatShape(Desc->getShape()) + " and value shape " +
+           formatShape(Value->getShape()) + " mismatch";
   return "";
 }
 

@@ -69,6 +69,13 @@ Operand tritium::pybind::toOperand(py::handle H) {
                        ": expected a value, bool, int or float");
 }
 
+std::vector<Operand> tritium::pybind::toOperands(py::handle Seq) {
+  std::vector<Operand> Out;
+  for (py::handle H : Seq)
+    Out.push_back(toOperand(H));
+  return Out;
+}
+
 std::optional<Operand> tritium::pybind::toOptOperand(const py::object &H) {
   if (H.is_none())
     return std::nullopt;

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tritium {
 namespace pybind {
@@ -57,6 +58,8 @@ inline const TValue &live(const TValue &V) {
 /// A Python operand as the semantic takes it: a TValue, or a Python bool,
 /// int (in [-2**63, 2**64)) or float; anything else raises.
 Operand toOperand(py::handle H);
+/// toOperand of each element of a Python sequence.
+std::vector<Operand> toOperands(py::handle Seq);
 /// None, or toOperand(H).
 std::optional<Operand> toOptOperand(const py::object &H);
 

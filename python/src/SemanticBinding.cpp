@@ -288,30 +288,20 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none(),
            py::arg("cache") = "", py::arg("evict") = "")
       .def("make_tensor_descriptor",
-           [](S &Self, const PyTValue &Base, std::vector<py::object> Shape,
-              std::vector<py::object> Strides, std::vector<int64_t> Block) {
-             std::vector<Operand> Sh, St;
-             for (py::object &X : Shape)
-               Sh.push_back(toOperand(X));
-             for (py::object &X : Strides)
-               St.push_back(toOperand(X));
-             return Self.wrap(Self.s().makeTensorDescriptor(Self.unwrap(Base), Sh, St, Block));
+           [](S &Self, const PyTValue &Base, py::sequence Shape, py::sequence Strides,
+              std::vector<int64_t> Block) {
+             return Self.wrap(Self.s().makeTensorDescriptor(Self.unwrap(Base), toOperands(Shape),
+                                                            toOperands(Strides), Block));
            },
            py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("block_shape"))
       .def("descriptor_load",
-           [](S &Self, const PyTValue &D, std::vector<py::object> Offsets) {
-             std::vector<Operand> Offs;
-             for (py::object &X : Offsets)
-               Offs.push_back(toOperand(X));
-             return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), Offs));
+           [](S &Self, const PyTValue &D, py::sequence Offsets) {
+             return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), toOperands(Offsets)));
            },
            py::arg("desc"), py::arg("offsets"))
       .def("descriptor_store",
-           [](S &Self, const PyTValue &D, std::vector<py::object> Offsets, py::object V) {
-             std::vector<Operand> Offs;
-             for (py::object &X : Offsets)
-               Offs.push_back(toOperand(X));
-             Self.s().descriptorStore(Self.unwrap(D), Offs, toOperand(V));
+           [](S &Self, const PyTValue &D, py::sequence Offsets, py::object V) {
+             Self.s().descriptorStore(Self.unwrap(D), toOperands(Offsets), toOperand(V));
            },
            py::arg("desc"), py::arg("offsets"), py::arg("value"))
       .def("atomic_rmw",
@@ -461,11 +451,8 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def("extern_elementwise",
            [](S &Self, const std::string &Symbol, py::list Args, DType *Result,
               bool Pure) {
-             std::vector<Operand> Ops;
-             for (py::handle A : Args)
-               Ops.push_back(toOperand(A));
              return Self.wrap(
-                 Self.s().externElementwise(Symbol, Ops, Result, Pure));
+                 Self.s().externElementwise(Symbol, toOperands(Args), Result, Pure));
            },
            py::arg("symbol"), py::arg("args"), py::arg("result"),
            py::arg("pure") = true);

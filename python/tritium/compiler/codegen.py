@@ -461,13 +461,13 @@ class CodeGenerator(ast.NodeVisitor):
                     if ty is None:
                         binds.append((name, Const(value)))
                     elif ty.is_tensor_desc():
-                        # A host-side descriptor: the base, the shape and the
-                        # strides but the last (1), as the launch passes them.
-                        rank = len(ty.shape)
+                        # A host-side descriptor: the parameters the launch
+                        # passes for it (base, shape, strides but the last).
+                        from ..tools.tensor_descriptor import parameters
                         binds.append((name, _HostDescriptor(len(params), ty), attrs))
-                        params += [tl.pointer_type(ty.desc_element)] + [tl.int32] * rank + [tl.int64] * (rank - 1)
-                        param_names += ([f"{name}_base"] + [f"{name}_shape{i}" for i in range(rank)]
-                                        + [f"{name}_stride{i}" for i in range(rank - 1)])
+                        for suffix, part in parameters(ty.name):
+                            params.append(_types.str_to_ty(part))
+                            param_names.append(name + suffix)
                     else:
                         binds.append((name, Leaf(len(params), ty), attrs))
                         params.append(ty)

@@ -1175,15 +1175,19 @@ class InterpreterSemantic:
         elif not (isinstance(last, int) and not isinstance(last, bool)):
             last = None
         ty = _fe.tensor_descriptor_typing(base.sty, len(shape), len(strides), list(block_shape), last)
-        ints = []
-        for x, to in [(x, tl.int32) for x in shape] + [(x, tl.int64) for x in strides]:
+        return DescHandle(ty, base, self._ints(shape, tl.int32, "tensor descriptor shapes"),
+                          self._ints(strides, tl.int64, "tensor descriptor strides"))
+
+    def _ints(self, xs, to, what):
+        """Integer operands as Python ints of type ``to`` (the semantic's
+        castTo); ``what`` names them in the error for any other type."""
+        out = []
+        for x in xs:
             xt = self._ty(x)[0]
             if not xt.is_int():
-                what = "shapes" if to is tl.int32 else "strides"
-                error(f"tensor descriptor {what} must be integers, got {xt.name}")
-            ints.append(int(self._conform(x, to)))
-        n = len(shape)
-        return DescHandle(ty, base, ints[:n], ints[n:])
+                error(f"{what} must be integers, got {xt.name}")
+            out.append(int(self._conform(x, to)))
+        return out
 
     def _descriptor_block(self, desc, offsets, value=None):
         """The addresses of the block at ``offsets`` and the mask of those
@@ -1193,12 +1197,7 @@ class InterpreterSemantic:
             stored = value.type if isinstance(value, TensorHandle) else self._ty(value)[0]
         _fe.check_descriptor_access(desc.type, len(offsets), stored)
         block = list(desc.type.shape)
-        offs = []
-        for o in offsets:
-            ot = self._ty(o)[0]
-            if not ot.is_int():
-                error(f"descriptor offsets must be integers, got {ot.name}")
-            offs.append(int(self._conform(o, tl.int32)))
+        offs = self._ints(offsets, tl.int32, "descriptor offsets")
         grids = np.meshgrid(*[np.arange(b, dtype=np.int64) + o for b, o in zip(block, offs)], indexing="ij")
         elem = (desc.type.desc_element.bit_width + 7) // 8
         addrs = np.full(block, int(desc.base.data), dtype=np.int64)
