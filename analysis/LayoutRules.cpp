@@ -147,6 +147,20 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
                                                    Opts.WarpSize));
 }
 
+LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptions &Opts) {
+  llvm::ArrayRef<int64_t> Shape = Block->getShape();
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
+  for (unsigned D = Shape.size(); D-- > 0;)
+    Order.push_back(D);
+  int64_t Bytes = std::max(1u, Block->getScalarSizeInBits() / 8);
+  int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
+  int64_t PerThread = std::min({16 / Bytes, Shape.back(),
+                                std::max<int64_t>(1, Block->getNumElements() / Threads)});
+  Spt.back() = unsigned(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, PerThread))));
+  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
+                                                   Opts.WarpSize));
+}
+
 LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
                                     const LayoutOptions &Opts) {
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;

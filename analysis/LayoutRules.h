@@ -49,6 +49,11 @@ llvm::SmallVector<unsigned, 4> accessOrder(const Value *Ptr,
 LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
                              const LayoutOptions &Opts);
 
+/// The layout of a descriptor_load's block \p Block: row-major, each
+/// thread a vector of up to 16 bytes of a row (what a coalesced load of a
+/// contiguous row gets; TMA then writes it, and this layout only reads it).
+LinearLayout descriptorBlockLayout(const class Type *Block, const LayoutOptions &Opts);
+
 /// A layout for a block nothing constrains: one element per thread and
 /// register round, row-major.
 LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape,

@@ -525,6 +525,17 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
     return {{K::CommitGroup, {}}};
   case Opcode::AsyncWait:
     return {{K::Wait, {}, unsigned(llvm::cast<AsyncWaitInst>(I).getNum())}};
+  // Thread 0 initializes a barrier that every thread then reads.
+  case Opcode::InitBarrier:
+    return Access(K::Write, I.getOperand(0));
+  case Opcode::BarrierExpect:
+  case Opcode::WaitBarrier:
+    return Access(K::Read, I.getOperand(0));
+  case Opcode::AsyncTMACopy: {
+    SharedAccesses Steps = Access(K::Read, I.getOperand(1));
+    Steps.append(Access(K::TMAWrite, I.getOperand(0)));
+    return Steps;
+  }
   default:
     return {};
   }

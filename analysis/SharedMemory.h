@@ -215,6 +215,10 @@ struct SharedAccess {
     /// the older groups' bytes are then written (for this thread: a barrier
     /// still separates them from other threads' reads).
     Wait,
+    /// TMA starts writing Bytes (async_tma_copy): like a write, no thread
+    /// may still read them; they land on an mbarrier, whose wait makes
+    /// them visible to each waiting thread, so no barrier follows.
+    TMAWrite,
   };
   Kind AccessKind;
   Interval Bytes;

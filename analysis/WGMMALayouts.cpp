@@ -1,6 +1,7 @@
 //===- WGMMALayouts.cpp - Hopper's wgmma: which dots, which shared layouts ===//
 
 #include "analysis/WGMMALayouts.h"
+#include "analysis/AxisInfo.h"
 #include "analysis/Layouts.h"
 #include "analysis/MMALayouts.h"
 #include "analysis/SharedMemory.h"
@@ -38,6 +39,23 @@ std::optional<LinearLayout> tritium::nvmmaSharedLayout(llvm::ArrayRef<int64_t> S
     Bases.push_back(Along(Contiguous, S));
   return LinearLayout({LinearLayout::InDim{"offset", std::move(Bases)}},
                       {{outDimName(0), int32_t(Shape[0])}, {outDimName(1), int32_t(Shape[1])}});
+}
+
+bool tritium::tmaCopiesLoad(const Instruction &Load, const AxisInfoAnalysis &AI) {
+  auto *Desc = llvm::dyn_cast_or_null<MakeTensorDescInst>(
+      Load.getOperand(0)->getDefiningInstruction());
+  if (Load.getOpcode() != Opcode::DescriptorLoad || !Desc || !Desc->getTensorMap() ||
+      Desc->getRank() != 2)
+    return false;
+  Type *T = Load.getResult(0)->getType();
+  int64_t Bytes = getSharedElementBytes(T);
+  auto DivisorOf = [&](const Value *V) {
+    const AxisInfo &Info = AI.get(V);
+    return Info.Divisibility.empty() ? int64_t(1) : Info.Divisibility[0];
+  };
+  return (Bytes == 1 || Bytes == 2 || Bytes == 4) && T->getShape()[0] <= 256 &&
+         nvmmaSharedLayout(T->getShape(), 1, unsigned(Bytes)) &&
+         DivisorOf(Desc->getBase()) % 16 == 0 && (DivisorOf(Desc->getStride(0)) * Bytes) % 16 == 0;
 }
 
 std::optional<unsigned> tritium::nvmmaContiguousDim(const MemDescType &M) {

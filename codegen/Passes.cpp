@@ -4,6 +4,7 @@
 #include "analysis/Passes.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "codegen/transforms/Transforms.h"
+#include "ir/Diagnostics.h"
 #include "ir/PassManager.h"
 
 using namespace tritium;
@@ -15,25 +16,51 @@ void tritium::registerAllPasses(PassRegistry &R) {
 #define TRANSFORM_PASS(Name, Class, Description)                              \
   R.add(Name, Description, [] { return std::make_unique<Class>(); });
 #include "codegen/transforms/Passes.def"
+  R.add("lower-tensor-descriptors",
+        "Turn descriptor loads and stores into masked loads and stores of pointer "
+        "blocks; keep=tensormaps leaves the loads of descriptors with a tensormap "
+        "(for the target to decide), keep=tma those TMA copies",
+        "keep=none|tensormaps|tma", [](const PassOptions &O) {
+          using Keep = LowerTensorDescriptorsPass::Keep;
+          Keep K = Keep::None;
+          for (auto &KV : O) {
+            llvm::StringRef V = KV.getValue();
+            if (KV.getKey() != "keep")
+              throw CompileError("lower-tensor-descriptors has no option '" +
+                                 KV.getKey().str() + "'");
+            if (V == "tensormaps")
+              K = Keep::TensorMaps;
+            else if (V == "tma")
+              K = Keep::TMA;
+            else if (V != "none")
+              throw CompileError("keep must be none, tensormaps or tma, got '" + V.str() + "'");
+          }
+          return std::make_unique<LowerTensorDescriptorsPass>(K);
+        });
 }
 
 llvm::StringRef tritium::getDefaultPipeline() {
   // inline first, so that the other passes see whole kernels (and every
   // descriptor access the make_tensor_descriptor it reads); canonicalize
   // before cse, so that equal expressions have one form; dce last, to sweep
-  // what the others left behind.
-  return "inline,lower-tensor-descriptors,canonicalize,cse,licm,peephole,dce";
+  // what the others left behind. A descriptor load that may read through a
+  // tensormap is
+  // what the target decides (TMA on sm_90a) stays for the layout pipeline.
+  return "inline,lower-tensor-descriptors{keep=tensormaps},canonicalize,cse,licm,peephole,dce";
 }
 
 std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
                                        llvm::StringRef MatrixCores,
                                        std::optional<unsigned> NumStages) {
-  return "dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
+  // TMA copies what it can where wgmma runs; the rest reads pointers.
+  return std::string("lower-tensor-descriptors") +
+         (MatrixCores == "wgmma" ? "{keep=tma}" : "") +
+         ",dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
          ",warp-size=" + std::to_string(WarpSize) +
          (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
          "},remove-layout-conversions,licm,cse,stage-dot-operands" +
          (MatrixCores == "wgmma" ? "{nvmma=1}," : ",") +
          (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) +
                           (MatrixCores == "wgmma" ? ",wgmma=1" : "") + "}," : "") +
-         "cse,dce,insert-barriers";
+         (MatrixCores == "wgmma" ? "lower-tma-loads," : "") + "cse,dce,insert-barriers";
 }

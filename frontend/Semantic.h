@@ -236,9 +236,11 @@ public:
 
   /// tl.make_tensor_descriptor (TensorDescriptors.cpp): shapes become
   /// int32, strides int64; the last stride must be a literal or constant 1.
+  /// \p TensorMap: the kernel argument that receives a host-side
+  /// descriptor's CUtensorMap (it gets the tensormap attribute).
   TValue makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape,
                               llvm::ArrayRef<Operand> Strides,
-                              llvm::ArrayRef<int64_t> BlockShape);
+                              llvm::ArrayRef<int64_t> BlockShape, Argument *TensorMap = nullptr);
   /// desc.load(offsets): the block at \p Offsets (int32), zeros outside.
   TValue descriptorLoad(TValue Desc, llvm::ArrayRef<Operand> Offsets);
   /// desc.store(offsets, value): \p Val of the block's shape, cast to the

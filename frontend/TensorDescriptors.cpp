@@ -62,7 +62,8 @@ std::string tritium::checkDescriptorAccess(DType *Desc, size_t NumOffsets, DType
 
 TValue Semantic::makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape,
                                       llvm::ArrayRef<Operand> Strides,
-                                      llvm::ArrayRef<int64_t> BlockShape) {
+                                      llvm::ArrayRef<int64_t> BlockShape,
+                                      Argument *TensorMap) {
   std::optional<int64_t> Last;
   if (!Strides.empty()) {
     const Operand &S = Strides.back();
@@ -90,7 +91,9 @@ TValue Semantic::makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape
   llvm::SmallVector<Value *, 5> Dims = Ints(Shape, DType::getInt(32), "shapes");
   llvm::SmallVector<Value *, 5> Steps = Ints(Strides, DType::getInt(64), "strides");
   auto *Ty = llvm::cast<TensorDescType>(R.Ty->toIR(getContext()));
-  return make(B.createMakeTensorDesc(Ty, Base.V, Dims, Steps), R.Ty);
+  if (TensorMap)
+    TensorMap->getAttrs().TensorMap = true;
+  return make(B.createMakeTensorDesc(Ty, Base.V, Dims, Steps, TensorMap), R.Ty);
 }
 
 llvm::SmallVector<Value *, 5> Semantic::descriptorOffsets(TValue Desc,

@@ -133,10 +133,12 @@ Instruction *IRBuilder::createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask)
 
 Value *IRBuilder::createMakeTensorDesc(TensorDescType *Ty, Value *Base,
                                       llvm::ArrayRef<Value *> Shape,
-                                      llvm::ArrayRef<Value *> Strides) {
-  llvm::SmallVector<Value *, 11> Ops = {Base};
+                                      llvm::ArrayRef<Value *> Strides, Value *TensorMap) {
+  llvm::SmallVector<Value *, 12> Ops = {Base};
   llvm::append_range(Ops, Shape);
   llvm::append_range(Ops, Strides);
+  if (TensorMap)
+    Ops.push_back(TensorMap);
   return single(create(Opcode::MakeTensorDesc, {Ty}, Ops));
 }
 
@@ -164,6 +166,26 @@ Instruction *IRBuilder::createAsyncCommitGroup() {
 
 Instruction *IRBuilder::createAsyncWait(int64_t Num) {
   return create(Opcode::AsyncWait, {}, {}, {intAttr(AttrKey::Num, Num)});
+}
+
+Instruction *IRBuilder::createInitBarrier(Value *Barrier, int64_t Count) {
+  return create(Opcode::InitBarrier, {}, {Barrier}, {intAttr(AttrKey::Num, Count)});
+}
+
+Instruction *IRBuilder::createBarrierExpect(Value *Barrier, Value *Pred, int64_t Bytes) {
+  return create(Opcode::BarrierExpect, {}, {Barrier, Pred}, {intAttr(AttrKey::Num, Bytes)});
+}
+
+Instruction *IRBuilder::createWaitBarrier(Value *Barrier, Value *Phase) {
+  return create(Opcode::WaitBarrier, {}, {Barrier, Phase});
+}
+
+Instruction *IRBuilder::createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
+                                           llvm::ArrayRef<Value *> Offsets, Value *Pred) {
+  llvm::SmallVector<Value *, 9> Ops = {MemDesc, Barrier, Desc};
+  llvm::append_range(Ops, Offsets);
+  Ops.push_back(Pred);
+  return create(Opcode::AsyncTMACopy, {}, Ops);
 }
 
 Value *IRBuilder::createMemDescIndex(Value *MemDesc, Value *Index) {

@@ -105,10 +105,16 @@ public:
   /// make_tensor_descriptor: \p Shape i32 and \p Strides i64, one each per
   /// dimension of \p Ty's block.
   Value *createMakeTensorDesc(TensorDescType *Ty, Value *Base, llvm::ArrayRef<Value *> Shape,
-                              llvm::ArrayRef<Value *> Strides);
+                              llvm::ArrayRef<Value *> Strides, Value *TensorMap = nullptr);
   Value *createDescriptorLoad(Value *Desc, llvm::ArrayRef<Value *> Offsets);
   Instruction *createDescriptorStore(Value *Desc, llvm::ArrayRef<Value *> Offsets, Value *Val);
   Instruction *createAsyncWait(int64_t Num);
+  // mbarriers and TMA (MBarrierInst, AsyncTMACopyInst).
+  Instruction *createInitBarrier(Value *Barrier, int64_t Count);
+  Instruction *createBarrierExpect(Value *Barrier, Value *Pred, int64_t Bytes);
+  Instruction *createWaitBarrier(Value *Barrier, Value *Phase);
+  Instruction *createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
+                                  llvm::ArrayRef<Value *> Offsets, Value *Pred);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);
   Instruction *createLocalDealloc(Value *MemDesc);
   Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,

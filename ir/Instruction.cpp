@@ -85,6 +85,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(LocalDealloc)
     FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
     FAMILY(MakeTensorDesc) FAMILY(DescriptorLoad) FAMILY(DescriptorStore)
+    FAMILY(MBarrier) FAMILY(AsyncTMACopy)
     FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
@@ -263,6 +264,10 @@ bool Instruction::isTerminator() const {
 
 bool Instruction::hasSideEffects() const {
   switch (Op) {
+  case Opcode::InitBarrier:
+  case Opcode::BarrierExpect:
+  case Opcode::WaitBarrier:
+  case Opcode::AsyncTMACopy:
   case Opcode::AsyncCopy:
   case Opcode::AsyncCommitGroup:
   case Opcode::AsyncWait:
@@ -288,6 +293,9 @@ bool Instruction::hasSideEffects() const {
 
 bool Instruction::mayReadMemory() const {
   switch (Op) {
+  case Opcode::BarrierExpect:
+  case Opcode::WaitBarrier: // orders the copies' writes before later reads
+  case Opcode::AsyncTMACopy:
   case Opcode::AsyncCopy:
   case Opcode::AsyncWait: // orders the copies' writes before later reads
   case Opcode::LocalLoad:
@@ -311,6 +319,10 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::LocalAlloc:
   case Opcode::LocalStore:
   case Opcode::LocalDealloc:
+  case Opcode::InitBarrier:
+  case Opcode::BarrierExpect:
+  case Opcode::WaitBarrier: // the copies it waits for land in memory
+  case Opcode::AsyncTMACopy:
   case Opcode::AsyncCopy:
   case Opcode::AsyncWait: // the copies it waits for land in memory
   case Opcode::DescriptorStore:

@@ -61,6 +61,8 @@ enum class OpFamily : uint8_t {
   MakeTensorDesc,
   DescriptorLoad,
   DescriptorStore,
+  MBarrier,
+  AsyncTMACopy,
   MakeRange,
   Splat,
   Broadcast,

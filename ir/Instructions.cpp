@@ -609,33 +609,39 @@ namespace {
 /// The descriptor operand of a descriptor_load/_store (a tensordesc;
 /// lower-tensor-descriptors needs it made by make_tensor_descriptor and
 /// says so), with one i32 offset per block dimension after it.
-std::string descriptorOperands(const Instruction &I, unsigned NumOffsets,
+std::string descriptorOperands(const Instruction &I, unsigned At, unsigned NumOffsets,
                                TensorDescType *&D) {
-  D = llvm::dyn_cast<TensorDescType>(I.getOperand(0)->getType());
+  D = llvm::dyn_cast<TensorDescType>(I.getOperand(At)->getType());
   if (!D)
-    return name(I) + " operand must be a tensordesc, got " + ty(I.getOperand(0)->getType());
+    return name(I) + " operand must be a tensordesc, got " + ty(I.getOperand(At)->getType());
   if (NumOffsets != D->getBlockShape().size())
     return name(I) + " needs " + std::to_string(D->getBlockShape().size()) +
            " offsets, got " + std::to_string(NumOffsets);
   for (unsigned K = 0; K < NumOffsets; ++K)
-    if (!I.getOperand(1 + K)->getType()->isInt(32))
-      return name(I) + " offsets must be i32, got " + ty(I.getOperand(1 + K)->getType());
+    if (!I.getOperand(At + 1 + K)->getType()->isInt(32))
+      return name(I) + " offsets must be i32, got " + ty(I.getOperand(At + 1 + K)->getType());
   return "";
 }
 } // namespace
 
 std::string MakeTensorDescInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 11, 1));
+  TRY(counts(*this, 3, 12, 1));
   TRY(allowAttrs(*this, {}));
   auto *D = llvm::dyn_cast<TensorDescType>(getResult()->getType());
   if (!D)
     return "'make_tensor_descriptor' result must be a tensordesc, got " +
            ty(getResult()->getType());
   unsigned Rank = unsigned(D->getBlockShape().size());
-  if (getNumOperands() != 1 + 2 * Rank)
+  if (getNumOperands() != 1 + 2 * Rank && getNumOperands() != 2 + 2 * Rank)
     return "'make_tensor_descriptor' of a " + std::to_string(Rank) +
            "-d block needs a base, " + std::to_string(Rank) + " shapes and " +
-           std::to_string(Rank) + " strides";
+           std::to_string(Rank) + " strides (and optionally a tensormap)";
+  if (Value *Map = getTensorMap()) {
+    auto *A = llvm::dyn_cast<Argument>(Map);
+    if (!A || !A->getAttrs().TensorMap)
+      return "'make_tensor_descriptor' tensormap must be a kernel argument with the "
+             "tensormap attribute";
+  }
   Type *Want = PointerType::get(D->getElementType(), PointerType::Global);
   if (getBase()->getType() != Want)
     return "'make_tensor_descriptor' base must be " + ty(Want) + ", got " +
@@ -653,7 +659,7 @@ std::string DescriptorLoadInst::checkFamilyTypes() const {
   TRY(counts(*this, 2, 6, 1));
   TRY(allowAttrs(*this, {}));
   TensorDescType *D;
-  TRY(descriptorOperands(*this, getNumOperands() - 1, D));
+  TRY(descriptorOperands(*this, 0, getNumOperands() - 1, D));
   return expectResult(*this, D->getBlockType());
 }
 
@@ -661,11 +667,56 @@ std::string DescriptorStoreInst::checkFamilyTypes() const {
   TRY(counts(*this, 3, 7, 0));
   TRY(allowAttrs(*this, {}));
   TensorDescType *D;
-  TRY(descriptorOperands(*this, getNumOperands() - 2, D));
+  TRY(descriptorOperands(*this, 0, getNumOperands() - 2, D));
   if (getValue()->getType() != D->getBlockType())
     return "'descriptor_store' value must be " + ty(D->getBlockType()) + ", got " +
            ty(getValue()->getType());
   return "";
+}
+
+namespace {
+/// A barrier operand: a mutable memdesc<1 x i64>.
+std::string barrierOperand(const Instruction &I, Value *V) {
+  auto *M = llvm::dyn_cast<MemDescType>(V->getType());
+  if (!M || M->hasBufferDim() || M->getElementType() != Type::getInt(I.getContext(), 64) ||
+      M->getBufferShape().size() != 1 || M->getBufferShape()[0] != 1 || !M->isMutable())
+    return name(I) + " barrier must be a mutable memdesc<1 x i64>, got " + ty(V->getType());
+  return "";
+}
+std::string i1Operand(const Instruction &I, Value *V, const char *What) {
+  if (!V->getType()->isInt(1))
+    return name(I) + " " + What + " must be i1, got " + ty(V->getType());
+  return "";
+}
+} // namespace
+
+std::string MBarrierInst::checkFamilyTypes() const {
+  bool Init = getOpcode() == Opcode::InitBarrier, Wait = getOpcode() == Opcode::WaitBarrier;
+  TRY(counts(*this, Init ? 1 : 2, Init ? 1 : 2, 0));
+  TRY(allowAttrs(*this, Wait ? std::initializer_list<AttrKey>{}
+                             : std::initializer_list<AttrKey>{AttrKey::Num}));
+  TRY(barrierOperand(*this, getBarrier()));
+  if (Wait)
+    return getPhase()->getType()->isInt(32)
+               ? ""
+               : name(*this) + " phase must be i32, got " + ty(getPhase()->getType());
+  // The arrival count and the transaction bytes: mbarrier's 20-bit fields.
+  if (!hasAttr(AttrKey::Num) || getNum() < 1 || getNum() >= (int64_t(1) << 20))
+    return name(*this) + " needs num, from 1 to 2^20 - 1";
+  return Init ? "" : i1Operand(*this, getPred(), "predicate");
+}
+
+std::string AsyncTMACopyInst::checkFamilyTypes() const {
+  TRY(counts(*this, 5, 9, 0));
+  TRY(allowAttrs(*this, {}));
+  MemDescType *M;
+  TRY(writtenBuffer(*this, getMemDesc(), M));
+  TRY(barrierOperand(*this, getBarrier()));
+  TensorDescType *D;
+  TRY(descriptorOperands(*this, 2, getRank(), D));
+  if (heldBlock(M) != D->getBlockType())
+    return "'async_tma_copy' destination must hold " + ty(D->getBlockType()) + ", got " + ty(M);
+  return i1Operand(*this, getPred(), "predicate");
 }
 
 //===----------------------------------------------------------------------===//

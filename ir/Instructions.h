@@ -159,16 +159,21 @@ class AsyncWaitInst : public Instruction {
   int64_t getNum() const { return getIntAttr(AttrKey::Num); }
 };
 
-/// %d = make_tensor_descriptor %base, %shape..., %strides... :
+/// %d = make_tensor_descriptor %base, %shape..., %strides...[, %tmap] :
 /// tensordesc<B0 x ... x T>: the tensor of the given shape (i32 each) and
 /// element strides (i64 each) at %base (ptr<T>), read and written by
 /// blocks of B0 x ...; one shape and one stride per block dimension.
+/// %tmap, a kernel argument with the tensormap attribute, is the same
+/// tensor's CUtensorMap (a host-side descriptor's), which TMA copies read.
 class MakeTensorDescInst : public Instruction {
   TRITIUM_FAMILY_CLASS(MakeTensorDesc)
   Value *getBase() const { return getOperand(0); }
   unsigned getRank() const { return (getNumOperands() - 1) / 2; }
   Value *getShape(unsigned D) const { return getOperand(1 + D); }
   Value *getStride(unsigned D) const { return getOperand(1 + getRank() + D); }
+  Value *getTensorMap() const {
+    return getNumOperands() % 2 == 0 ? getOperand(getNumOperands() - 1) : nullptr;
+  }
 };
 
 /// %v = descriptor_load %d, %offsets... : <B0 x ... x T>: the block whose
@@ -189,6 +194,37 @@ class DescriptorStoreInst : public Instruction {
   unsigned getRank() const { return getNumOperands() - 2; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   Value *getValue() const { return getOperand(getNumOperands() - 1); }
+};
+
+/// The mbarrier ops (sm_90); %b is a mutable memdesc<1 x i64> of shared
+/// memory, the barrier:
+///   init_barrier %b {num = C}   thread 0 makes it a barrier of C arrivals,
+///                               in phase 0
+///   barrier_expect %b, %pred {num = N}   where %pred, one thread arrives
+///                               and announces N bytes that will land on it
+///   wait_barrier %b, %phase     each thread waits until the phase of
+///                               parity %phase (i32, 0 or 1) has completed
+class MBarrierInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MBarrier)
+  Value *getBarrier() const { return getOperand(0); }
+  int64_t getNum() const { return getIntAttr(AttrKey::Num); }
+  Value *getPred() const { return getOperand(1); } // barrier_expect
+  Value *getPhase() const { return getOperand(1); } // wait_barrier
+};
+
+/// async_tma_copy %m, %b, %d, %offsets..., %pred: where %pred, one thread
+/// starts the TMA copies of the block at %offsets of %d (whose
+/// make_tensor_descriptor has a tensormap) into the mutable buffer %m, in
+/// its NVMMA layout (one copy per 128-byte column block); their bytes land
+/// on barrier %b, whose wait_barrier makes them visible.
+class AsyncTMACopyInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AsyncTMACopy)
+  Value *getMemDesc() const { return getOperand(0); }
+  Value *getBarrier() const { return getOperand(1); }
+  Value *getDesc() const { return getOperand(2); }
+  unsigned getRank() const { return getNumOperands() - 4; }
+  Value *getOffset(unsigned D) const { return getOperand(3 + D); }
+  Value *getPred() const { return getOperand(getNumOperands() - 1); }
 };
 
 class StoreInst : public Instruction {

@@ -492,7 +492,7 @@ void Parser::parseFunction() {
   finishFunction();
 }
 
-/// {divisibility=N, equal_to_1, constant=N, noalias} in any order.
+/// {divisibility=N, equal_to_1, constant=N, noalias, tensormap} in any order.
 void Parser::parseArgAttrs(ArgAttrs &A) {
   expect(Token::LBrace, "expected '{'");
   llvm::SmallVector<llvm::StringRef, 4> Seen;
@@ -512,9 +512,11 @@ void Parser::parseArgAttrs(ArgAttrs &A) {
       A.EqualTo1 = true;
     } else if (K.Text == "noalias") {
       A.NoAlias = true;
+    } else if (K.Text == "tensormap") {
+      A.TensorMap = true;
     } else {
       error(K, "expected an argument attribute (divisibility, equal_to_1, "
-               "constant or noalias), got '" +
+               "constant, noalias or tensormap), got '" +
                    K.Text + "'");
     }
   } while (consumeIf(Token::Comma));

@@ -195,6 +195,8 @@ void printArgAttrs(llvm::raw_ostream &OS, const ArgAttrs &A) {
     Parts.push_back("constant=" + std::to_string(*A.ConstantValue));
   if (A.NoAlias)
     Parts.push_back("noalias");
+  if (A.TensorMap)
+    Parts.push_back("tensormap");
   OS << " {" << llvm::join(Parts, ", ") << '}';
 }
 

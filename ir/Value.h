@@ -141,13 +141,16 @@ struct ArgAttrs {
   std::optional<int64_t> ConstantValue;
   /// The pointer aliases no other pointer argument.
   bool NoAlias = false;
+  /// The kernel parameter is a 128-byte CUtensorMap passed by value (TMA's
+  /// descriptor of a host-side tensor descriptor); the ptr<i8> names it.
+  bool TensorMap = false;
 
   bool empty() const {
-    return !Divisibility && !EqualTo1 && !ConstantValue && !NoAlias;
+    return !Divisibility && !EqualTo1 && !ConstantValue && !NoAlias && !TensorMap;
   }
   bool operator==(const ArgAttrs &O) const {
     return Divisibility == O.Divisibility && EqualTo1 == O.EqualTo1 &&
-           ConstantValue == O.ConstantValue && NoAlias == O.NoAlias;
+           ConstantValue == O.ConstantValue && NoAlias == O.NoAlias && TensorMap == O.TensorMap;
   }
 };
 

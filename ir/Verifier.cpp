@@ -16,7 +16,8 @@
 //   F4  Argument attributes fit the argument's type: divisibility is a
 //       positive power of two, on an integer or pointer; equal_to_1 and
 //       constant only on integers, the constant fitting the width; noalias
-//       only on pointers.
+//       only on pointers; tensormap only on a kernel's ptr<i8>, with no
+//       other attribute (its lowering passes it by value).
 //   F5  No argument or result has type void.
 //   F6  A kernel's arguments are not memdescs (shared memory is the
 //       kernel's own).
@@ -224,6 +225,14 @@ void FunctionVerifier::verifyArgument(const Argument &A) {
   }
   if (At.NoAlias && !T->isPointer())
     Bad("noalias applies to pointers, not " + typeStr(T));
+  if (At.TensorMap) {
+    ArgAttrs Plain;
+    Plain.TensorMap = true;
+    if (!F.isKernel() || T != PointerType::get(Type::getI8(T->getContext()), PointerType::Global))
+      Bad("tensormap applies to a kernel's ptr<i8>, not " + typeStr(T));
+    else if (!(At == Plain))
+      Bad("a tensormap argument takes no other attribute");
+  }
 }
 
 void FunctionVerifier::verifyBlock(const BasicBlock &B) {

@@ -57,6 +57,7 @@ namespace {
 bool isForwardOnly(const Instruction &I) {
   switch (I.getOpcode()) {
   case Opcode::Load:
+  case Opcode::DescriptorLoad:
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
   case Opcode::Dot:
@@ -140,6 +141,9 @@ private:
         case Opcode::AtomicCAS:
           if (isBlock(I.getOperand(0)))
             set(I.getResult(), coalescedLayout(I.getOperand(0), AI, Opts));
+          break;
+        case Opcode::DescriptorLoad:
+          set(I.getResult(), descriptorBlockLayout(I.getResult()->getType(), Opts));
           break;
         case Opcode::Store:
           if (isBlock(I.getOperand(0)))

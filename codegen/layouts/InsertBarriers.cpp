@@ -30,7 +30,12 @@
 //      async_wait that retires their group, so that the first read after
 //      it gets the barrier. A barrier does not complete them; reading
 //      bytes still in flight is the pipeliner's error, not something a
-//      barrier fixes. An access of one buffer of a ring by a remainder
+//      barrier fixes. A TMA copy (async_tma_copy) needs a barrier before
+//      it like any write, but leaves nothing pending: its bytes land on an
+//      mbarrier, and wait_barrier makes them visible to each thread that
+//      waits (the barrier itself is written by init_barrier and read by
+//      the others, which orders its initialization before its use).
+//      An access of one buffer of a ring by a remainder
 //      index (RingSlot: `(%n + c) mod S`) conflicts with another slot of
 //      %n only where their c differ by a multiple of S; once %n is defined
 //      again (the next iteration), its slots become the whole ring.
@@ -278,6 +283,8 @@ private:
       case SharedAccess::Kind::Wait:
         S.wait(A.Num);
         break;
+      case SharedAccess::Kind::TMAWrite: // visible through its mbarrier
+        break;
       }
     return Needed;
   }
@@ -288,6 +295,7 @@ private:
     for (const SharedAccess &A : Steps)
       switch (A.AccessKind) {
       case SharedAccess::Kind::Write:
+      case SharedAccess::Kind::TMAWrite:
       case SharedAccess::Kind::AsyncWrite: // other threads may still read
         if (S.Reads.intersects(A.Bytes, A.Slot) || S.Writes.intersects(A.Bytes, A.Slot))
           return true;

@@ -48,12 +48,24 @@
 // previous iteration's group, which read the slot they write, and the
 // barrier makes every warpgroup's wait come first.
 //
+// TMA (sm_90a): a descriptor_load that lower-tensor-descriptors kept,
+// staged into the NVMMA layout with its rows contiguous, is copied by TMA
+// instead: the preheader also allocates one mbarrier per slot and
+// init_barriers them; each iteration's copies are one barrier_expect of
+// all their bytes on the slot's barrier and one async_tma_copy per load,
+// masked by `iv pred bound` like the cp.async copies (a copy past the end
+// never starts, so nothing is left to drain); the body waits with
+// wait_barrier on its slot's barrier for phase (n / S) mod 2, which
+// makes the bytes visible to each thread without a barrier. A loop may mix
+// both kinds; cp.async groups and waits are made only for pointer loads.
+//
 // Requires: layout-level IR after stage-dot-operands (and licm, which makes
 // preheaders), before insert-barriers. Preserves: the CFG.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/LoopInfo.h"
+#include "analysis/SharedMemory.h"
 #include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
@@ -88,11 +100,13 @@ bool isZeroOrAbsent(const Value *V) {
   return getConstantIntValue(V) == 0;
 }
 
-/// A global load whose block only goes to shared memory for a dot.
+/// A global load whose block only goes to shared memory for a dot: a load
+/// (cp.async copies) or a descriptor_load (TMA copies).
 struct StagedLoad {
-  LoadInst *Load;
+  Instruction *Load;
   Instruction *Alloc; // local_alloc %load
   Value *Ring = nullptr;
+  bool isTMA() const { return Load->getOpcode() == Opcode::DescriptorLoad; }
 };
 
 class LoopPipeliner {
@@ -120,9 +134,8 @@ private:
       if (LI.getLoopFor(BB) != &L || !DT.dominates(BB, Latch))
         continue;
       for (Instruction &I : *BB)
-        if (auto *Load = llvm::dyn_cast<LoadInst>(&I))
-          if (Instruction *Alloc = stagingAlloc(*Load))
-            Loads.push_back({Load, Alloc});
+        if (Instruction *Alloc = stagingAlloc(I))
+          Loads.push_back({&I, Alloc});
     }
     if (Loads.empty() || !visitWithUpdates({Counted->IV->getResult(0)}))
       return false;
@@ -144,14 +157,22 @@ private:
     return true;
   }
 
-  /// The local_alloc that is \p Load's only user, if \p Load can become an
-  /// asynchronous copy into it.
-  Instruction *stagingAlloc(LoadInst &Load) {
-    Value *R = Load.getResult(0);
-    if (Load.isVolatile() || !R->hasOneUse() || !isZeroOrAbsent(Load.getOther()))
+  /// The local_alloc that is \p I's only user, if \p I is a load that can
+  /// become an asynchronous copy into it: a load, or a descriptor_load
+  /// (which lower-tensor-descriptors left for TMA) into the NVMMA layout
+  /// with its rows contiguous, the one TMA writes.
+  Instruction *stagingAlloc(Instruction &I) {
+    auto *Load = llvm::dyn_cast<LoadInst>(&I);
+    if (Load ? Load->isVolatile() || !isZeroOrAbsent(Load->getOther())
+             : I.getOpcode() != Opcode::DescriptorLoad)
+      return nullptr;
+    Value *R = I.getResult(0);
+    if (!R->hasOneUse())
       return nullptr;
     Instruction *User = R->uses().begin()->getUser();
     if (User->getOpcode() != Opcode::LocalAlloc)
+      return nullptr;
+    if (!Load && nvmmaContiguousDim(*llvm::cast<MemDescType>(User->getResult(0)->getType())) != 1u)
       return nullptr;
     return User;
   }
@@ -222,16 +243,35 @@ private:
   void issueCopies(const ValueMap &M, Value *Slot) {
     Value *Runs =
         B.createICmp(Counted->Pred, lookup(M, Counted->IV->getResult(0)), Counted->Bound);
+    if (Barriers) {
+      // One thread announces the bytes of every TMA copy of the iteration
+      // on the slot's barrier, then starts them.
+      Value *Barrier = B.createMemDescIndex(Barriers, Slot);
+      B.createBarrierExpect(Barrier, Runs, TMABytes);
+      for (const StagedLoad &S : Loads)
+        if (S.isTMA()) {
+          llvm::SmallVector<Value *, 5> Offsets;
+          for (unsigned K = 1; K < S.Load->getNumOperands(); ++K)
+            Offsets.push_back(lookup(M, S.Load->getOperand(K)));
+          B.createAsyncTMACopy(B.createMemDescIndex(S.Ring, Slot), Barrier,
+                               lookup(M, S.Load->getOperand(0)), Offsets, Runs);
+        }
+    }
+    if (Barriers && TMABytes == totalBytes())
+      return; // no cp.async group
     for (const StagedLoad &S : Loads) {
+      if (S.isTMA())
+        continue;
+      auto *Load = llvm::cast<LoadInst>(S.Load);
       Type *T = S.Load->getResult(0)->getType();
       const LinearLayout &Layout = *S.Load->getLayout();
       Value *Mask = B.createSplat(Runs, T->getShape());
       Mask->getDefiningInstruction()->setLayout(Layout);
-      if (Value *UserMask = S.Load->getMask()) {
+      if (Value *UserMask = Load->getMask()) {
         Mask = B.createBinary(Opcode::And, lookup(M, UserMask), Mask);
         Mask->getDefiningInstruction()->setLayout(Layout);
       }
-      B.createAsyncCopy(B.createMemDescIndex(S.Ring, Slot), lookup(M, S.Load->getPtr()), Mask);
+      B.createAsyncCopy(B.createMemDescIndex(S.Ring, Slot), lookup(M, Load->getPtr()), Mask);
     }
     B.createAsyncCommitGroup();
   }
@@ -246,6 +286,16 @@ private:
       llvm::append_range(Dims, One->getAllocShape());
       S.Ring = B.createLocalAlloc(
           MemDescType::get(One->getElementType(), Dims, One->getLayout(), true));
+      if (S.isTMA())
+        TMABytes += bytesOf(S);
+    }
+    if (TMABytes) {
+      // One barrier per slot, for the TMA copies of the iteration it holds.
+      Type *I64 = Type::getInt(B.getContext(), 64);
+      LinearLayout One({LinearLayout::InDim{"offset", {}}}, {{outDimName(0), 1}});
+      Barriers = B.createLocalAlloc(MemDescType::get(I64, {int64_t(Stages), 1}, One, true));
+      for (unsigned K = 0; K < Stages; ++K)
+        B.createInitBarrier(B.createMemDescIndex(Barriers, B.getInt32(K)), 1);
     }
     ValueMap AtK;
     for (PhiInst *P : Phis)
@@ -282,9 +332,16 @@ private:
         First = S.Alloc;
     B.setInsertPoint(First);
     B.setLoc(First->getLoc());
-    B.createAsyncWait(int64_t(Stages) - 2);
+    bool CpAsync = TMABytes != totalBytes();
+    if (CpAsync)
+      B.createAsyncWait(int64_t(Stages) - 2);
     Value *N = Iter->getResult(0), *S = B.getInt32(Stages);
     Value *ReadSlot = B.createBinary(Opcode::URem, N, S);
+    if (Barriers) {
+      // Iteration n's slot completes its (n / S)-th phase.
+      Value *Phase = B.createBinary(Opcode::And, B.createBinary(Opcode::UDiv, N, S), B.getInt32(1));
+      B.createWaitBarrier(B.createMemDescIndex(Barriers, ReadSlot), Phase);
+    }
     Value *WriteSlot =
         B.createBinary(Opcode::URem, B.createBinary(Opcode::Add, N, B.getInt32(Stages - 1)), S);
     for (StagedLoad &SL : Loads) {
@@ -314,12 +371,24 @@ private:
       SL.Load->eraseFromParent();
     }
 
-    // The drain.
+    // The drain (TMA needs none: every copy it started was waited for, those
+    // of iterations past the end never started).
     for (BasicBlock *Succ : Header->successors())
-      if (!L.contains(Succ)) {
+      if (CpAsync && !L.contains(Succ)) {
         B.setInsertPoint(Succ, Succ->getFirstNonPhi());
         B.createAsyncWait(0);
       }
+  }
+
+  static int64_t bytesOf(const StagedLoad &S) {
+    Type *T = S.Load->getResult(0)->getType();
+    return T->getNumElements() * getSharedElementBytes(T);
+  }
+  int64_t totalBytes() const {
+    int64_t Sum = 0;
+    for (const StagedLoad &S : Loads)
+      Sum += bytesOf(S);
+    return Sum;
   }
 
   /// The last dot of \p BB that wgmma runs: placed for it, both operands
@@ -343,6 +412,8 @@ private:
   const CountedLoop *Counted = nullptr;
   BasicBlock *Header = nullptr, *Latch = nullptr, *Preheader = nullptr;
   llvm::SmallVector<StagedLoad, 2> Loads;
+  Value *Barriers = nullptr; // the TMA copies' mbarriers, one per slot
+  int64_t TMABytes = 0;      // what one iteration's TMA copies write
   llvm::SmallPtrSet<const Instruction *, 32> Seen;
   llvm::SmallVector<PhiInst *, 4> Phis;
   llvm::SmallPtrSet<const Instruction *, 32> Slice;

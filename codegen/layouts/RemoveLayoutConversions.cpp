@@ -248,6 +248,10 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
           }
           return createPipelineLoopsPass(N, WGMMA);
         });
+  R.add("lower-tma-loads",
+        "Copy the descriptor loads kept for TMA that no pipeline staged with one TMA "
+        "copy each, into the NVMMA buffer a dot reads or a local_load",
+        [] { return createLowerTMALoadsPass(); });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",
         [] { return createInsertBarriersPass(); });

@@ -295,6 +295,49 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   }
 }
 
+/// Whether this thread is thread 0 of the block (the one that acts for it)
+/// and \p Pred holds.
+llvm::Value *firstThreadAnd(LoweringContext &C, llvm::Value *Pred) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *First = B.CreateICmpEQ(B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0));
+  return Pred ? B.CreateAnd(First, Pred) : First;
+}
+
+void mbarrier(LoweringContext &C, const MBarrierInst &I) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
+  const TargetInfo &T = C.getTarget();
+  if (I.getOpcode() == Opcode::InitBarrier)
+    T.mbarrierInit(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, nullptr));
+  else if (I.getOpcode() == Opcode::BarrierExpect)
+    T.mbarrierExpect(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, C.scalar(I.getPred())));
+  else
+    T.mbarrierWait(B, Bar, C.scalar(I.getPhase()));
+}
+
+/// One TMA copy per 128-byte column block of the NVMMA buffer (the box
+/// the host encoded: tools/tensor_descriptor.py's tma_box), each to its
+/// rows x 128 bytes.
+void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
+  llvm::IRBuilder<> &B = C.B;
+  auto *Made = llvm::cast<MakeTensorDescInst>(I.getDesc()->getDefiningInstruction());
+  auto *Param = llvm::cast<llvm::Argument>(C.scalar(Made->getTensorMap()));
+  llvm::Value *Map = C.getTarget().tensorMapAddress(B, Param);
+  if (!Map)
+    C.unsupported(I, "TMA copies on a target without them");
+  MemDescType *M = memdescOf(I.getMemDesc());
+  llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
+  unsigned Bytes = getSharedElementBytes(M->getElementType());
+  int64_t BoxInner = 128 / Bytes, Rows = Shape[0];
+  llvm::Value *Dst = C.scalar(I.getMemDesc()), *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
+  llvm::Value *Pred = firstThreadAnd(C, C.scalar(I.getPred()));
+  for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
+    llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(I.getOffset(1)), B.getInt32(J * BoxInner)),
+                              C.scalar(I.getOffset(0))};
+    C.getTarget().tmaLoad(B, C.sharedPtr(Dst, uint32_t(J * Rows * 128)), Map, Coords, Bar, Pred);
+  }
+}
+
 } // namespace
 
 void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred) {
@@ -354,6 +397,14 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     // them to be (it fences only a store of registers). A fence here cost
     // a MEMBAR.ALL.CTA per iteration in SASS.
     C.getTarget().asyncWait(B, unsigned(llvm::cast<AsyncWaitInst>(I).getNum()));
+    return;
+  case Opcode::InitBarrier:
+  case Opcode::BarrierExpect:
+  case Opcode::WaitBarrier:
+    mbarrier(C, llvm::cast<MBarrierInst>(I));
+    return;
+  case Opcode::AsyncTMACopy:
+    tmaCopy(C, llvm::cast<AsyncTMACopyInst>(I));
     return;
   default:
     C.unsupported(I, "not a shared memory instruction");

@@ -132,7 +132,13 @@ private:
     case OpFamily::AsyncCopy:
     case OpFamily::AsyncCommitGroup:
     case OpFamily::AsyncWait:
+    case OpFamily::MBarrier:
+    case OpFamily::AsyncTMACopy:
       lowerSharedMemory(C, I);
+      return;
+    case OpFamily::MakeTensorDesc:
+      // Only TMA copies read one here (the rest became pointers): they
+      // read its tensormap argument.
       return;
     case OpFamily::Dot:
       lowerDot(C, I);
@@ -212,8 +218,11 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     }
   };
   llvm::SmallVector<llvm::Type *, 8> Params;
+  // A tensormap is a byval 128-byte aggregate: LLVM declares it `.param
+  // .align 64 .b8 x[128]`, and the TMA copies name it (NVPTXTMA.cpp).
   for (Argument *A : F.args())
-    Params.push_back(ScalarTy(A->getType()));
+    Params.push_back(A->getAttrs().TensorMap ? llvm::PointerType::get(Ctx, 0)
+                                             : ScalarTy(A->getType()));
   llvm::SmallVector<llvm::Type *, 2> Results;
   for (Type *T : F.getResultTypes())
     Results.push_back(ScalarTy(T));
@@ -230,7 +239,11 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     if (A->hasName())
       LA->setName(A->getName());
     const ArgAttrs &At = A->getAttrs();
-    if (A->getType()->isPointer()) {
+    if (At.TensorMap) {
+      LA->addAttr(llvm::Attribute::getWithByValType(
+          Ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(Ctx), 128)));
+      LA->addAttr(llvm::Attribute::getWithAlignment(Ctx, llvm::Align(64)));
+    } else if (A->getType()->isPointer()) {
       if (At.NoAlias)
         LA->addAttr(llvm::Attribute::NoAlias);
       if (At.Divisibility >= 2)

@@ -156,6 +156,32 @@ public:
   /// reads of the asynchronous proxy (wgmma, TMA) that a barrier then
   /// lets see them; nothing where the target has no such reads.
   virtual void fenceProxyAsync(llvm::IRBuilder<> &B) const {}
+
+  /// Hopper's mbarriers and TMA (sm_90a). \p Bar is a barrier's shared
+  /// address (ptr addrspace(3)); \p Pred says which threads act (one, for
+  /// all but the wait). Targets without TMA never get its ops: the
+  /// layout pipeline keeps descriptor loads for TMA only where wgmma runs.
+  /// Makes \p Bar a barrier of \p Count arrivals, visible to the
+  /// asynchronous proxy (a barrier must still order it before other
+  /// threads' use).
+  virtual void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
+                            llvm::Value *Pred) const {}
+  /// Arrives on \p Bar, announcing \p Bytes that asynchronous copies will
+  /// complete on it.
+  virtual void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
+                              llvm::Value *Pred) const {}
+  /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
+  virtual void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const {}
+  /// The generic address (i64) of the kernel parameter \p Param, a
+  /// CUtensorMap passed by value.
+  virtual llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const {
+    return nullptr;
+  }
+  /// Starts the TMA copy of the box at \p Coords (i32, innermost first) of
+  /// the tensor \p TensorMap describes into \p Dst, completing on \p Bar.
+  virtual void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
+                       llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
+                       llvm::Value *Pred) const {}
   /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
   /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
   virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }

@@ -64,6 +64,16 @@ public:
   void wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
                  llvm::MutableArrayRef<llvm::Value *> Regs) const override;
   void fenceProxyAsync(llvm::IRBuilder<> &B) const override;
+  // NVPTXTMA.cpp
+  void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
+                    llvm::Value *Pred) const override;
+  void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
+                      llvm::Value *Pred) const override;
+  void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const override;
+  llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const override;
+  void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
+               llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
+               llvm::Value *Pred) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,

@@ -21,6 +21,12 @@
 //      the tensor, on either side, as TMA fills them), descriptor_store
 //      `store %ptrs, %value, %inbounds`.
 //
+// Option keep= leaves some loads as they are: `tensormaps` those whose
+// descriptor has a tensormap (a host-side descriptor's: the default
+// pipeline, which does not know the target, leaves them to the layout
+// pipeline), `tma` those TMA can copy (tmaCopiesLoad: the layout pipeline
+// on sm_90a, whose pipeline and lower-tma-loads passes take them).
+//
 // make_tensor_descriptor is left to dce once nothing reads it. The pass
 // runs after inline (a descriptor passed to a device function is then the
 // caller's): the descriptor a load or store reads must be a
@@ -32,6 +38,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/AxisInfo.h"
+#include "analysis/WGMMALayouts.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
@@ -96,13 +104,26 @@ llvm::SmallVector<Value *, 5> offsetsOf(const Instruction &I, unsigned Rank) {
   return Offsets;
 }
 
+/// Whether \p I's descriptor is a make_tensor_descriptor with a tensormap.
+bool hasTensorMap(const Instruction &I) {
+  auto *Made = llvm::dyn_cast_or_null<MakeTensorDescInst>(I.getOperand(0)->getDefiningInstruction());
+  return Made && Made->getTensorMap();
+}
+
 } // namespace
 
-PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, AnalysisManager &) {
+PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, AnalysisManager &AM) {
+  const AxisInfoAnalysis *AI = K == Keep::TMA ? &AM.get<AxisInfoAnalysis>(F) : nullptr;
+  auto Kept = [&](const Instruction &I) {
+    if (I.getOpcode() != Opcode::DescriptorLoad || K == Keep::None)
+      return false;
+    return K == Keep::TensorMaps ? hasTensorMap(I) : tmaCopiesLoad(I, *AI);
+  };
   llvm::SmallVector<Instruction *, 8> Accesses;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
-      if (I.getOpcode() == Opcode::DescriptorLoad || I.getOpcode() == Opcode::DescriptorStore)
+      if ((I.getOpcode() == Opcode::DescriptorLoad || I.getOpcode() == Opcode::DescriptorStore) &&
+          !Kept(I))
         Accesses.push_back(&I);
   if (Accesses.empty())
     return PreservedAnalyses::all();

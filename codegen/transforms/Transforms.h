@@ -30,11 +30,21 @@ public:
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 };
 
-/// descriptor_load/_store as masked load/store of pointer blocks.
+/// descriptor_load/_store as masked load/store of pointer blocks, but the
+/// loads that \p Keep keeps.
 class LowerTensorDescriptorsPass : public FunctionPass {
 public:
+  enum class Keep {
+    None,       // lower every access
+    TensorMaps, // keep the loads whose descriptor has a tensormap
+    TMA,        // keep the loads TMA can copy (tmaCopiesLoad)
+  };
+  explicit LowerTensorDescriptorsPass(Keep K = Keep::None) : K(K) {}
   llvm::StringRef getName() const override { return "lower-tensor-descriptors"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+
+private:
+  Keep K;
 };
 
 /// Replaces a pure instruction by an identical one that dominates it.

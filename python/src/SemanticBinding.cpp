@@ -289,11 +289,13 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("cache") = "", py::arg("evict") = "")
       .def("make_tensor_descriptor",
            [](S &Self, const PyTValue &Base, py::sequence Shape, py::sequence Strides,
-              std::vector<int64_t> Block) {
-             return Self.wrap(Self.s().makeTensorDescriptor(Self.unwrap(Base), toOperands(Shape),
-                                                            toOperands(Strides), Block));
+              std::vector<int64_t> Block, int TensorMap) {
+             return Self.wrap(Self.s().makeTensorDescriptor(
+                 Self.unwrap(Base), toOperands(Shape), toOperands(Strides), Block,
+                 TensorMap < 0 ? nullptr : Self.arg(unsigned(TensorMap))));
            },
-           py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("block_shape"))
+           py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("block_shape"),
+           py::arg("tensormap_arg") = -1)
       .def("descriptor_load",
            [](S &Self, const PyTValue &D, py::sequence Offsets) {
              return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), toOperands(Offsets)));

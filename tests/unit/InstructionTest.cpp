@@ -132,6 +132,10 @@ const OpRow AllOps[] = {
     {Opcode::MakeTensorDesc, "make_tensor_descriptor", OpFamily::MakeTensorDesc},
     {Opcode::DescriptorLoad, "descriptor_load", OpFamily::DescriptorLoad},
     {Opcode::DescriptorStore, "descriptor_store", OpFamily::DescriptorStore},
+    {Opcode::InitBarrier, "init_barrier", OpFamily::MBarrier},
+    {Opcode::BarrierExpect, "barrier_expect", OpFamily::MBarrier},
+    {Opcode::WaitBarrier, "wait_barrier", OpFamily::MBarrier},
+    {Opcode::AsyncTMACopy, "async_tma_copy", OpFamily::AsyncTMACopy},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
     {Opcode::Broadcast, "broadcast", OpFamily::Broadcast},
@@ -166,7 +170,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 104u);
+  CHECK(getNumOpcodes() == 108u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -488,18 +492,22 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::CondBr, Opcode::ExternElementwise,
                               Opcode::LocalStore, Opcode::LocalDealloc,
                               Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
-                              Opcode::DescriptorStore};
+                              Opcode::DescriptorStore, Opcode::InitBarrier,
+                              Opcode::BarrierExpect, Opcode::WaitBarrier, Opcode::AsyncTMACopy};
   // A wait reads and writes: the copies it waits for land, and nothing that
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
                             Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
-                            Opcode::DescriptorLoad};
+                            Opcode::DescriptorLoad, Opcode::BarrierExpect, Opcode::WaitBarrier,
+                            Opcode::AsyncTMACopy};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
                              Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
-                             Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore};
+                             Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore,
+                             Opcode::InitBarrier, Opcode::BarrierExpect, Opcode::WaitBarrier,
+                             Opcode::AsyncTMACopy};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

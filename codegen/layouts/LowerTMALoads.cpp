@@ -1,0 +1,99 @@
+//===- LowerTMALoads.cpp - The descriptor loads left for TMA, one at a time ===//
+//
+// lower-tma-loads copies each descriptor_load that lower-tensor-descriptors
+// kept for TMA (on sm_90a) and the pipeliner did not stage (a load outside
+// a pipelined loop, or one whose block does not go to shared memory for a
+// dot) with one TMA copy, right where it is:
+//
+//   %v = descriptor_load %d, %i, %j
+//     becomes
+//   %buf = local_alloc : memdesc<64 x 64 x f16, <NVMMA, rows contiguous>, mutable>
+//   %bar = local_alloc : memdesc<1 x i64, ..., mutable>
+//   init_barrier %bar {num = 1}
+//   barrier_expect %bar, true {num = bytes of the block}
+//   async_tma_copy %buf, %bar, %d, %i, %j, true
+//   wait_barrier %bar, 0
+//   %v = local_load %buf            (in the load's layout)
+//
+// A local_alloc of %v in the same NVMMA layout (a dot's operand, staged by
+// stage-dot-operands) reads %buf instead: the block goes to shared memory
+// once. insert-barriers puts the barriers around init_barrier (written by
+// thread 0, read by all) and before a copy that overwrites bytes still
+// being read. The barrier is initialized for each copy, so phase 0 is the
+// one to wait for.
+//
+// Requires: layout-level IR after pipeline, before insert-barriers.
+// Preserves: the CFG.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/WGMMALayouts.h"
+#include "codegen/layouts/LayoutPasses.h"
+#include "ir/Builder.h"
+#include "ir/Dominance.h"
+#include "ir/Function.h"
+#include "ir/Instructions.h"
+#include "ir/PassManager.h"
+
+using namespace tritium;
+
+namespace {
+
+void copyWithTMA(DescriptorLoadInst &Load) {
+  IRBuilder B(Load.getParent()->getParent()->getContext());
+  B.setInsertPoint(&Load);
+  B.setLoc(Load.getLoc());
+  Type *T = Load.getResult()->getType();
+  unsigned Bytes = getSharedElementBytes(T);
+  // lower-tensor-descriptors kept only loads this layout fits (tmaCopiesLoad).
+  LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, Bytes);
+  Value *Buf = B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, true));
+  LinearLayout One({LinearLayout::InDim{"offset", {}}}, {{outDimName(0), 1}});
+  Value *Bar = B.createLocalAlloc(MemDescType::get(Type::getInt(B.getContext(), 64), {1}, One, true));
+  B.createInitBarrier(Bar, 1);
+  Value *True = B.getIntConstant(Type::getInt(B.getContext(), 1), 1);
+  B.createBarrierExpect(Bar, True, T->getNumElements() * Bytes);
+  llvm::SmallVector<Value *, 5> Offsets;
+  for (unsigned D = 0; D < Load.getRank(); ++D)
+    Offsets.push_back(Load.getOffset(D));
+  B.createAsyncTMACopy(Buf, Bar, Load.getDesc(), Offsets, True);
+  B.createWaitBarrier(Bar, B.getInt32(0));
+  // Staged for a dot in the layout TMA writes: that buffer is this one.
+  for (Use &U : llvm::make_early_inc_range(Load.getResult()->uses())) {
+    Instruction *User = U.getUser();
+    if (User->getOpcode() == Opcode::LocalAlloc &&
+        llvm::cast<MemDescType>(User->getResult(0)->getType())->getLayout() == Shared) {
+      User->getResult(0)->replaceAllUsesWith(Buf);
+      User->eraseFromParent();
+    }
+  }
+  if (!Load.getResult()->use_empty()) {
+    Value *Read = B.createLocalLoad(Buf);
+    Read->getDefiningInstruction()->setLayout(*Load.getLayout());
+    Load.getResult()->replaceAllUsesWith(Read);
+  }
+  Load.eraseFromParent();
+}
+
+class LowerTMALoadsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "lower-tma-loads"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
+    llvm::SmallVector<DescriptorLoadInst *, 4> Loads;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *L = llvm::dyn_cast<DescriptorLoadInst>(&I))
+          Loads.push_back(L);
+    for (DescriptorLoadInst *L : Loads)
+      copyWithTMA(*L);
+    if (Loads.empty())
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tritium::createLowerTMALoadsPass() {
+  return std::make_unique<LowerTMALoadsPass>();
+}

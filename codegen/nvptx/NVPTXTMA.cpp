@@ -1,0 +1,101 @@
+//===- NVPTXTMA.cpp - Hopper's mbarriers and TMA copies as inline PTX ----===//
+//
+// LLVM 16 has no intrinsics for mbarrier.try_wait, arrive.expect_tx or
+// cp.async.bulk.tensor (PTX 8.0, sm_90), so they are inline PTX. Shared
+// addresses are 32-bit (the state space's width, as ld.shared takes them).
+//
+// The tensor map is a 128-byte kernel parameter (`.param .align 64 .b8
+// k_param_N[128]`, a byval argument). Taking its address in LLVM IR would
+// copy it to local memory, which TMA cannot read; instead the asm names
+// the parameter's PTX symbol (LLVM calls kernel parameters <kernel>_param_N)
+// and converts its address to a generic one with cvta.param, as nvcc does
+// for a __grid_constant__ CUtensorMap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/nvptx/NVPTXTargetInfo.h"
+
+#include "llvm/IR/InlineAsm.h"
+
+using namespace tritium;
+
+namespace {
+
+void callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
+             llvm::StringRef Constraints) {
+  llvm::SmallVector<llvm::Type *, 8> Tys;
+  for (llvm::Value *V : Ins)
+    Tys.push_back(V->getType());
+  auto *FT = llvm::FunctionType::get(B.getVoidTy(), Tys, false);
+  B.CreateCall(llvm::InlineAsm::get(FT, Asm, Constraints, true), Ins);
+}
+
+llvm::Value *sharedAddress(llvm::IRBuilder<> &B, llvm::Value *P) {
+  return B.CreatePtrToInt(P, B.getInt32Ty());
+}
+
+/// "{ .reg .pred p; setp.ne.b32 p, $N, 0; @p <Op> }" for a predicate at $N.
+std::string predicated(unsigned N, llvm::StringRef Op) {
+  return "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(N) + ", 0; @p " + Op.str() + " }";
+}
+
+} // namespace
+
+void NVPTXTargetInfo::mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
+                                   llvm::Value *Pred) const {
+  // The fence makes the initialization visible to the asynchronous proxy
+  // (TMA's complete_tx), which the barrier after it does not order.
+  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+          predicated(1, "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(Count) + ";") +
+              " fence.mbarrier_init.release.cluster;",
+          "r,r,~{memory}");
+}
+
+void NVPTXTargetInfo::mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
+                                     llvm::Value *Pred) const {
+  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+          predicated(1, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " +
+                            std::to_string(Bytes) + ";"),
+          "r,r,~{memory}");
+}
+
+void NVPTXTargetInfo::mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar,
+                                   llvm::Value *Phase) const {
+  // try_wait suspends for a while where the phase is not complete; the loop
+  // asks again. Labels inside braces are local to them.
+  callAsm(B, {sharedAddress(B, Bar), Phase},
+          "{ .reg .pred ready; retry: mbarrier.try_wait.parity.shared::cta.b64 ready, [$0], $1; "
+          "@!ready bra.uni retry; }",
+          "r,r,~{memory}");
+}
+
+llvm::Value *NVPTXTargetInfo::tensorMapAddress(llvm::IRBuilder<> &B,
+                                               llvm::Argument *Param) const {
+  std::string Symbol =
+      Param->getParent()->getName().str() + "_param_" + std::to_string(Param->getArgNo());
+  auto *FT = llvm::FunctionType::get(B.getInt64Ty(), false);
+  auto *IA = llvm::InlineAsm::get(
+      FT, "{ .reg .b64 a; mov.b64 a, " + Symbol + "; cvta.param.u64 $0, a; }", "=l", false);
+  return B.CreateCall(IA, {});
+}
+
+void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
+                              llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
+                              llvm::Value *Pred) const {
+  unsigned Rank = Coords.size();
+  std::string List;
+  for (unsigned K = 0; K < Rank; ++K)
+    List += (K ? ", $" : "$") + std::to_string(4 + K);
+  llvm::SmallVector<llvm::Value *, 9> Ins = {sharedAddress(B, Dst), TensorMap,
+                                             sharedAddress(B, Bar),
+                                             B.CreateZExt(Pred, B.getInt32Ty())};
+  Ins.append(Coords.begin(), Coords.end());
+  std::string Constraints = "r,l,r,r";
+  for (unsigned K = 0; K < Rank; ++K)
+    Constraints += ",r";
+  callAsm(B, Ins,
+          predicated(3, "cp.async.bulk.tensor." + std::to_string(Rank) +
+                            "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], "
+                            "[$1, {" + List + "}], [$2];"),
+          Constraints + ",~{memory}");
+}
