@@ -566,3 +566,28 @@ def test_host_tensor_descriptors_expand_into_parameters(cuda):
                                     "z_desc": "tensordesc<fp32[16, 32]>"}
     with pytest.raises(ValueError, match="Last dimension must be contiguous"):
         TensorDescriptor(a, [64, 40], [1, 64], [16, 32])
+
+
+# -- tensor maps ----------------------------------------------------------------------------------
+
+def test_launcher_takes_tensormap_parameters(cuda):
+    """A compiled kernel's launcher ignores the object passed for a
+    tensormap; one that does not follow a descriptor's parameters, or of an
+    element type TMA does not copy, is refused when loading."""
+    types = ["*fp16", "i32", "i32", "i64", "tensormap<fp16[64, 64]>", "i32"]
+    names = ["d_base", "d_shape0", "d_shape1", "d_stride0", "d_tma", "n"]
+    lib = cuda.driver.native_driver
+
+    def load(types, names):
+        return lib.load_kernel(fakecuda.stub_ptx("k", types), "k", types, names,
+                               [0] * len(types), 4, 0, 0, "k", False, 32)
+    launcher = load(types, names)
+    launcher(1, 1, 1, None, (0x7F0000000100, 32, 64, 64, "ignored", 7))
+    params = cuda.last()["params"]
+    assert params[4] == cuda.fake.encodes()[-1]["map"] and struct.unpack("<i", params[5])[0] == 7
+    assert cuda.fake.encodes()[-1]["dims"] == [64, 32] and cuda.fake.encodes()[-1]["box"] == [64, 64]
+    with pytest.raises(TypeError, match=r"argument 'd_tma' \(parameter 0\): a tensormap of rank 2 "
+                                        r"must follow a pointer, 2 i32 shapes and 1 i64 strides"):
+        load(types[1:], names[1:])
+    with pytest.raises(TypeError, match="has type 'tensormap<fp64.8, 8.>', which a launch cannot"):
+        load(["*fp64", "i32", "i32", "i64", "tensormap<fp64[8, 8]>"], names[:5])
