@@ -92,19 +92,29 @@ void Driver::unavailable() {
   throw CudaError(-1, "", Why, "");
 }
 
-void *Driver::resolve(unsigned Index) {
+void *Driver::lookup(unsigned Index) noexcept {
+  if (void *P = Slots[Index].load(std::memory_order_relaxed))
+    return P;
   if (!load())
-    unavailable();
+    return nullptr;
   const EntryName &E = EntryNames[Index];
   void *P = dlsym(Handle, E.Symbol);
   if (!P && E.Fallback)
     P = dlsym(Handle, E.Fallback);
+  if (P)
+    Slots[Index].store(P, std::memory_order_relaxed);
+  return P;
+}
+
+void *Driver::resolve(unsigned Index) {
+  if (!load())
+    unavailable();
+  void *P = lookup(Index);
   if (!P)
     throw CudaError(-1, "",
                     std::string("the CUDA driver ") + (Path.empty() ? "libcuda.so.1" : Path) +
-                        " has no " + E.Symbol + " (too old?)",
+                        " has no " + EntryNames[Index].Symbol + " (too old?)",
                     "");
-  Slots[Index].store(P, std::memory_order_relaxed);
   return P;
 }
 
@@ -385,6 +395,30 @@ CUdeviceptr Driver::devicePointer(CUdeviceptr Ptr, const std::string &Action) {
   if (R != Success)
     fail(R, Action);
   return Dev;
+}
+
+// --- Tensor maps --------------------------------------------------------------
+
+bool Driver::hasTensorMaps(int Device) noexcept {
+  // Tensor maps are Hopper's (compute capability 9.0) and CUDA 12's.
+  if (!lookup(EntryTensorMapEncodeTiled))
+    return false;
+  try {
+    return deviceAttribute(DevComputeCapabilityMajor, Device) >= 9;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool Driver::encodeTensorMap(const gpu::TensorMapSpec &Spec, gpu::TensorMap &Out) noexcept {
+  auto *Encode = reinterpret_cast<TensorMapEncodeTiledFn *>(lookup(EntryTensorMapEncodeTiled));
+  if (!Encode)
+    return false;
+  const uint32_t ElementStrides[gpu::TensorMapSpec::MaxRank] = {1, 1, 1, 1, 1};
+  return Encode(&Out, static_cast<int>(Spec.Element), Spec.Rank,
+                reinterpret_cast<void *>(static_cast<uintptr_t>(Spec.Base)), Spec.Dims,
+                Spec.ByteStrides, Spec.Box, ElementStrides, TensorMapInterleaveNone,
+                TensorMapSwizzle128B, TensorMapL2Promotion256B, TensorMapOOBFillNone) == Success;
 }
 
 } // namespace cuda

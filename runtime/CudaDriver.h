@@ -81,6 +81,12 @@ enum JitOption : int {
 
 constexpr int FuncCachePreferShared = 1;         ///< CU_FUNC_CACHE_PREFER_SHARED
 constexpr int PointerAttributeDevicePointer = 3; ///< CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+/// cuTensorMapEncodeTiled's choices (CUtensorMapInterleave, CUtensorMapSwizzle,
+/// CUtensorMapL2promotion, CUtensorMapFloatOOBfill).
+constexpr int TensorMapInterleaveNone = 0;
+constexpr int TensorMapSwizzle128B = 3;
+constexpr int TensorMapL2Promotion256B = 3;
+constexpr int TensorMapOOBFillNone = 0; ///< out-of-bounds elements read as zero
 /// Dynamic shared memory a kernel may use without opting in (48 KB).
 constexpr unsigned DefaultSharedMemoryLimit = 48 * 1024;
 
@@ -145,6 +151,8 @@ public:
   float eventElapsed(void *Start, void *End) override;
   void eventDestroy(void *Event) noexcept override;
   CUdeviceptr devicePointer(CUdeviceptr Ptr, const std::string &Action) override;
+  bool hasTensorMaps(int Device) noexcept override;
+  bool encodeTensorMap(const gpu::TensorMapSpec &Spec, gpu::TensorMap &Out) noexcept override;
 
   /// Throws CudaError for \p R (not Success) with the driver's name and
   /// description of it.
@@ -172,6 +180,9 @@ private:
   /// Looks entry point \p Index up (loading the library first); throws
   /// CudaError naming the symbol when the driver lacks it.
   void *resolve(unsigned Index);
+  /// resolve, but null when the library does not load or lacks it (for
+  /// the optional entry points); never throws.
+  void *lookup(unsigned Index) noexcept;
   void check(CUresult R, const char *Action) {
     if (R != Success)
       fail(R, Action);

@@ -90,6 +90,36 @@ struct LoadedKernel {
   int StaticShared = 0; ///< bytes of statically declared shared memory
 };
 
+/// Element types of a tensor map, numbered as CUDA's CUtensorMapDataType.
+enum class TensorMapElement : int {
+  U8 = 0, ///< every 1-byte type: TMA copies bytes and converts nothing
+  U16 = 1,
+  U32 = 2,
+  I32 = 3,
+  F16 = 6,
+  F32 = 7,
+  BF16 = 9,
+};
+
+/// What a tiled tensor map (Hopper's CUtensorMap, for the TMA unit)
+/// describes: a strided global tensor and the box one copy moves. Every
+/// array is innermost dimension first, as cuTensorMapEncodeTiled takes it.
+struct TensorMapSpec {
+  static constexpr unsigned MaxRank = 5;
+  TensorMapElement Element = TensorMapElement::U8;
+  unsigned Rank = 0;
+  DevicePtr Base = 0;
+  uint64_t Dims[MaxRank] = {};
+  uint64_t ByteStrides[MaxRank - 1] = {}; ///< of dimensions 1 to Rank-1
+  uint32_t Box[MaxRank] = {};
+};
+
+/// The bytes of an encoded tensor map: a kernel takes it by value, as a
+/// 128-byte parameter aligned to 64 bytes.
+struct alignas(64) TensorMap {
+  unsigned char Bytes[128];
+};
+
 /// One GPU driver library, loaded once per process and never unloaded.
 class Driver {
 public:
@@ -117,6 +147,17 @@ public:
   /// The device address of \p Ptr; DriverError when the device cannot
   /// access it (a host pointer).
   virtual DevicePtr devicePointer(DevicePtr Ptr, const std::string &Action) = 0;
+
+  /// Whether encodeTensorMap can work for kernels on \p Device: CUDA with
+  /// cuTensorMapEncodeTiled and compute capability 9.0 or more. Never
+  /// throws.
+  virtual bool hasTensorMaps(int /*Device*/) noexcept { return false; }
+  /// Encodes \p Spec into \p Out, 128-byte swizzled, out-of-bounds elements
+  /// read as zero; false when the driver rejects it (an unaligned base or
+  /// stride, say) or cannot encode at all. Never throws.
+  virtual bool encodeTensorMap(const TensorMapSpec & /*Spec*/, TensorMap & /*Out*/) noexcept {
+    return false;
+  }
 
   // Memory, streams and events: for the benchmark and the tests.
   virtual DevicePtr memAlloc(size_t Bytes, int Device) = 0;

@@ -10,14 +10,24 @@
 // from the binary), so a value stored little-endian at the slot's start
 // suits every width.
 //
+// A tensormap parameter is the 128-byte CUtensorMap of the host descriptor
+// whose parameters precede it (base, shapes, strides but the last): the
+// launcher encodes it from their packed slots with the driver's
+// cuTensorMapEncodeTiled (its Python argument is ignored), and passes 128
+// zero bytes when that fails; the compiler reads the map only when the
+// specialization facts guarantee what the encoding needs (docs/runtime.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Launcher.h"
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace tritium {
 namespace launch {
@@ -104,9 +114,69 @@ PyObject *getOptionalAttr(PyObject *O, const char *Name) {
 
 void setShuttingDown() { ShuttingDown = true; }
 
-std::optional<ParamType> parseParamType(const std::string &Type) {
+namespace {
+
+/// "tensormap<fp16[64, 64]>" -> its ParamSpec; nullopt when malformed.
+std::optional<ParamSpec> parseTensorMap(const std::string &Type) {
+  using E = gpu::TensorMapElement;
+  static const struct {
+    const char *Name;
+    E Element;
+    unsigned Bytes;
+  } Elements[] = {
+      // TMA copies bytes: every 1-byte type is UINT8, i16 is UINT16.
+      {"i8", E::U8, 1},      {"u8", E::U8, 1},       {"fp8e4nv", E::U8, 1},  {"fp8e5", E::U8, 1},
+      {"fp8e4b8", E::U8, 1}, {"fp8e5b16", E::U8, 1}, {"fp8e4b15", E::U8, 1}, {"i16", E::U16, 2},
+      {"u16", E::U16, 2},    {"fp16", E::F16, 2},    {"bf16", E::BF16, 2},   {"i32", E::I32, 4},
+      {"u32", E::U32, 4},    {"fp32", E::F32, 4},
+  };
+  const std::string Prefix = "tensormap<";
+  size_t Open = Type.find('[');
+  if (Type.compare(0, Prefix.size(), Prefix) != 0 || Open == std::string::npos ||
+      Type.size() < Open + 3 || Type.compare(Type.size() - 2, 2, "]>") != 0)
+    return std::nullopt;
+  ParamSpec P;
+  P.Type = ParamType::TensorMap;
+  const std::string Name = Type.substr(Prefix.size(), Open - Prefix.size());
+  bool Known = false;
+  for (const auto &El : Elements)
+    if (Name == El.Name) {
+      P.Element = El.Element;
+      P.ElementBytes = El.Bytes;
+      Known = true;
+    }
+  if (!Known)
+    return std::nullopt;
+  // The box, outermost first: "64, 64".
+  uint32_t Dims[gpu::TensorMapSpec::MaxRank];
+  const char *C = Type.c_str() + Open + 1, *End = Type.c_str() + Type.size() - 2;
+  while (C < End) {
+    if (P.Rank == gpu::TensorMapSpec::MaxRank)
+      return std::nullopt;
+    char *After = nullptr;
+    unsigned long V = std::strtoul(C, &After, 10);
+    if (After == C || V == 0 || V > 256) // TMA boxes: 1 to 256 per dimension
+      return std::nullopt;
+    Dims[P.Rank++] = static_cast<uint32_t>(V);
+    C = After;
+    while (C < End && (*C == ',' || *C == ' '))
+      ++C;
+  }
+  if (P.Rank == 0)
+    return std::nullopt;
+  for (unsigned D = 0; D < P.Rank; ++D)
+    P.Box[D] = Dims[P.Rank - 1 - D];
+  return P;
+}
+
+} // namespace
+
+std::optional<ParamSpec> parseParamType(const std::string &Type) {
+  ParamSpec P;
   if (!Type.empty() && Type[0] == '*')
-    return ParamType::Ptr;
+    return P; // Ptr
+  if (Type.compare(0, 10, "tensormap<") == 0)
+    return parseTensorMap(Type);
   static const struct {
     const char *Name;
     ParamType T;
@@ -118,9 +188,24 @@ std::optional<ParamType> parseParamType(const std::string &Type) {
       {"fp32", ParamType::FP32}, {"f32", ParamType::FP32},  {"fp64", ParamType::FP64},
   };
   for (const auto &E : Table)
-    if (Type == E.Name)
-      return E.T;
+    if (Type == E.Name) {
+      P.Type = E.T;
+      return P;
+    }
   return std::nullopt;
+}
+
+std::string checkTensorMapParam(const std::vector<ParamSpec> &Params, size_t I) {
+  const size_t R = Params[I].Rank;
+  bool Ok = I >= 2 * R && Params[I - 2 * R].Type == ParamType::Ptr;
+  for (size_t D = 0; Ok && D < R; ++D)
+    Ok = Params[I - 2 * R + 1 + D].Type == ParamType::I32;
+  for (size_t D = 0; Ok && D + 1 < R; ++D)
+    Ok = Params[I - R + 1 + D].Type == ParamType::I64;
+  if (Ok)
+    return "";
+  return "a tensormap of rank " + std::to_string(R) + " must follow a pointer, " +
+         std::to_string(R) + " i32 shapes and " + std::to_string(R - 1) + " i64 strides";
 }
 
 // --- Errors -----------------------------------------------------------------
@@ -334,11 +419,27 @@ bool currentStream(int Device, gpu::Stream &Stream) {
 
 // --- NativeLauncher ------------------------------------------------------------
 
-NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K, std::vector<ParamType> Types,
-                               std::vector<std::string> Names, std::vector<int> Indices,
-                               std::string Kernel, bool CheckPointers)
-    : D(D), K(std::move(K)), Types(std::move(Types)), Names(std::move(Names)),
-      Indices(std::move(Indices)), Kernel(std::move(Kernel)), CheckPointers(CheckPointers) {}
+NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K,
+                               const std::vector<ParamSpec> &Params, std::vector<std::string> Names,
+                               std::vector<int> Indices, std::string Kernel, bool CheckPointers)
+    : D(D), K(std::move(K)), Names(std::move(Names)), Indices(std::move(Indices)),
+      Kernel(std::move(Kernel)), CheckPointers(CheckPointers) {
+  for (size_t I = 0; I < Params.size(); ++I) {
+    const ParamSpec &P = Params[I];
+    Types.push_back(P.Type);
+    if (P.Type != ParamType::TensorMap)
+      continue;
+    MapParam M;
+    M.Index = I;
+    M.ElementBytes = P.ElementBytes;
+    M.Last.Element = P.Element;
+    M.Last.Rank = P.Rank;
+    std::copy(P.Box, P.Box + P.Rank, M.Last.Box);
+    Maps.push_back(M);
+  }
+  // Asked once: a device attribute per launch would cost a driver call.
+  CanEncode = !Maps.empty() && D.hasTensorMaps(this->K.Device);
+}
 
 NativeLauncher::~NativeLauncher() {
   if (!ShuttingDown)
@@ -450,6 +551,37 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
   return true;
 }
 
+void NativeLauncher::tensorMap(MapParam &M, const uint64_t *Slots, gpu::TensorMap &Out) {
+  // The descriptor's parameters: base, shape 0..R-1, stride 0..R-2, in the
+  // kernel's (outermost first) order; the driver wants innermost first,
+  // strides in bytes.
+  gpu::TensorMapSpec In = M.Last;
+  const unsigned R = In.Rank;
+  const uint64_t *Group = Slots + M.Index - 2 * R;
+  bool Valid = CanEncode;
+  In.Base = Group[0];
+  for (unsigned D = 0; D < R; ++D) {
+    const int32_t Extent = static_cast<int32_t>(Group[1 + D]);
+    Valid &= Extent > 0;
+    In.Dims[R - 1 - D] = static_cast<uint64_t>(Extent);
+  }
+  for (unsigned D = 0; D + 1 < R; ++D) {
+    const int64_t Stride = static_cast<int64_t>(Group[1 + R + D]);
+    Valid &= Stride > 0;
+    In.ByteStrides[R - 2 - D] = static_cast<uint64_t>(Stride) * M.ElementBytes;
+  }
+  bool Same = M.Encoded && In.Base == M.Last.Base &&
+              std::equal(In.Dims, In.Dims + R, M.Last.Dims) &&
+              std::equal(In.ByteStrides, In.ByteStrides + R - 1, M.Last.ByteStrides);
+  if (!Same) {
+    if (!Valid || !D.encodeTensorMap(In, M.Value))
+      std::memset(M.Value.Bytes, 0, sizeof(M.Value.Bytes));
+    M.Last = In;
+    M.Encoded = true;
+  }
+  Out = M.Value;
+}
+
 bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const ArgValue *Args,
                             size_t NumArgs) {
   if (NumArgs != Types.size()) {
@@ -459,7 +591,23 @@ bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const Ar
   }
   llvm::SmallVector<uint64_t, 16> Slots(NumArgs);
   llvm::SmallVector<void *, 16> Params(NumArgs);
+  // The launch's own copies of the tensor maps: another thread may encode
+  // this launcher's cached ones while the driver reads these (the launch
+  // runs without the GIL). A few fit on the stack.
+  gpu::TensorMap InlineMaps[4];
+  std::unique_ptr<gpu::TensorMap[]> MoreMaps;
+  gpu::TensorMap *MapValues = InlineMaps;
+  if (Maps.size() > 4) {
+    MoreMaps.reset(new gpu::TensorMap[Maps.size()]);
+    MapValues = MoreMaps.get();
+  }
+  size_t NextMap = 0;
   for (size_t I = 0; I < NumArgs; ++I) {
+    if (Types[I] == ParamType::TensorMap) { // its inputs are packed by now
+      tensorMap(Maps[NextMap], Slots.data(), MapValues[NextMap]);
+      Params[I] = &MapValues[NextMap++];
+      continue;
+    }
     if (!pack(I, Args[I], Slots[I]))
       return false;
     Params[I] = &Slots[I];

@@ -64,11 +64,30 @@ enum class ParamType : uint8_t {
   BF16,
   FP32,
   FP64,
+  /// A CUtensorMap (128 bytes, by value) of the host descriptor whose
+  /// parameters come just before it: the launcher encodes it from them.
+  TensorMap,
 };
 
-/// "*fp16", "*kfp32" (const) -> Ptr, "i32" -> I32, ...; nullopt for types
-/// a launch cannot pass (fp8 scalars, "constexpr").
-std::optional<ParamType> parseParamType(const std::string &Type);
+/// A kernel parameter's type; a TensorMap's also says what it maps.
+struct ParamSpec {
+  ParamType Type = ParamType::Ptr;
+  gpu::TensorMapElement Element = gpu::TensorMapElement::U8; ///< TensorMap only
+  unsigned ElementBytes = 0;                                 ///< TensorMap only
+  unsigned Rank = 0;                                         ///< TensorMap only
+  uint32_t Box[gpu::TensorMapSpec::MaxRank] = {};            ///< innermost first
+};
+
+/// "*fp16", "*kfp32" (const) -> Ptr, "i32" -> I32, ...,
+/// "tensormap<fp16[64, 64]>" -> a TensorMap of fp16 (1-, 2- and 4-byte
+/// element types) with that box (outermost first in the string); nullopt
+/// for types a launch cannot pass (fp8 scalars, "constexpr").
+std::optional<ParamSpec> parseParamType(const std::string &Type);
+
+/// "" when TensorMap parameter \p I of \p Params follows the parameters of
+/// a host descriptor of its rank R (a pointer, R i32 shapes, R-1 i64
+/// strides), else what is wrong.
+std::string checkTensorMapParam(const std::vector<ParamSpec> &Params, size_t I);
 
 /// One argument of a launch: the Python object and, when the caller has
 /// already read it (the dispatcher keys on it), the device address.
@@ -83,7 +102,7 @@ class NativeLauncher {
 public:
   /// \p Names and \p Indices name each parameter in errors ("argument
   /// 'n' (parameter 3)"); \p Kernel is the @jit function's name.
-  NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K, std::vector<ParamType> Types,
+  NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K, const std::vector<ParamSpec> &Params,
                  std::vector<std::string> Names, std::vector<int> Indices, std::string Kernel,
                  bool CheckPointers);
   ~NativeLauncher();
@@ -107,9 +126,23 @@ private:
   /// TypeError/OverflowError "<kernel>(): argument 'x' (parameter 0): ...".
   bool argError(PyObject *Kind, size_t I, const std::string &What);
 
+  /// A TensorMap parameter and its last encoding.
+  struct MapParam {
+    size_t Index; ///< the parameter
+    unsigned ElementBytes;
+    gpu::TensorMapSpec Last; ///< the element type, the box, the last inputs
+    bool Encoded = false;    ///< whether Last and Value hold an encoding
+    gpu::TensorMap Value;
+  };
+  /// Writes \p M's value for the packed \p Slots into \p Out: encoded
+  /// again only when its inputs changed; zeros when it cannot be encoded.
+  void tensorMap(MapParam &M, const uint64_t *Slots, gpu::TensorMap &Out);
+
   gpu::Driver &D;
   gpu::LoadedKernel K;
   std::vector<ParamType> Types;
+  std::vector<MapParam> Maps; ///< in parameter order
+  bool CanEncode = false;     ///< whether the driver makes tensor maps here
   std::vector<std::string> Names;
   std::vector<int> Indices;
   std::string Kernel;

@@ -237,14 +237,22 @@ loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
            const std::string &Kernel, bool CheckPointers, unsigned WarpSize) {
   if (Names.size() != Signature.size() || Indices.size() != Signature.size())
     throw py::value_error("load_kernel: signature, names and indices differ in length");
-  std::vector<ParamType> Types;
+  std::vector<ParamSpec> Types;
+  auto Where = [&](size_t I) {
+    return Kernel + "(): argument '" + Names[I] + "' (parameter " + std::to_string(Indices[I]) +
+           ")";
+  };
   for (size_t I = 0; I < Signature.size(); ++I) {
-    std::optional<ParamType> T = parseParamType(Signature[I]);
+    std::optional<ParamSpec> T = parseParamType(Signature[I]);
     if (!T)
-      throw py::type_error(Kernel + "(): argument '" + Names[I] + "' (parameter " +
-                           std::to_string(Indices[I]) + ") has type '" + Signature[I] +
+      throw py::type_error(Where(I) + " has type '" + Signature[I] +
                            "', which a launch cannot pass");
     Types.push_back(*T);
+    if (T->Type == ParamType::TensorMap) {
+      std::string Wrong = checkTensorMapParam(Types, I);
+      if (!Wrong.empty())
+        throw py::type_error(Where(I) + ": " + Wrong);
+    }
   }
   gpu::KernelImage Img;
   Img.Name = Name;

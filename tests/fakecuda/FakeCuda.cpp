@@ -15,8 +15,9 @@
 // 48 KB only after cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)).
 //
 // Tests drive it through the fakecuda_* functions at the end (ctypes; see
-// tests/fakecuda/fakecuda.py): settings, injected errors, call counts, and
-// the launch log with every parameter's bytes.
+// tests/fakecuda/fakecuda.py): settings, injected errors, call counts, the
+// launch log with every parameter's bytes, and the log of tensor maps encoded
+// (each one's arguments and the recognizable bytes it got).
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,22 @@ static_assert(agree(tc::FuncCachePreferShared, CU_FUNC_CACHE_PREFER_SHARED),
               "FuncCachePreferShared");
 static_assert(agree(tc::PointerAttributeDevicePointer, CU_POINTER_ATTRIBUTE_DEVICE_POINTER),
               "PointerAttributeDevicePointer");
+static_assert(agree(tc::TensorMapInterleaveNone, CU_TENSOR_MAP_INTERLEAVE_NONE),
+              "TensorMapInterleaveNone");
+static_assert(agree(tc::TensorMapSwizzle128B, CU_TENSOR_MAP_SWIZZLE_128B), "TensorMapSwizzle128B");
+static_assert(agree(tc::TensorMapL2Promotion256B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B),
+              "TensorMapL2Promotion256B");
+static_assert(agree(tc::TensorMapOOBFillNone, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+              "TensorMapOOBFillNone");
+using TME = tritium::gpu::TensorMapElement;
+static_assert(agree(int(TME::U8), CU_TENSOR_MAP_DATA_TYPE_UINT8), "TensorMapElement::U8");
+static_assert(agree(int(TME::U16), CU_TENSOR_MAP_DATA_TYPE_UINT16), "TensorMapElement::U16");
+static_assert(agree(int(TME::U32), CU_TENSOR_MAP_DATA_TYPE_UINT32), "TensorMapElement::U32");
+static_assert(agree(int(TME::I32), CU_TENSOR_MAP_DATA_TYPE_INT32), "TensorMapElement::I32");
+static_assert(agree(int(TME::F16), CU_TENSOR_MAP_DATA_TYPE_FLOAT16), "TensorMapElement::F16");
+static_assert(agree(int(TME::F32), CU_TENSOR_MAP_DATA_TYPE_FLOAT32), "TensorMapElement::F32");
+static_assert(agree(int(TME::BF16), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16), "TensorMapElement::BF16");
+static_assert(sizeof(tritium::gpu::TensorMap) == sizeof(CUtensorMap), "TensorMap's size");
 
 // The driver's opaque handles, made concrete.
 struct CUctx_st {
@@ -120,8 +137,19 @@ struct LaunchRecord {
   std::vector<std::string> Params; // hex bytes, one string per parameter
 };
 
+/// One cuTensorMapEncodeTiled call that succeeded: its arguments, and the
+/// 128 bytes it wrote ("FAKETMAP", the call's serial number, the address).
+struct EncodeRecord {
+  int DataType, Rank, Interleave, Swizzle, L2Promotion, OOBFill;
+  unsigned long long Address;
+  std::vector<unsigned long long> Dims, Strides;
+  std::vector<unsigned> Box, ElementStrides;
+  std::string Map; // hex
+};
+
 struct State {
   std::mutex Lock;
+  std::vector<EncodeRecord> Encodes;
   std::map<std::string, long long, std::less<>> Settings;
   std::map<std::string, std::vector<int>, std::less<>> Injected; // in order
   std::vector<LaunchRecord> Launches;
@@ -357,6 +385,13 @@ std::string hex(const void *P, unsigned N) {
     S += Digits[B[I] & 15];
   }
   return S;
+}
+
+template <typename T> std::string jsonList(const std::vector<T> &V) {
+  std::string J = "[";
+  for (size_t I = 0; I < V.size(); ++I)
+    J += (I ? ", " : "") + std::to_string(V[I]);
+  return J + "]";
 }
 
 CUresult loadModule(CUmodule *Module, const void *Image, std::string *Log) {
@@ -748,6 +783,53 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t By
   return CUDA_SUCCESS;
 }
 
+// --- Tensor maps ---------------------------------------------------------------
+
+/// Checks the arguments as cuTensorMapEncodeTiled documents them (for the
+/// kinds Tritium passes: no interleave, 1- to 4-byte elements).
+CUresult CUDAAPI cuTensorMapEncodeTiled(
+    CUtensorMap *Map, CUtensorMapDataType DataType, cuuint32_t Rank, void *Address,
+    const cuuint64_t *Dims, const cuuint64_t *Strides, const cuuint32_t *Box,
+    const cuuint32_t *ElementStrides, CUtensorMapInterleave Interleave, CUtensorMapSwizzle Swizzle,
+    CUtensorMapL2promotion L2Promotion, CUtensorMapFloatOOBfill OOBFill) {
+  FAKE_ENTER("cuTensorMapEncodeTiled");
+  static const std::map<int, unsigned> Sizes = {
+      {CU_TENSOR_MAP_DATA_TYPE_UINT8, 1},   {CU_TENSOR_MAP_DATA_TYPE_UINT16, 2},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT32, 4},  {CU_TENSOR_MAP_DATA_TYPE_INT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2}, {CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2}};
+  auto Size = Sizes.find(DataType);
+  const auto Addr = reinterpret_cast<unsigned long long>(Address);
+  if (!Map || reinterpret_cast<uintptr_t>(Map) % 64 || Size == Sizes.end() || Rank < 1 ||
+      Rank > 5 || Addr % 16 || Interleave != CU_TENSOR_MAP_INTERLEAVE_NONE)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned D = 0; D < Rank; ++D) {
+    if (Dims[D] == 0 || Dims[D] > (1ull << 32) || Box[D] == 0 || Box[D] > 256 ||
+        ElementStrides[D] == 0 || ElementStrides[D] > 8)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (D + 1 < Rank && (Strides[D] % 16 || Strides[D] >= (1ull << 40)))
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  unsigned InnerBytes = Box[0] * Size->second;
+  if (InnerBytes % 16 || (Swizzle == CU_TENSOR_MAP_SWIZZLE_128B && InnerBytes > 128))
+    return CUDA_ERROR_INVALID_VALUE;
+  State &S = state();
+  std::memset(Map, 0, sizeof(*Map));
+  std::memcpy(Map, "FAKETMAP", 8);
+  unsigned long long Serial = S.Encodes.size() + 1;
+  std::memcpy(reinterpret_cast<char *>(Map) + 8, &Serial, 8);
+  std::memcpy(reinterpret_cast<char *>(Map) + 16, &Addr, 8);
+  EncodeRecord R{
+      DataType, static_cast<int>(Rank), Interleave, Swizzle, L2Promotion, OOBFill, Addr, {}, {}, {},
+      {},       hex(Map, 128)};
+  R.Dims.assign(Dims, Dims + Rank);
+  R.Strides.assign(Strides, Strides + Rank - 1);
+  R.Box.assign(Box, Box + Rank);
+  R.ElementStrides.assign(ElementStrides, ElementStrides + Rank);
+  S.Encodes.push_back(std::move(R));
+  return CUDA_SUCCESS;
+}
+
 // --- Streams and events ------------------------------------------------------
 
 CUresult CUDAAPI cuStreamSynchronize(CUstream Stream) {
@@ -808,6 +890,7 @@ void fakecuda_reset(void) {
   std::lock_guard<std::mutex> Guard(state().Lock);
   State &S = state();
   S.Launches.clear();
+  S.Encodes.clear();
   S.Injected.clear();
   S.setDefaults();
   std::lock_guard<std::mutex> Registry(Counter::registryLock());
@@ -852,6 +935,35 @@ int fakecuda_launch_record(int I, char *Buffer, int Size) {
   if (Buffer && Size > 0)
     std::snprintf(Buffer, Size, "%s", J.c_str());
   return static_cast<int>(J.size());
+}
+
+/// Successful tensor map encode \p I as JSON ({"data_type", "rank",
+/// "address", "dims", "strides", "box", "element_strides", "interleave",
+/// "swizzle", "l2_promotion", "oob_fill", "map": hex}), as
+/// fakecuda_launch_record returns a launch.
+int fakecuda_encode_record(int I, char *Buffer, int Size) {
+  std::lock_guard<std::mutex> Guard(state().Lock);
+  State &S = state();
+  if (I < 0 || static_cast<size_t>(I) >= S.Encodes.size())
+    return -1;
+  const EncodeRecord &R = S.Encodes[I];
+  std::string J =
+      "{\"data_type\": " + std::to_string(R.DataType) + ", \"rank\": " + std::to_string(R.Rank) +
+      ", \"address\": " + std::to_string(R.Address) + ", \"dims\": " + jsonList(R.Dims) +
+      ", \"strides\": " + jsonList(R.Strides) + ", \"box\": " + jsonList(R.Box) +
+      ", \"element_strides\": " + jsonList(R.ElementStrides) +
+      ", \"interleave\": " + std::to_string(R.Interleave) +
+      ", \"swizzle\": " + std::to_string(R.Swizzle) +
+      ", \"l2_promotion\": " + std::to_string(R.L2Promotion) +
+      ", \"oob_fill\": " + std::to_string(R.OOBFill) + ", \"map\": \"" + R.Map + "\"}";
+  if (Buffer && Size > 0)
+    std::snprintf(Buffer, Size, "%s", J.c_str());
+  return static_cast<int>(J.size());
+}
+
+int fakecuda_encode_count(void) {
+  std::lock_guard<std::mutex> Guard(state().Lock);
+  return static_cast<int>(state().Encodes.size());
 }
 
 /// Attribute \p Attr (a CUfunction_attribute) of the most recently loaded

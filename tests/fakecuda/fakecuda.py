@@ -5,6 +5,7 @@ bench/launch_overhead.py on machines without a GPU.
     fake = fakecuda.FakeCuda(path)          # the same loaded library Tritium uses
     fake.set("shared_optin", 101376); fake.inject("cuLaunchKernel", 700)
     fake.launches()[-1]["params"]           # the packed bytes of each parameter
+    fake.encodes()[-1]["dims"]              # a cuTensorMapEncodeTiled call's arguments
 
 ``StubBackend`` compiles a kernel's ``ptx`` stage to an entry with the
 kernel's parameters and an empty body: the fake driver reads the parameter
@@ -47,6 +48,7 @@ class FakeCuda:
         lib.fakecuda_inject.argtypes = [ctypes.c_char_p, ctypes.c_int]
         lib.fakecuda_calls.argtypes = [ctypes.c_char_p]
         lib.fakecuda_launch_record.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+        lib.fakecuda_encode_record.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
         lib.fakecuda_function_attribute.argtypes = [ctypes.c_char_p, ctypes.c_int]
         lib.fakecuda_function_attribute.restype = ctypes.c_longlong
 
@@ -82,13 +84,30 @@ class FakeCuda:
         params (each parameter's bytes as the kernel received them)."""
         out = []
         for i in range(self.launch_count()):
-            size = self.lib.fakecuda_launch_record(i, None, 0)
-            buf = ctypes.create_string_buffer(size + 1)
-            self.lib.fakecuda_launch_record(i, buf, size + 1)
-            rec = json.loads(buf.value.decode())
+            rec = self._record(self.lib.fakecuda_launch_record, i)
             rec["params"] = [bytes.fromhex(p) for p in rec["params"]]
             out.append(rec)
         return out
+
+    def encodes(self):
+        """Every tensor map encoded (cuTensorMapEncodeTiled calls that
+        succeeded): data_type, rank, address, dims, strides (bytes), box,
+        element_strides (all innermost first), interleave, swizzle,
+        l2_promotion, oob_fill, and map: the 128 bytes written, b"FAKETMAP",
+        the encode's number (u64, from 1) and the address."""
+        out = []
+        for i in range(self.lib.fakecuda_encode_count()):
+            rec = self._record(self.lib.fakecuda_encode_record, i)
+            rec["map"] = bytes.fromhex(rec["map"])
+            out.append(rec)
+        return out
+
+    @staticmethod
+    def _record(fn, i):
+        size = fn(i, None, 0)
+        buf = ctypes.create_string_buffer(size + 1)
+        fn(i, buf, size + 1)
+        return json.loads(buf.value.decode())
 
 
 # PTX parameter types by Tritium type (pointers are .u64).
@@ -97,14 +116,20 @@ _PTX_PARAM = {"i1": "u8", "i8": "u8", "u8": "u8", "i16": "u16", "u16": "u16", "f
               "u64": "u64", "fp64": "f64"}
 
 
+def _ptx_param(ty, name):
+    """The .param declaration of a parameter of type ``ty``: a tensormap is
+    a CUtensorMap by value, as Triton declares it."""
+    if ty.startswith("tensormap<"):
+        return f".param .align 64 .b8 {name}[128]"
+    return f".param .{'u64' if ty.startswith('*') else _PTX_PARAM[ty]} {name}"
+
+
 def stub_ptx(name, types, attributes=None, arch=90):
     """PTX for an entry ``name`` taking parameters of ``types`` ("*fp32",
     "i32", ...) and doing nothing; ``attributes`` ({"regs": 40, "local": 16,
     "static_shared": 1024, "max_threads": 512}) become the comment the fake
     driver reads them from."""
-    params = ",\n".join(
-        f"\t.param .{'u64' if t.startswith('*') else _PTX_PARAM[t]} {name}_param_{i}"
-        for i, t in enumerate(types))
+    params = ",\n".join(f"\t{_ptx_param(t, f'{name}_param_{i}')}" for i, t in enumerate(types))
     note = ""
     if attributes:
         note = "// fakecuda: " + " ".join(f"{k}={v}" for k, v in attributes.items()) + "\n"

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 using namespace tritium::cuda;
@@ -30,6 +31,13 @@ TEST_CASE("CudaDriver: a missing library is reported, not fatal") {
     CHECK(E.name().empty());
     CHECK(std::string(E.what()).find("cannot load") != std::string::npos);
   }
+}
+
+TEST_CASE("CudaDriver: no tensor maps without a driver") {
+  Driver &D = Driver::get("/nonexistent/libcuda.so.1");
+  CHECK_FALSE(D.hasTensorMaps(0));
+  tritium::gpu::TensorMap M;
+  CHECK_FALSE(D.encodeTensorMap(tritium::gpu::TensorMapSpec(), M));
 }
 
 #ifdef TRITIUM_FAKECUDA_PATH
@@ -142,6 +150,30 @@ TEST_CASE("CudaDriver: shared memory above 48 KB opts in, up to the device") {
     CHECK(E.limit() == 232448);
   }
   CHECK_THROWS_AS(D.loadKernel(image("k", 0, 2048), 0), OutOfResources);
+}
+
+TEST_CASE("CudaDriver: tensor maps") {
+  Driver &D = fake();
+  CHECK(D.hasTensorMaps(0)); // the fake is a compute capability 9.0 device
+  tritium::gpu::TensorMapSpec S;
+  S.Element = tritium::gpu::TensorMapElement::F16;
+  S.Rank = 2;
+  S.Base = 0x7f0000000100;
+  S.Dims[0] = 96, S.Dims[1] = 100;
+  S.ByteStrides[0] = 192;
+  S.Box[0] = 64, S.Box[1] = 128;
+  tritium::gpu::TensorMap M;
+  REQUIRE(D.encodeTensorMap(S, M));
+  CHECK(std::string(reinterpret_cast<const char *>(M.Bytes), 8) == "FAKETMAP");
+  uint64_t Address = 0;
+  std::memcpy(&Address, M.Bytes + 16, 8);
+  CHECK(Address == S.Base);
+  S.ByteStrides[0] = 200; // not a multiple of 16: rejected, not thrown
+  CHECK_FALSE(D.encodeTensorMap(S, M));
+  S.ByteStrides[0] = 192;
+  inject("cuTensorMapEncodeTiled", 1);
+  CHECK_FALSE(D.encodeTensorMap(S, M));
+  CHECK(D.encodeTensorMap(S, M));
 }
 
 #endif // TRITIUM_FAKECUDA_PATH

@@ -466,6 +466,12 @@ class CodeGenerator(ast.NodeVisitor):
                         from ..tools.tensor_descriptor import parameters
                         binds.append((name, _HostDescriptor(len(params), ty), attrs))
                         for suffix, part in parameters(ty.name):
+                            # The tensor map has no IR type yet: an unused u64
+                            # holds its place, so that the later parameters
+                            # are where the launch puts them (the driver
+                            # reads 8 of its 128 bytes).
+                            if part.startswith("tensormap<"):
+                                part = "u64"
                             params.append(_types.str_to_ty(part))
                             param_names.append(name + suffix)
                     else:

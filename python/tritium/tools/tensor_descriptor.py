@@ -7,7 +7,10 @@
 A kernel parameter that receives one is a tensor descriptor in the kernel
 (docs/language.md): its type is ``tensordesc<fp16[BLOCK_M, BLOCK_K]>`` in
 the signature, and the launch passes the base pointer, the shape and the
-strides but the last (which is 1) as ordinary arguments.
+strides but the last (which is 1) as ordinary arguments; then, when the
+block suits Hopper's TMA unit (``tma_box``), a 128-byte CUtensorMap that the
+launcher encodes from those arguments (docs/runtime.md, the launcher's
+parameters).
 """
 
 from dataclasses import dataclass
@@ -54,9 +57,37 @@ class TensorDescriptor:
         return TensorDescriptor(tensor, list(tensor.shape), strides, list(block_shape), padding)
 
     def expand(self):
-        """What the launch passes for it: the base, the shape, the strides
-        but the last."""
-        return (self.base, *self.shape, *self.strides[:-1])
+        """What the launch passes for it, one value per parameter: the base,
+        the shape, the strides but the last, and None for the tensor map
+        when there is one (the launcher encodes it from the others)."""
+        values = (self.base, *self.shape, *self.strides[:-1])
+        return values + (None,) if self._has_tensor_map() else values
+
+    def _has_tensor_map(self):
+        key = (_element_type(self.base), tuple(self.block_shape))
+        has = _HAS_TENSOR_MAP.get(key)
+        if has is None:
+            ty = f"tensordesc<{key[0]}[{', '.join(map(str, key[1]))}]>"
+            has = _HAS_TENSOR_MAP[key] = tma_box(ty) is not None
+        return has
+
+
+#: (element type, block shape) -> whether such a descriptor has a tensor map:
+#: expand() runs on every launch, tma_box parses a type string.
+_HAS_TENSOR_MAP = {}
+
+
+#: runtime.jit's _specialize, imported on first use (jit imports this module;
+#: an import statement per launch would cost more than the rest of expand()).
+_specialize = None
+
+
+def _element_type(base):
+    """The type string of ``base``'s elements, as the signature spells it ("fp16")."""
+    global _specialize
+    if _specialize is None:
+        from ..runtime.jit import _specialize
+    return _specialize(base, False, False)[0].lstrip("*")
 
 
 def is_descriptor(x):
@@ -67,13 +98,43 @@ def is_descriptor(x):
     return t is TensorDescriptor or (t.__name__ == "TensorDescriptor" and callable(getattr(x, "expand", None)))
 
 
+def tma_box(type_string):
+    """The box [rows, inner] of the CUtensorMap that a host-side descriptor
+    of signature type ``type_string`` ("tensordesc<fp16[128, 64]>") gets, or
+    None when it gets none. A block qualifies when it is 2-D, of 1-, 2- or
+    4-byte elements, with rows a multiple of 8 up to 256 (TMA boxes have at
+    most 256 rows) and whole 128-byte rows; the box is 128 bytes wide, the
+    width of the 128-byte swizzle, and a wider block is several boxes side
+    by side."""
+    from ..language._types import str_to_ty
+    dt = str_to_ty(type_string)
+    if len(dt.shape) != 2:
+        return None
+    rows, inner = dt.shape
+    bits = dt.desc_element.primitive_bitwidth
+    if bits not in (8, 16, 32):
+        return None
+    size = bits // 8
+    if (inner * size) % 128 or rows % 8 or not 0 < rows <= 256:
+        return None
+    return [rows, 128 // size]
+
+
 def parameters(type_string):
     """The kernel parameters a host-side descriptor of signature type
     ``type_string`` ("tensordesc<fp16[64, 64]>") becomes, as (name suffix,
-    type string) pairs: what ``TensorDescriptor.expand`` passes."""
+    type string) pairs: what ``TensorDescriptor.expand`` passes. The last,
+    for a block that ``tma_box`` accepts, is the tensor map
+    ("tensormap<fp16[64, 64]>": the element type and the box), on every
+    target; a kernel that cannot use it ignores it."""
     from ..language._types import str_to_ty
     from ..runtime.jit import _dtype_to_str
     dt = str_to_ty(type_string)
     rank = len(dt.shape)
-    return ([("_base", "*" + _dtype_to_str(dt.desc_element))] + [(f"_shape{i}", "i32") for i in range(rank)]
-            + [(f"_stride{i}", "i64") for i in range(rank - 1)])
+    element = _dtype_to_str(dt.desc_element)
+    out = ([("_base", "*" + element)] + [(f"_shape{i}", "i32") for i in range(rank)]
+           + [(f"_stride{i}", "i64") for i in range(rank - 1)])
+    box = tma_box(type_string)
+    if box is not None:
+        out.append(("_tma", f"tensormap<{element}[{box[0]}, {box[1]}]>"))
+    return out

@@ -249,3 +249,44 @@ def test_host_descriptor_specializes_like_pointers(monkeypatch, aligned):
     assert params.count("divisibility=16") == (8 if aligned else 2), params
     ptx = k.asm["ptx"]
     assert ("ld.global.v4" in ptx) == aligned
+
+
+@pytest.mark.parametrize("ty, box", [
+    ("tensordesc<fp16[128, 64]>", [128, 64]),
+    ("tensordesc<fp16[64, 256]>", [64, 64]),      # wider: several boxes side by side
+    ("tensordesc<bf16[256, 64]>", [256, 64]),
+    ("tensordesc<fp8e4nv[64, 128]>", [64, 128]),
+    ("tensordesc<u8[8, 256]>", [8, 128]),
+    ("tensordesc<fp32[16, 32]>", [16, 32]),
+    ("tensordesc<i32[8, 32]>", [8, 32]),
+    ("tensordesc<fp16[128]>", None),              # rank 1
+    ("tensordesc<fp16[8, 8, 64]>", None),         # rank 3
+    ("tensordesc<fp16[4, 64]>", None),            # rows not a multiple of 8
+    ("tensordesc<fp16[64, 16]>", None),           # rows of 32 bytes
+    ("tensordesc<fp16[512, 64]>", None),          # more than 256 rows
+    ("tensordesc<fp64[64, 64]>", None),           # 8-byte elements
+    ("tensordesc<i1[64, 128]>", None),
+])
+def test_tma_box(ty, box):
+    from tritium.tools.tensor_descriptor import tma_box
+    assert tma_box(ty) == box
+
+
+def test_descriptor_parameters_end_with_the_tensor_map():
+    """parameters() and expand() agree: one value per parameter, the tensor
+    map's (None: the launcher encodes it) last, only for a TMA block."""
+    from tritium.runtime.jit import MockTensor
+    from tritium.tools.tensor_descriptor import TensorDescriptor, parameters
+    assert parameters("tensordesc<fp16[128, 128]>") == [
+        ("_base", "*fp16"), ("_shape0", "i32"), ("_shape1", "i32"), ("_stride0", "i64"),
+        ("_tma", "tensormap<fp16[128, 64]>")]
+    assert parameters("tensordesc<fp16[128, 16]>")[-1] == ("_stride0", "i64")
+    assert parameters("tensordesc<fp16[8, 8, 64]>")[-1] == ("_stride1", "i64")
+    base = MockTensor("fp16")
+    d = TensorDescriptor(base, [100, 200], [256, 1], [128, 128])
+    assert d.expand() == (base, 100, 200, 256, None)
+    assert TensorDescriptor(base, [100, 200], [256, 1], [128, 16]).expand() == (base, 100, 200, 256)
+    d.block_shape = [4, 128]  # eligibility follows the block, not the object
+    assert d.expand() == (base, 100, 200, 256)
+    d3 = TensorDescriptor(MockTensor("float32"), [64, 64, 64], [4096, 64, 1], [8, 8, 32])
+    assert len(d3.expand()) == len(parameters("tensordesc<fp32[8, 8, 32]>")) == 6

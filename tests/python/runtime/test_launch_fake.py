@@ -546,23 +546,140 @@ def desc_kernel(a_desc, n, z_desc):
     z_desc.store([0, 0], a_desc.load([n, 0]))
 
 
+@jit
+def copy_desc(src_desc):
+    src_desc.load([0, 0])
+
+
+@pytest.fixture(autouse=True)
+def fresh_descriptor_kernels():
+    for k in (desc_kernel, copy_desc):
+        k.device_caches.clear()
+
+
 def test_host_tensor_descriptors_expand_into_parameters(cuda):
     """A TensorDescriptor argument is the base, the shape and the strides
-    but the last (1) as parameters; warm launches with other descriptors
-    pass their own values (a descriptor is not keyed by the fast path)."""
+    but the last (1) as parameters, then its tensor map (its block of 16 x
+    32 fp32 suits TMA); warm launches with other descriptors pass their own
+    values (a descriptor is not keyed by the fast path)."""
     from tritium.tools.tensor_descriptor import TensorDescriptor
     a, z = FakeTensor(64 * 40), FakeTensor(16 * 32, offset_bytes=64)
     for rows in (64, 48):
         ad = TensorDescriptor(a, [rows, 40], [40, 1], [16, 32])
         zd = TensorDescriptor(z, [16, 32], [32, 1], [16, 32])
         desc_kernel[(2,)](ad, 3, zd)
-        base, m, n, stride, off, zbase, zm, zn, zstride = cuda.last()["params"]
+        base, m, n, stride, amap, off, zbase, zm, zn, zstride, zmap = cuda.last()["params"]
         assert u64(base) == a.data_ptr() and u64(zbase) == z.data_ptr()
         assert struct.unpack("<iii", m + n + off) == (rows, 40, 3)
         assert struct.unpack("<q", stride)[0] == 40 and struct.unpack("<q", zstride)[0] == 32
         assert struct.unpack("<ii", zm + zn) == (16, 32)
+        maps = {(e["address"], e["dims"][1]): e["map"] for e in cuda.fake.encodes()}
+        assert amap == maps[a.data_ptr(), rows] and zmap == maps[z.data_ptr(), 16]
+    # z's tensor map was encoded once: its inputs did not change.
+    assert [e["address"] for e in cuda.fake.encodes()] == [a.data_ptr(), z.data_ptr(), a.data_ptr()]
     k = desc_kernel.warmup(ad, 3, zd, grid=(1,))
     assert k.metadata.signature == {"a_desc": "tensordesc<fp32[16, 32]>", "n": "i32",
                                     "z_desc": "tensordesc<fp32[16, 32]>"}
     with pytest.raises(ValueError, match="Last dimension must be contiguous"):
         TensorDescriptor(a, [64, 40], [1, 64], [16, 32])
+
+
+# -- tensor maps ----------------------------------------------------------------------------------
+
+def fp16_desc(rows=100, cols=96, stride=None, offset_bytes=0, block=(128, 64)):
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    stride = cols if stride is None else stride
+    t = FakeTensor(rows * stride, "float16", offset_bytes)
+    return t, TensorDescriptor(t, [rows, cols], [stride, 1], list(block))
+
+
+def test_tensor_map_is_encoded_from_the_descriptor(cuda):
+    """The tensormap parameter holds the 128 bytes cuTensorMapEncodeTiled
+    wrote, for the descriptor's base, its dims and byte strides innermost
+    first, and a 128-byte wide box of the block's rows."""
+    t, d = fp16_desc()
+    copy_desc[(1,)](d)
+    base, rows, cols, stride, tmap = cuda.last()["params"]
+    (e,) = cuda.fake.encodes()
+    assert e == {"data_type": 6, "rank": 2, "address": t.data_ptr(), "dims": [96, 100],
+                 "strides": [192], "box": [64, 128], "element_strides": [1, 1], "interleave": 0,
+                 "swizzle": 3, "l2_promotion": 3, "oob_fill": 0, "map": e["map"]}
+    assert len(tmap) == 128 and tmap == e["map"] and tmap[:8] == b"FAKETMAP"
+    assert u64(base) == t.data_ptr() and struct.unpack("<iiq", rows + cols + stride) == (100, 96, 96)
+
+
+def test_tensor_map_element_types(cuda):
+    """1-byte types are UINT8 and 4-byte ones FLOAT32 or INT32; the box is
+    128 bytes of them."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    for dtype, code, inner in (("uint8", 0, 128), ("float32", 7, 32), ("int32", 3, 32),
+                               ("int16", 1, 64)):
+        t = FakeTensor(64 * 256, dtype)
+        copy_desc[(1,)](TensorDescriptor(t, [64, 256], [256, 1], [64, 128]))
+        e = cuda.fake.encodes()[-1]
+        assert (e["data_type"], e["box"]) == (code, [inner, 64]), dtype
+        assert e["strides"] == [256 * t.dtype.itemsize]
+
+
+def test_repeated_launches_do_not_encode_again(cuda):
+    _, d = fp16_desc()
+    for _ in range(3):
+        copy_desc[(1,)](d)
+    assert cuda.fake.calls("cuTensorMapEncodeTiled") == 1
+    maps = [r["params"][4] for r in cuda.launches()]
+    assert maps == [cuda.fake.encodes()[0]["map"]] * 3
+    t2, d2 = fp16_desc(rows=200)  # other inputs: encoded again
+    copy_desc[(1,)](d2)
+    assert cuda.fake.calls("cuTensorMapEncodeTiled") == 2
+    assert cuda.fake.encodes()[-1]["dims"] == [96, 200]
+    assert cuda.last()["params"][4] == cuda.fake.encodes()[-1]["map"]
+
+
+def test_tensor_maps_that_cannot_be_encoded_are_zeros(cuda):
+    """A stride of 200 bytes (not a multiple of 16), a base not 16-byte
+    aligned, an injected driver error, an empty shape: 128 zero bytes."""
+    zeros = bytes(128)
+    for kwargs in ({"stride": 100}, {"offset_bytes": 8}):
+        _, d = fp16_desc(**kwargs)
+        copy_desc[(1,)](d)
+        assert cuda.last()["params"][4] == zeros, kwargs
+    assert cuda.fake.calls("cuTensorMapEncodeTiled") == 2 and cuda.fake.encodes() == []
+    _, d = fp16_desc()
+    cuda.fake.inject("cuTensorMapEncodeTiled", 1)
+    copy_desc[(1,)](d)
+    assert cuda.last()["params"][4] == zeros
+    _, d = fp16_desc(rows=0)
+    copy_desc[(1,)](d)
+    assert cuda.last()["params"][4] == zeros and cuda.fake.calls("cuTensorMapEncodeTiled") == 3
+
+
+def test_no_tensor_maps_below_compute_capability_9(cuda):
+    cuda.fake.set("cc_major", 8)
+    _, d = fp16_desc()
+    copy_desc[(1,)](d)
+    assert len(cuda.last()["params"]) == 5  # the parameter is there, on every target
+    assert cuda.last()["params"][4] == bytes(128)
+    assert cuda.fake.calls("cuTensorMapEncodeTiled") == 0
+
+
+def test_launcher_takes_tensormap_parameters(cuda):
+    """A compiled kernel's launcher ignores the object passed for a
+    tensormap; one that does not follow a descriptor's parameters, or of an
+    element type TMA does not copy, is refused when loading."""
+    types = ["*fp16", "i32", "i32", "i64", "tensormap<fp16[64, 64]>", "i32"]
+    names = ["d_base", "d_shape0", "d_shape1", "d_stride0", "d_tma", "n"]
+    lib = cuda.driver.native_driver
+
+    def load(types, names):
+        return lib.load_kernel(fakecuda.stub_ptx("k", types), "k", types, names,
+                               [0] * len(types), 4, 0, 0, "k", False, 32)
+    launcher = load(types, names)
+    launcher(1, 1, 1, None, (0x7F0000000100, 32, 64, 64, "ignored", 7))
+    params = cuda.last()["params"]
+    assert params[4] == cuda.fake.encodes()[-1]["map"] and struct.unpack("<i", params[5])[0] == 7
+    assert cuda.fake.encodes()[-1]["dims"] == [64, 32] and cuda.fake.encodes()[-1]["box"] == [64, 64]
+    with pytest.raises(TypeError, match=r"argument 'd_tma' \(parameter 0\): a tensormap of rank 2 "
+                                        r"must follow a pointer, 2 i32 shapes and 1 i64 strides"):
+        load(types[1:], names[1:])
+    with pytest.raises(TypeError, match="has type 'tensormap<fp64.8, 8.>', which a launch cannot"):
+        load(["*fp64", "i32", "i32", "i64", "tensormap<fp64[8, 8]>"], names[:5])

@@ -160,3 +160,20 @@ def test_find_arch_name_reads_the_properties_by_text():
     assert _C.runtime.find_arch_name(blob) == "gfx90a"
     assert _C.runtime.find_arch_name(b"\0" * 64) == ""
     assert _C.runtime.find_arch_name(b"gfxq gfx1030\0") == "gfx1030"
+
+
+@jit
+def copy_desc(src_desc, out_ptr):
+    tl.store(out_ptr + tl.arange(0, 64), tl.sum(src_desc.load([0, 0]), axis=0))
+
+
+def test_host_descriptors_pass_a_zero_tensor_map(hip):
+    """HIP encodes no tensor maps: the parameter a 128-byte fp16 block gets
+    (on every target, tensor_descriptor.parameters) is zeros."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    t, out = FakeTensor(64 * 64, "float16"), FakeTensor(64, "float16")
+    copy_desc[(1,)](TensorDescriptor(t, [64, 64], [64, 1], [16, 64]), out)
+    base, rows, cols, stride, tmap, out_ptr = hip.last()["params"]
+    assert u64(base) == t.data_ptr() and u64(out_ptr) == out.data_ptr()
+    assert struct.unpack("<iiq", rows + cols + stride) == (64, 64, 64)
+    assert tmap == bytes(len(tmap))
