@@ -221,8 +221,9 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
   // A tensormap is a byval 128-byte aggregate: LLVM declares it `.param
   // .align 64 .b8 x[128]`, and the TMA copies name it (NVPTXTMA.cpp).
   for (Argument *A : F.args())
-    Params.push_back(A->getAttrs().TensorMap ? llvm::PointerType::get(Ctx, 0)
-                                             : ScalarTy(A->getType()));
+    Params.push_back(A->getAttrs().TensorMap && Target.passesTensorMapsByValue()
+                         ? llvm::PointerType::get(Ctx, 0)
+                         : ScalarTy(A->getType()));
   llvm::SmallVector<llvm::Type *, 2> Results;
   for (Type *T : F.getResultTypes())
     Results.push_back(ScalarTy(T));
@@ -239,7 +240,7 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
     if (A->hasName())
       LA->setName(A->getName());
     const ArgAttrs &At = A->getAttrs();
-    if (At.TensorMap) {
+    if (At.TensorMap && Target.passesTensorMapsByValue()) {
       LA->addAttr(llvm::Attribute::getWithByValType(
           Ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(Ctx), 128)));
       LA->addAttr(llvm::Attribute::getWithAlignment(Ctx, llvm::Align(64)));

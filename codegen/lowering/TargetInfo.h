@@ -172,6 +172,9 @@ public:
                               llvm::Value *Pred) const {}
   /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
   virtual void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const {}
+  /// Whether a tensormap argument is a 128-byte parameter passed by value
+  /// (where a target has no TMA, a pointer holds its place, unread).
+  virtual bool passesTensorMapsByValue() const { return false; }
   /// The generic address (i64) of the kernel parameter \p Param, a
   /// CUtensorMap passed by value.
   virtual llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const {

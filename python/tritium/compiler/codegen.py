@@ -466,12 +466,10 @@ class CodeGenerator(ast.NodeVisitor):
                         from ..tools.tensor_descriptor import parameters
                         binds.append((name, _HostDescriptor(len(params), ty), attrs))
                         for suffix, part in parameters(ty.name):
-                            # The tensor map has no IR type yet: an unused u64
-                            # holds its place, so that the later parameters
-                            # are where the launch puts them (the driver
-                            # reads 8 of its 128 bytes).
+                            # The tensor map: a ptr<i8> argument with the
+                            # tensormap attribute, passed by value (128 bytes).
                             if part.startswith("tensormap<"):
-                                part = "u64"
+                                part = "*i8"
                             params.append(_types.str_to_ty(part))
                             param_names.append(name + suffix)
                     else:
@@ -1501,7 +1499,11 @@ class _HostDescriptor:
             _set_arg_attrs(sem, self.first, attrs)
         rank = len(self.ty.shape)
         args = [tl._wrap(sem.get_arg(self.first + i)) for i in range(2 * rank)]
-        return tl.make_tensor_descriptor(args[0], args[1:1 + rank], args[1 + rank:] + [1], list(self.ty.shape))
+        from ..tools.tensor_descriptor import tma_box
+        tensormap = self.first + 2 * rank if tma_box(self.ty.name) is not None else -1
+        return tl._wrap(sem.make_tensor_descriptor(
+            args[0].handle, tl._offsets(args[1:1 + rank]), tl._offsets(args[1 + rank:] + [1]),
+            list(self.ty.shape), tensormap_arg=tensormap))
 
 
 def _set_arg_attrs(sem, index, attrs):

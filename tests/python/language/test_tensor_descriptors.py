@@ -185,12 +185,14 @@ def _run_host(backend, fn, grid, arrays, make_args, **kwargs):
     return [backend.to_numpy(d) for d in dev]
 
 
-@pytest.mark.parametrize("m,n,k", [(64, 32, 48), (40, 24, 50)])
-def test_host_descriptor_matmul(backend, m, n, k):
+@pytest.mark.parametrize("m,n,k,bm,bn,bk", [(64, 32, 48, 16, 16, 16), (40, 24, 50, 16, 16, 16),
+                                            (200, 144, 112, 128, 128, 64), (64, 400, 256, 64, 256, 64)])
+def test_host_descriptor_matmul(backend, m, n, k, bm, bn, bk):
     """Tutorial 09's descriptors: TensorDescriptor.from_tensor on the host,
-    desc.load/desc.store in the kernel; edges not multiples of the blocks."""
+    desc.load/desc.store in the kernel; edges not multiples of the blocks.
+    The larger blocks on an H100/H200 are TMA copies (rows of 16-byte
+    multiples), the last with B's 256 columns as four boxes."""
     from tritium.tools.tensor_descriptor import TensorDescriptor
-    bm = bn = bk = 16
     a = random_values("float16", (m, k), rng(317))
     b = random_values("float16", (k, n), rng(318))
     c = np.zeros((m, n), dtype=np.float16)
@@ -290,3 +292,32 @@ def test_descriptor_parameters_end_with_the_tensor_map():
     assert d.expand() == (base, 100, 200, 256)
     d3 = TensorDescriptor(MockTensor("float32"), [64, 64, 64], [4096, 64, 1], [8, 8, 32])
     assert len(d3.expand()) == len(parameters("tensordesc<fp32[8, 8, 32]>")) == 6
+
+
+@pytest.mark.parametrize("aligned", [True, False])
+def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
+    """cuda:90a: a K loop's descriptor loads feeding wgmma are TMA copies
+    (cp.async.bulk.tensor into the NVMMA ring, completing on mbarriers that
+    the body waits on), the tensor maps 128-byte parameters; where the
+    facts do not promise TMA's alignment (a 4095-element row) they read
+    pointers. The store stays a pointer store. Compile only."""
+    import tritium
+    from tritium.runtime.jit import MockTensor
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:90a")
+    n = 4096 if aligned else 4095
+    a, b, c = (TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], s)
+               for s in ([128, 64], [64, 128], [128, 128]))
+    k = tritium.jit(k_host_matmul).warmup(a, b, c, n, BM=128, BN=128, BK=64, grid=(1, 1),
+                                          num_warps=4, num_stages=3)
+    ptx = k.asm["ptx"]
+    assert ptx.count(".param .align 64 .b8") == 3
+    assert ("cp.async.bulk.tensor.2d" in ptx) == aligned
+    assert ("mbarrier.try_wait.parity" in ptx) == aligned
+    assert not aligned or "cp.async.cg.shared.global" not in ptx
+    assert "wgmma.mma_async" in ptx and "st.global" in ptx
+    from tritium._C import nvptx
+    ptxas = nvptx.find_ptxas()
+    if aligned and ptxas:
+        log = nvptx.assemble_cubin(ptx, "cuda:90a", ptxas)["log"]
+        assert "C7510" not in log and "serializ" not in log, log
