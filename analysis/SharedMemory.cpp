@@ -527,6 +527,7 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
     return {{K::Wait, {}, unsigned(llvm::cast<AsyncWaitInst>(I).getNum())}};
   // Thread 0 initializes a barrier that every thread then reads.
   case Opcode::InitBarrier:
+  case Opcode::InvalBarrier:
     return Access(K::Write, I.getOperand(0));
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier:

@@ -51,10 +51,9 @@ llvm::StringRef tritium::getDefaultPipeline() {
 
 std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
                                        llvm::StringRef MatrixCores,
-                                       std::optional<unsigned> NumStages) {
-  // TMA copies what it can where wgmma runs; the rest reads pointers.
-  return std::string("lower-tensor-descriptors") +
-         (MatrixCores == "wgmma" ? "{keep=tma}" : "") +
+                                       std::optional<unsigned> NumStages, bool TMA) {
+  // TMA copies what it can (where wgmma runs); the rest reads pointers.
+  return std::string("lower-tensor-descriptors") + (TMA ? "{keep=tma}" : "") +
          ",dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
          ",warp-size=" + std::to_string(WarpSize) +
          (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
@@ -62,5 +61,5 @@ std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
          (MatrixCores == "wgmma" ? "{nvmma=1}," : ",") +
          (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) +
                           (MatrixCores == "wgmma" ? ",wgmma=1" : "") + "}," : "") +
-         (MatrixCores == "wgmma" ? "lower-tma-loads," : "") + "cse,dce,insert-barriers";
+         (TMA ? "lower-tma-loads," : "") + "cse,dce,insert-barriers";
 }

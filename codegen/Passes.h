@@ -32,7 +32,8 @@ llvm::StringRef getDefaultPipeline();
 /// shared memory users are final.
 std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
                               llvm::StringRef MatrixCores = "",
-                              std::optional<unsigned> NumStages = std::nullopt);
+                              std::optional<unsigned> NumStages = std::nullopt,
+                              bool TMA = false);
 
 } // namespace tritium
 

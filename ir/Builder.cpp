@@ -180,6 +180,10 @@ Instruction *IRBuilder::createWaitBarrier(Value *Barrier, Value *Phase) {
   return create(Opcode::WaitBarrier, {}, {Barrier, Phase});
 }
 
+Instruction *IRBuilder::createInvalBarrier(Value *Barrier) {
+  return create(Opcode::InvalBarrier, {}, {Barrier});
+}
+
 Instruction *IRBuilder::createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                            llvm::ArrayRef<Value *> Offsets, Value *Pred) {
   llvm::SmallVector<Value *, 9> Ops = {MemDesc, Barrier, Desc};

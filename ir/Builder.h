@@ -113,6 +113,7 @@ public:
   Instruction *createInitBarrier(Value *Barrier, int64_t Count);
   Instruction *createBarrierExpect(Value *Barrier, Value *Pred, int64_t Bytes);
   Instruction *createWaitBarrier(Value *Barrier, Value *Phase);
+  Instruction *createInvalBarrier(Value *Barrier);
   Instruction *createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                   llvm::ArrayRef<Value *> Offsets, Value *Pred);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);

@@ -267,6 +267,7 @@ bool Instruction::hasSideEffects() const {
   case Opcode::InitBarrier:
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier:
+  case Opcode::InvalBarrier:
   case Opcode::AsyncTMACopy:
   case Opcode::AsyncCopy:
   case Opcode::AsyncCommitGroup:
@@ -320,6 +321,7 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::LocalStore:
   case Opcode::LocalDealloc:
   case Opcode::InitBarrier:
+  case Opcode::InvalBarrier:
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier: // the copies it waits for land in memory
   case Opcode::AsyncTMACopy:

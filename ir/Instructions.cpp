@@ -692,10 +692,14 @@ std::string i1Operand(const Instruction &I, Value *V, const char *What) {
 
 std::string MBarrierInst::checkFamilyTypes() const {
   bool Init = getOpcode() == Opcode::InitBarrier, Wait = getOpcode() == Opcode::WaitBarrier;
-  TRY(counts(*this, Init ? 1 : 2, Init ? 1 : 2, 0));
-  TRY(allowAttrs(*this, Wait ? std::initializer_list<AttrKey>{}
-                             : std::initializer_list<AttrKey>{AttrKey::Num}));
+  bool Inval = getOpcode() == Opcode::InvalBarrier;
+  unsigned Ops = Init || Inval ? 1 : 2;
+  TRY(counts(*this, Ops, Ops, 0));
+  TRY(allowAttrs(*this, Wait || Inval ? std::initializer_list<AttrKey>{}
+                                      : std::initializer_list<AttrKey>{AttrKey::Num}));
   TRY(barrierOperand(*this, getBarrier()));
+  if (Inval)
+    return "";
   if (Wait)
     return getPhase()->getType()->isInt(32)
                ? ""

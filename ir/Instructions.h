@@ -204,6 +204,8 @@ class DescriptorStoreInst : public Instruction {
 ///                               and announces N bytes that will land on it
 ///   wait_barrier %b, %phase     each thread waits until the phase of
 ///                               parity %phase (i32, 0 or 1) has completed
+///   inval_barrier %b            thread 0 ends it (its bytes may then be
+///                               reused as other memory)
 class MBarrierInst : public Instruction {
   TRITIUM_FAMILY_CLASS(MBarrier)
   Value *getBarrier() const { return getOperand(0); }

@@ -66,6 +66,7 @@ NVPTXOptions nvptxOptions(const Request &R) {
   Opts.MaxNReg = R.MaxNReg;
   Opts.Debug = R.Debug;
   Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
+  Opts.TMA = isOn("TRITIUM_TMA");        // knobs.nvidia.tma
   return Opts;
 }
 

@@ -13,14 +13,15 @@
 //   barrier_expect %bar, true {num = bytes of the block}
 //   async_tma_copy %buf, %bar, %d, %i, %j, true
 //   wait_barrier %bar, 0
+//   inval_barrier %bar              (its bytes may become other buffers)
 //   %v = local_load %buf            (in the load's layout)
 //
 // A local_alloc of %v in the same NVMMA layout (a dot's operand, staged by
 // stage-dot-operands) reads %buf instead: the block goes to shared memory
 // once. insert-barriers puts the barriers around init_barrier (written by
 // thread 0, read by all) and before a copy that overwrites bytes still
-// being read. The barrier is initialized for each copy, so phase 0 is the
-// one to wait for.
+// being read, and between the waits and inval_barrier. The barrier is
+// initialized for each copy, so phase 0 is the one to wait for.
 //
 // Requires: layout-level IR after pipeline, before insert-barriers.
 // Preserves: the CFG.
@@ -58,6 +59,7 @@ void copyWithTMA(DescriptorLoadInst &Load) {
     Offsets.push_back(Load.getOffset(D));
   B.createAsyncTMACopy(Buf, Bar, Load.getDesc(), Offsets, True);
   B.createWaitBarrier(Bar, B.getInt32(0));
+  B.createInvalBarrier(Bar);
   // Staged for a dot in the layout TMA writes: that buffer is this one.
   for (Use &U : llvm::make_early_inc_range(Load.getResult()->uses())) {
     Instruction *User = U.getUser();

@@ -371,12 +371,16 @@ private:
       SL.Load->eraseFromParent();
     }
 
-    // The drain (TMA needs none: every copy it started was waited for, those
-    // of iterations past the end never started).
+    // The drain. TMA's copies need none (every copy started was waited
+    // for; those of iterations past the end never started): its barriers
+    // end, so that their bytes may become other buffers.
     for (BasicBlock *Succ : Header->successors())
-      if (CpAsync && !L.contains(Succ)) {
+      if (!L.contains(Succ)) {
         B.setInsertPoint(Succ, Succ->getFirstNonPhi());
-        B.createAsyncWait(0);
+        if (CpAsync)
+          B.createAsyncWait(0);
+        for (unsigned K = 0; Barriers && K < Stages; ++K)
+          B.createInvalBarrier(B.createMemDescIndex(Barriers, B.getInt32(K)));
       }
   }
 

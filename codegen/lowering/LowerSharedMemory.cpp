@@ -309,6 +309,8 @@ void mbarrier(LoweringContext &C, const MBarrierInst &I) {
   const TargetInfo &T = C.getTarget();
   if (I.getOpcode() == Opcode::InitBarrier)
     T.mbarrierInit(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, nullptr));
+  else if (I.getOpcode() == Opcode::InvalBarrier)
+    T.mbarrierInval(B, Bar, firstThreadAnd(C, nullptr));
   else if (I.getOpcode() == Opcode::BarrierExpect)
     T.mbarrierExpect(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, C.scalar(I.getPred())));
   else
@@ -401,6 +403,7 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
   case Opcode::InitBarrier:
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier:
+  case Opcode::InvalBarrier:
     mbarrier(C, llvm::cast<MBarrierInst>(I));
     return;
   case Opcode::AsyncTMACopy:

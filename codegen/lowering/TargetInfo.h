@@ -170,6 +170,8 @@ public:
   /// complete on it.
   virtual void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
                               llvm::Value *Pred) const {}
+  /// Ends the barrier \p Bar, so that its bytes may hold other data.
+  virtual void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const {}
   /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
   virtual void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const {}
   /// Whether a tensormap argument is a 128-byte parameter passed by value

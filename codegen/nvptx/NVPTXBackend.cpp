@@ -80,7 +80,7 @@ std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
                            Opts.GPU.has(Target::WGMMA)     ? "wgmma"
                            : Opts.GPU.has(Target::MMASync) ? "mma"
                                                            : "",
-                           Stages);
+                           Stages, Opts.TMA && Opts.GPU.has(Target::WGMMA));
 }
 
 void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {

@@ -35,6 +35,9 @@ struct NVPTXOptions {
   bool Debug = false;
   /// LLVM's default<O3> instead of the backend's short pipeline.
   bool LLVMO3 = false;
+  /// sm_90a's descriptor loads through TMA (knobs.nvidia.tma): off until
+  /// it has run on a GPU.
+  bool TMA = false;
   /// libdevice.10.bc; empty: findLibdevice().
   std::string LibdevicePath;
 };

@@ -69,6 +69,12 @@ void NVPTXTargetInfo::mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar,
           "r,r,~{memory}");
 }
 
+void NVPTXTargetInfo::mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar,
+                                    llvm::Value *Pred) const {
+  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+          predicated(1, "mbarrier.inval.shared::cta.b64 [$0];"), "r,r,~{memory}");
+}
+
 llvm::Value *NVPTXTargetInfo::tensorMapAddress(llvm::IRBuilder<> &B,
                                                llvm::Argument *Param) const {
   std::string Symbol =

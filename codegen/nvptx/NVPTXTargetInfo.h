@@ -71,6 +71,7 @@ public:
   void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
                       llvm::Value *Pred) const override;
   void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const override;
+  void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const override;
   llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const override;
   void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
                llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,

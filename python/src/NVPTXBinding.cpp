@@ -54,11 +54,15 @@ void bindNVPTX(py::module_ &Top) {
       "The pass pipeline of the tgir stage");
   M.def(
       "run_gpu_pipeline",
-      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug, unsigned NumStages) {
-        runGPUPipeline(Mod.getModule(), options(GPU, NumWarps, Debug, NumStages));
+      [](PyModule &Mod, py::handle GPU, unsigned NumWarps, bool Debug, unsigned NumStages,
+         bool TMA) {
+        NVPTXOptions O = options(GPU, NumWarps, Debug, NumStages);
+        O.TMA = TMA;
+        runGPUPipeline(Mod.getModule(), O);
       },
       py::arg("module"), py::arg("target"), py::arg("num_warps"),
       py::arg("debug") = false, py::arg("num_stages") = NVPTXOptions().NumStages,
+      py::arg("tma") = false,
       "Assigns layouts (in place): Tritium IR -> layout-level Tritium IR");
   M.def(
       "lower_to_llvm_ir",

@@ -387,6 +387,13 @@ bb0:
                            {"b", {Async(64, 128)}},
                            {"c", {Async(32, 96)}}}) == "bb0: %a %b barrier %c %d %e ret");
   }
+  SUBCASE("a TMA copy waits for other threads' reads, and leaves nothing pending") {
+    SharedAccess TMA{SharedAccess::Kind::TMAWrite, {0, 64}};
+    CHECK(withModel(Five, {{"a", {read(0, 64)}},
+                           {"b", {TMA}},
+                           {"c", {read(0, 64)}},
+                           {"d", {TMA}}}) == "bb0: %a barrier %b %c barrier %d %e ret");
+  }
   SUBCASE("a barrier does not complete a copy") {
     CHECK(withModel(Five, {{"a", {Async(0, 64), Commit}},
                            {"b", {sync()}},

@@ -135,6 +135,7 @@ const OpRow AllOps[] = {
     {Opcode::InitBarrier, "init_barrier", OpFamily::MBarrier},
     {Opcode::BarrierExpect, "barrier_expect", OpFamily::MBarrier},
     {Opcode::WaitBarrier, "wait_barrier", OpFamily::MBarrier},
+    {Opcode::InvalBarrier, "inval_barrier", OpFamily::MBarrier},
     {Opcode::AsyncTMACopy, "async_tma_copy", OpFamily::AsyncTMACopy},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
@@ -170,7 +171,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 108u);
+  CHECK(getNumOpcodes() == 109u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -493,7 +494,8 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::LocalStore, Opcode::LocalDealloc,
                               Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
                               Opcode::DescriptorStore, Opcode::InitBarrier,
-                              Opcode::BarrierExpect, Opcode::WaitBarrier, Opcode::AsyncTMACopy};
+                              Opcode::BarrierExpect, Opcode::WaitBarrier, Opcode::InvalBarrier,
+                              Opcode::AsyncTMACopy};
   // A wait reads and writes: the copies it waits for land, and nothing that
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
@@ -507,7 +509,7 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                              Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
                              Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore,
                              Opcode::InitBarrier, Opcode::BarrierExpect, Opcode::WaitBarrier,
-                             Opcode::AsyncTMACopy};
+                             Opcode::InvalBarrier, Opcode::AsyncTMACopy};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

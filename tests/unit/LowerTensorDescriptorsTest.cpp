@@ -57,3 +57,77 @@ bb0:
 )";
   CHECK_THROWS_AS(runPipeline(IR, "lower-tensor-descriptors"), CompileError);
 }
+
+namespace {
+/// A kernel with a host-side descriptor's tensormap: an aligned 64x64 f16
+/// block (TMA's), a [64 x 16] one (rows of 32 bytes) of the same tensor,
+/// and a store.
+const char *WithTensorMap = R"(kernel @k(%p: ptr<f16> {divisibility=16}, %m: i32, %n: i32, %s: i64 {divisibility=16}, %t: ptr<i8> {tensormap}, %q: ptr<f16>, %o: i32) {
+bb0:
+  %one = constant 1 : i64
+  %d = make_tensor_descriptor %p, %m, %n, %s, %one, %t : tensordesc<64 x 64 x f16>
+  %narrow = make_tensor_descriptor %p, %m, %n, %s, %one, %t : tensordesc<64 x 16 x f16>
+  %unaligned = make_tensor_descriptor %q, %m, %n, %s, %one, %t : tensordesc<64 x 64 x f16>
+  %v = descriptor_load %d, %o, %o : <64 x 64 x f16>
+  %w = descriptor_load %narrow, %o, %o : <64 x 16 x f16>
+  %x = descriptor_load %unaligned, %o, %o : <64 x 64 x f16>
+  descriptor_store %d, %o, %o, %v
+  descriptor_store %narrow, %o, %o, %w
+  descriptor_store %unaligned, %o, %o, %x
+  ret
+}
+)";
+
+size_t count(const std::string &S, llvm::StringRef What) {
+  size_t N = 0;
+  for (size_t At = S.find(What.str()); At != std::string::npos; At = S.find(What.str(), At + 1))
+    ++N;
+  return N;
+}
+} // namespace
+
+TEST_CASE("lower-tensor-descriptors: keep= leaves the loads a target may copy with TMA") {
+  // keep=tensormaps: every load through a tensormap, for the GPU pipeline
+  // to decide; the stores always become pointers.
+  std::string Deferred = runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=tensormaps}");
+  CHECK(count(Deferred, "= descriptor_load") == 3);
+  CHECK(count(Deferred, "descriptor_store") == 0);
+  // keep=tma: only the aligned load of whole 128-byte rows.
+  std::string TMA = runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=tma}");
+  CHECK(count(TMA, "= descriptor_load") == 1);
+  CHECK(TMA.find("%v = descriptor_load %d") != std::string::npos);
+  // No option: all of them.
+  CHECK(count(runPipeline(WithTensorMap, "lower-tensor-descriptors"), "descriptor_") == 0);
+  CHECK_THROWS_AS(runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=all}"), CompileError);
+}
+
+TEST_CASE("make_tensor_descriptor: a tensormap operand must be a tensormap argument") {
+  const char *IR = R"(kernel @k(%p: ptr<f16>, %m: i32, %s: i64, %t: ptr<i8>) {
+bb0:
+  %one = constant 1 : i64
+  %d = make_tensor_descriptor %p, %m, %m, %s, %one, %t : tensordesc<64 x 64 x f16>
+  ret
+}
+)";
+  CHECK_THROWS_AS(runPipeline(IR, "dce"), CompileError);
+}
+
+TEST_CASE("lower-tma-loads: one TMA copy, waited for, then read in the load's layout") {
+  std::string Out = runPipeline(
+      WithTensorMap, "lower-tensor-descriptors{keep=tma},dce,assign-layouts{num-warps=4,wgmma=1},"
+                     "lower-tma-loads,insert-barriers");
+  CHECK(Out.find("descriptor_load") == std::string::npos);
+  size_t Init = Out.find("init_barrier"), Expect = Out.find("barrier_expect"),
+         Copy = Out.find("async_tma_copy"), Wait = Out.find("wait_barrier"),
+         Inval = Out.find("inval_barrier"), Read = Out.find("local_load");
+  REQUIRE(Read != std::string::npos);
+  CHECK(Init < Expect);
+  CHECK(Expect < Copy);
+  CHECK(Copy < Wait);
+  CHECK(Wait < Inval);
+  CHECK(Inval < Read);
+  // Thread 0's init before the others' use, their waits before its inval.
+  CHECK(count(Out.substr(Init, Expect - Init), "\n  barrier\n") == 1);
+  CHECK(count(Out.substr(Wait, Inval - Wait), "\n  barrier\n") == 1);
+  CHECK(Out.find("{num=8192}") != std::string::npos);
+}

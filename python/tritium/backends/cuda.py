@@ -31,7 +31,8 @@ class CudaBackend:
     def version(self):
         # The cache key changes with the ptxas that builds the cubins and
         # with the LLVM pipeline.
-        return _ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
+        return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
+                + (" tma" if knobs.nvidia.tma else ""))
 
     def add_stages(self, stages, options, target):
         gpu = str(target)  # the C++ stages read the target description from it
@@ -41,7 +42,8 @@ class CudaBackend:
         num_stages = int(options["num_stages"])
 
         def tgir(module, metadata, opts):
-            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug, num_stages)
+            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug, num_stages,
+                                    tma=bool(knobs.nvidia.tma))
             return module
 
         def llir(module, metadata, opts):

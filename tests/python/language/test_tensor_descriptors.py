@@ -305,6 +305,7 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
     from tritium.runtime.jit import MockTensor
     from tritium.tools.tensor_descriptor import TensorDescriptor
     monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:90a")
+    monkeypatch.setenv("TRITIUM_TMA", "1")
     n = 4096 if aligned else 4095
     a, b, c = (TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], s)
                for s in ([128, 64], [64, 128], [128, 128]))
