@@ -313,6 +313,7 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
                                           num_warps=4, num_stages=3)
     ptx = k.asm["ptx"]
     assert ptx.count(".param .align 64 .b8") == 3
+    assert "__local_depot" not in ptx  # the tensor maps are read where they are, not copied
     assert ("cp.async.bulk.tensor.2d" in ptx) == aligned
     assert ("mbarrier.try_wait.parity" in ptx) == aligned
     assert not aligned or "cp.async.cg.shared.global" not in ptx
@@ -322,3 +323,20 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
     if aligned and ptxas:
         log = nvptx.assemble_cubin(ptx, "cuda:90a", ptxas)["log"]
         assert "C7510" not in log and "serializ" not in log, log
+        _check_sass_tma(k.asm["cubin"])
+
+
+def _check_sass_tma(cubin):
+    """Where the toolkit has cuobjdump (not in CI): the SASS copies with
+    UTMALDG and waits with SYNCS."""
+    import shutil
+    import subprocess
+    import tempfile
+    tool = shutil.which("cuobjdump")
+    if not tool:
+        return
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        sass = subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
+    assert "UTMALDG.2D" in sass and "SYNCS.PHASECHK" in sass and "HGMMA" in sass
