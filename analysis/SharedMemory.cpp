@@ -532,6 +532,8 @@ SharedAccesses SharedMemoryAllocation::getAccesses(const Instruction &I) const {
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier:
     return Access(K::Read, I.getOperand(0));
+  case Opcode::AsyncTMAStore: // read (and waited for) by thread 0's TMA
+    return Access(K::Read, I.getOperand(I.getNumOperands() - 1));
   case Opcode::AsyncTMACopy: {
     SharedAccesses Steps = Access(K::Read, I.getOperand(1));
     Steps.append(Access(K::TMAWrite, I.getOperand(0)));

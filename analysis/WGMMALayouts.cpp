@@ -41,13 +41,15 @@ std::optional<LinearLayout> tritium::nvmmaSharedLayout(llvm::ArrayRef<int64_t> S
                       {{outDimName(0), int32_t(Shape[0])}, {outDimName(1), int32_t(Shape[1])}});
 }
 
-bool tritium::tmaCopiesLoad(const Instruction &Load, const AxisInfoAnalysis &AI) {
+bool tritium::tmaCopies(const Instruction &Access, const AxisInfoAnalysis &AI) {
   auto *Desc = llvm::dyn_cast_or_null<MakeTensorDescInst>(
-      Load.getOperand(0)->getDefiningInstruction());
-  if (Load.getOpcode() != Opcode::DescriptorLoad || !Desc || !Desc->getTensorMap() ||
-      Desc->getRank() != 2)
+      Access.getOperand(0)->getDefiningInstruction());
+  bool Load = Access.getOpcode() == Opcode::DescriptorLoad;
+  if ((!Load && Access.getOpcode() != Opcode::DescriptorStore) || !Desc ||
+      !Desc->getTensorMap() || Desc->getRank() != 2)
     return false;
-  Type *T = Load.getResult(0)->getType();
+  Type *T = Load ? Access.getResult(0)->getType()
+                 : llvm::cast<DescriptorStoreInst>(Access).getValue()->getType();
   int64_t Bytes = getSharedElementBytes(T);
   auto DivisorOf = [&](const Value *V) {
     const AxisInfo &Info = AI.get(V);

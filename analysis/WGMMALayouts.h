@@ -40,14 +40,15 @@ class Value;
 std::optional<LinearLayout> nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,
                                               unsigned ElementBytes);
 
-/// Whether TMA can copy the blocks \p Load reads (a descriptor_load) into
-/// the NVMMA layout with the last dimension contiguous: its descriptor a
+/// Whether TMA can copy the blocks \p Access (a descriptor_load or
+/// descriptor_store) reads or writes, through a buffer in the NVMMA layout
+/// with the last dimension contiguous: its descriptor a
 /// make_tensor_descriptor with a tensormap, a 2-d block whose rows span a
 /// multiple of 128 bytes (copied as boxes of 128 bytes by its row count,
 /// at most 256), its base 16-byte aligned and its row stride a multiple
 /// of 16 bytes (the tensormap then encodes: tools/tensor_descriptor.py's
 /// tma_box is the host's side of this rule).
-bool tmaCopiesLoad(const Instruction &Load, const class AxisInfoAnalysis &AI);
+bool tmaCopies(const Instruction &Access, const class AxisInfoAnalysis &AI);
 
 /// Which dimension of \p M is contiguous, if its layout is the NVMMA one.
 std::optional<unsigned> nvmmaContiguousDim(const MemDescType &M);

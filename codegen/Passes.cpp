@@ -61,5 +61,5 @@ std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
          (MatrixCores == "wgmma" ? "{nvmma=1}," : ",") +
          (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) +
                           (MatrixCores == "wgmma" ? ",wgmma=1" : "") + "}," : "") +
-         (TMA ? "lower-tma-loads," : "") + "cse,dce,insert-barriers";
+         (TMA ? "lower-tma-copies," : "") + "cse,dce,insert-barriers";
 }

@@ -184,6 +184,14 @@ Instruction *IRBuilder::createInvalBarrier(Value *Barrier) {
   return create(Opcode::InvalBarrier, {}, {Barrier});
 }
 
+Instruction *IRBuilder::createAsyncTMAStore(Value *Desc, llvm::ArrayRef<Value *> Offsets,
+                                            Value *MemDesc) {
+  llvm::SmallVector<Value *, 7> Ops = {Desc};
+  llvm::append_range(Ops, Offsets);
+  Ops.push_back(MemDesc);
+  return create(Opcode::AsyncTMAStore, {}, Ops);
+}
+
 Instruction *IRBuilder::createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                            llvm::ArrayRef<Value *> Offsets, Value *Pred) {
   llvm::SmallVector<Value *, 9> Ops = {MemDesc, Barrier, Desc};

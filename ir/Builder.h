@@ -114,6 +114,7 @@ public:
   Instruction *createBarrierExpect(Value *Barrier, Value *Pred, int64_t Bytes);
   Instruction *createWaitBarrier(Value *Barrier, Value *Phase);
   Instruction *createInvalBarrier(Value *Barrier);
+  Instruction *createAsyncTMAStore(Value *Desc, llvm::ArrayRef<Value *> Offsets, Value *MemDesc);
   Instruction *createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                   llvm::ArrayRef<Value *> Offsets, Value *Pred);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);

@@ -85,7 +85,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(LocalDealloc)
     FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
     FAMILY(MakeTensorDesc) FAMILY(DescriptorLoad) FAMILY(DescriptorStore)
-    FAMILY(MBarrier) FAMILY(AsyncTMACopy)
+    FAMILY(MBarrier) FAMILY(AsyncTMACopy) FAMILY(AsyncTMAStore)
     FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
@@ -269,6 +269,7 @@ bool Instruction::hasSideEffects() const {
   case Opcode::WaitBarrier:
   case Opcode::InvalBarrier:
   case Opcode::AsyncTMACopy:
+  case Opcode::AsyncTMAStore:
   case Opcode::AsyncCopy:
   case Opcode::AsyncCommitGroup:
   case Opcode::AsyncWait:
@@ -297,6 +298,7 @@ bool Instruction::mayReadMemory() const {
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier: // orders the copies' writes before later reads
   case Opcode::AsyncTMACopy:
+  case Opcode::AsyncTMAStore:
   case Opcode::AsyncCopy:
   case Opcode::AsyncWait: // orders the copies' writes before later reads
   case Opcode::LocalLoad:
@@ -325,6 +327,7 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier: // the copies it waits for land in memory
   case Opcode::AsyncTMACopy:
+  case Opcode::AsyncTMAStore:
   case Opcode::AsyncCopy:
   case Opcode::AsyncWait: // the copies it waits for land in memory
   case Opcode::DescriptorStore:

@@ -63,6 +63,7 @@ enum class OpFamily : uint8_t {
   DescriptorStore,
   MBarrier,
   AsyncTMACopy,
+  AsyncTMAStore,
   MakeRange,
   Splat,
   Broadcast,

@@ -723,6 +723,19 @@ std::string AsyncTMACopyInst::checkFamilyTypes() const {
   return i1Operand(*this, getPred(), "predicate");
 }
 
+std::string AsyncTMAStoreInst::checkFamilyTypes() const {
+  TRY(counts(*this, 3, 7, 0));
+  TRY(allowAttrs(*this, {}));
+  TensorDescType *D;
+  TRY(descriptorOperands(*this, 0, getRank(), D));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "source"));
+  TRY(oneBuffer(*this, M));
+  if (heldBlock(M) != D->getBlockType())
+    return "'async_tma_store' source must hold " + ty(D->getBlockType()) + ", got " + ty(M);
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // Block construction and reshaping
 //===----------------------------------------------------------------------===//

@@ -229,6 +229,18 @@ class AsyncTMACopyInst : public Instruction {
   Value *getPred() const { return getOperand(getNumOperands() - 1); }
 };
 
+/// async_tma_store %d, %offsets..., %m: one thread copies the block held
+/// by the buffer %m (its NVMMA layout, rows contiguous) to %offsets of %d's
+/// tensor with TMA (the elements inside it; its make_tensor_descriptor has
+/// a tensormap) and waits until TMA has read %m.
+class AsyncTMAStoreInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(AsyncTMAStore)
+  Value *getDesc() const { return getOperand(0); }
+  unsigned getRank() const { return getNumOperands() - 2; }
+  Value *getOffset(unsigned D) const { return getOperand(1 + D); }
+  Value *getMemDesc() const { return getOperand(getNumOperands() - 1); }
+};
+
 class StoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Store)
   Value *getPtr() const { return getOperand(0); }

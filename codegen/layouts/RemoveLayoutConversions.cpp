@@ -248,10 +248,11 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
           }
           return createPipelineLoopsPass(N, WGMMA);
         });
-  R.add("lower-tma-loads",
+  R.add("lower-tma-copies",
         "Copy the descriptor loads kept for TMA that no pipeline staged with one TMA "
-        "copy each, into the NVMMA buffer a dot reads or a local_load",
-        [] { return createLowerTMALoadsPass(); });
+        "copy each (into the NVMMA buffer a dot reads, or a local_load), and the "
+        "kept stores with TMA stores from such a buffer",
+        [] { return createLowerTMACopiesPass(); });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",
         [] { return createInsertBarriersPass(); });

@@ -317,27 +317,51 @@ void mbarrier(LoweringContext &C, const MBarrierInst &I) {
     T.mbarrierWait(B, Bar, C.scalar(I.getPhase()));
 }
 
-/// One TMA copy per 128-byte column block of the NVMMA buffer (the box
-/// the host encoded: tools/tensor_descriptor.py's tma_box), each to its
-/// rows x 128 bytes.
-void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
-  llvm::IRBuilder<> &B = C.B;
-  auto *Made = llvm::cast<MakeTensorDescInst>(I.getDesc()->getDefiningInstruction());
+/// The tensor map of \p Desc's make_tensor_descriptor.
+llvm::Value *tensorMapOf(LoweringContext &C, const Instruction &I, Value *Desc) {
+  auto *Made = llvm::cast<MakeTensorDescInst>(Desc->getDefiningInstruction());
   auto *Param = llvm::cast<llvm::Argument>(C.scalar(Made->getTensorMap()));
-  llvm::Value *Map = C.getTarget().tensorMapAddress(B, Param);
+  llvm::Value *Map = C.getTarget().tensorMapAddress(C.B, Param);
   if (!Map)
     C.unsupported(I, "TMA copies on a target without them");
-  MemDescType *M = memdescOf(I.getMemDesc());
+  return Map;
+}
+
+/// \p Each(box's shared address, its coordinates innermost first) for
+/// each 128-byte column block of the NVMMA buffer \p MemDesc at \p Offsets
+/// (the box the host encoded: tools/tensor_descriptor.py's tma_box), each
+/// rows x 128 bytes after the last.
+void forEachBox(LoweringContext &C, Value *MemDesc, Value *Row, Value *Col,
+                llvm::function_ref<void(llvm::Value *, llvm::ArrayRef<llvm::Value *>)> Each) {
+  llvm::IRBuilder<> &B = C.B;
+  MemDescType *M = memdescOf(MemDesc);
   llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
-  unsigned Bytes = getSharedElementBytes(M->getElementType());
-  int64_t BoxInner = 128 / Bytes, Rows = Shape[0];
-  llvm::Value *Dst = C.scalar(I.getMemDesc()), *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
-  llvm::Value *Pred = firstThreadAnd(C, C.scalar(I.getPred()));
+  int64_t BoxInner = 128 / getSharedElementBytes(M->getElementType()), Rows = Shape[0];
   for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
-    llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(I.getOffset(1)), B.getInt32(J * BoxInner)),
-                              C.scalar(I.getOffset(0))};
-    C.getTarget().tmaLoad(B, C.sharedPtr(Dst, uint32_t(J * Rows * 128)), Map, Coords, Bar, Pred);
+    llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(Col), B.getInt32(J * BoxInner)),
+                              C.scalar(Row)};
+    Each(C.sharedPtr(C.scalar(MemDesc), uint32_t(J * Rows * 128)), Coords);
   }
+}
+
+void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
+  llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
+  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
+  llvm::Value *Pred = firstThreadAnd(C, C.scalar(I.getPred()));
+  forEachBox(C, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
+             [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
+               C.getTarget().tmaLoad(C.B, Box, Map, Coords, Bar, Pred);
+             });
+}
+
+void tmaStore(LoweringContext &C, const AsyncTMAStoreInst &I) {
+  llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
+  llvm::Value *Pred = firstThreadAnd(C, nullptr);
+  forEachBox(C, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
+             [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
+               C.getTarget().tmaStore(C.B, Map, Coords, Box, Pred);
+             });
+  C.getTarget().tmaStoreWait(C.B, Pred);
 }
 
 } // namespace
@@ -408,6 +432,9 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     return;
   case Opcode::AsyncTMACopy:
     tmaCopy(C, llvm::cast<AsyncTMACopyInst>(I));
+    return;
+  case Opcode::AsyncTMAStore:
+    tmaStore(C, llvm::cast<AsyncTMAStoreInst>(I));
     return;
   default:
     C.unsupported(I, "not a shared memory instruction");

@@ -134,6 +134,7 @@ private:
     case OpFamily::AsyncWait:
     case OpFamily::MBarrier:
     case OpFamily::AsyncTMACopy:
+    case OpFamily::AsyncTMAStore:
       lowerSharedMemory(C, I);
       return;
     case OpFamily::MakeTensorDesc:

@@ -187,6 +187,14 @@ public:
   virtual void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
                        llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
                        llvm::Value *Pred) const {}
+  /// Starts the TMA store of the box in \p Src to \p Coords of the tensor
+  /// \p TensorMap describes (in the open bulk group).
+  virtual void tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
+                        llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Src,
+                        llvm::Value *Pred) const {}
+  /// Closes the bulk group and waits until its stores have read shared
+  /// memory.
+  virtual void tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const {}
   /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
   /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
   virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }

@@ -105,3 +105,30 @@ void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Valu
                             "[$1, {" + List + "}], [$2];"),
           Constraints + ",~{memory}");
 }
+
+void NVPTXTargetInfo::tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
+                               llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Src,
+                               llvm::Value *Pred) const {
+  unsigned Rank = Coords.size();
+  std::string List, Constraints = "l,r,r";
+  for (unsigned K = 0; K < Rank; ++K) {
+    List += (K ? ", $" : "$") + std::to_string(3 + K);
+    Constraints += ",r";
+  }
+  llvm::SmallVector<llvm::Value *, 8> Ins = {TensorMap, sharedAddress(B, Src),
+                                             B.CreateZExt(Pred, B.getInt32Ty())};
+  Ins.append(Coords.begin(), Coords.end());
+  callAsm(B, Ins,
+          predicated(2, "cp.async.bulk.tensor." + std::to_string(Rank) +
+                            "d.global.shared::cta.bulk_group [$0, {" + List + "}], [$1];"),
+          Constraints + ",~{memory}");
+}
+
+void NVPTXTargetInfo::tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const {
+  // .read: the shared memory may be reused once TMA has read it; the
+  // global writes complete on their own (by the grid's end).
+  callAsm(B, {B.CreateZExt(Pred, B.getInt32Ty())},
+          "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.commit_group; "
+          "@p cp.async.bulk.wait_group.read 0; }",
+          "r,~{memory}");
+}

@@ -76,6 +76,9 @@ public:
   void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
                llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
                llvm::Value *Pred) const override;
+  void tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap, llvm::ArrayRef<llvm::Value *> Coords,
+                llvm::Value *Src, llvm::Value *Pred) const override;
+  void tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,

@@ -21,11 +21,11 @@
 //      the tensor, on either side, as TMA fills them), descriptor_store
 //      `store %ptrs, %value, %inbounds`.
 //
-// Option keep= leaves some loads as they are: `tensormaps` those whose
+// Option keep= leaves some accesses as they are: `tensormaps` those whose
 // descriptor has a tensormap (a host-side descriptor's: the default
 // pipeline, which does not know the target, leaves them to the layout
-// pipeline), `tma` those TMA can copy (tmaCopiesLoad: the layout pipeline
-// on sm_90a, whose pipeline and lower-tma-loads passes take them).
+// pipeline), `tma` those TMA can copy (tmaCopies: the layout pipeline on
+// sm_90a, whose pipeline and lower-tma-copies passes take them).
 //
 // make_tensor_descriptor is left to dce once nothing reads it. The pass
 // runs after inline (a descriptor passed to a device function is then the
@@ -115,9 +115,9 @@ bool hasTensorMap(const Instruction &I) {
 PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, AnalysisManager &AM) {
   const AxisInfoAnalysis *AI = K == Keep::TMA ? &AM.get<AxisInfoAnalysis>(F) : nullptr;
   auto Kept = [&](const Instruction &I) {
-    if (I.getOpcode() != Opcode::DescriptorLoad || K == Keep::None)
+    if (K == Keep::None)
       return false;
-    return K == Keep::TensorMaps ? hasTensorMap(I) : tmaCopiesLoad(I, *AI);
+    return K == Keep::TensorMaps ? hasTensorMap(I) : tmaCopies(I, *AI);
   };
   llvm::SmallVector<Instruction *, 8> Accesses;
   for (BasicBlock &BB : F)

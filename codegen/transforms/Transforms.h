@@ -31,13 +31,13 @@ public:
 };
 
 /// descriptor_load/_store as masked load/store of pointer blocks, but the
-/// loads that \p Keep keeps.
+/// accesses that \p Keep keeps.
 class LowerTensorDescriptorsPass : public FunctionPass {
 public:
   enum class Keep {
     None,       // lower every access
-    TensorMaps, // keep the loads whose descriptor has a tensormap
-    TMA,        // keep the loads TMA can copy (tmaCopiesLoad)
+    TensorMaps, // keep the accesses whose descriptor has a tensormap
+    TMA,        // keep the accesses TMA can copy (tmaCopies)
   };
   explicit LowerTensorDescriptorsPass(Keep K = Keep::None) : K(K) {}
   llvm::StringRef getName() const override { return "lower-tensor-descriptors"; }

@@ -137,6 +137,7 @@ const OpRow AllOps[] = {
     {Opcode::WaitBarrier, "wait_barrier", OpFamily::MBarrier},
     {Opcode::InvalBarrier, "inval_barrier", OpFamily::MBarrier},
     {Opcode::AsyncTMACopy, "async_tma_copy", OpFamily::AsyncTMACopy},
+    {Opcode::AsyncTMAStore, "async_tma_store", OpFamily::AsyncTMAStore},
     {Opcode::MakeRange, "make_range", OpFamily::MakeRange},
     {Opcode::Splat, "splat", OpFamily::Splat},
     {Opcode::Broadcast, "broadcast", OpFamily::Broadcast},
@@ -171,7 +172,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 109u);
+  CHECK(getNumOpcodes() == 110u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -495,21 +496,21 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
                               Opcode::DescriptorStore, Opcode::InitBarrier,
                               Opcode::BarrierExpect, Opcode::WaitBarrier, Opcode::InvalBarrier,
-                              Opcode::AsyncTMACopy};
+                              Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
   // A wait reads and writes: the copies it waits for land, and nothing that
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
                             Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
                             Opcode::DescriptorLoad, Opcode::BarrierExpect, Opcode::WaitBarrier,
-                            Opcode::AsyncTMACopy};
+                            Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
                              Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
                              Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore,
                              Opcode::InitBarrier, Opcode::BarrierExpect, Opcode::WaitBarrier,
-                             Opcode::InvalBarrier, Opcode::AsyncTMACopy};
+                             Opcode::InvalBarrier, Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

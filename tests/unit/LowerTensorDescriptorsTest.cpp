@@ -87,15 +87,17 @@ size_t count(const std::string &S, llvm::StringRef What) {
 } // namespace
 
 TEST_CASE("lower-tensor-descriptors: keep= leaves the loads a target may copy with TMA") {
-  // keep=tensormaps: every load through a tensormap, for the GPU pipeline
-  // to decide; the stores always become pointers.
+  // keep=tensormaps: every access through a tensormap, for the GPU
+  // pipeline to decide.
   std::string Deferred = runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=tensormaps}");
   CHECK(count(Deferred, "= descriptor_load") == 3);
-  CHECK(count(Deferred, "descriptor_store") == 0);
-  // keep=tma: only the aligned load of whole 128-byte rows.
+  CHECK(count(Deferred, "descriptor_store") == 3);
+  // keep=tma: only the aligned accesses of whole 128-byte rows.
   std::string TMA = runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=tma}");
   CHECK(count(TMA, "= descriptor_load") == 1);
   CHECK(TMA.find("%v = descriptor_load %d") != std::string::npos);
+  CHECK(count(TMA, "descriptor_store") == 1);
+  CHECK(TMA.find("descriptor_store %d, %o, %o, %v") != std::string::npos);
   // No option: all of them.
   CHECK(count(runPipeline(WithTensorMap, "lower-tensor-descriptors"), "descriptor_") == 0);
   CHECK_THROWS_AS(runPipeline(WithTensorMap, "lower-tensor-descriptors{keep=all}"), CompileError);
@@ -112,10 +114,11 @@ bb0:
   CHECK_THROWS_AS(runPipeline(IR, "dce"), CompileError);
 }
 
-TEST_CASE("lower-tma-loads: one TMA copy, waited for, then read in the load's layout") {
+TEST_CASE("lower-tma-copies: one TMA copy, waited for, then read in the load's layout; "
+          "a store from a buffer") {
   std::string Out = runPipeline(
       WithTensorMap, "lower-tensor-descriptors{keep=tma},dce,assign-layouts{num-warps=4,wgmma=1},"
-                     "lower-tma-loads,insert-barriers");
+                     "lower-tma-copies,insert-barriers");
   CHECK(Out.find("descriptor_load") == std::string::npos);
   size_t Init = Out.find("init_barrier"), Expect = Out.find("barrier_expect"),
          Copy = Out.find("async_tma_copy"), Wait = Out.find("wait_barrier"),
@@ -130,4 +133,11 @@ TEST_CASE("lower-tma-loads: one TMA copy, waited for, then read in the load's la
   CHECK(count(Out.substr(Init, Expect - Init), "\n  barrier\n") == 1);
   CHECK(count(Out.substr(Wait, Inval - Wait), "\n  barrier\n") == 1);
   CHECK(Out.find("{num=8192}") != std::string::npos);
+  // The store: its block into an NVMMA buffer, a barrier, thread 0's TMA.
+  size_t Store = Out.find("async_tma_store %d, %o, %o, ");
+  REQUIRE(Store != std::string::npos);
+  size_t Alloc = Out.rfind("local_alloc", Store);
+  CHECK(Alloc > Read);
+  CHECK(count(Out.substr(Alloc, Store - Alloc), "\n  barrier\n") == 1);
+  CHECK(Out.find("descriptor_store") == std::string::npos);
 }

@@ -300,7 +300,8 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
     (cp.async.bulk.tensor into the NVMMA ring, completing on mbarriers that
     the body waits on), the tensor maps 128-byte parameters; where the
     facts do not promise TMA's alignment (a 4095-element row) they read
-    pointers. The store stays a pointer store. Compile only."""
+    pointers. The store goes through an NVMMA buffer to a TMA store (or
+    pointers). Compile only."""
     import tritium
     from tritium.runtime.jit import MockTensor
     from tritium.tools.tensor_descriptor import TensorDescriptor
@@ -317,7 +318,9 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
     assert ("cp.async.bulk.tensor.2d" in ptx) == aligned
     assert ("mbarrier.try_wait.parity" in ptx) == aligned
     assert not aligned or "cp.async.cg.shared.global" not in ptx
-    assert "wgmma.mma_async" in ptx and "st.global" in ptx
+    assert "wgmma.mma_async" in ptx
+    assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == aligned
+    assert ("st.global" in ptx) != aligned
     from tritium._C import nvptx
     ptxas = nvptx.find_ptxas()
     if aligned and ptxas:
@@ -328,7 +331,7 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
 
 def _check_sass_tma(cubin):
     """Where the toolkit has cuobjdump (not in CI): the SASS copies with
-    UTMALDG and waits with SYNCS."""
+    UTMALDG, waits with SYNCS and stores with UTMASTG."""
     import shutil
     import subprocess
     import tempfile
@@ -340,3 +343,4 @@ def _check_sass_tma(cubin):
         f.flush()
         sass = subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
     assert "UTMALDG.2D" in sass and "SYNCS.PHASECHK" in sass and "HGMMA" in sass
+    assert "UTMASTG.2D" in sass

@@ -1,6 +1,6 @@
-//===- LowerTMALoads.cpp - The descriptor loads left for TMA, one at a time ===//
+//===- LowerTMACopies.cpp - Descriptor accesses left for TMA, one by one --===//
 //
-// lower-tma-loads copies each descriptor_load that lower-tensor-descriptors
+// lower-tma-copies copies each descriptor_load that lower-tensor-descriptors
 // kept for TMA (on sm_90a) and the pipeliner did not stage (a load outside
 // a pipelined loop, or one whose block does not go to shared memory for a
 // dot) with one TMA copy, right where it is:
@@ -22,6 +22,18 @@
 // thread 0, read by all) and before a copy that overwrites bytes still
 // being read, and between the waits and inval_barrier. The barrier is
 // initialized for each copy, so phase 0 is the one to wait for.
+//
+// A descriptor_store it kept goes through shared memory the other way:
+//
+//   descriptor_store %d, %i, %j, %v
+//     becomes
+//   %buf = local_alloc %v : memdesc<..., <NVMMA, rows contiguous>>
+//   async_tma_store %d, %i, %j, %buf
+//
+// (the registers' writes are fenced for the async proxy by local_alloc's
+// lowering; insert-barriers puts the barrier between them and thread 0's
+// store, and one before whatever writes those bytes next, after thread
+// 0 has waited for TMA to read them).
 //
 // Requires: layout-level IR after pipeline, before insert-barriers.
 // Preserves: the CFG.
@@ -46,7 +58,7 @@ void copyWithTMA(DescriptorLoadInst &Load) {
   B.setLoc(Load.getLoc());
   Type *T = Load.getResult()->getType();
   unsigned Bytes = getSharedElementBytes(T);
-  // lower-tensor-descriptors kept only loads this layout fits (tmaCopiesLoad).
+  // lower-tensor-descriptors kept only blocks this layout fits (tmaCopies).
   LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, Bytes);
   Value *Buf = B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, true));
   LinearLayout One({LinearLayout::InDim{"offset", {}}}, {{outDimName(0), 1}});
@@ -77,18 +89,37 @@ void copyWithTMA(DescriptorLoadInst &Load) {
   Load.eraseFromParent();
 }
 
-class LowerTMALoadsPass : public FunctionPass {
+void storeWithTMA(DescriptorStoreInst &Store) {
+  IRBuilder B(Store.getParent()->getParent()->getContext());
+  B.setInsertPoint(&Store);
+  B.setLoc(Store.getLoc());
+  Type *T = Store.getValue()->getType();
+  LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, getSharedElementBytes(T));
+  Value *Buf = B.createLocalAlloc(
+      MemDescType::get(T->getScalarType(), T->getShape(), Shared, false), Store.getValue());
+  llvm::SmallVector<Value *, 5> Offsets;
+  for (unsigned D = 0; D < Store.getRank(); ++D)
+    Offsets.push_back(Store.getOffset(D));
+  B.createAsyncTMAStore(Store.getDesc(), Offsets, Buf);
+  Store.eraseFromParent();
+}
+
+class LowerTMACopiesPass : public FunctionPass {
 public:
-  llvm::StringRef getName() const override { return "lower-tma-loads"; }
+  llvm::StringRef getName() const override { return "lower-tma-copies"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
-    llvm::SmallVector<DescriptorLoadInst *, 4> Loads;
+    llvm::SmallVector<Instruction *, 4> Accesses;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
-        if (auto *L = llvm::dyn_cast<DescriptorLoadInst>(&I))
-          Loads.push_back(L);
-    for (DescriptorLoadInst *L : Loads)
-      copyWithTMA(*L);
-    if (Loads.empty())
+        if (I.getOpcode() == Opcode::DescriptorLoad || I.getOpcode() == Opcode::DescriptorStore)
+          Accesses.push_back(&I);
+    for (Instruction *I : Accesses) {
+      if (auto *L = llvm::dyn_cast<DescriptorLoadInst>(I))
+        copyWithTMA(*L);
+      else
+        storeWithTMA(*llvm::cast<DescriptorStoreInst>(I));
+    }
+    if (Accesses.empty())
       return PreservedAnalyses::all();
     return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
   }
@@ -96,6 +127,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Pass> tritium::createLowerTMALoadsPass() {
-  return std::make_unique<LowerTMALoadsPass>();
+std::unique_ptr<Pass> tritium::createLowerTMACopiesPass() {
+  return std::make_unique<LowerTMACopiesPass>();
 }
