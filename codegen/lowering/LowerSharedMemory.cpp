@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MFMALayouts.h"
+#include "analysis/WGMMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -305,8 +306,10 @@ llvm::Value *firstThreadAnd(LoweringContext &C, llvm::Value *Pred) {
 
 void mbarrier(LoweringContext &C, const MBarrierInst &I) {
   llvm::IRBuilder<> &B = C.B;
-  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
   const TargetInfo &T = C.getTarget();
+  if (!T.hasTMA())
+    C.unsupported(I, "mbarriers on a target without them (sm_90a has them)");
+  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
   if (I.getOpcode() == Opcode::InitBarrier)
     T.mbarrierInit(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, nullptr));
   else if (I.getOpcode() == Opcode::InvalBarrier)
@@ -319,22 +322,26 @@ void mbarrier(LoweringContext &C, const MBarrierInst &I) {
 
 /// The tensor map of \p Desc's make_tensor_descriptor.
 llvm::Value *tensorMapOf(LoweringContext &C, const Instruction &I, Value *Desc) {
-  auto *Made = llvm::cast<MakeTensorDescInst>(Desc->getDefiningInstruction());
+  if (!C.getTarget().hasTMA())
+    C.unsupported(I, "TMA copies on a target without them (sm_90a has them)");
+  auto *Made = llvm::dyn_cast_or_null<MakeTensorDescInst>(Desc->getDefiningInstruction());
+  if (!Made || !Made->getTensorMap())
+    C.unsupported(I, "a TMA copy of a descriptor that is not a make_tensor_descriptor with a "
+                     "tensormap");
   auto *Param = llvm::cast<llvm::Argument>(C.scalar(Made->getTensorMap()));
-  llvm::Value *Map = C.getTarget().tensorMapAddress(C.B, Param);
-  if (!Map)
-    C.unsupported(I, "TMA copies on a target without them");
-  return Map;
+  return C.getTarget().tensorMapAddress(C.B, Param);
 }
 
 /// \p Each(box's shared address, its coordinates innermost first) for
 /// each 128-byte column block of the NVMMA buffer \p MemDesc at \p Offsets
 /// (the box the host encoded: tools/tensor_descriptor.py's tma_box), each
 /// rows x 128 bytes after the last.
-void forEachBox(LoweringContext &C, Value *MemDesc, Value *Row, Value *Col,
+void forEachBox(LoweringContext &C, const Instruction &I, Value *MemDesc, Value *Row, Value *Col,
                 llvm::function_ref<void(llvm::Value *, llvm::ArrayRef<llvm::Value *>)> Each) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(MemDesc);
+  if (nvmmaContiguousDim(*M) != 1u)
+    C.unsupported(I, "a TMA copy's buffer must be in the NVMMA layout with its rows contiguous");
   llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
   int64_t BoxInner = 128 / getSharedElementBytes(M->getElementType()), Rows = Shape[0];
   for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
@@ -348,7 +355,7 @@ void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
   llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
   llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
   llvm::Value *Pred = firstThreadAnd(C, C.scalar(I.getPred()));
-  forEachBox(C, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
+  forEachBox(C, I, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
              [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
                C.getTarget().tmaLoad(C.B, Box, Map, Coords, Bar, Pred);
              });
@@ -357,7 +364,7 @@ void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
 void tmaStore(LoweringContext &C, const AsyncTMAStoreInst &I) {
   llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
   llvm::Value *Pred = firstThreadAnd(C, nullptr);
-  forEachBox(C, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
+  forEachBox(C, I, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
              [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
                C.getTarget().tmaStore(C.B, Map, Coords, Box, Pred);
              });

@@ -174,6 +174,8 @@ public:
   virtual void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const {}
   /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
   virtual void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const {}
+  /// Whether the target has the hooks below (sm_90a).
+  virtual bool hasTMA() const { return false; }
   /// Whether a tensormap argument is a 128-byte parameter passed by value
   /// (where a target has no TMA, a pointer holds its place, unread).
   virtual bool passesTensorMapsByValue() const { return false; }

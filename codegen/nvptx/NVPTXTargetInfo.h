@@ -65,6 +65,7 @@ public:
                  llvm::MutableArrayRef<llvm::Value *> Regs) const override;
   void fenceProxyAsync(llvm::IRBuilder<> &B) const override;
   // NVPTXTMA.cpp
+  bool hasTMA() const override { return GPU.has(Target::WGMMA); }
   bool passesTensorMapsByValue() const override { return true; }
   void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
                     llvm::Value *Pred) const override;
