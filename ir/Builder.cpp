@@ -168,6 +168,17 @@ Instruction *IRBuilder::createAsyncWait(int64_t Num) {
   return create(Opcode::AsyncWait, {}, {}, {intAttr(AttrKey::Num, Num)});
 }
 
+Value *IRBuilder::createBarrierAlloc(unsigned Slots) {
+  // One 8-byte word per barrier: the shared layout of one element (its
+  // output named as the parser names a layout's dimensions).
+  LinearLayout One = LinearLayout::identity1D(1, "offset", "dim0");
+  llvm::SmallVector<int64_t, 2> Shape;
+  if (Slots)
+    Shape.push_back(Slots);
+  Shape.push_back(1);
+  return createLocalAlloc(MemDescType::get(getI64Ty(), Shape, One, true));
+}
+
 Instruction *IRBuilder::createInitBarrier(Value *Barrier, int64_t Count) {
   return create(Opcode::InitBarrier, {}, {Barrier}, {intAttr(AttrKey::Num, Count)});
 }

@@ -110,6 +110,9 @@ public:
   Instruction *createDescriptorStore(Value *Desc, llvm::ArrayRef<Value *> Offsets, Value *Val);
   Instruction *createAsyncWait(int64_t Num);
   // mbarriers and TMA (MBarrierInst, AsyncTMACopyInst).
+  /// A local_alloc of one mbarrier (memdesc<1 x i64>), or of \p Slots of
+  /// them (memdesc<Slots x 1 x i64>), uninitialized.
+  Value *createBarrierAlloc(unsigned Slots = 0);
   Instruction *createInitBarrier(Value *Barrier, int64_t Count);
   Instruction *createBarrierExpect(Value *Barrier, Value *Pred, int64_t Bytes);
   Instruction *createWaitBarrier(Value *Barrier, Value *Phase);

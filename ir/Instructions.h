@@ -184,6 +184,12 @@ class DescriptorLoadInst : public Instruction {
   Value *getDesc() const { return getOperand(0); }
   unsigned getRank() const { return getNumOperands() - 1; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
+  llvm::SmallVector<Value *, 5> getOffsets() const {
+    llvm::SmallVector<Value *, 5> Out;
+    for (unsigned D = 0; D < getRank(); ++D)
+      Out.push_back(getOffset(D));
+    return Out;
+  }
 };
 
 /// descriptor_store %d, %offsets..., %v: writes the block %v at %offsets of
@@ -193,6 +199,12 @@ class DescriptorStoreInst : public Instruction {
   Value *getDesc() const { return getOperand(0); }
   unsigned getRank() const { return getNumOperands() - 2; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
+  llvm::SmallVector<Value *, 5> getOffsets() const {
+    llvm::SmallVector<Value *, 5> Out;
+    for (unsigned D = 0; D < getRank(); ++D)
+      Out.push_back(getOffset(D));
+    return Out;
+  }
   Value *getValue() const { return getOperand(getNumOperands() - 1); }
 };
 

@@ -61,15 +61,11 @@ void copyWithTMA(DescriptorLoadInst &Load) {
   // lower-tensor-descriptors kept only blocks this layout fits (tmaCopies).
   LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, Bytes);
   Value *Buf = B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, true));
-  LinearLayout One({LinearLayout::InDim{"offset", {}}}, {{outDimName(0), 1}});
-  Value *Bar = B.createLocalAlloc(MemDescType::get(Type::getInt(B.getContext(), 64), {1}, One, true));
+  Value *Bar = B.createBarrierAlloc();
   B.createInitBarrier(Bar, 1);
   Value *True = B.getIntConstant(Type::getInt(B.getContext(), 1), 1);
   B.createBarrierExpect(Bar, True, T->getNumElements() * Bytes);
-  llvm::SmallVector<Value *, 5> Offsets;
-  for (unsigned D = 0; D < Load.getRank(); ++D)
-    Offsets.push_back(Load.getOffset(D));
-  B.createAsyncTMACopy(Buf, Bar, Load.getDesc(), Offsets, True);
+  B.createAsyncTMACopy(Buf, Bar, Load.getDesc(), Load.getOffsets(), True);
   B.createWaitBarrier(Bar, B.getInt32(0));
   B.createInvalBarrier(Bar);
   // Staged for a dot in the layout TMA writes: that buffer is this one.
@@ -97,10 +93,7 @@ void storeWithTMA(DescriptorStoreInst &Store) {
   LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, getSharedElementBytes(T));
   Value *Buf = B.createLocalAlloc(
       MemDescType::get(T->getScalarType(), T->getShape(), Shared, false), Store.getValue());
-  llvm::SmallVector<Value *, 5> Offsets;
-  for (unsigned D = 0; D < Store.getRank(); ++D)
-    Offsets.push_back(Store.getOffset(D));
-  B.createAsyncTMAStore(Store.getDesc(), Offsets, Buf);
+  B.createAsyncTMAStore(Store.getDesc(), Store.getOffsets(), Buf);
   Store.eraseFromParent();
 }
 

@@ -251,13 +251,13 @@ private:
       for (const StagedLoad &S : Loads)
         if (S.isTMA()) {
           llvm::SmallVector<Value *, 5> Offsets;
-          for (unsigned K = 1; K < S.Load->getNumOperands(); ++K)
-            Offsets.push_back(lookup(M, S.Load->getOperand(K)));
+          for (Value *Offset : llvm::cast<DescriptorLoadInst>(S.Load)->getOffsets())
+            Offsets.push_back(lookup(M, Offset));
           B.createAsyncTMACopy(B.createMemDescIndex(S.Ring, Slot), Barrier,
                                lookup(M, S.Load->getOperand(0)), Offsets, Runs);
         }
     }
-    if (Barriers && TMABytes == totalBytes())
+    if (!hasPointerLoads())
       return; // no cp.async group
     for (const StagedLoad &S : Loads) {
       if (S.isTMA())
@@ -291,9 +291,7 @@ private:
     }
     if (TMABytes) {
       // One barrier per slot, for the TMA copies of the iteration it holds.
-      Type *I64 = Type::getInt(B.getContext(), 64);
-      LinearLayout One({LinearLayout::InDim{"offset", {}}}, {{outDimName(0), 1}});
-      Barriers = B.createLocalAlloc(MemDescType::get(I64, {int64_t(Stages), 1}, One, true));
+      Barriers = B.createBarrierAlloc(Stages);
       for (unsigned K = 0; K < Stages; ++K)
         B.createInitBarrier(B.createMemDescIndex(Barriers, B.getInt32(K)), 1);
     }
@@ -332,7 +330,7 @@ private:
         First = S.Alloc;
     B.setInsertPoint(First);
     B.setLoc(First->getLoc());
-    bool CpAsync = TMABytes != totalBytes();
+    bool CpAsync = hasPointerLoads();
     if (CpAsync)
       B.createAsyncWait(int64_t(Stages) - 2);
     Value *N = Iter->getResult(0), *S = B.getInt32(Stages);
@@ -388,11 +386,9 @@ private:
     Type *T = S.Load->getResult(0)->getType();
     return T->getNumElements() * getSharedElementBytes(T);
   }
-  int64_t totalBytes() const {
-    int64_t Sum = 0;
-    for (const StagedLoad &S : Loads)
-      Sum += bytesOf(S);
-    return Sum;
+  /// Whether some staged loads are cp.async copies (pointer loads).
+  bool hasPointerLoads() const {
+    return llvm::any_of(Loads, [](const StagedLoad &S) { return !S.isTMA(); });
   }
 
   /// The last dot of \p BB that wgmma runs: placed for it, both operands

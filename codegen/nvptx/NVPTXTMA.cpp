@@ -15,19 +15,14 @@
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
 
-#include "llvm/IR/InlineAsm.h"
-
 using namespace tritium;
 
 namespace {
 
-void callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
+/// An asm block with side effects and no results.
+void emitAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
              llvm::StringRef Constraints) {
-  llvm::SmallVector<llvm::Type *, 8> Tys;
-  for (llvm::Value *V : Ins)
-    Tys.push_back(V->getType());
-  auto *FT = llvm::FunctionType::get(B.getVoidTy(), Tys, false);
-  B.CreateCall(llvm::InlineAsm::get(FT, Asm, Constraints, true), Ins);
+  callAsm(B, {}, Ins, Asm, Constraints, true);
 }
 
 llvm::Value *sharedAddress(llvm::IRBuilder<> &B, llvm::Value *P) {
@@ -45,7 +40,7 @@ void NVPTXTargetInfo::mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsig
                                    llvm::Value *Pred) const {
   // The fence makes the initialization visible to the asynchronous proxy
   // (TMA's complete_tx), which the barrier after it does not order.
-  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+  emitAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
           predicated(1, "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(Count) + ";") +
               " fence.mbarrier_init.release.cluster;",
           "r,r,~{memory}");
@@ -53,7 +48,7 @@ void NVPTXTargetInfo::mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsig
 
 void NVPTXTargetInfo::mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
                                      llvm::Value *Pred) const {
-  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+  emitAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
           predicated(1, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " +
                             std::to_string(Bytes) + ";"),
           "r,r,~{memory}");
@@ -63,7 +58,7 @@ void NVPTXTargetInfo::mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar,
                                    llvm::Value *Phase) const {
   // try_wait suspends for a while where the phase is not complete; the loop
   // asks again. Labels inside braces are local to them.
-  callAsm(B, {sharedAddress(B, Bar), Phase},
+  emitAsm(B, {sharedAddress(B, Bar), Phase},
           "{ .reg .pred ready; retry: mbarrier.try_wait.parity.shared::cta.b64 ready, [$0], $1; "
           "@!ready bra.uni retry; }",
           "r,r,~{memory}");
@@ -71,7 +66,7 @@ void NVPTXTargetInfo::mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar,
 
 void NVPTXTargetInfo::mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar,
                                     llvm::Value *Pred) const {
-  callAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
+  emitAsm(B, {sharedAddress(B, Bar), B.CreateZExt(Pred, B.getInt32Ty())},
           predicated(1, "mbarrier.inval.shared::cta.b64 [$0];"), "r,r,~{memory}");
 }
 
@@ -79,10 +74,9 @@ llvm::Value *NVPTXTargetInfo::tensorMapAddress(llvm::IRBuilder<> &B,
                                                llvm::Argument *Param) const {
   std::string Symbol =
       Param->getParent()->getName().str() + "_param_" + std::to_string(Param->getArgNo());
-  auto *FT = llvm::FunctionType::get(B.getInt64Ty(), false);
-  auto *IA = llvm::InlineAsm::get(
-      FT, "{ .reg .b64 a; mov.b64 a, " + Symbol + "; cvta.param.u64 $0, a; }", "=l", false);
-  return B.CreateCall(IA, {});
+  return callAsm(B, {B.getInt64Ty()}, {},
+                          "{ .reg .b64 a; mov.b64 a, " + Symbol + "; cvta.param.u64 $0, a; }",
+                          "=l", false);
 }
 
 void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
@@ -99,7 +93,7 @@ void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Valu
   std::string Constraints = "r,l,r,r";
   for (unsigned K = 0; K < Rank; ++K)
     Constraints += ",r";
-  callAsm(B, Ins,
+  emitAsm(B, Ins,
           predicated(3, "cp.async.bulk.tensor." + std::to_string(Rank) +
                             "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], "
                             "[$1, {" + List + "}], [$2];"),
@@ -118,7 +112,7 @@ void NVPTXTargetInfo::tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
   llvm::SmallVector<llvm::Value *, 8> Ins = {TensorMap, sharedAddress(B, Src),
                                              B.CreateZExt(Pred, B.getInt32Ty())};
   Ins.append(Coords.begin(), Coords.end());
-  callAsm(B, Ins,
+  emitAsm(B, Ins,
           predicated(2, "cp.async.bulk.tensor." + std::to_string(Rank) +
                             "d.global.shared::cta.bulk_group [$0, {" + List + "}], [$1];"),
           Constraints + ",~{memory}");
@@ -127,7 +121,7 @@ void NVPTXTargetInfo::tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
 void NVPTXTargetInfo::tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const {
   // .read: the shared memory may be reused once TMA has read it; the
   // global writes complete on their own (by the grid's end).
-  callAsm(B, {B.CreateZExt(Pred, B.getInt32Ty())},
+  emitAsm(B, {B.CreateZExt(Pred, B.getInt32Ty())},
           "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.commit_group; "
           "@p cp.async.bulk.wait_group.read 0; }",
           "r,~{memory}");

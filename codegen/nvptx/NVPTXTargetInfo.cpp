@@ -57,21 +57,6 @@ std::string semScope(MemSem Sem, MemScope Scope) {
   return S;
 }
 
-/// Calls an asm block; \p Outs result types (zero, one or several).
-llvm::Value *callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
-                     llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
-                     llvm::StringRef Constraints, bool SideEffects) {
-  llvm::Type *Ret = Outs.empty()      ? B.getVoidTy()
-                    : Outs.size() == 1 ? Outs[0]
-                                       : llvm::StructType::get(B.getContext(), Outs);
-  llvm::SmallVector<llvm::Type *, 8> InTys;
-  for (llvm::Value *V : Ins)
-    InTys.push_back(V->getType());
-  auto *FT = llvm::FunctionType::get(Ret, InTys, false);
-  auto *IA = llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects);
-  return B.CreateCall(IA, Ins);
-}
-
 /// Applies \p F to \p V as 32-bit pieces (shuffles move 32 bits).
 llvm::Value *by32Bits(llvm::IRBuilder<> &B, llvm::Value *V,
                       llvm::function_ref<llvm::Value *(llvm::Value *)> F) {
@@ -606,4 +591,18 @@ bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
     D.push_back(HalfAcc ? B.CreateExtractElement(B.CreateExtractValue(R, I / 2), uint64_t(I % 2))
                         : B.CreateExtractValue(R, I));
   return true;
+}
+
+llvm::Value *tritium::callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
+                              llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
+                              llvm::StringRef Constraints, bool SideEffects) {
+  llvm::Type *Ret = Outs.empty()      ? B.getVoidTy()
+                    : Outs.size() == 1 ? Outs[0]
+                                       : llvm::StructType::get(B.getContext(), Outs);
+  llvm::SmallVector<llvm::Type *, 8> InTys;
+  for (llvm::Value *V : Ins)
+    InTys.push_back(V->getType());
+  auto *FT = llvm::FunctionType::get(Ret, InTys, false);
+  auto *IA = llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects);
+  return B.CreateCall(IA, Ins);
 }

@@ -13,6 +13,12 @@
 
 namespace tritium {
 
+/// Calls an inline PTX block; \p Outs its result types (zero, one or
+/// several, then a struct).
+llvm::Value *callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
+                     llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
+                     llvm::StringRef Constraints, bool SideEffects);
+
 /// NVIDIA GPUs (NVVM intrinsics and inline PTX).
 class NVPTXTargetInfo : public TargetInfo {
 public:

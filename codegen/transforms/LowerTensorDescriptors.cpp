@@ -97,13 +97,6 @@ std::pair<Value *, Value *> blockPointers(IRBuilder &B, const MakeTensorDescInst
   return {Ptrs, InBounds};
 }
 
-llvm::SmallVector<Value *, 5> offsetsOf(const Instruction &I, unsigned Rank) {
-  llvm::SmallVector<Value *, 5> Offsets;
-  for (unsigned D = 0; D < Rank; ++D)
-    Offsets.push_back(I.getOperand(1 + D));
-  return Offsets;
-}
-
 /// Whether \p I's descriptor is a make_tensor_descriptor with a tensormap.
 bool hasTensorMap(const Instruction &I) {
   auto *Made = llvm::dyn_cast_or_null<MakeTensorDescInst>(I.getOperand(0)->getDefiningInstruction());
@@ -140,14 +133,14 @@ PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, Analysi
                   "make it where it is used");
     const MakeTensorDescInst &Desc = *Made;
     if (auto *L = llvm::dyn_cast<DescriptorLoadInst>(I)) {
-      auto [Ptrs, InBounds] = blockPointers(B, Desc, offsetsOf(*L, L->getRank()));
+      auto [Ptrs, InBounds] = blockPointers(B, Desc, L->getOffsets());
       Type *T = L->getResult()->getType();
       Value *Zeros = T->getScalarType()->isFloat() ? B.getFloatConstant(T, 0.0)
                                                    : B.getIntConstant(T, 0);
       L->getResult()->replaceAllUsesWith(B.createLoad(Ptrs, InBounds, Zeros));
     } else {
       auto *S = llvm::cast<DescriptorStoreInst>(I);
-      auto [Ptrs, InBounds] = blockPointers(B, Desc, offsetsOf(*S, S->getRank()));
+      auto [Ptrs, InBounds] = blockPointers(B, Desc, S->getOffsets());
       B.createStore(Ptrs, S->getValue(), InBounds);
     }
     I->eraseFromParent();

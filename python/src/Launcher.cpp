@@ -141,7 +141,7 @@ std::optional<ParamSpec> parseTensorMap(const std::string &Type) {
   bool Known = false;
   for (const auto &El : Elements)
     if (Name == El.Name) {
-      P.Element = El.Element;
+      P.Map.Element = El.Element;
       P.ElementBytes = El.Bytes;
       Known = true;
     }
@@ -151,21 +151,21 @@ std::optional<ParamSpec> parseTensorMap(const std::string &Type) {
   uint32_t Dims[gpu::TensorMapSpec::MaxRank];
   const char *C = Type.c_str() + Open + 1, *End = Type.c_str() + Type.size() - 2;
   while (C < End) {
-    if (P.Rank == gpu::TensorMapSpec::MaxRank)
+    if (P.Map.Rank == gpu::TensorMapSpec::MaxRank)
       return std::nullopt;
     char *After = nullptr;
     unsigned long V = std::strtoul(C, &After, 10);
     if (After == C || V == 0 || V > 256) // TMA boxes: 1 to 256 per dimension
       return std::nullopt;
-    Dims[P.Rank++] = static_cast<uint32_t>(V);
+    Dims[P.Map.Rank++] = static_cast<uint32_t>(V);
     C = After;
     while (C < End && (*C == ',' || *C == ' '))
       ++C;
   }
-  if (P.Rank == 0)
+  if (P.Map.Rank == 0)
     return std::nullopt;
-  for (unsigned D = 0; D < P.Rank; ++D)
-    P.Box[D] = Dims[P.Rank - 1 - D];
+  for (unsigned D = 0; D < P.Map.Rank; ++D)
+    P.Map.Box[D] = Dims[P.Map.Rank - 1 - D];
   return P;
 }
 
@@ -196,7 +196,7 @@ std::optional<ParamSpec> parseParamType(const std::string &Type) {
 }
 
 std::string checkTensorMapParam(const std::vector<ParamSpec> &Params, size_t I) {
-  const size_t R = Params[I].Rank;
+  const size_t R = Params[I].Map.Rank;
   bool Ok = I >= 2 * R && Params[I - 2 * R].Type == ParamType::Ptr;
   for (size_t D = 0; Ok && D < R; ++D)
     Ok = Params[I - 2 * R + 1 + D].Type == ParamType::I32;
@@ -432,9 +432,7 @@ NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K,
     MapParam M;
     M.Index = I;
     M.ElementBytes = P.ElementBytes;
-    M.Last.Element = P.Element;
-    M.Last.Rank = P.Rank;
-    std::copy(P.Box, P.Box + P.Rank, M.Last.Box);
+    M.Last = P.Map;
     Maps.push_back(M);
   }
   // Asked once: a device attribute per launch would cost a driver call.

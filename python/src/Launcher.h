@@ -72,10 +72,10 @@ enum class ParamType : uint8_t {
 /// A kernel parameter's type; a TensorMap's also says what it maps.
 struct ParamSpec {
   ParamType Type = ParamType::Ptr;
-  gpu::TensorMapElement Element = gpu::TensorMapElement::U8; ///< TensorMap only
-  unsigned ElementBytes = 0;                                 ///< TensorMap only
-  unsigned Rank = 0;                                         ///< TensorMap only
-  uint32_t Box[gpu::TensorMapSpec::MaxRank] = {};            ///< innermost first
+  /// TensorMap only: the element type, rank and box (innermost first); the
+  /// launch fills in the rest.
+  gpu::TensorMapSpec Map;
+  unsigned ElementBytes = 0; ///< TensorMap only
 };
 
 /// "*fp16", "*kfp32" (const) -> Ptr, "i32" -> I32, ...,

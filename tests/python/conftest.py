@@ -50,3 +50,22 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def examples_dir():
     return os.path.join(REPO, "examples")
+
+
+@pytest.fixture
+def sass():
+    """A cubin's SASS: ``sass(cubin)`` runs the toolkit's cuobjdump, or
+    returns None where there is none (CI has ptxas only)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    def disassemble(cubin):
+        tool = shutil.which("cuobjdump")
+        if not tool:
+            return None
+        with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+            f.write(cubin)
+            f.flush()
+            return subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
+    return disassemble

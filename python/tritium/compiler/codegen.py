@@ -464,13 +464,13 @@ class CodeGenerator(ast.NodeVisitor):
                         # A host-side descriptor: the parameters the launch
                         # passes for it (base, shape, strides but the last).
                         from ..tools.tensor_descriptor import parameters
-                        binds.append((name, _HostDescriptor(len(params), ty), attrs))
-                        for suffix, part in parameters(ty.name):
-                            # The tensor map: a ptr<i8> argument with the
-                            # tensormap attribute, passed by value (128 bytes).
-                            if part.startswith("tensormap<"):
-                                part = "*i8"
-                            params.append(_types.str_to_ty(part))
+                        parts = parameters(ty.name)
+                        # The last may be the tensor map: a ptr<i8> argument with
+                        # the tensormap attribute, passed by value (128 bytes).
+                        has_map = parts[-1][1].startswith("tensormap<")
+                        binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
+                        for suffix, part in parts:
+                            params.append(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part))
                             param_names.append(name + suffix)
                     else:
                         binds.append((name, Leaf(len(params), ty), attrs))
@@ -1481,10 +1481,11 @@ def _set_noinline(ir_fn):
 
 class _HostDescriptor:
     """A kernel parameter that receives a host-side TensorDescriptor: its
-    arguments from ``first`` on (base, shape, strides but the last)."""
+    arguments from ``first`` on (base, shape, strides but the last, then the
+    tensor map where ``has_map``)."""
 
-    def __init__(self, first, ty):
-        self.first, self.ty = first, ty
+    def __init__(self, first, ty, has_map):
+        self.first, self.ty, self.has_map = first, ty, has_map
 
     def make(self, sem, attrs):
         # One fact per parameter (jit.py's _descriptor_spec): "D" where the
@@ -1499,8 +1500,7 @@ class _HostDescriptor:
             _set_arg_attrs(sem, self.first, attrs)
         rank = len(self.ty.shape)
         args = [tl._wrap(sem.get_arg(self.first + i)) for i in range(2 * rank)]
-        from ..tools.tensor_descriptor import tma_box
-        tensormap = self.first + 2 * rank if tma_box(self.ty.name) is not None else -1
+        tensormap = self.first + 2 * rank if self.has_map else -1
         return tl._wrap(sem.make_tensor_descriptor(
             args[0].handle, tl._offsets(args[1:1 + rank]), tl._offsets(args[1 + rank:] + [1]),
             list(self.ty.shape), tensormap_arg=tensormap))

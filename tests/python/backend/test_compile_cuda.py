@@ -363,7 +363,7 @@ WGMMA_CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4), (128, 6
 
 @pytest.mark.parametrize("dt", ["fp16", "bf16"])
 @pytest.mark.parametrize("bm,bn,bk,warps", WGMMA_CONFIGS, ids=[f"{a}x{b}x{c}w{d}" for a, b, c, d in WGMMA_CONFIGS])
-def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
+def test_matmul_on_wgmma(dt, bm, bn, bk, warps, sass):
     """cuda:90a: the tutorial matmul's dot is wgmma.mma_async m64nNk16, one
     per 64-row block of each warpgroup and K step of 16, its operands read
     through descriptors of NVMMA buffers (no ldmatrix), between
@@ -392,28 +392,20 @@ def test_matmul_on_wgmma(dt, bm, bn, bk, warps):
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
     assert "C7510" not in log and "serializ" not in log, log
     assert k.n_spills == 0
-    _check_sass_hgmma(k.asm["cubin"], f"HGMMA.64x{bn}x16.F32" + (".BF16" if dt == "bf16" else ""),
+    _check_sass_hgmma(sass, k.asm["cubin"], f"HGMMA.64x{bn}x16.F32" + (".BF16" if dt == "bf16" else ""),
                       (bm // (16 * warps)) * (bk // 16))
 
 
-def _check_sass_hgmma(cubin, instr, count):
+def _check_sass_hgmma(sass, cubin, instr, count):
     """Where the CUDA toolkit has cuobjdump (not in CI): the SASS has
     count times instr (the tensor cores' own wgmma), nothing else."""
-    import shutil
-    import subprocess
-    import tempfile
-    tool = shutil.which("cuobjdump")
-    if not tool:
-        return
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(cubin)
-        f.flush()
-        sass = subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
-    assert re.findall(r"HGMMA\.[\w.]+", sass) == [instr] * count
+    text = sass(cubin)
+    if text is not None:
+        assert re.findall(r"HGMMA\.[\w.]+", text) == [instr] * count
 
 
 @pytest.mark.parametrize("stage", [1, 3])
-def test_attention_on_wgmma(stage):
+def test_attention_on_wgmma(stage, sass):
     """cuda:90a: both of attention's dots run on wgmma, Q·Kᵀ with both
     operands in NVMMA buffers, P·V with P (mma.sync's A fragment, which is
     wgmma's) from registers, packed by cvt.rn.f16x2; the first K step of
@@ -440,7 +432,7 @@ def test_attention_on_wgmma(stage):
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]
     assert not re.search(r"C75(10|17|19)", log), log
     assert k.n_spills == 0
-    _check_sass_hgmma(k.asm["cubin"], "HGMMA.64x64x16.F32", 16 * loops)
+    _check_sass_hgmma(sass, k.asm["cubin"], "HGMMA.64x64x16.F32", 16 * loops)
 
 
 @pytest.mark.parametrize("dt", ["fp8e4nv", "fp8e5"])

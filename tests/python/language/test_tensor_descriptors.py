@@ -295,7 +295,7 @@ def test_descriptor_parameters_end_with_the_tensor_map():
 
 
 @pytest.mark.parametrize("aligned", [True, False])
-def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
+def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned, sass):
     """cuda:90a: a K loop's descriptor loads feeding wgmma are TMA copies
     (cp.async.bulk.tensor into the NVMMA ring, completing on mbarriers that
     the body waits on), the tensor maps 128-byte parameters; where the
@@ -326,21 +326,10 @@ def test_host_descriptor_matmul_loads_with_tma(monkeypatch, aligned):
     if aligned and ptxas:
         log = nvptx.assemble_cubin(ptx, "cuda:90a", ptxas)["log"]
         assert "C7510" not in log and "serializ" not in log, log
-        _check_sass_tma(k.asm["cubin"])
+        # Where the toolkit has cuobjdump (not in CI): TMA's copies
+        # (UTMALDG, UTMASTG) and mbarrier waits (SYNCS) in the SASS.
+        text = sass(k.asm["cubin"])
+        if text is not None:
+            assert "UTMALDG.2D" in text and "UTMASTG.2D" in text
+            assert "SYNCS.PHASECHK" in text and "HGMMA" in text
 
-
-def _check_sass_tma(cubin):
-    """Where the toolkit has cuobjdump (not in CI): the SASS copies with
-    UTMALDG, waits with SYNCS and stores with UTMASTG."""
-    import shutil
-    import subprocess
-    import tempfile
-    tool = shutil.which("cuobjdump")
-    if not tool:
-        return
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(cubin)
-        f.flush()
-        sass = subprocess.run([tool, "-sass", f.name], capture_output=True, text=True).stdout
-    assert "UTMALDG.2D" in sass and "SYNCS.PHASECHK" in sass and "HGMMA" in sass
-    assert "UTMASTG.2D" in sass
