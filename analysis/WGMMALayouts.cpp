@@ -48,6 +48,9 @@ bool tritium::tmaCopies(const Instruction &Access, const AxisInfoAnalysis &AI) {
   if ((!Load && Access.getOpcode() != Opcode::DescriptorStore) || !Desc ||
       !Desc->getTensorMap() || Desc->getRank() != 2)
     return false;
+  // The tensor map fills with zeros (its NaN fill is not encoded).
+  if (Load && llvm::cast<DescriptorLoadInst>(Access).padsWithNaN())
+    return false;
   Type *T = Load ? Access.getResult(0)->getType()
                  : llvm::cast<DescriptorStoreInst>(Access).getValue()->getType();
   int64_t Bytes = getSharedElementBytes(T);

@@ -110,13 +110,26 @@ static void checkMask(const Semantic &S, const Operand &Mask) {
 // load and store
 //===----------------------------------------------------------------------===//
 
-TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
-                      std::optional<Operand> Other, llvm::StringRef Cache,
-                      llvm::StringRef Evict, bool Volatile) {
+LoadOptions Semantic::loadOptions(llvm::StringRef Cache, llvm::StringRef Evict,
+                                  bool Volatile) const {
   LoadOptions Opts;
   Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/true);
   Opts.Evict = parseEvict(*this, Evict);
   Opts.Volatile = Volatile;
+  return Opts;
+}
+
+StoreOptions Semantic::storeOptions(llvm::StringRef Cache, llvm::StringRef Evict) const {
+  StoreOptions Opts;
+  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/false);
+  Opts.Evict = parseEvict(*this, Evict);
+  return Opts;
+}
+
+TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
+                      std::optional<Operand> Other, llvm::StringRef Cache,
+                      llvm::StringRef Evict, bool Volatile) {
+  LoadOptions Opts = loadOptions(Cache, Evict, Volatile);
   DType *PT = Ptr.Ty->getScalar();
   if (!PT->isPointer())
     error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.load`");
@@ -148,9 +161,7 @@ TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
 
 void Semantic::store(TValue Ptr, Operand Val, std::optional<Operand> Mask,
                      llvm::StringRef Cache, llvm::StringRef Evict) {
-  StoreOptions Opts;
-  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/false);
-  Opts.Evict = parseEvict(*this, Evict);
+  StoreOptions Opts = storeOptions(Cache, Evict);
   DType *PT = Ptr.Ty->getScalar();
   if (!PT->isPointer())
     error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.store`");

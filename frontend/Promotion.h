@@ -51,9 +51,21 @@ struct TypeResult {
 TypeResult typeTensorDescriptor(DType *Base, size_t NumShape, size_t NumStrides,
                                 llvm::ArrayRef<int64_t> Block,
                                 std::optional<int64_t> LastStride);
+/// The type of tl.make_block_ptr(base, shape, strides, offsets,
+/// block_shape, order) (a tensordesc: a block pointer is a descriptor with
+/// int64 shapes whose accesses check the dimensions they name), or
+/// Triton's error: a scalar pointer to numbers or booleans, one length for
+/// all five, power-of-two block dimensions, \p Order a permutation.
+TypeResult typeBlockPointer(DType *Base, size_t NumShape, size_t NumStrides, size_t NumOffsets,
+                            llvm::ArrayRef<int64_t> Block, llvm::ArrayRef<int64_t> Order);
 /// Why desc.load / desc.store (\p Value: the stored value's type) with
 /// \p NumOffsets offsets is wrong, or "".
 std::string checkDescriptorAccess(DType *Desc, size_t NumOffsets, DType *Value);
+/// Why a block pointer's load or store with boundary_check \p Boundary and
+/// padding_option \p Padding ("", "zero" or "nan"; a store's is "") is
+/// wrong, or "".
+std::string checkBlockAccess(DType *Desc, llvm::ArrayRef<int64_t> Boundary,
+                             llvm::StringRef Padding);
 
 /// The Python spelling of an operator, as error messages quote it ("+",
 /// "//", "<<"); builtins that are functions give their name ("fdiv").

@@ -241,11 +241,27 @@ public:
   TValue makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape,
                               llvm::ArrayRef<Operand> Strides,
                               llvm::ArrayRef<int64_t> BlockShape, Argument *TensorMap = nullptr);
+  /// tl.make_block_ptr without its offsets (TensorDescriptors.cpp): the
+  /// descriptor of the tensor, shapes and strides int64; \p NumOffsets and
+  /// \p Order are checked here, the offsets stay with the caller's block
+  /// pointer (tl.advance moves them).
+  TValue makeBlockPointer(TValue Base, llvm::ArrayRef<Operand> Shape,
+                          llvm::ArrayRef<Operand> Strides, size_t NumOffsets,
+                          llvm::ArrayRef<int64_t> BlockShape, llvm::ArrayRef<int64_t> Order);
   /// desc.load(offsets): the block at \p Offsets (int32), zeros outside.
-  TValue descriptorLoad(TValue Desc, llvm::ArrayRef<Operand> Offsets);
+  /// With \p Boundary (a block pointer's load) only those dimensions are
+  /// checked, and \p Padding "nan" fills them with NaN.
+  /// \p Cache, \p Evict and \p Volatile are tl.load's.
+  TValue descriptorLoad(TValue Desc, llvm::ArrayRef<Operand> Offsets,
+                        std::optional<llvm::ArrayRef<int64_t>> Boundary = std::nullopt,
+                        llvm::StringRef Padding = "", llvm::StringRef Cache = "",
+                        llvm::StringRef Evict = "", bool Volatile = false);
   /// desc.store(offsets, value): \p Val of the block's shape, cast to the
-  /// element type, written where it is inside the tensor.
-  void descriptorStore(TValue Desc, llvm::ArrayRef<Operand> Offsets, Operand Val);
+  /// element type, written where it is inside the tensor (along the
+  /// dimensions in \p Boundary, when given).
+  void descriptorStore(TValue Desc, llvm::ArrayRef<Operand> Offsets, Operand Val,
+                       std::optional<llvm::ArrayRef<int64_t>> Boundary = std::nullopt,
+                       llvm::StringRef Cache = "", llvm::StringRef Evict = "");
 
   //===--------------------------------------------------------------------===//
   // Shapes
@@ -318,6 +334,10 @@ private:
   // Helpers the op families share
   //===--------------------------------------------------------------------===//
 
+  /// tl.load's and tl.store's cache and eviction hints, checked
+  /// (Memory.cpp).
+  LoadOptions loadOptions(llvm::StringRef Cache, llvm::StringRef Evict, bool Volatile) const;
+  StoreOptions storeOptions(llvm::StringRef Cache, llvm::StringRef Evict) const;
   /// A descriptor access's checked offsets as int32 values.
   llvm::SmallVector<Value *, 5> descriptorOffsets(TValue Desc, llvm::ArrayRef<Operand> Offsets,
                                                   DType *Stored);

@@ -622,6 +622,21 @@ std::string descriptorOperands(const Instruction &I, unsigned At, unsigned NumOf
       return name(I) + " offsets must be i32, got " + ty(I.getOperand(At + 1 + K)->getType());
   return "";
 }
+
+/// A descriptor access's `boundary` attribute: dimensions of the block, in
+/// increasing order.
+std::string boundaryDims(const Instruction &I, unsigned Rank) {
+  if (!I.hasAttr(AttrKey::Boundary))
+    return "";
+  int64_t Last = -1;
+  for (int64_t D : I.getIntListAttr(AttrKey::Boundary)) {
+    if (D <= Last || D >= int64_t(Rank))
+      return name(I) + " boundary must list dimensions of the " + std::to_string(Rank) +
+             "-d block in increasing order";
+    Last = D;
+  }
+  return "";
+}
 } // namespace
 
 std::string MakeTensorDescInst::checkFamilyTypes() const {
@@ -646,9 +661,13 @@ std::string MakeTensorDescInst::checkFamilyTypes() const {
   if (getBase()->getType() != Want)
     return "'make_tensor_descriptor' base must be " + ty(Want) + ", got " +
            ty(getBase()->getType());
+  Type *Extent = getShape(0)->getType();
+  if (!Extent->isInt(32) && !Extent->isInt(64))
+    return "'make_tensor_descriptor' shapes must be i32 or i64, got " + ty(Extent);
   for (unsigned K = 0; K < Rank; ++K) {
-    if (!getShape(K)->getType()->isInt(32))
-      return "'make_tensor_descriptor' shapes must be i32, got " + ty(getShape(K)->getType());
+    if (getShape(K)->getType() != Extent)
+      return "'make_tensor_descriptor' shapes must have one type, got " + ty(Extent) +
+             " and " + ty(getShape(K)->getType());
     if (!getStride(K)->getType()->isInt(64))
       return "'make_tensor_descriptor' strides must be i64, got " + ty(getStride(K)->getType());
   }
@@ -657,17 +676,22 @@ std::string MakeTensorDescInst::checkFamilyTypes() const {
 
 std::string DescriptorLoadInst::checkFamilyTypes() const {
   TRY(counts(*this, 2, 6, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(allowAttrs(*this, {AttrKey::Boundary, AttrKey::Padding, AttrKey::Cache, AttrKey::Evict,
+                          AttrKey::Volatile}));
   TensorDescType *D;
   TRY(descriptorOperands(*this, 0, getNumOperands() - 1, D));
+  TRY(boundaryDims(*this, getRank()));
+  if (padsWithNaN() && !D->getElementType()->isFloat())
+    return "'descriptor_load' padding = nan needs float elements, got " + ty(D->getElementType());
   return expectResult(*this, D->getBlockType());
 }
 
 std::string DescriptorStoreInst::checkFamilyTypes() const {
   TRY(counts(*this, 3, 7, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(allowAttrs(*this, {AttrKey::Boundary, AttrKey::Cache, AttrKey::Evict}));
   TensorDescType *D;
   TRY(descriptorOperands(*this, 0, getNumOperands() - 2, D));
+  TRY(boundaryDims(*this, getRank()));
   if (getValue()->getType() != D->getBlockType())
     return "'descriptor_store' value must be " + ty(D->getBlockType()) + ", got " +
            ty(getValue()->getType());

@@ -160,11 +160,19 @@ class AsyncWaitInst : public Instruction {
 };
 
 /// %d = make_tensor_descriptor %base, %shape..., %strides...[, %tmap] :
-/// tensordesc<B0 x ... x T>: the tensor of the given shape (i32 each) and
-/// element strides (i64 each) at %base (ptr<T>), read and written by
-/// blocks of B0 x ...; one shape and one stride per block dimension.
+/// tensordesc<B0 x ... x T>: the tensor of the given shape (i32 each, or
+/// i64 each: a block pointer's) and element strides (i64 each) at %base
+/// (ptr<T>), read and written by blocks of B0 x ...; one shape and one
+/// stride per block dimension.
 /// %tmap, a kernel argument with the tensormap attribute, is the same
 /// tensor's CUtensorMap (a host-side descriptor's), which TMA copies read.
+/// Whether a descriptor access checks the bounds of dimension \p D: all of
+/// them without a `boundary` attribute, those it lists with one.
+inline bool checksDimension(const Instruction &Access, unsigned D) {
+  return !Access.hasAttr(AttrKey::Boundary) ||
+         llvm::is_contained(Access.getIntListAttr(AttrKey::Boundary), int64_t(D));
+}
+
 class MakeTensorDescInst : public Instruction {
   TRITIUM_FAMILY_CLASS(MakeTensorDesc)
   Value *getBase() const { return getOperand(0); }
@@ -176,12 +184,19 @@ class MakeTensorDescInst : public Instruction {
   }
 };
 
-/// %v = descriptor_load %d, %offsets... : <B0 x ... x T>: the block whose
-/// first element is at %offsets (i32 each, in elements) of %d's tensor;
-/// elements outside the tensor (either side) read as zero.
+/// %v = descriptor_load %d, %offsets... [{boundary = [dims], padding = nan}]
+/// : <B0 x ... x T>: the block whose first element is at %offsets (i32
+/// each, in elements) of %d's tensor; elements outside the tensor (either
+/// side) read as zero, or NaN with padding = nan. With `boundary` only the
+/// dimensions it lists are checked (a block pointer's boundary_check: an
+/// access outside the others is undefined, as in Triton).
 class DescriptorLoadInst : public Instruction {
   TRITIUM_FAMILY_CLASS(DescriptorLoad)
   Value *getDesc() const { return getOperand(0); }
+  bool checksBounds(unsigned D) const { return checksDimension(*this, D); }
+  bool padsWithNaN() const {
+    return hasAttr(AttrKey::Padding) && getEnumAttr(AttrKey::Padding) == unsigned(PaddingOption::NaN);
+  }
   unsigned getRank() const { return getNumOperands() - 1; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   llvm::SmallVector<Value *, 5> getOffsets() const {
@@ -192,11 +207,13 @@ class DescriptorLoadInst : public Instruction {
   }
 };
 
-/// descriptor_store %d, %offsets..., %v: writes the block %v at %offsets of
-/// %d's tensor, its elements inside the tensor only.
+/// descriptor_store %d, %offsets..., %v [{boundary = [dims]}]: writes the
+/// block %v at %offsets of %d's tensor, its elements inside the tensor only
+/// (along the dimensions `boundary` lists, when it is there).
 class DescriptorStoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(DescriptorStore)
   Value *getDesc() const { return getOperand(0); }
+  bool checksBounds(unsigned D) const { return checksDimension(*this, D); }
   unsigned getRank() const { return getNumOperands() - 2; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   llvm::SmallVector<Value *, 5> getOffsets() const {

@@ -386,15 +386,32 @@ void bindTypeRules(py::module_ &M) {
       "The descriptor type of tl.make_tensor_descriptor; raises CompilationError "
       "with the semantic's message");
   M.def(
+      "block_pointer_typing",
+      [](DType *Base, size_t NumShape, size_t NumStrides, size_t NumOffsets,
+         std::vector<int64_t> Block, std::vector<int64_t> Order) {
+        TypeResult R = typeBlockPointer(Base, NumShape, NumStrides, NumOffsets, Block, Order);
+        if (!R)
+          throw CompileError(R.Error);
+        return R.Ty;
+      },
+      Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"),
+      py::arg("num_offsets"), py::arg("block_shape"), py::arg("order"),
+      "The descriptor type of tl.make_block_ptr; raises CompilationError "
+      "with the semantic's message");
+  M.def(
       "check_descriptor_access",
-      [](DType *Desc, size_t NumOffsets, DType *Value) {
+      [](DType *Desc, size_t NumOffsets, DType *Value, std::optional<std::vector<int64_t>> Boundary,
+         const std::string &Padding) {
         std::string Why = checkDescriptorAccess(Desc, NumOffsets, Value);
+        if (Why.empty() && Boundary)
+          Why = checkBlockAccess(Desc, *Boundary, Padding);
         if (!Why.empty())
           throw CompileError(Why);
       },
       py::arg("desc"), py::arg("num_offsets"), py::arg("value") = nullptr,
+      py::arg("boundary") = py::none(), py::arg("padding") = "",
       "Raises CompilationError where desc.load/desc.store (value: the "
-      "stored value's dtype) is wrong");
+      "stored value's dtype; boundary and padding: a block pointer's) is wrong");
   M.def(
       "binary_typing",
       [](Semantic::BinOp Op, py::handle L, py::handle R) {

@@ -296,16 +296,40 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("block_shape"),
            py::arg("tensormap_arg") = -1)
+      .def("make_block_pointer",
+           [](S &Self, const PyTValue &Base, py::sequence Shape, py::sequence Strides,
+              size_t NumOffsets, std::vector<int64_t> Block, std::vector<int64_t> Order) {
+             return Self.wrap(Self.s().makeBlockPointer(Self.unwrap(Base), toOperands(Shape),
+                                                        toOperands(Strides), NumOffsets, Block,
+                                                        Order));
+           },
+           py::arg("base"), py::arg("shape"), py::arg("strides"), py::arg("num_offsets"),
+           py::arg("block_shape"), py::arg("order"))
       .def("descriptor_load",
-           [](S &Self, const PyTValue &D, py::sequence Offsets) {
-             return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), toOperands(Offsets)));
+           [](S &Self, const PyTValue &D, py::sequence Offsets,
+              std::optional<std::vector<int64_t>> Boundary, const std::string &Padding,
+              const std::string &Cache, const std::string &Evict, bool Volatile) {
+             std::optional<llvm::ArrayRef<int64_t>> Dims;
+             if (Boundary)
+               Dims = llvm::ArrayRef<int64_t>(*Boundary);
+             return Self.wrap(Self.s().descriptorLoad(Self.unwrap(D), toOperands(Offsets), Dims,
+                                                      Padding, Cache, Evict, Volatile));
            },
-           py::arg("desc"), py::arg("offsets"))
+           py::arg("desc"), py::arg("offsets"), py::arg("boundary") = py::none(),
+           py::arg("padding") = "", py::arg("cache") = "", py::arg("evict") = "",
+           py::arg("volatile") = false)
       .def("descriptor_store",
-           [](S &Self, const PyTValue &D, py::sequence Offsets, py::object V) {
-             Self.s().descriptorStore(Self.unwrap(D), toOperands(Offsets), toOperand(V));
+           [](S &Self, const PyTValue &D, py::sequence Offsets, py::object V,
+              std::optional<std::vector<int64_t>> Boundary, const std::string &Cache,
+              const std::string &Evict) {
+             std::optional<llvm::ArrayRef<int64_t>> Dims;
+             if (Boundary)
+               Dims = llvm::ArrayRef<int64_t>(*Boundary);
+             Self.s().descriptorStore(Self.unwrap(D), toOperands(Offsets), toOperand(V), Dims,
+                                      Cache, Evict);
            },
-           py::arg("desc"), py::arg("offsets"), py::arg("value"))
+           py::arg("desc"), py::arg("offsets"), py::arg("value"), py::arg("boundary") = py::none(),
+           py::arg("cache") = "", py::arg("evict") = "")
       .def("atomic_rmw",
            [](S &Self, const std::string &Op, const PyTValue &P, py::object V,
               py::object Mask, const std::string &Sem,

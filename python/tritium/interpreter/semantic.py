@@ -1178,6 +1178,12 @@ class InterpreterSemantic:
         return DescHandle(ty, base, self._ints(shape, tl.int32, "tensor descriptor shapes"),
                           self._ints(strides, tl.int64, "tensor descriptor strides"))
 
+    def make_block_pointer(self, base, shape, strides, num_offsets, block_shape, order):
+        ty = _fe.block_pointer_typing(base.type if isinstance(base, TensorHandle) else self._ty(base)[0], len(shape), len(strides), num_offsets, list(block_shape),
+                                      list(order))
+        return DescHandle(ty, base, self._ints(shape, tl.int64, "the shape of a block pointer"),
+                          self._ints(strides, tl.int64, "the strides of a block pointer"))
+
     def _ints(self, xs, to, what):
         """Integer operands as Python ints of type ``to`` (the semantic's
         castTo); ``what`` names them in the error for any other type."""
@@ -1189,33 +1195,37 @@ class InterpreterSemantic:
             out.append(int(self._conform(x, to)))
         return out
 
-    def _descriptor_block(self, desc, offsets, value=None):
+    def _descriptor_block(self, desc, offsets, value=None, boundary=None, padding=""):
         """The addresses of the block at ``offsets`` and the mask of those
-        inside the tensor (LowerTensorDescriptors.cpp's arithmetic)."""
+        inside the tensor along the dimensions checked (all, or a block
+        pointer's ``boundary``: LowerTensorDescriptors.cpp's arithmetic)."""
         stored = None
         if value is not None:
             stored = value.type if isinstance(value, TensorHandle) else self._ty(value)[0]
-        _fe.check_descriptor_access(desc.type, len(offsets), stored)
+        _fe.check_descriptor_access(desc.type, len(offsets), stored, boundary, padding)
         block = list(desc.type.shape)
         offs = self._ints(offsets, tl.int32, "descriptor offsets")
         grids = np.meshgrid(*[np.arange(b, dtype=np.int64) + o for b, o in zip(block, offs)], indexing="ij")
         elem = (desc.type.desc_element.bit_width + 7) // 8
         addrs = np.full(block, int(desc.base.data), dtype=np.int64)
         inside = np.ones(block, dtype=bool)
-        for g, extent, stride in zip(grids, desc.shape, desc.strides):
+        for d, (g, extent, stride) in enumerate(zip(grids, desc.shape, desc.strides)):
             addrs = addrs + g * stride * elem
-            inside &= (g >= 0) & (g < extent)
+            if boundary is None or d in boundary:
+                inside &= (g >= 0) & (g < extent)
         ptrs = TensorHandle(addrs, desc.base.sty)
         return ptrs, TensorHandle(inside, tl.int1)
 
-    def descriptor_load(self, desc, offsets):
-        ptrs, inside = self._descriptor_block(desc, offsets)
+    def descriptor_load(self, desc, offsets, boundary=None, padding="", cache="", evict="", volatile=False):
+        ptrs, inside = self._descriptor_block(desc, offsets, None, boundary, padding)
         elem = desc.type.desc_element
-        return self.load(ptrs, inside, TensorHandle(np.zeros(inside.data.shape, dtype=info(elem).np), elem))
+        fill = np.nan if padding == "nan" else 0
+        return self.load(ptrs, inside, TensorHandle(np.full(inside.data.shape, fill, dtype=info(elem).np), elem),
+                         cache, evict, volatile)
 
-    def descriptor_store(self, desc, offsets, value):
-        ptrs, inside = self._descriptor_block(desc, offsets, value)
-        self.store(ptrs, value, inside)
+    def descriptor_store(self, desc, offsets, value, boundary=None, cache="", evict=""):
+        ptrs, inside = self._descriptor_block(desc, offsets, value, boundary)
+        self.store(ptrs, value, inside, cache, evict)
 
     _MEM_SEMS = ("acquire", "release", "acq_rel", "relaxed")
     _SCOPES = ("gpu", "cta", "sys")

@@ -736,34 +736,33 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
 
 
 class block_ptr:
-    """A block pointer (``tl.make_block_ptr``): a view of a block of a
-    strided tensor. Its fields are ordinary values; ``load``/``store`` on it
-    compute the pointer block and the boundary mask with ordinary
-    operations, so it needs no IR of its own."""
+    """A block pointer (``tl.make_block_ptr``): the tensor descriptor of a
+    strided tensor (64-bit shapes, any strides) and the offsets of its
+    block. ``load``/``store`` on it are the descriptor's, with the
+    dimensions to bounds-check; ``advance`` moves the offsets."""
 
-    def __init__(self, base, shape, strides, offsets, block_shape, order):
-        self.base = base
-        self.shape = shape
-        self.strides = strides
+    def __init__(self, desc, offsets, order):
+        self.desc = desc
         self.offsets = offsets
-        self.block_shape = block_shape
         self.order = order
+
+    @property
+    def block_shape(self):
+        return self.desc.block_shape
 
     # The code generator flattens aggregates into their tensor leaves.
     def _fields(self):
-        return [self.base] + list(self.shape) + list(self.strides) + list(self.offsets)
+        return [self.desc] + list(self.offsets)
 
     def _rebuild(self, leaves):
-        n = len(self.block_shape)
-        return block_ptr(leaves[0], leaves[1:1 + n], leaves[1 + n:1 + 2 * n], leaves[1 + 2 * n:1 + 3 * n],
-                         self.block_shape, self.order)
+        return block_ptr(leaves[0], leaves[1:], self.order)
 
     def _static_key(self):
         return ("block_ptr", tuple(self.block_shape), tuple(self.order))
 
     @property
     def type(self):
-        return block_ptr_type(self.base.dtype, self.block_shape)
+        return block_ptr_type(pointer_type(self.desc.dtype), self.block_shape)
 
     @property
     def dtype(self):
@@ -773,7 +772,7 @@ class block_ptr:
         return advance(self, offsets)
 
     def __repr__(self):
-        return f"block_ptr<{self.base.dtype}, {self.block_shape}>"
+        return f"block_ptr<{self.type.pointer}, {self.block_shape}>"
 
 
 class block_ptr_type:
@@ -795,39 +794,27 @@ class block_ptr_type:
         return f"block_ptr<{self.pointer}, {self.block_shape}>"
 
 
-def _int_values(xs, what, to_dtype):
+def _seq(xs):
     xs = _unwrap(xs)
-    if not isinstance(xs, (list, tuple)):
-        xs = [xs]
-    out = []
-    for x in xs:
-        x = _unwrap(x)
-        if isinstance(x, tensor) or isinstance(x, int) and not isinstance(x, bool):
-            out.append(cast(x, to_dtype))
-        else:
-            raise TypeError(f"{what} of a block pointer must be integers, got {x!r}")
-    return out
+    return list(xs) if isinstance(xs, (list, tuple)) else [xs]
 
 
 @builtin
 def make_block_ptr(base, shape, strides, offsets, block_shape, order):
     """A pointer to the ``block_shape`` block at ``offsets`` of the tensor
     with ``shape`` and ``strides`` starting at ``base``."""
-    base = to_tensor(base)
-    if not _types.is_ptr(base.type) or _types.is_block(base.type):
-        raise TypeError(f"make_block_ptr's base must be a scalar pointer, got {base.type}")
-    block_shape = _unwrap_shape(block_shape)
-    order = _unwrap_shape(order)
-    n = len(block_shape)
-    shape = _int_values(shape, "the shape", int64)
-    strides = _int_values(strides, "the strides", int64)
-    offsets = _int_values(offsets, "the offsets", int32)
-    if not (len(shape) == len(strides) == len(offsets) == len(order) == n):
-        raise ValueError("make_block_ptr: shape, strides, offsets, block_shape and order must have the same length"
-                         f" (got {len(shape)}, {len(strides)}, {len(offsets)}, {n}, {len(order)})")
-    if sorted(order) != list(_py.range(n)):
-        raise ValueError(f"make_block_ptr: order must be a permutation of 0..{n - 1}, got {order}")
-    return block_ptr(base, shape, strides, offsets, block_shape, order)
+    offsets = _seq(offsets)
+    desc = _wrap(_sem().make_block_pointer(to_tensor(base).handle, _offsets(shape), _offsets(strides), len(offsets),
+                                           _unwrap_shape(block_shape), _unwrap_shape(order)))
+    return block_ptr(desc, [cast(o, int32) for o in _offsets_int(offsets, "the offsets")], _unwrap_shape(order))
+
+
+def _offsets_int(xs, what):
+    for x in xs:
+        x = _unwrap(x)
+        if not (isinstance(x, tensor) and x.dtype.is_int() or isinstance(x, int) and not isinstance(x, bool)):
+            raise TypeError(f"{what} of a block pointer must be integers, got {x!r}")
+    return xs
 
 
 @builtin
@@ -835,50 +822,15 @@ def advance(base, offsets):
     """``base`` moved by ``offsets`` elements along each dimension."""
     if not isinstance(base, block_ptr):
         raise TypeError(f"advance expects a block pointer, got {_type_name(base)}")
-    offsets = _int_values(offsets, "the offsets", int32)
+    offsets = _offsets_int(_seq(offsets), "the offsets")
     if len(offsets) != len(base.block_shape):
         raise ValueError(f"advance: expected {len(base.block_shape)} offsets, got {len(offsets)}")
-    new = [o + d for o, d in zip(base.offsets, offsets)]
-    return block_ptr(base.base, base.shape, base.strides, new, base.block_shape, base.order)
+    return block_ptr(base.desc, [o + cast(d, int32) for o, d in zip(base.offsets, offsets)], base.order)
 
 
-def _block_ptr_access(p, boundary_check):
-    """The pointer block of ``p`` and the mask of the in-bounds elements
-    along the dimensions in ``boundary_check``."""
-    n = len(p.block_shape)
+def _boundary(boundary_check):
     bc = _unwrap(boundary_check)
-    bc = [] if bc is None else [_unwrap(d) for d in (bc if isinstance(bc, (list, tuple)) else [bc])]
-    for d in bc:
-        if not isinstance(d, int) or not 0 <= d < n:
-            raise ValueError(f"boundary_check dimension {d} is out of range for a {n}-D block pointer")
-    ptrs = p.base
-    mask = None
-    for d in _py.range(n):
-        idx = p.offsets[d] + arange(0, p.block_shape[d])
-        for e in _py.range(n):
-            if e != d:
-                idx = expand_dims(idx, e)
-        ptrs = ptrs + idx * p.strides[d]
-        if d in bc:
-            inb = (idx >= 0) & (idx < p.shape[d])
-            mask = inb if mask is None else mask & inb
-    ptrs = broadcast_to(ptrs, p.block_shape)
-    if mask is not None:
-        mask = broadcast_to(mask, p.block_shape)
-    return ptrs, mask
-
-
-def _padding_value(padding_option, elem):
-    opt = _unwrap(padding_option) or ""
-    if opt == "":
-        return None
-    if opt == "zero":
-        return 0
-    if opt == "nan":
-        if not _types.is_float(elem):
-            raise ValueError("padding_option 'nan' needs a floating-point block pointer")
-        return float("nan")
-    raise ValueError(f"padding_option must be '', 'zero' or 'nan', got {opt!r}")
+    return [] if bc is None else [_unwrap(d) for d in (bc if isinstance(bc, (list, tuple)) else [bc])]
 
 
 def _str_opt(x, what):
@@ -904,11 +856,8 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", c
     if isinstance(pointer, block_ptr):
         if _unwrap(mask) is not None or _unwrap(other) is not None:
             raise ValueError("`mask` and `other` arguments cannot be specified for loading block pointers")
-        ptrs, bmask = _block_ptr_access(pointer, boundary_check)
-        pad = _padding_value(padding_option, pointer.base.dtype.element_ty)
-        other_h = None if bmask is None or pad is None else pad
-        return _wrap(_sem().load(ptrs.handle, None if bmask is None else bmask.handle, other_h, cache, evict,
-                                 volatile))
+        return _wrap(_sem().descriptor_load(pointer.desc.handle, _offsets(pointer.offsets), _boundary(boundary_check),
+                                            _str_opt(padding_option, "padding_option"), cache, evict, volatile))
     if _unwrap(boundary_check) not in ((), [], None) or _unwrap(padding_option):
         raise ValueError("`boundary_check` and `padding_option` can only be used with block pointers")
     ptr = to_tensor(pointer)
@@ -927,8 +876,8 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
     if isinstance(pointer, block_ptr):
         if _unwrap(mask) is not None:
             raise ValueError("`mask` argument cannot be specified for storing to block pointers")
-        ptrs, bmask = _block_ptr_access(pointer, boundary_check)
-        _sem().store(ptrs.handle, _opnd(value), None if bmask is None else bmask.handle, cache, evict)
+        _sem().descriptor_store(pointer.desc.handle, _offsets(pointer.offsets), _opnd(value),
+                                _boundary(boundary_check), cache, evict)
         return None
     if _unwrap(boundary_check) not in ((), [], None):
         raise ValueError("`boundary_check` can only be used with block pointers")

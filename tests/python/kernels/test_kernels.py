@@ -104,7 +104,11 @@ def test_block_pointer_matmul():
     consts = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}
     ir = to_ir(block_ptr_matmul.matmul_block_ptr, "*fp16,*fp16,*fp16" + I32 * 9, consts)
     body = ir[ir.index("loop.body:"):ir.index("loop.exit:")]
-    assert count(body, r"= load %\S+, %\S+, %\S+ : <(64 x 32|32 x 64) x f16>") == 2  # masked, zero padded
+    # Block pointers are tensor descriptors whose loads check both dimensions
+    # (boundary_check=(0, 1)); the advanced offsets are i32 phis.
+    assert count(ir, r"= make_tensor_descriptor ") == 3
+    assert count(body, r"= descriptor_load %\S+, %\S+, %\S+ \{boundary=\[0, 1\]\} "
+                       r": <(64 x 32|32 x 64) x f16>") == 2
     assert re.search(r"= dot .*: <64 x 64 x f32>", body)
     assert count(ir, r"= phi .* : i32") >= 5  # four block offsets and the induction variable
-    assert re.search(r"store %\S+, %\S+, %\S+$", ir, re.M)
+    assert re.search(r"^ *descriptor_store %\S+, %\S+, %\S+, %\S+ \{boundary=\[0, 1\]\}$", ir, re.M)

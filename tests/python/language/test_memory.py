@@ -341,6 +341,51 @@ def test_block_ptr_1d(backend, off):
     assert_close(out, np.where(idx < 40, x[np.minimum(idx, 39)], 0))
 
 
+def k_block_ptr_branch(X, Y, Z, PICK, N, B: tl.constexpr):
+    # A block pointer chosen at run time, then advanced in a loop: its
+    # descriptor reaches the load through phis.
+    if PICK == 0:
+        p = tl.make_block_ptr(X, (N, ), (1, ), (0, ), (B, ), (0, ))
+    else:
+        p = tl.make_block_ptr(Y, (N - 1, ), (1, ), (1, ), (B, ), (0, ))
+    acc = tl.zeros((B, ), tl.int32)
+    for _ in range(2):
+        acc += tl.load(p, boundary_check=(0, ), cache_modifier=".cg", eviction_policy="evict_last")
+        p = tl.advance(p, (B, ))
+    tl.store(Z + tl.arange(0, B), acc)
+
+
+@pytest.mark.parametrize("pick", [0, 1])
+def test_block_ptr_chosen_in_branch(backend, pick):
+    x = np.arange(40, dtype=np.int32)
+    y = 1000 + np.arange(40, dtype=np.int32)
+    z = np.zeros(16, dtype=np.int32)
+    n = 24
+    _, _, out = backend.run(k_block_ptr_branch, 1, x, y, z, pick, n, B=16)
+    src, first, extent = (x, 0, n) if pick == 0 else (y, 1, n - 1)
+    idx = first + np.arange(16)
+    ref = np.zeros(16, np.int64)
+    for step in range(2):
+        i = idx + 16 * step
+        ref += np.where(i < extent, src[np.minimum(i, 39)], 0)  # offsets count from the base
+    assert_close(out, ref.astype(np.int32))
+
+
+def k_block_ptr_bool_transposed(X, Z, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # X is M x N row-major, viewed column-major as N x M (strides (1, N)).
+    p = tl.make_block_ptr(X, (N, M), (1, N), (0, 0), (BN, BM), (0, 1))
+    q = tl.make_block_ptr(Z, (N, M), (M, 1), (0, 0), (BN, BM), (1, 0))
+    tl.store(q, tl.load(p, boundary_check=(0, 1)) == False, boundary_check=(0, 1))
+
+
+def test_block_ptr_bool_and_transposed(backend):
+    m, n = 6, 10
+    x = rng(95).random((m, n)) < 0.5
+    z = np.zeros((n, m), dtype=bool)
+    _, out = backend.run(k_block_ptr_bool_transposed, 1, x.reshape(-1), z.reshape(-1), m, n, BM=8, BN=16)
+    assert (out.reshape(n, m) == ~x.T).all()
+
+
 def k_block_ptr_err(X, CASE: tl.constexpr):
     p = tl.make_block_ptr(X, (16, 16), (16, 1), (0, 0), (8, 8), (1, 0))
     if CASE == "mask":
