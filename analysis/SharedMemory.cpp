@@ -85,6 +85,21 @@ unsigned scratchAlignment(const Instruction &I) {
 
 } // namespace
 
+bool tritium::atomicSharesResult(const Instruction &I) {
+  if (I.use_empty())
+    return false;
+  if (!I.getResult()->getType()->isBlock())
+    return true;
+  const LinearLayout *L = I.getLayout();
+  if (!L)
+    return false;
+  for (const char *Name : {kLane, kWarp})
+    for (const LinearLayout::Basis &B : L->getBases(Name))
+      if (llvm::all_of(B, [](int32_t X) { return X == 0; }))
+        return true;
+  return false;
+}
+
 unsigned tritium::getScratchBytes(const Instruction &I) {
   switch (I.getOpcode()) {
   case Opcode::ConvertLayout: {
@@ -144,12 +159,14 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
            unsigned(B->getNumElements()) * getSharedElementBytes(B);
   }
   case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-    // LowerMemory.cpp: a scalar atomic runs in one thread, which shares
-    // the old value through one 8-byte slot.
-    if (!I.getOperand(0)->getType()->isBlock() && !I.use_empty())
-      return 8;
-    return 0;
+  case Opcode::AtomicCAS: {
+    // LowerMemory.cpp: the owners share the old values, each element at
+    // its row-major slot (a scalar's in one 8-byte slot).
+    if (!atomicSharesResult(I))
+      return 0;
+    Type *T = I.getResult()->getType();
+    return T->isBlock() ? unsigned(T->getNumElements()) * getSharedElementBytes(T) : 8;
+  }
   default:
     return 0;
   }

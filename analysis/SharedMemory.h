@@ -87,6 +87,11 @@ bool conversionNeedsSharedMemory(const LinearLayout &Src, const LinearLayout &Ds
 /// layout \p L combines across (2^bits of the warp bases moving \p Axis).
 unsigned getCrossWarpFactor(const LinearLayout &L, unsigned Axis);
 
+/// Whether atomic \p I shares the old values it returns through shared
+/// memory: its result is used, and it is scalar (thread 0 does it) or some
+/// lanes or warps of its layout hold copies (their owners do it).
+bool atomicSharesResult(const Instruction &I);
+
 /// Scratch bytes \p I needs while it runs (0 for none). Layout-level IR.
 unsigned getScratchBytes(const Instruction &I);
 

@@ -120,5 +120,7 @@ TValue Semantic::dot(TValue A, TValue Bv, std::optional<TValue> Acc,
   } else {
     C = literal(Operand::integer(0), Ret, Dims);
   }
-  return make(B.createDot(A.V, Bv.V, C.V, Prec, MaxNumImpreciseAcc), RetTy);
+  // The limit matters to fp8 operands only; negative: none (tensor cores
+  // accumulate as they do).
+  return make(B.createDot(A.V, Bv.V, C.V, Prec, FP8 ? MaxNumImpreciseAcc : -1), RetTy);
 }

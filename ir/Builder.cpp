@@ -388,7 +388,7 @@ Value *IRBuilder::createCat(Value *L, Value *R) {
 Value *IRBuilder::createDot(Value *A, Value *B, Value *Acc, DotPrecision P,
                             int64_t MaxNumImpreciseAcc) {
   AttrList Attrs = {enumAttr(AttrKey::Precision, unsigned(P))};
-  if (MaxNumImpreciseAcc)
+  if (MaxNumImpreciseAcc >= 0)
     Attrs.push_back(intAttr(AttrKey::MaxNumImpreciseAcc, MaxNumImpreciseAcc));
   return single(create(Opcode::Dot, {Acc->getType()}, {A, B, Acc},
                        std::move(Attrs)));

@@ -139,7 +139,7 @@ public:
   Value *createCat(Value *L, Value *R);
   Value *createDot(Value *A, Value *B, Value *Acc,
                    DotPrecision P = DotPrecision::IEEE,
-                   int64_t MaxNumImpreciseAcc = 0);
+                   int64_t MaxNumImpreciseAcc = -1);
   Value *createReduce(Value *V, int64_t Axis, CombineKind K);
   llvm::SmallVector<Value *, 2> createReduce(llvm::ArrayRef<Value *> Vs,
                                              int64_t Axis,

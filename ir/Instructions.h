@@ -380,8 +380,13 @@ class DotInst : public Instruction {
   DotPrecision getPrecision() const {
     return DotPrecision(getEnumAttr(AttrKey::Precision, unsigned(DotPrecision::IEEE)));
   }
-  int64_t getMaxNumImpreciseAcc() const {
-    return getIntAttr(AttrKey::MaxNumImpreciseAcc, 0);
+  /// fp8 operands: how many K elements tensor cores may add up in their
+  /// own (imprecise) accumulation before the sum goes into the f32
+  /// accumulator (0: each instruction's); none: no limit (Hopper's default).
+  std::optional<int64_t> getMaxNumImpreciseAcc() const {
+    if (!hasAttr(AttrKey::MaxNumImpreciseAcc))
+      return std::nullopt;
+    return getIntAttr(AttrKey::MaxNumImpreciseAcc);
   }
 };
 

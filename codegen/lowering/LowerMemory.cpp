@@ -7,10 +7,12 @@
 // vector. Each vector is one predicated PTX instruction; masked-off lanes of
 // a load take `other` (zero without it).
 //
-// Atomics go element by element. A lane or warp holding a copy of an
-// element another thread also holds (a layout's zero basis) does not repeat
-// the atomic; a scalar atomic runs in thread 0, which shares the old value
-// through shared memory.
+// Stores and atomics go element by element. A lane or warp holding a copy of
+// an element another thread also holds (a layout's zero basis) does not repeat
+// the store or the atomic, and a scalar one runs in thread 0 alone: a copy
+// storing after another thread loaded the same address would race with it.
+// Where copies exist and the old values of an atomic are used, the owners
+// share them through shared memory (getScratchBytes says where).
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,22 +152,6 @@ void lowerLoad(LoweringContext &C, LoadInst &I) {
   C.set(Res, std::move(Out));
 }
 
-void lowerStore(LoweringContext &C, StoreInst &I) {
-  Type *T = I.getValue()->getType();
-  Vectorization V = planGlobalAccess(C, I.getPtr(), I.getMask(), T);
-  const Regs &Ptrs = C.get(I.getPtr());
-  const Regs &Vals = C.get(I.getValue());
-  const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;
-  MemoryHints H = hintsOf(I);
-  for (unsigned G = 0; G < Ptrs.size(); G += V.Vec) {
-    llvm::SmallVector<llvm::Value *, 8> Elems;
-    for (unsigned K = 0; K < V.Vec; ++K)
-      Elems.push_back(toMem(C, Vals[G + K], T));
-    C.getTarget().storeGlobal(C.B, Ptrs[G], pack(C, Elems, V),
-                              Masks ? (*Masks)[G] : nullptr, H);
-  }
-}
-
 /// True in the one thread of each group of copies (lanes and warps whose
 /// bits the layout ignores are the copies).
 llvm::Value *ownerPredicate(LoweringContext &C, const LinearLayout &L) {
@@ -184,6 +170,44 @@ llvm::Value *ownerPredicate(LoweringContext &C, const LinearLayout &L) {
   return Own;
 }
 
+/// True in the one thread that writes or updates what \p Ptr addresses: thread
+/// 0 for a scalar, the owner of each group of copies for a block.
+llvm::Value *accessOwner(LoweringContext &C, Value *Ptr) {
+  if (Ptr->getType()->isBlock())
+    return ownerPredicate(C, C.layout(Ptr));
+  return C.B.CreateICmpEQ(C.B.CreateOr(C.laneId(), C.warpId()), C.B.getInt32(0));
+}
+
+/// \p A and \p B, either of which may be null (true); null if both are.
+llvm::Value *both(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) {
+  auto IsTrue = [](llvm::Value *V) {
+    auto *K = llvm::dyn_cast_or_null<llvm::ConstantInt>(V);
+    return !V || (K && K->isOne());
+  };
+  if (IsTrue(X))
+    return IsTrue(Y) ? nullptr : Y;
+  return IsTrue(Y) ? X : B.CreateAnd(X, Y);
+}
+
+void lowerStore(LoweringContext &C, StoreInst &I) {
+  Type *T = I.getValue()->getType();
+  Vectorization V = planGlobalAccess(C, I.getPtr(), I.getMask(), T);
+  const Regs &Ptrs = C.get(I.getPtr());
+  const Regs &Vals = C.get(I.getValue());
+  const Regs *Masks = I.getMask() ? &C.get(I.getMask()) : nullptr;
+  MemoryHints H = hintsOf(I);
+  // Copies of an element store nothing: a copy that stored after another
+  // thread of the program loaded the old value would race with it.
+  llvm::Value *Own = accessOwner(C, I.getPtr());
+  for (unsigned G = 0; G < Ptrs.size(); G += V.Vec) {
+    llvm::SmallVector<llvm::Value *, 8> Elems;
+    for (unsigned K = 0; K < V.Vec; ++K)
+      Elems.push_back(toMem(C, Vals[G + K], T));
+    C.getTarget().storeGlobal(C.B, Ptrs[G], pack(C, Elems, V),
+                              both(C.B, Own, Masks ? (*Masks)[G] : nullptr), H);
+  }
+}
+
 void lowerAtomic(LoweringContext &C, Instruction &I) {
   llvm::IRBuilder<> &B = C.B;
   bool IsCAS = I.getOpcode() == Opcode::AtomicCAS;
@@ -197,9 +221,7 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
     return Rs.size() == 1 ? Rs[0] : Rs[R];
   };
   bool Scalar = !Ptr->getType()->isBlock();
-  llvm::Value *Own = Scalar ? B.CreateICmpEQ(
-                                  B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0))
-                            : ownerPredicate(C, C.layout(Ptr));
+  llvm::Value *Own = accessOwner(C, Ptr);
   MemSem Sem = IsCAS ? llvm::cast<AtomicCASInst>(I).getSem()
                      : llvm::cast<AtomicRMWInst>(I).getSem();
   MemScope Scope = IsCAS ? llvm::cast<AtomicCASInst>(I).getScope()
@@ -215,22 +237,31 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
                                         Ptrs[R], Reg(1, R), Pred, Sem, Scope, T);
     Out.push_back(Old);
   }
-  if (Scalar && !I.use_empty()) {
-    // Thread 0 did the atomic; everyone reads the old value it saw. The
-    // slot is free to write: insert-barriers put a barrier before this
-    // instruction in the IR if an earlier access may still be in flight.
-    llvm::Value *Slot = C.sharedPtr(C.constI32(C.scratchOffset(I)));
+  if (!I.use_empty() && atomicSharesResult(I)) {
+    // Only the owner of each element did the atomic; it writes the old
+    // value at the element's row-major slot, and every copy reads it back.
+    // The slots are free to write: insert-barriers put a barrier before
+    // this instruction in the IR if an earlier access may still be in
+    // flight.
+    unsigned Bytes = getSharedElementBytes(T);
+    Regs Offsets = Scalar ? Regs{C.constI32(0)} : C.elementOffsets(C.layout(Ptr));
+    auto SlotOf = [&](unsigned R) {
+      return C.sharedPtr(B.CreateAdd(B.CreateMul(Offsets[R], C.constI32(Bytes)),
+                                     C.constI32(C.scratchOffset(I))));
+    };
     llvm::BasicBlock *Cur = B.GetInsertBlock();
     llvm::Function *Fn = Cur->getParent();
     auto *Write = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.share", Fn);
     auto *Join = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.read", Fn);
     B.CreateCondBr(Own, Write, Join);
     B.SetInsertPoint(Write);
-    B.CreateStore(Out[0], Slot);
+    for (unsigned R = 0; R < N; ++R)
+      B.CreateStore(Out[R], SlotOf(R));
     B.CreateBr(Join);
     B.SetInsertPoint(Join);
     C.getTarget().barrier(B);
-    Out[0] = B.CreateLoad(Out[0]->getType(), Slot);
+    for (unsigned R = 0; R < N; ++R)
+      Out[R] = B.CreateLoad(Out[R]->getType(), SlotOf(R));
   }
   C.set(I.getResult(), std::move(Out));
 }

@@ -192,32 +192,57 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
     auto *F = llvm::dyn_cast<llvm::ConstantFP>(V);
     return F && F->isZero();
   });
+  // fp8 with max_num_imprecise_acc: every Chunk K elements, the products
+  // summed in a zeroed partial accumulator are waited for and added in f32
+  // (Hopper's fp8 accumulation keeps fewer mantissa bits than f32).
+  int64_t Chunk = 0;
+  if (std::optional<int64_t> Limit = Dot.getMaxNumImpreciseAcc(); Byte && Limit && *Limit <= K)
+    Chunk = std::max<int64_t>(llvm::alignTo(*Limit, KStep), KStep);
   T.wgmmaFence(B);
   llvm::SmallVector<unsigned, 128> Touched;
+  bool Issued = false;
   for (int64_t M0 = 0; M0 < M; M0 += RowBlock) {
     // The instruction's d[4j + q]: row 8 (q / 2), column 8j + q % 2.
     llvm::SmallVector<unsigned, 128> Regs;
     for (int64_t J = 0; J < N / 8; ++J)
       for (int64_t Q = 0; Q < 4; ++Q)
         Regs.push_back(Reg(M0 + 8 * (Q >> 1), 8 * J + (Q & 1)));
+    llvm::SmallVector<llvm::Value *, 128> Sum;
+    for (unsigned R : Regs)
+      Sum.push_back(Acc[R]);
+    llvm::SmallVector<llvm::Value *, 128> Partial;
     bool First = true;
+    int64_t K0 = 0;
     for (const Step &S : Steps) {
       if (S.M0 != M0)
         continue;
-      bool Accumulate = !(ZeroAcc && First);
+      bool Starts = Chunk && K0 % Chunk == 0;
+      bool Accumulate = Chunk ? !Starts : !(ZeroAcc && First);
       First = false;
-      llvm::SmallVector<llvm::Value *, 128> In, Out;
-      for (unsigned R : Regs)
-        In.push_back(Acc[R]);
-      T.wgmma(B, AType, BType, S.DA, S.AWords, S.DB, A && A->MNMajor, Bop->MNMajor, Accumulate, In,
-              Out);
-      for (unsigned X = 0; X < Regs.size(); ++X)
-        Acc[Regs[X]] = Out[X];
+      if (Starts && Issued) // the f32 adds read the registers it may take
+        T.wgmmaFence(B);
+      Issued = true;
+      llvm::SmallVector<llvm::Value *, 128> Out;
+      T.wgmma(B, AType, BType, S.DA, S.AWords, S.DB, A && A->MNMajor, Bop->MNMajor, Accumulate,
+              Chunk ? (Starts ? Sum : Partial) : Sum, Out);
+      (Chunk ? Partial : Sum) = Out;
+      K0 += KStep;
+      if (Chunk && (K0 % Chunk == 0 || K0 == K)) {
+        T.wgmmaCommitGroup(B);
+        T.wgmmaWait(B, 0, Partial);
+        for (unsigned X = 0; X < Sum.size(); ++X)
+          Sum[X] = ZeroAcc && K0 <= Chunk ? Partial[X] : B.CreateFAdd(Sum[X], Partial[X]);
+      }
     }
-    Touched.append(Regs.begin(), Regs.end());
+    for (unsigned X = 0; X < Regs.size(); ++X)
+      Acc[Regs[X]] = Sum[X];
+    if (!Chunk)
+      Touched.append(Regs.begin(), Regs.end());
   }
-  T.wgmmaCommitGroup(B);
   C.set(I.getResult(), std::move(Acc));
+  if (Chunk) // every group was waited for
+    return true;
+  T.wgmmaCommitGroup(B);
   // In flight into the next iteration where the pipeliner put a barrier
   // right after the dot (before the copies into the slot the previous
   // dot read, which the wait for that dot frees).

@@ -412,7 +412,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
         },
         py::arg("a"), py::arg("b"), py::arg("acc") = py::none(),
         py::arg("input_precision") = "",
-        py::arg("max_num_imprecise_acc") = 0, py::arg("out_dtype") = nullptr)
+        py::arg("max_num_imprecise_acc") = -1, py::arg("out_dtype") = nullptr)
       .def("reduce",
            [](S &Self, const PyTValue &X, const std::string &Kind,
               std::optional<int64_t> Axis, bool KeepDims, DType *Acc) {

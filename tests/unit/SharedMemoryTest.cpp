@@ -117,6 +117,14 @@ bb0:
   %old = atomic_rmw add %p, %one : i32
   %unused = atomic_rmw add %p, %one : i32
   store %p, %old
+  %ps = splat %p {layout=<register=[], lane=[[1], [2], [4], [8], [16]], warp=[[0], [0]], shape=[32]>} : <32 x ptr<i32>>
+  %pw = getelementptr %ps, %w {layout=<register=[], lane=[[1], [2], [4], [8], [16]], warp=[[0], [0]], shape=[32]>} : <32 x ptr<i32>>
+  %copied = atomic_rmw add %pw, %w {layout=<register=[], lane=[[1], [2], [4], [8], [16]], warp=[[0], [0]], shape=[32]>} : <32 x i32>
+  store %pw, %copied
+  %pa = splat %p {layout=$A} : <256 x ptr<i32>>
+  %pr = getelementptr %pa, %r {layout=$A} : <256 x ptr<i32>>
+  %own = atomic_rmw add %pr, %r {layout=$A} : <256 x i32>
+  store %pr, %own
   ret
 }
 )");
@@ -134,18 +142,25 @@ bb0:
   CHECK(getScratchBytes(P.inst("old")) == 8);
   CHECK(getScratchBytes(P.inst("unused")) == 0);
   CHECK(getScratchBytes(P.inst("one")) == 0);
+  // Block atomics whose old values are read: where warps hold copies, one
+  // slot per element; where no thread holds a copy, none.
+  CHECK(atomicSharesResult(P.inst("copied")));
+  CHECK(getScratchBytes(P.inst("copied")) == 32 * 4);
+  CHECK_FALSE(atomicSharesResult(P.inst("own")));
+  CHECK(getScratchBytes(P.inst("own")) == 0);
 
   DominatorTree DT(*P.F);
   SharedMemoryAllocation A(*P.F, DT);
   // Scratch buffers never live at once: all start at 0, the total is the
   // largest.
-  CHECK(A.getBuffers().size() == 7);
+  CHECK(A.getBuffers().size() == 8);
   for (const SharedBuffer &B : A.getBuffers())
     CHECK(B.Offset == 0);
   CHECK(A.getTotalBytes() == 1024);
   CHECK(A.getScratchOffset(P.inst("c")) == 0u);
   CHECK_FALSE(A.getScratchOffset(P.inst("same")).has_value());
   CHECK(A.getScratchBuffer(P.inst("old"))->Alignment == 8);
+  CHECK(A.getScratchBuffer(P.inst("copied"))->Alignment == 8);
   CHECK(A.getScratchBuffer(P.inst("c"))->Alignment == 16);
   CHECK(A.getScratchBuffer(P.inst("s"))->Alignment == 4);
 }

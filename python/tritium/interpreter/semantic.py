@@ -1458,7 +1458,7 @@ class InterpreterSemantic:
 
     _DOT_TYPES = ("int8", "uint8", "fp16", "bf16", "fp32", "fp64")
 
-    def dot(self, a, b, acc=None, input_precision="", max_num_imprecise_acc=0, out_dtype=None):
+    def dot(self, a, b, acc=None, input_precision="", max_num_imprecise_acc=-1, out_dtype=None):
         if not a.data.ndim or not b.data.ndim:
             error(f"dot expects two blocks, got {a.type.name} and {b.type.name}")
         ea, eb = a.sty, b.sty

@@ -721,8 +721,9 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
     if not isinstance(input_precision, str):
         raise TypeError(f"input_precision must be a string, got {input_precision!r}")
     imprecise = _unwrap(max_num_imprecise_acc)
-    if imprecise is None:
-        imprecise = _option("max_num_imprecise_acc_default", 0) or 0
+    if imprecise is None:  # -1: no limit, as Triton's default on Hopper
+        imprecise = _option("max_num_imprecise_acc_default", None)
+        imprecise = -1 if imprecise is None else imprecise
     acc = _unwrap(acc)
     acc_h = None if acc is None else to_tensor(acc).handle
     out = _check_dtype(out_dtype, "out_dtype")

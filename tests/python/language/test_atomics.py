@@ -238,3 +238,46 @@ def test_atomic_sem_scope_accepted(backend, sem, scope):
     p = np.zeros(4, dtype=np.int32)
     (p, ) = backend.run(k_atomic_sem, 3, p, SEM=sem, SCOPE=scope)
     assert p.tolist() == [3, 3, 3, 3]
+
+
+def k_atomic_result_broadcast(P, OUT, N: tl.constexpr, CAS: tl.constexpr):
+    """The old values of an [N, 1] atomic (which many lanes and warps hold
+    copies of) index a row of an [N, N] store: every copy must read them."""
+    rows = tl.arange(0, N)[:, None]
+    if CAS:
+        old = tl.atomic_cas(P + rows, tl.zeros((N, 1), dtype=P.dtype.element_ty), rows.to(P.dtype.element_ty))
+    else:
+        old = tl.atomic_add(P + rows, rows, sem="relaxed")
+    tl.store(OUT + old.to(tl.int32) * N + tl.arange(0, N)[None, :], 5)
+
+
+@pytest.mark.parametrize("cas", [False, True], ids=["add", "cas"])
+@pytest.mark.parametrize("n", [1, 4, 16])
+def test_atomic_result_read_by_copies(backend, n, cas):
+    p = np.zeros(n, dtype=np.int32) if cas else np.arange(n, dtype=np.int32)
+    out = np.zeros((n, n), dtype=np.int32)
+    _, out = backend.run(k_atomic_result_broadcast, 1, p, out, N=n, CAS=cas, num_warps=4)
+    # add: old = i, cas on zeros: old = 0 (every row writes row 0).
+    expected = np.zeros((n, n), dtype=np.int32)
+    expected[np.arange(n) if not cas else 0] = 5
+    assert (out == expected).all()
+
+
+def k_reduced_atomic(Z, X, OLD, M: tl.constexpr, N: tl.constexpr):
+    """A row sum (a slice layout, held by several threads) added to Z; the
+    old values stored."""
+    x = tl.load(X + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    old = tl.atomic_add(Z + tl.arange(0, M), tl.sum(x, axis=1))
+    tl.store(OLD + tl.arange(0, M), old)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "float32"])
+@pytest.mark.parametrize("m,n", [(2, 8), (8, 8), (64, 64)])
+def test_atomic_of_reduction_returns_old(backend, m, n, dtype):
+    rs = rng(72)
+    x = _values("add", dtype, (m, n), rs)
+    z = _values("add", dtype, (m, ), rs)
+    old = np.zeros(m, dtype=dtype)
+    z2, _, old = backend.run(k_reduced_atomic, 1, z.copy(), x, old, M=m, N=n)
+    assert_close(old, z, dtype, rtol=0)
+    assert_close(z2, (z + x.sum(axis=1, dtype=dtype)).astype(dtype), dtype, rtol=0)

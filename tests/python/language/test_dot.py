@@ -230,6 +230,38 @@ def test_dot_fp8(backend, ta, tb, out, trans_b, shape):
     _check(out_arr, ref, a, bm, out)
 
 
+def k_dot_fp8_limited(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, LIMIT: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(A + rm[:, None] * K + rk[None, :]).to(tl.float8e5)
+    b = tl.trans(tl.load(B + rn[:, None] * K + rk[None, :]).to(tl.float8e5))
+    acc = tl.load(D + rm[:, None] * N + rn[None, :])
+    d = tl.dot(a, b, acc, max_num_imprecise_acc=LIMIT)
+    tl.store(D + rm[:, None] * N + rn[None, :], d)
+
+
+@pytest.mark.parametrize("limit", [0, 32, 64, 256])
+def test_dot_fp8_max_num_imprecise_acc(backend, limit):
+    """max_num_imprecise_acc: at most that many K elements are summed in the
+    tensor cores' own (on Hopper, fewer-bit) accumulation before the f32
+    accumulator takes them, so the result is f32-accurate. e5m2 values of
+    3 significant bits over 2^-6..2^6: the sums need more bits than the
+    tensor cores keep."""
+    m, n, k = 64, 64, 256
+    rs = rng(65)
+
+    def e5m2(shape):
+        return (rs.choice([-1, 1], size=shape) * rs.randint(4, 8, size=shape) / 4 *
+                2.0**rs.randint(-6, 7, size=shape)).astype(np.float32)
+
+    a, bt = e5m2((m, k)), e5m2((n, k))
+    acc = rs.uniform(-1, 1, size=(m, n)).astype(np.float32)
+    _, _, out = backend.run(k_dot_fp8_limited, 1, a, bt, acc.copy(), M=m, N=n, K=k, LIMIT=limit)
+    ref = acc.astype(np.float64) + a.astype(np.float64) @ bt.T.astype(np.float64)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
 def k_dot3d(A, B, D, BS: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.constexpr):
     rb = tl.arange(0, BS)[:, None, None]
     rm = tl.arange(0, M)

@@ -403,3 +403,18 @@ def test_block_ptr_errors(backend, case):
 
 
 _ = (io_name, tlt)
+
+
+def k_double_in_place(P):
+    pid = tl.program_id(0)
+    x = tl.load(P + pid)
+    tl.store(P + pid, x * 2)
+
+
+def test_scalar_load_store_same_address(backend):
+    """Every thread of a program loads the scalar; only one may store it
+    back, or a thread that loads after another's store doubles twice."""
+    warps = 16 if "hip" in backend.name else 32  # 1,024 threads of 64 or 32 lanes
+    for _ in range(3 if backend.on_gpu else 1):
+        (p, ) = backend.run(k_double_in_place, 4096, np.ones(4096, dtype=np.float32), num_warps=warps)
+        assert (p == 2).all()
