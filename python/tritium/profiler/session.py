@@ -25,7 +25,7 @@ __all__ = ["Node", "EventTimer", "Session", "make_timer"]
 HARVEST_EVERY = 4096
 #: Trace events a session keeps; later ones are counted in the trace's
 #: "dropped_events" (the tree keeps every launch).
-MAX_TRACE_EVENTS = 200_000
+MAX_TRACE_EVENTS = 100_000
 #: Keys of a launch's info that are not metrics (runtime/jit.py's _launch_info).
 NOT_METRICS = frozenset({"name", "function", "kernel", "grid", "stream", "args"})
 #: The trace's thread for scopes (kernels use their stream's handle).

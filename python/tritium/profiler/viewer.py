@@ -27,6 +27,8 @@ __all__ = ["ViewNode", "read", "parse", "print_tree", "show_metrics", "main"]
 _TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 _SCALE = {"": 1.0, "g": 1e9, "t": 1e12}
 _ADDITIVE_SKIP = ("device_id", "device_type")
+#: Frames Proton adds for the GPU work of computing launch metadata; its viewer hides them.
+_HIDDEN_FRAMES = ("__proton_launch_metadata",)
 
 
 class ViewNode:
@@ -49,7 +51,10 @@ class ViewNode:
 
 
 def _build(frame):
-    """A ViewNode, or None for a frame with no metrics and no children left."""
+    """A ViewNode, or None for a hidden frame or one with no metrics and no
+    children left."""
+    if frame["frame"]["name"] in _HIDDEN_FRAMES:
+        return None
     children = [c for c in (_build(f) for f in frame.get("children", [])) if c is not None]
     metrics = frame.get("metrics", {})
     if not children and not metrics:

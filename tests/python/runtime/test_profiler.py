@@ -489,3 +489,57 @@ def test_profiles_a_real_kernel(tmp_path):
     trace = json.load(open(tmp_path / "gpu.chrome_trace"))
     assert sum(e["name"] == "vadd" for e in trace["traceEvents"]) == 20
     driver.set_active(None)
+
+
+def test_trace_is_capped_and_a_hook_chain_is_added_to(timed, tmp_path, monkeypatch):
+    class Chain:
+        """Triton's newer knobs: a hook chain with add/remove."""
+
+        def __init__(self):
+            self.calls = []
+
+        def add(self, f):
+            self.calls.append(f)
+
+        def remove(self, f):
+            self.calls.remove(f)
+
+        def __call__(self, info):
+            for f in self.calls:
+                f(info)
+
+    enter, leave = Chain(), Chain()
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", enter)
+    monkeypatch.setattr(knobs.runtime, "launch_exit_hook", leave)
+    monkeypatch.setattr(psession, "MAX_TRACE_EVENTS", 1)
+    proton.start(str(tmp_path / "c"), hook="triton")
+    assert len(enter.calls) == len(leave.calls) == 1
+    add(64)
+    add(64)
+    proton.finalize()
+    assert enter.calls == [] and leave.calls == [] and knobs.runtime.launch_enter_hook is enter
+    trace = json.load(open(tmp_path / "c.chrome_trace"))
+    assert sum(e["ph"] == "X" for e in trace["traceEvents"]) == 1
+    assert trace["otherData"]["dropped_events"] == 1
+    assert hatchet_nodes(tmp_path / "c.hatchet")[0][("ROOT", "add_kernel [n=64]")]["count"] == 2
+    monkeypatch.setattr(knobs.runtime, "launch_enter_hook", None)
+    monkeypatch.setattr(knobs.runtime, "launch_exit_hook", None)
+
+
+def test_viewer_reads_proton_files_and_hides_metadata_frames(tmp_path):
+    """A file as Proton writes it: the launch-metadata frame is not shown."""
+    frame = lambda name, metrics, children=(): {  # noqa: E731
+        "frame": {"name": name, "type": "function"}, "metrics": metrics, "children": list(children)}
+    kernel = {"time (ns)": 2_000_000, "count": 4, "device_id": "0", "device_type": "CUDA"}
+    data = [frame("ROOT", {"count": 0, "time (ns)": 0}, [
+        frame("matmul_kernel [M=8192]", {"flops16": 4e12, "bytes": 1e9}, [
+            frame("matmul_kernel", kernel),
+            frame("__proton_launch_metadata", {}, [frame("copy", kernel)])])]),
+        {"CUDA": {"0": {"arch": "90", "num_sms": 132, "clock_rate": 1755000,
+                        "memory_clock_rate": 2619000, "bus_width": 5120}}}]
+    path = tmp_path / "proton.hatchet"
+    path.write_text(json.dumps(data))
+    tree, cols = viewer.parse(["tflop16/s", "time/ms"], str(path))
+    assert [n.name for n in tree.walk()] == ["ROOT", "matmul_kernel [M=8192]", "matmul_kernel"]
+    assert tree.values["tflop16/s (inc)"] == pytest.approx(4e12 / 2e-3 / 1e12)
+    assert tree.values["time/ms (inc)"] == pytest.approx(2.0)
