@@ -1,22 +1,30 @@
-"""tritium.testing: do_bench and assert_close (Triton's names and arguments).
+"""tritium.testing: Triton's benchmarking and checking helpers, with its
+names and arguments.
 
 ``do_bench`` times on the GPU through the active driver's ``benchmark``
-(runtime/driver.py); without a GPU backend it raises NoBackendError.
-``assert_close`` compares on the host with NumPy; tensors are moved there
-through ``.cpu().numpy()`` (torch) or ``numpy.asarray``.
+(runtime/driver.py); ``do_bench_cudagraph`` captures ``fn`` into a CUDA graph
+with torch and times replays. Without a GPU backend both raise
+NoBackendError. ``perf_report``/``Benchmark`` run a sweep and print, save
+and plot its table (benchmark_report.py). ``assert_close`` compares on the
+host with NumPy; tensors are moved there through ``.cpu().numpy()`` (torch)
+or ``numpy.asarray``.
 """
 
 import numpy as np
 
+from .benchmark_report import Benchmark, Mark, perf_report
 from .runtime import driver as _driver
+from .runtime.native import summarize as _summarize
 
-__all__ = ["do_bench", "assert_close"]
+__all__ = ["do_bench", "do_bench_cudagraph", "assert_close", "Benchmark", "Mark", "perf_report"]
+
+_RETURN_MODES = ("min", "max", "mean", "median", "all")
 
 
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """Runtime of ``fn()`` in milliseconds: one value (``return_mode``:
     "min", "max", "mean", "median", "all") or the given ``quantiles``."""
-    assert return_mode in ("min", "max", "mean", "median", "all")
+    assert return_mode in _RETURN_MODES
     if grad_to_none is not None:
         inner = fn
 
@@ -26,6 +34,68 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
             return inner()
     return _driver.active.get().benchmark(fn, quantiles=quantiles, warmup=warmup, rep=rep,
                                           return_mode=return_mode)
+
+
+def _torch_for_graphs(fn):
+    """torch, when a CUDA graph can be captured; else the error saying why
+    (NoBackendError without a GPU, as do_bench raises)."""
+    drv = _driver.active.get()
+    if isinstance(drv, _driver.NullDriver):
+        drv.benchmark(fn)  # raises do_bench's NoBackendError
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError("do_bench_cudagraph needs torch: CUDA graphs are captured with "
+                           "torch.cuda.graph (use do_bench without torch)") from None
+    if not torch.cuda.is_available():
+        raise _driver.NoBackendError("do_bench_cudagraph: torch sees no CUDA device")
+    return torch
+
+
+def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mode="mean"):
+    """Runtime of ``fn()`` in milliseconds without launch overhead: ``fn`` is
+    captured ``rep / estimate`` times into one CUDA graph (on a side stream,
+    as capture needs), the graph is replayed 10 times, and each replay's time
+    divided by the captured count is one sample. Returns the ``return_mode``
+    statistic of the samples, or their ``quantiles`` (as do_bench)."""
+    assert return_mode in _RETURN_MODES
+    torch = _torch_for_graphs(fn)
+
+    def clear_grads():
+        for x in grad_to_none or ():
+            x.grad = None
+
+    with torch.cuda.stream(torch.cuda.Stream()):
+        fn()  # compiles and loads everything outside the capture
+        for x in grad_to_none or ():
+            x.detach_()
+            x.requires_grad_(True)
+            x.grad = None
+        # Estimate one run from five plain launches: capturing a graph just
+        # to estimate would cost more than the estimate is worth.
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(5):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        estimate_ms = start.elapsed_time(end) / 5
+        n_repeat = 1000 if estimate_ms == 0 else max(1, int(rep / estimate_ms))
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(n_repeat):
+                clear_grads()
+                fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(10):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            torch.cuda.synchronize()
+            times.append(start.elapsed_time(end) / n_repeat)
+    return _summarize(times, quantiles, return_mode)
 
 
 def _to_numpy(x):
