@@ -284,10 +284,11 @@ void Semantic::br(BasicBlock *Dest) { B.createBr(Dest); }
 void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
                       std::optional<int64_t> NumStages) {
   TValue C = toValue(Cond);
-  if (C.Ty->isBlock())
+  if (C.Ty->isBlock() && C.Ty->getNumElements() != 1)
     error("Boolean value of Tensor with more than one value is ambiguous: "
           "the condition is a block " +
           C.Ty->getName() + ", not a scalar");
+  C = unsplat(C); // a one-element block's value, as in Triton
   if (NumStages)
     if (std::string Why = checkNumStages(*NumStages); !Why.empty())
       error(Why);

@@ -272,6 +272,8 @@ public:
   /// tl.broadcast(a, b): both to their common shape.
   std::pair<TValue, TValue> broadcast(Operand A, Operand B);
   TValue reshape(TValue X, llvm::ArrayRef<int64_t> Shape, bool CanReorder = false);
+  /// The element of a one-element block (x.item()); scalars pass.
+  TValue unsplat(TValue X);
   TValue expandDims(TValue X, int64_t Axis);
   TValue permute(TValue X, llvm::ArrayRef<int64_t> Dims);
   TValue trans(TValue X);

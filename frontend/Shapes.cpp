@@ -104,6 +104,8 @@ std::pair<TValue, TValue> Semantic::broadcast(Operand A, Operand Bv) {
 
 TValue Semantic::reshape(TValue X, llvm::ArrayRef<int64_t> Dims,
                          bool CanReorder) {
+  if (Dims.empty()) // x.item(), tl.reshape(x, ()): a one-element block's element
+    return unsplat(X);
   std::string Err = checkBlockShape(Dims);
   if (!Err.empty())
     error(Err);
@@ -121,6 +123,15 @@ TValue Semantic::reshape(TValue X, llvm::ArrayRef<int64_t> Dims,
   if (!X.Ty->isBlock())
     return make(B.createSplat(X.V, Dims), Result);
   return make(B.createReshape(X.V, Dims, CanReorder), Result);
+}
+
+TValue Semantic::unsplat(TValue X) {
+  if (!X.Ty->isBlock())
+    return X;
+  if (X.Ty->getNumElements() != 1)
+    error("cannot reshape " + shapeOf(X.Ty) + " (" + llvm::Twine(X.Ty->getNumElements()) +
+          " elements) to a scalar: only a block of one element has one value");
+  return make(B.createReshape(X.V, {}, false), X.Ty->getScalar());
 }
 
 TValue Semantic::expandDims(TValue X, int64_t Axis) {

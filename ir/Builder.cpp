@@ -321,12 +321,14 @@ Value *IRBuilder::createBroadcast(Value *V, llvm::ArrayRef<int64_t> Shape) {
 
 Value *IRBuilder::createReshape(Value *V, llvm::ArrayRef<int64_t> Shape,
                                 bool AllowReorder) {
-  checkShape(CurLoc, Shape);
+  // No shape: the one element of a block as a scalar.
+  if (!Shape.empty())
+    checkShape(CurLoc, Shape);
   AttrList Attrs;
   if (AllowReorder)
     Attrs.push_back(unitAttr(AttrKey::AllowReorder));
-  return single(create(Opcode::Reshape,
-                       {BlockType::get(V->getType()->getScalarType(), Shape)},
+  Type *Elem = V->getType()->getScalarType();
+  return single(create(Opcode::Reshape, {Shape.empty() ? Elem : BlockType::get(Elem, Shape)},
                        {V}, std::move(Attrs)));
 }
 

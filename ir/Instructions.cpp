@@ -810,7 +810,8 @@ std::string ReshapeInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 1));
   TRY(allowAttrs(*this, {AttrKey::AllowReorder}));
   Type *S = getSrc()->getType(), *R = getResult()->getType();
-  if (!S->isBlock() || !R->isBlock() || S->getScalarType() != R->getScalarType())
+  // A scalar result is the one element of its operand.
+  if (!S->isBlock() || (!R->isBlock() && !R->isScalar()) || S->getScalarType() != R->getScalarType())
     return "'reshape' needs blocks of the same element type, got " + ty(S) +
            " to " + ty(R);
   if (S->getNumElements() != R->getNumElements())

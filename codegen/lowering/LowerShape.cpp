@@ -156,6 +156,11 @@ void tritium::lowerShape(LoweringContext &C, Instruction &I) {
   }
   Value *Src = I.getOperand(0);
   Type *SrcTy = Src->getType();
+  if (I.getOpcode() == Opcode::Reshape && !I.getResult(0)->getType()->isBlock()) {
+    // A one-element block's element: every thread holds it, in register 0.
+    C.set(I.getResult(0), {C.get(Src)[0]});
+    return;
+  }
   if (!I.getResult(0)->getType()->isBlock()) {
     // A split of <2 x T> into two scalars (assign-layouts put both elements
     // in every thread's registers): find them among the registers.

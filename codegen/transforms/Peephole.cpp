@@ -243,7 +243,8 @@ Value *Peephole::simplifyReshape(ReshapeInst *I) {
   if (Src->getType() == T)
     return Src;
   if (Instruction *S = getDef(Src, Opcode::Splat))
-    return queued(Builder.createSplat(S->getOperand(0), T->getShape()));
+    return T->isBlock() ? queued(Builder.createSplat(S->getOperand(0), T->getShape()))
+                        : S->getOperand(0);
   if (auto *Inner =
           llvm::cast_or_null<ReshapeInst>(getDef(Src, Opcode::Reshape))) {
     Value *X = Inner->getSrc();

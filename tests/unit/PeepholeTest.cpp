@@ -37,6 +37,10 @@ TEST_CASE("peephole: reshaping a splat gives a splat") {
                  "  %s = splat %x : <4 x f32>\n"
                  "  %r = expand_dims %s {axis=0} : <1 x 4 x f32>\n") ==
         "splat %x : <1 x 4 x f32>");
+  // The element of a one-element splat is the splat's scalar.
+  CHECK(peephole("f32",
+                 "  %s = splat %x : <1 x 1 x f32>\n"
+                 "  %r = reshape %s : f32\n") == "%x");
 }
 
 TEST_CASE("peephole: shape changes to the same type vanish") {

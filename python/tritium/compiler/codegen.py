@@ -813,11 +813,15 @@ class CodeGenerator(ast.NodeVisitor):
         for block, expr in ((then_b, node.body), (else_b, node.orelse)):
             sem.set_insert_block(block)
             v = _unwrap(self.visit(expr))
-            v = tl.to_tensor(v) if not isinstance(v, tl.tensor) else v
-            sem.write_var(var, v.handle)
+            if v is not None:  # None: `f(x) if c else g(x)`, for the calls' effects
+                v = tl.to_tensor(v) if not isinstance(v, tl.tensor) else v
+                sem.write_var(var, v.handle)
             results.append(v)
             ends.append(sem.get_insert_block())
-        if results[0].type != results[1].type:
+        void = [v is None for v in results]
+        if any(void) and not all(void):
+            raise self.error("Ternary expression with dynamic condition has a None branch and a value branch", node)
+        if not all(void) and results[0].type != results[1].type:
             raise self.error("Ternary expression with dynamic condition has inconsistent types "
                              f"{results[0].type} and {results[1].type}", node)
         merge = sem.create_block("ifexp.end")
@@ -827,7 +831,7 @@ class CodeGenerator(ast.NodeVisitor):
             sem.br(merge)
         sem.seal(merge)
         sem.set_insert_block(merge)
-        return self._read_leaf(var)
+        return None if all(void) else self._read_leaf(var)
 
     # -- loops ----------------------------------------------------------------
 
@@ -1319,7 +1323,9 @@ class CodeGenerator(ast.NodeVisitor):
     def _py_static(self, fn):
 
         def impl(gen, node, args, kwargs):
-            if _has_tensor(args) or _has_tensor(kwargs):
+            # isinstance, hasattr, getattr, type... look at a tensor as the
+            # Python object it is; int(), float() and bool() would need its value.
+            if fn in (int, float, bool) and (_has_tensor(args) or _has_tensor(kwargs)):
                 raise gen.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
                                 "(use x.to(dtype) to convert)", node)
             r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})

@@ -85,7 +85,7 @@ def test(cond):
         h = c.handle
         if not isinstance(h, TensorHandle):
             raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
-        if h.data.ndim:
+        if h.data.size != 1:  # a one-element block is its value, as in Triton
             raise BlockConditionError(f"a block ({h.type}) cannot be a condition; reduce it to a scalar first")
         return bool(h.data)
     if type(c) in _CONDITION_TYPES or isinstance(c, (np.bool_, np.integer, np.floating)):

@@ -1395,6 +1395,11 @@ class InterpreterSemantic:
 
     def reshape(self, x, shape, can_reorder=False):
         shape = tuple(int(d) for d in shape)
+        if not shape:  # x.item(): a one-element block's element
+            if x.data.size != 1:
+                error(f"cannot reshape {fmt_shape(x.data.shape)} ({x.data.size} elements) to a scalar: only a block "
+                      "of one element has one value")
+            return TensorHandle(x.data.reshape(()), x.sty)
         err = check_block_shape(shape)
         if err:
             error(err)

@@ -464,6 +464,10 @@ class tensor:
     def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
         return cast(self, dtype, fp_downcast_rounding=fp_downcast_rounding, bitcast=bitcast)
 
+    def item(self):
+        """The value of a one-element block, as a scalar."""
+        return _wrap(_sem().reshape(self.handle, [], False))
+
 
 # ---------------------------------------------------------------------------
 # Creation

@@ -451,3 +451,70 @@ def k_pid_bad_axis(Z):
 def test_program_id_bad_axis_is_error(backend):
     z = np.zeros(1, dtype=np.int32)
     expect_error(backend.run, k_pid_bad_axis, 1, z)
+
+
+def k_guarded_clamp(x):
+    """Python's introspection of a kernel argument, short-circuited: only an
+    int32 pointer is loaded and clamped."""
+    if (x is not None) and hasattr(x, "dtype") and isinstance(x.dtype, tl.pointer_type) and \
+            (x.dtype.element_ty == tl.int32) and (tl.load(x) > 42):
+        tl.store(x, 42)
+
+
+@pytest.mark.parametrize("value,dtype,expected", [(37, "int32", 37), (100000, "int32", 42), (100000, "int64", 100000),
+                                                  (84.0, "float32", 84.0)])
+def test_introspection_of_arguments(backend, value, dtype, expected):
+    (x, ) = backend.run(k_guarded_clamp, 1, np.full(1, value, dtype=dtype), num_warps=1)
+    assert x[0] == expected
+
+
+def test_introspection_of_non_tensors(backend):
+    backend.run(k_guarded_clamp, 1, None)
+    backend.run(k_guarded_clamp, 1, 7)
+
+
+def k_one_element_condition(x, ITEM: tl.constexpr):
+    c = tl.load(x + tl.arange(0, 1)) > 42
+    if ITEM:
+        c = c.item()
+    if c:  # a one-element block is its value, as in Triton
+        tl.store(x, 42)
+
+
+@pytest.mark.parametrize("item", [False, True], ids=["block", "item"])
+@pytest.mark.parametrize("value", [41, 43])
+def test_one_element_block_as_condition(backend, value, item):
+    (x, ) = backend.run(k_one_element_condition, 1, np.full(1, value, dtype=np.int32), ITEM=item, num_warps=1)
+    assert x[0] == min(value, 42)
+
+
+def k_split_scalars(X, Z1, Z2):
+    z1, z2 = tl.split(tl.load(X + tl.arange(0, 2)))
+    tl.static_assert(isinstance(z1, tl.tensor) and z1.shape == [])
+    tl.store(Z1, z1)
+    tl.store(Z2, z2)
+
+
+def test_split_into_scalars_are_tensors(backend):
+    _, z1, z2 = backend.run(k_split_scalars, 1, np.array([5, 9], dtype=np.int32), np.zeros(1, np.int32),
+                            np.zeros(1, np.int32))
+    assert (z1[0], z2[0]) == (5, 9)
+
+
+def k_conditional_store_expression(XT, XF, Ret):
+    pid = tl.program_id(0)
+    tl.store(Ret + pid, tl.load(XT)) if pid % 2 == 0 else tl.store(Ret + pid, tl.load(XF))
+
+
+def test_conditional_expression_of_calls_without_value(backend):
+    _, _, r = backend.run(k_conditional_store_expression, 4, np.array([1.0], np.float32), np.array([2.0], np.float32),
+                          np.zeros(4, np.float32))
+    assert r.tolist() == [1.0, 2.0, 1.0, 2.0]
+
+
+def k_item_of_block(X, Y):
+    tl.store(Y, tl.load(X + tl.arange(0, 4)).item())
+
+
+def test_item_of_a_larger_block_is_an_error(backend):
+    expect_error(backend.run, k_item_of_block, 1, np.zeros(4, np.float32), np.zeros(1, np.float32))

@@ -245,21 +245,20 @@ def k_dot_fp8_limited(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr
 def test_dot_fp8_max_num_imprecise_acc(backend, limit):
     """max_num_imprecise_acc: at most that many K elements are summed in the
     tensor cores' own (on Hopper, fewer-bit) accumulation before the f32
-    accumulator takes them, so the result is f32-accurate. e5m2 values of
-    3 significant bits over 2^-6..2^6: the sums need more bits than the
-    tensor cores keep."""
+    accumulator takes them. Positive e5m2 values of one scale (2^-10 to
+    2^-5), as Triton's test takes them: over K = 256 an accumulation of
+    fewer bits than f32 drifts past rtol 1e-3."""
     m, n, k = 64, 64, 256
     rs = rng(65)
 
     def e5m2(shape):
-        return (rs.choice([-1, 1], size=shape) * rs.randint(4, 8, size=shape) / 4 *
-                2.0**rs.randint(-6, 7, size=shape)).astype(np.float32)
+        return (2.0**rs.randint(-10, -5, size=shape) * (1 + rs.randint(0, 4, size=shape) / 4)).astype(np.float32)
 
     a, bt = e5m2((m, k)), e5m2((n, k))
-    acc = rs.uniform(-1, 1, size=(m, n)).astype(np.float32)
-    _, _, out = backend.run(k_dot_fp8_limited, 1, a, bt, acc.copy(), M=m, N=n, K=k, LIMIT=limit)
-    ref = acc.astype(np.float64) + a.astype(np.float64) @ bt.T.astype(np.float64)
-    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    acc = np.zeros((m, n), dtype=np.float32)
+    _, _, out = backend.run(k_dot_fp8_limited, 1, a, bt, acc, M=m, N=n, K=k, LIMIT=limit)
+    ref = a.astype(np.float64) @ bt.T.astype(np.float64)
+    np.testing.assert_allclose(out, ref, rtol=1e-3, atol=0)
 
 
 def k_dot3d(A, B, D, BS: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.constexpr):
