@@ -36,7 +36,7 @@ from .. import _C
 from ..runtime import cache as _cache
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
-           "parse_target", "register_backend", "CompileOptions"]
+           "parse_target", "register_backend", "make_backend", "CompileOptions"]
 
 # --------------------------------------------------------------------------
 # Targets
@@ -106,6 +106,16 @@ def register_backend(kind, backend):
 
 def get_backend(target):
     return _backends.get(target.backend)
+
+
+def make_backend(target):
+    """Triton's ``make_backend``: the compile stages for ``target``, bound to
+    it (``hash()``, ``parse_options()``); RuntimeError when none compiles for it."""
+    target = parse_target(target)
+    backend = get_backend(target)
+    if backend is None:
+        raise RuntimeError(f"0 compatible backends for target ({target.backend})")
+    return type(backend)(target)
 
 
 # --------------------------------------------------------------------------

@@ -37,9 +37,12 @@ have), whose device and stream rules C++ applies directly. The CUDA and HIP
 drivers are runtime/cuda.py and runtime/hip.py, over runtime/native.py.
 """
 
+import sys
+
 from .. import knobs
 
-__all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active"]
+__all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active",
+           "reset_active", "driver"]
 
 
 class NoBackendError(RuntimeError):
@@ -152,3 +155,13 @@ def set_active(drv):
         active.reset()
     else:
         active.set(drv)
+
+
+def reset_active():
+    """Triton's name for ``set_active(None)``."""
+    active.reset()
+
+
+#: Triton's ``from triton.runtime.driver import driver`` gives an object with
+#: ``active`` and ``set_active``; here that object is this module.
+driver = sys.modules[__name__]

@@ -35,6 +35,18 @@ def _stop_unloading_at_exit():
     _C.runtime.shutdown()
 
 
+class _AlsoOnClass:
+    """A method that also answers on the class, for a driver with the default
+    library: Triton's ``is_active`` is a static method, and torch._inductor
+    calls ``triton.backends.backends[...].driver.is_active()``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, owner=None):
+        return self.fn.__get__(owner() if obj is None else obj, owner)
+
+
 class NativeDriver(_driver.Driver):
     """A GPU driver over a ``_C.runtime`` driver; ``path`` overrides the
     library knob (a file, or a directory holding the library)."""
@@ -81,6 +93,7 @@ class NativeDriver(_driver.Driver):
 
     # -- Driver ------------------------------------------------------------------
 
+    @_AlsoOnClass
     def is_active(self):
         try:
             lib = self.native_driver
