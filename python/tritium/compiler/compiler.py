@@ -202,6 +202,9 @@ def make_options(target, options=None, kernel_name="kernel"):
     (the message names it), ValueError for a bad value."""
     defaults = known_options(target)
     values = dict(defaults)
+    values["enable_fp_fusion"] = knobs.language.default_fp_fusion
+    if knobs.runtime.override_arch:
+        values["arch"] = knobs.runtime.override_arch
     if options is not None and not isinstance(options, collections.abc.Mapping):
         raise TypeError(f"options must be a dict of option names to values, got {options!r}")
     for name, value in (options or {}).items():
@@ -428,7 +431,7 @@ def _make_tir_stage(name, timings):
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
         verify_each = bool(options.get("debug"))
-        if _wants_dump(knobs.compilation.dump_ir, name):
+        if _wants_dump(knobs.compilation.print_ir, name):
             out = sys.stderr
             for p in passes:
                 print(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}", file=out)
@@ -597,10 +600,10 @@ def compile(src, target=None, options=None):
 
     key = _cache.compile_key(src.hash(), options.hash(), str(target),
                              getattr(backend, "version", ""))
-    override = knobs.compilation.kernel_override
-    dump = knobs.compilation.kernel_dump
+    override = knobs.compilation.override
+    dump = knobs.compilation.dump_ir
     read_cache = not (knobs.compilation.always_compile or override or dump
-                      or _wants_dump(knobs.compilation.dump_ir, name))
+                      or _wants_dump(knobs.compilation.print_ir, name))
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
     if read_cache:
