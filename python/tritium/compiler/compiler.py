@@ -521,10 +521,35 @@ class CompiledKernel:
         self.launcher = driver.active.make_launcher(self)
         return self.launcher
 
+    def _init_handles(self):
+        """Triton's name for loading the binary on the current device: fills
+        ``n_regs``, ``n_spills`` and ``n_max_threads`` from the loaded
+        kernel, raises OutOfResources when it does not fit (NoBackendError
+        without a GPU)."""
+        if self.launcher is None:
+            self.make_launcher()
+
     def run(self, grid_x, grid_y, grid_z, stream, *args):
         """Launches with the kernel's non-constexpr arguments in order."""
         launcher = self.launcher or self.make_launcher()
         return launcher(grid_x, grid_y, grid_z, stream, args)
+
+    def _runtime_args(self, args):
+        """What the launcher takes, from every parameter in order (constexprs
+        too, as Triton's ``kernel[grid](...)`` takes them) or from the
+        non-constexpr ones; host-side descriptors expanded."""
+        sig = self.metadata.signature
+        if sig is None:  # compiled from IR text: the arguments as given
+            return args
+        kinds = list(sig.values())
+        keep = [i for i, t in enumerate(kinds) if t != "constexpr"]
+        if len(args) == len(kinds):
+            args = tuple(args[i] for i in keep)
+        elif len(args) != len(keep):
+            raise TypeError(f"{self.name}[grid](): takes the kernel's {len(kinds)} arguments "
+                            f"(or its {len(keep)} non-constexpr ones), got {len(args)}")
+        from ..runtime.jit import _expand_descriptors
+        return _expand_descriptors(args)
 
     def __getitem__(self, grid):
         grid = tuple(grid) + (1,) * (3 - len(grid))
@@ -533,7 +558,7 @@ class CompiledKernel:
             from ..runtime import driver
             if stream is None:
                 stream = driver.active.get_current_stream(driver.active.get_current_device())
-            return self.run(grid[0], grid[1], grid[2], stream, *args)
+            return self.run(grid[0], grid[1], grid[2], stream, *self._runtime_args(args))
         return launch
 
     def launch_metadata(self, grid, stream, *args):
