@@ -144,6 +144,11 @@ TARGET_OPTIONS = {
 }
 
 
+class OptionError(ValueError, AssertionError):
+    """A launch option's value that Tritium rejects: a ValueError, and an
+    AssertionError too, which is what Triton's option checks raise."""
+
+
 class CompileOptions:
     """The options of one compile; attributes and ``opts["name"]`` both work.
     Immutable once built; ``hash()`` is stable across processes."""
@@ -215,16 +220,16 @@ def make_options(target, options=None, kernel_name="kernel"):
         values[name] = value
     nw = values["num_warps"]
     if not isinstance(nw, int) or nw < 1 or nw & (nw - 1) or nw > 32:
-        raise ValueError(f"num_warps must be a power of 2 between 1 and 32, got {nw!r}")
+        raise OptionError(f"num_warps must be a power of 2 between 1 and 32, got {nw!r}")
     ns = values["num_stages"]
     if not isinstance(ns, int) or ns < 0:
-        raise ValueError(f"num_stages must be a non-negative int, got {ns!r}")
+        raise OptionError(f"num_stages must be a non-negative int, got {ns!r}")
     nc = values["num_ctas"]
     if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1 or nc & (nc - 1) or nc > 16:
-        raise ValueError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
+        raise OptionError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
     mr = values["maxnreg"]
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= 255):
-        raise ValueError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
+        raise OptionError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
     if knobs.runtime.debug:
         values["debug"] = True
     return CompileOptions(values)
