@@ -54,7 +54,10 @@ enum DeviceAttribute : int {
   DevMaxSharedMemoryPerBlock = 8,
   DevWarpSize = 10,
   DevMaxRegistersPerBlock = 12,
+  DevClockRate = 13,
   DevMultiprocessorCount = 16,
+  DevMemoryClockRate = 36,
+  DevGlobalMemoryBusWidth = 37,
   DevL2CacheSize = 38,
   DevComputeCapabilityMajor = 75,
   DevComputeCapabilityMinor = 76,
@@ -126,6 +129,7 @@ public:
 
   /// The device of the calling thread's current context, or 0 without one.
   int currentDevice() override;
+  void setCurrentDevice(int Device) override { activate(Device); }
   /// The primary context of \p Device, retained on first use, made current.
   CUcontext activate(int Device);
 

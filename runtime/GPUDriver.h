@@ -135,6 +135,8 @@ public:
   virtual int deviceCount() = 0;
   /// The calling thread's current device (0 without one).
   virtual int currentDevice() = 0;
+  /// Makes \p Device the calling thread's current device.
+  virtual void setCurrentDevice(int Device) = 0;
 
   /// Loads \p Img on \p Device and checks that it fits (OutOfResources).
   virtual LoadedKernel loadKernel(const KernelImage &Img, int Device) = 0;

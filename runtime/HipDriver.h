@@ -42,12 +42,16 @@ constexpr hipError_t Success = 0;
 
 /// hipDeviceAttribute_t values Tritium reads (ROCm 6).
 enum DeviceAttribute : int {
+  DevClockRate = 5,
   DevL2CacheSize = 19,
   DevComputeCapabilityMajor = 23,
   DevMaxGridDimX = 29,
   DevMaxThreadsPerBlock = 56,
+  DevMemoryBusWidth = 59,
+  DevMemoryClockRate = 60,
   DevComputeCapabilityMinor = 61,
   DevMultiprocessorCount = 63,
+  DevMaxRegistersPerBlock = 71,
   DevMaxSharedMemoryPerBlock = 74,
   DevWarpSize = 87,
 };
@@ -99,6 +103,7 @@ public:
   std::string archName(int Device);
   int driverVersion();
   int currentDevice() override;
+  void setCurrentDevice(int Device) override { use(Device); }
 
   /// Loads a code object on \p Device: OutOfResources when its workgroup
   /// is larger than the kernel allows or its LDS more than the device has.

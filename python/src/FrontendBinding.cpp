@@ -241,7 +241,8 @@ void bindDType(py::module_ &M) {
           N = "float" + N.substr(2);
         else if (llvm::StringRef(N).startswith("bf"))
           N = "bfloat" + N.substr(2);
-        return "tritium.language." + N;
+        // Triton's spelling: code written for Triton evaluates it.
+        return "triton.language." + N;
       });
 }
 

@@ -280,6 +280,10 @@ py::dict cudaProperties(cuda::Driver &D, int Device) {
       {"max_shared_mem_per_sm", cuda::DevMaxSharedMemoryPerMultiprocessor},
       {"warpSize", cuda::DevWarpSize},
       {"multiprocessor_count", cuda::DevMultiprocessorCount},
+      {"max_num_regs", cuda::DevMaxRegistersPerBlock},
+      {"sm_clock_rate", cuda::DevClockRate},
+      {"mem_clock_rate", cuda::DevMemoryClockRate},
+      {"mem_bus_width", cuda::DevGlobalMemoryBusWidth},
       {"l2_cache_size", cuda::DevL2CacheSize},
       {"major", cuda::DevComputeCapabilityMajor},
       {"minor", cuda::DevComputeCapabilityMinor},
@@ -298,6 +302,10 @@ py::dict hipProperties(hip::Driver &D, int Device) {
       {"max_shared_mem", hip::DevMaxSharedMemoryPerBlock},
       {"warpSize", hip::DevWarpSize},
       {"multiprocessor_count", hip::DevMultiprocessorCount},
+      {"max_num_regs", hip::DevMaxRegistersPerBlock},
+      {"sm_clock_rate", hip::DevClockRate},
+      {"mem_clock_rate", hip::DevMemoryClockRate},
+      {"mem_bus_width", hip::DevMemoryBusWidth},
       {"l2_cache_size", hip::DevL2CacheSize},
       {"major", hip::DevComputeCapabilityMajor},
       {"minor", hip::DevComputeCapabilityMinor},
@@ -379,6 +387,8 @@ void bindRuntime(py::module_ &M) {
           },
           "torch's current device when torch is imported, else the driver's "
           "current device, else 0")
+      .def("set_current_device", &gpu::Driver::setCurrentDevice, py::arg("device"),
+           "Makes device the calling thread's current one (its primary context on CUDA)")
       .def(
           "current_stream",
           [](gpu::Driver &, int Device) {

@@ -11,8 +11,13 @@ passes directly::
     print(m)
 """
 
-from .errors import CompilationError, CudaError, HipError, OutOfResources
-from ._C import Module, list_passes, parse_module, __version__
+from .errors import CompilationError, CudaError, HipError, OutOfResources, TritonError
+from ._C import Module, list_passes, parse_module, __version__ as tritium_version
+
+# The Triton API level Tritium implements: programs written for Triton check
+# `triton.__version__` (e.g. for >= 3.0). Tritium's own version is
+# `tritium_version`; the compile cache keys on that one (runtime/cache.py).
+__version__ = "3.6.0"
 
 # The runtime: @jit, launching, compile(), autotuning (docs/runtime.md).
 from . import knobs, runtime, testing
@@ -22,8 +27,8 @@ from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBacken
 from .runtime.jit import TensorWrapper, reinterpret
 from .runtime._allocation import set_allocator
 
-__all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "Module", "list_passes",
-           "parse_module", "__version__",
+__all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "TritonError", "Module",
+           "list_passes", "parse_module", "__version__", "tritium_version",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",
            "runtime", "testing", "TensorWrapper", "reinterpret", "InterpreterError", "set_allocator",

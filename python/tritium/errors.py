@@ -3,7 +3,14 @@
 import sys
 
 
-class CompilationError(Exception):
+class TritonError(Exception):
+    """The base of the errors a kernel's compilation or run reports, as in
+    Triton: CompilationError (and InterpreterError, its kind found while
+    interpreting) and OutOfResources. Driver failures (CudaError) are
+    RuntimeErrors, as Triton's are."""
+
+
+class CompilationError(TritonError):
     """A kernel or IR text that Tritium cannot compile.
 
     ``message`` is what went wrong; ``file``, ``line`` and ``col`` say where
@@ -19,6 +26,11 @@ class CompilationError(Exception):
         self.line = line
         self.col = col
         self.detail = detail
+
+    @property
+    def error_message(self):
+        """Triton's name for ``message``: what went wrong, without the location."""
+        return self.message
 
     def __str__(self):
         if self.detail:
@@ -36,7 +48,7 @@ def recursion_limit_message():
             f"({sys.getrecursionlimit()}) was reached; split long expressions into several statements")
 
 
-class OutOfResources(Exception):
+class OutOfResources(TritonError):
     """A kernel needs more of a device resource than the device has:
     ``name`` ("shared memory", "threads"), ``required`` and ``limit`` (in
     bytes or threads). Raised when the kernel is first loaded, as in Triton;

@@ -1,37 +1,72 @@
-"""Every TRITIUM_* environment knob, grouped like Triton's ``triton.knobs``.
+"""Every TRITIUM_* environment knob, grouped and named like Triton 3.6's
+``triton.knobs``.
 
 Each knob is read from the environment *when it is used*, never cached, so a
 test may ``monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")`` or a program
-may ``tritium.knobs.compilation.always_compile = True`` at any time;
-``del tritium.knobs.compilation.always_compile`` drops the override and goes
-back to the environment. ``docs/knobs.md`` documents each one; ``all_knobs()``
-lists them (a test checks that the two agree).
+may ``tritium.knobs.compilation.always_compile = True`` at any time. Setting
+one from Python also sets its variable (as Triton does, while
+``propagate_env`` is true), so subprocesses and the C++ core see it;
+``del tritium.knobs.compilation.always_compile`` drops the setting and puts
+the variable back as it was. ``docs/knobs.md`` documents each one;
+``all_knobs()`` lists them (a test checks that the two agree).
 
     tritium.knobs.cache.dir                     TRITIUM_CACHE_DIR
-    tritium.knobs.compilation.dump_ir           TRITIUM_DUMP_IR
+    tritium.knobs.compilation.dump_ir           TRITIUM_KERNEL_DUMP
     tritium.knobs.runtime.debug                 TRITIUM_DEBUG
+
+Each group is a ``base_knobs``: ``knob_descriptors`` (name -> descriptor,
+whose ``key`` is the variable), ``copy()``, ``reset()`` and ``scope()``, a
+context manager that restores the group's settings and variables on exit.
 """
 
+import contextlib
+import functools
 import os
+import re
+import shutil
+import subprocess
 
-__all__ = ["cache", "compilation", "runtime", "autotuning", "nvidia", "amd", "all_knobs"]
+__all__ = ["base_knobs", "cache", "compilation", "runtime", "autotuning", "language", "nvidia", "amd",
+           "all_knobs", "propagate_env", "NvidiaTool"]
 
 _TRUE = frozenset(("1", "true", "yes", "on", "y"))
+
+#: Whether setting a knob from Python also sets its environment variable.
+propagate_env = True
 
 
 def _parse_bool(text):
     return text.strip().lower() in _TRUE
 
 
+def _as_env(value):
+    """The variable's text for a value set from Python: (text,), (None,) to
+    unset it, or None when the value has no text form (then only Python sees it)."""
+    if value is None:
+        return (None,)
+    if isinstance(value, bool):
+        return ("1" if value else "0",)
+    if isinstance(value, (str, int)):
+        return (str(value),)
+    return None
+
+
+def _setenv(key, text):
+    if text is None:
+        os.environ.pop(key, None)
+    else:
+        os.environ[key] = text
+
+
 class _Knob:
-    """A data descriptor backed by one environment variable.
+    """A data descriptor backed by one environment variable, ``key``.
 
     ``kind`` is "bool", "str" or "path" (a str with ``~`` expanded); ``default``
     is the value when the variable is unset or empty (a callable is called).
     """
 
     def __init__(self, env, default, kind, doc):
-        self.env = env
+        self.env = self.key = env
         self.default = default
         self.kind = kind
         self.doc = doc
@@ -39,10 +74,10 @@ class _Knob:
     def __set_name__(self, owner, name):
         self.name = name
         self.slot = "_override_" + name
+        self.env_slot = "_env_before_" + name
 
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
+    def raw(self, obj):
+        """The value set from Python, else the variable's, else the default."""
         override = obj.__dict__.get(self.slot, _UNSET)
         if override is not _UNSET:
             return override
@@ -55,14 +90,76 @@ class _Knob:
             return os.path.expanduser(text)
         return text
 
+    def __get__(self, obj, owner=None):
+        return self if obj is None else self.raw(obj)
+
     def __set__(self, obj, value):
         obj.__dict__[self.slot] = value
+        text = _as_env(value)
+        if propagate_env and text is not None:
+            obj.__dict__.setdefault(self.env_slot, os.environ.get(self.env))
+            _setenv(self.env, text[0])
 
     def __delete__(self, obj):
         obj.__dict__.pop(self.slot, None)
+        before = obj.__dict__.pop(self.env_slot, _UNSET)
+        if before is not _UNSET:
+            _setenv(self.env, before)
 
 
 _UNSET = object()
+
+
+class NvidiaTool:
+    """A CUDA toolkit program: its ``path`` and ``version`` ("12.8")."""
+
+    def __init__(self, path, version):
+        self.path = path
+        self.version = version
+
+    def __repr__(self):
+        return f"NvidiaTool(path={self.path!r}, version={self.version!r})"
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def from_path(path):
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        m = re.search(r"release (\d+\.\d+)", out)
+        return NvidiaTool(path, m.group(1)) if m else None
+
+
+def _find_tool(binary):
+    """Where the CUDA toolkit's ``binary`` is, searched as the C++ core
+    searches for ptxas: $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin,
+    then PATH."""
+    dirs = [os.path.join(os.environ[v], "bin") for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
+    for d in dirs + ["/usr/local/cuda/bin"]:
+        path = os.path.join(d, binary)
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which(binary)
+
+
+class _ToolKnob(_Knob):
+    """A toolkit program's path (``TRITIUM_<BINARY>_PATH``); reading the knob
+    gives the ``NvidiaTool`` (path and version) of that path, or of the one
+    found by ``_find_tool`` when unset; RuntimeError when there is none."""
+
+    def __init__(self, binary, doc):
+        super().__init__(f"TRITIUM_{binary.upper()}_PATH", None, "path", doc)
+        self.binary = binary
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        path = self.raw(obj) or _find_tool(self.binary)
+        tool = NvidiaTool.from_path(path) if path else None
+        if tool is None:
+            raise RuntimeError(f"Cannot find {self.binary}" + (f" (at {path})" if path else ""))
+        return tool
 
 
 def _home():
@@ -73,25 +170,63 @@ def _under_home(sub):
     return lambda: os.path.join(_home(), ".tritium", sub)
 
 
-class _Group:
+class base_knobs:
+    """A group of knobs (Triton's ``triton.knobs.base_knobs``)."""
+
     def __repr__(self):
-        items = ", ".join(f"{k.name}={getattr(self, k.name)!r}" for k in self.knobs())
-        return f"<tritium.knobs.{type(self).__name__.lstrip('_').lower()}: {items}>"
+        items = ", ".join(f"{name}={value!r}" for name, value in self.knobs.items())
+        return f"<tritium.knobs.{type(self).__name__}: {items}>"
+
+    @property
+    def knob_descriptors(self):
+        """Name -> descriptor of every knob of the group (``.key`` is its variable)."""
+        return {k.name: k for k in self.descriptors()}
+
+    @property
+    def knobs(self):
+        """Name -> current value of every knob of the group."""
+        out = {}
+        for name in self.knob_descriptors:
+            try:
+                out[name] = getattr(self, name)
+            except RuntimeError as e:  # a tool that is not installed
+                out[name] = e
+        return out
 
     @classmethod
-    def knobs(cls):
+    def descriptors(cls):
         return [v for v in vars(cls).values() if isinstance(v, _Knob)]
 
+    def copy(self):
+        """Another group with the same settings."""
+        other = type(self)()
+        other.__dict__.update(self.__dict__)
+        return other
+
     def reset(self):
-        """Drops every override of this group set from Python."""
-        for k in self.knobs():
-            self.__dict__.pop(k.slot, None)
+        """Drops every setting made from Python (and puts their variables back)."""
+        for k in self.descriptors():
+            k.__delete__(self)
+        return self
+
+    @contextlib.contextmanager
+    def scope(self):
+        """Restores the group's settings and variables on exit."""
+        env = {k.env: os.environ.get(k.env) for k in self.descriptors()}
+        saved = dict(self.__dict__)
+        try:
+            yield self
+        finally:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            for key, text in env.items():
+                _setenv(key, text)
 
 
-class _Cache(_Group):
-    home = _Knob("TRITIUM_HOME", _home, "path",
-                 "Base of the default cache, dump and override directories "
-                 "($TRITIUM_HOME/.tritium/...).")
+class cache_knobs(base_knobs):
+    home_dir = _Knob("TRITIUM_HOME", _home, "path",
+                     "Base of the default cache, dump and override directories "
+                     "($TRITIUM_HOME/.tritium/...).")
     dir = _Knob("TRITIUM_CACHE_DIR", _under_home("cache"), "path",
                 "The on-disk kernel cache.")
     dump_dir = _Knob("TRITIUM_DUMP_DIR", _under_home("dump"), "path",
@@ -100,18 +235,20 @@ class _Cache(_Group):
                          "Where TRITIUM_KERNEL_OVERRIDE looks for replacement stages.")
 
 
-class _Compilation(_Group):
+class compilation_knobs(base_knobs):
     always_compile = _Knob("TRITIUM_ALWAYS_COMPILE", False, "bool",
                            "Never read the on-disk cache (results are still stored).")
-    dump_ir = _Knob("TRITIUM_DUMP_IR", "", "str",
-                    "Print the IR before and after every pass to stderr: '1' for every "
-                    "kernel, or a kernel name.")
-    kernel_dump = _Knob("TRITIUM_KERNEL_DUMP", False, "bool",
-                        "Write every stage of every compiled kernel to "
-                        "$TRITIUM_DUMP_DIR/<hash>/<name>.<stage>.")
-    kernel_override = _Knob("TRITIUM_KERNEL_OVERRIDE", False, "bool",
-                            "Replace a stage by $TRITIUM_OVERRIDE_DIR/<hash>/<name>.<stage> "
-                            "when that file exists.")
+    print_ir = _Knob("TRITIUM_DUMP_IR", "", "str",
+                     "Print the IR before and after every pass to stderr: '1' for every "
+                     "kernel, or a kernel name.")
+    dump_ir = _Knob("TRITIUM_KERNEL_DUMP", False, "bool",
+                    "Write every stage of every compiled kernel to "
+                    "$TRITIUM_DUMP_DIR/<hash>/<name>.<stage>.")
+    override = _Knob("TRITIUM_KERNEL_OVERRIDE", False, "bool",
+                     "Replace a stage by $TRITIUM_OVERRIDE_DIR/<hash>/<name>.<stage> "
+                     "when that file exists.")
+
+
     print_stage_times = _Knob("TRITIUM_PRINT_STAGE_TIMES", False, "bool",
                               "Print each compile's time per stage (frontend, passes, "
                               "llir, ptxas, ...) to stderr.")
@@ -124,7 +261,7 @@ class _Compilation(_Group):
                     "pipeline (both targets).")
 
 
-class _Runtime(_Group):
+class runtime_knobs(base_knobs):
     debug = _Knob("TRITIUM_DEBUG", False, "bool",
                   "Compile every kernel with debug=True (device asserts, overflow checks).")
     interpret = _Knob("TRITIUM_INTERPRET", False, "bool",
@@ -134,13 +271,22 @@ class _Runtime(_Group):
                             "The target compiled for when no GPU driver is active: "
                             "'cuda' (cuda:90), 'hip' (hip:gfx90a) or a target such "
                             "as 'cuda:80'.")
+    override_arch = _Knob("TRITIUM_OVERRIDE_ARCH", None, "str",
+                          "Compile every kernel for this architecture of the active "
+                          "backend, as the launch option arch= does ('sm80', '90a', "
+                          "'gfx90a').")
     # Python-only hooks (no environment variable), as in triton.knobs.runtime.
     launch_enter_hook = None
     launch_exit_hook = None
     jit_post_compile_hook = None
 
 
-class _Autotuning(_Group):
+class language_knobs(base_knobs):
+    default_fp_fusion = _Knob("TRITIUM_DEFAULT_FP_FUSION", True, "bool",
+                              "The default of the launch option enable_fp_fusion.")
+
+
+class autotuning_knobs(base_knobs):
     cache = _Knob("TRITIUM_CACHE_AUTOTUNING", False, "bool",
                   "Keep each autotuned key's best config on disk "
                   "($TRITIUM_CACHE_DIR/autotune), as cache_results=True does.")
@@ -148,13 +294,20 @@ class _Autotuning(_Group):
                   "Print the best config and the tuning time of every autotuned key.")
 
 
-class _Nvidia(_Group):
+class nvidia_knobs(base_knobs):
     arch = _Knob("TRITIUM_CUDA_ARCH", None, "str",
                  "The architecture compiled for on the active CUDA GPU, such as '90' "
                  "(sm_90 without wgmma) or '80' (default: the device's compute "
                  "capability, 90a on an H100/H200).")
-    ptxas_path = _Knob("TRITIUM_PTXAS_PATH", None, "path",
-                       "The ptxas binary (default: /usr/local/cuda/bin/ptxas, then PATH).")
+    ptxas = _ToolKnob("ptxas", "The ptxas binary (default: $CUDA_HOME/bin, "
+                      "/usr/local/cuda/bin, then PATH); the knob reads as its path and version.")
+    cuobjdump = _ToolKnob("cuobjdump", "The cuobjdump binary, found as ptxas is.")
+    nvdisasm = _ToolKnob("nvdisasm", "The nvdisasm binary, found as ptxas is.")
+
+    @property
+    def ptxas_path(self):
+        """The ptxas path set from Python or TRITIUM_PTXAS_PATH (None: search)."""
+        return type(self).ptxas.raw(self)
     libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path",
                            "libdevice.10.bc (default: $CUDA_HOME/nvvm/libdevice, then "
                            "/usr/local/cuda/nvvm/libdevice).")
@@ -169,7 +322,7 @@ class _Nvidia(_Group):
                          "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
 
 
-class _Amd(_Group):
+class amd_knobs(base_knobs):
     device_libs_path = _Knob("TRITIUM_ROCM_DEVICE_LIBS_PATH", None, "path",
                              "The folder of the ROCm device libraries (ocml.bc, ockl.bc, "
                              "oclc_*.bc; default: $ROCM_PATH/amdgcn/bitcode, then the "
@@ -179,12 +332,13 @@ class _Amd(_Group):
                         "libamdhip64.so (default: libamdhip64.so on the loader's path).")
 
 
-cache = _Cache()
-compilation = _Compilation()
-runtime = _Runtime()
-autotuning = _Autotuning()
-nvidia = _Nvidia()
-amd = _Amd()
+cache = cache_knobs()
+compilation = compilation_knobs()
+runtime = runtime_knobs()
+language = language_knobs()
+autotuning = autotuning_knobs()
+nvidia = nvidia_knobs()
+amd = amd_knobs()
 
 
 # -- Fast reads for the launch path ------------------------------------------
@@ -230,9 +384,9 @@ def default_backend_fast():
 def all_knobs():
     """Every knob as (group, attribute, environment variable, default, doc)."""
     out = []
-    for group_name in ("cache", "compilation", "runtime", "autotuning", "nvidia", "amd"):
+    for group_name in ("cache", "compilation", "runtime", "language", "autotuning", "nvidia", "amd"):
         group = globals()[group_name]
-        for k in group.knobs():
+        for k in group.descriptors():
             default = k.default() if callable(k.default) else k.default
             out.append((group_name, k.name, k.env, default, k.doc))
     return out

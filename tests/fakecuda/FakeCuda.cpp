@@ -177,6 +177,9 @@ struct State {
         {"shared_optin", 232448},
         {"shared_per_sm", 233472},
         {"l2_size", 52428800},
+        {"clock_khz", 1980000},   // an H100 SXM's
+        {"mem_clock_khz", 2619000},
+        {"mem_bus_width", 5120},
         {"launch_ns", 1000},
         {"memset_ns", 0},
         {"host_below", 0x10000},
@@ -419,6 +422,14 @@ CUresult loadModule(CUmodule *Module, const void *Image, std::string *Log) {
 
 bool validFunction(CUfunction F) { return state().Functions.count(F) != 0; }
 
+/// One primary context per device, also for devices a test adds later.
+void addPrimaryContexts(State &S) {
+  while (S.Primary.size() < static_cast<size_t>(S.get("devices"))) {
+    S.Primary.push_back(std::make_unique<CUctx_st>());
+    S.Primary.back()->Device = static_cast<int>(S.Primary.size() - 1);
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -433,10 +444,7 @@ CUresult CUDAAPI cuInit(unsigned int Flags) {
     return static_cast<CUresult>(E);
   State &S = state();
   S.Initialized = true;
-  while (S.Primary.size() < static_cast<size_t>(S.get("devices"))) {
-    S.Primary.push_back(std::make_unique<CUctx_st>());
-    S.Primary.back()->Device = static_cast<int>(S.Primary.size() - 1);
-  }
+  addPrimaryContexts(S);
   return CUDA_SUCCESS;
 }
 
@@ -512,6 +520,15 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *Value, CUdevice_attribute Attr, CUdev
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
     *Value = static_cast<int>(S.get("sm_count"));
     break;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    *Value = static_cast<int>(S.get("clock_khz"));
+    break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    *Value = static_cast<int>(S.get("mem_clock_khz"));
+    break;
+  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+    *Value = static_cast<int>(S.get("mem_bus_width"));
+    break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
     *Value = static_cast<int>(S.get("l2_size"));
     break;
@@ -546,6 +563,7 @@ CUresult CUDAAPI cuDeviceGetName(char *Name, int Len, CUdevice Device) {
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Device) {
   FAKE_ENTER("cuDevicePrimaryCtxRetain");
   State &S = state();
+  addPrimaryContexts(S);
   if (Device < 0 || static_cast<size_t>(Device) >= S.Primary.size())
     return CUDA_ERROR_INVALID_DEVICE;
   *Ctx = S.Primary[Device].get();

@@ -176,6 +176,10 @@ hipError_t hipDeviceGetAttribute(int *V, int Attr, int Device) {
   case DevWarpSize: *V = static_cast<int>(S.get("warp_size", 64)); return 0;
   case DevMultiprocessorCount: *V = static_cast<int>(S.get("cus", 104)); return 0;
   case DevL2CacheSize: *V = 8 << 20; return 0;
+  case DevClockRate: *V = 1700000; return 0; // an MI210's
+  case DevMemoryClockRate: *V = 1600000; return 0;
+  case DevMemoryBusWidth: *V = 4096; return 0;
+  case DevMaxRegistersPerBlock: *V = 65536; return 0;
   case DevComputeCapabilityMajor: *V = 9; return 0;
   case DevComputeCapabilityMinor: *V = 0; return 0;
   default: return InvalidValue;

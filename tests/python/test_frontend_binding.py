@@ -46,9 +46,9 @@ def test_dtypes_are_uniqued_and_named_as_in_triton():
     assert DType.from_name("nope") is None
     assert f32 != i32 and f32 != "fp32"
     assert str(f32) == "fp32" and f32.name == "fp32"
-    assert repr(f32) == "tritium.language.float32"
-    assert repr(DType.from_name("bf16")) == "tritium.language.bfloat16"
-    assert repr(u32) == "tritium.language.uint32"
+    assert repr(f32) == "triton.language.float32"
+    assert repr(DType.from_name("bf16")) == "triton.language.bfloat16"
+    assert repr(u32) == "triton.language.uint32"
     p = DType.get_pointer(f16)
     assert p is DType.pointer_type(f16, 1, False)
     assert p.name == "pointer<fp16>" and repr(p) == "pointer<fp16>"

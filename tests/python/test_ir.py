@@ -63,7 +63,13 @@ def strip_comments(text):
 
 def test_version_matches_cmake_project():
     cmake = open(os.path.join(REPO, "CMakeLists.txt")).read()
-    assert re.search(r"project\(tritium VERSION ([0-9.]+)", cmake).group(1) == tritium.__version__
+    assert re.search(r"project\(tritium VERSION ([0-9.]+)", cmake).group(1) == tritium.tritium_version
+
+
+def test_version_is_the_triton_api_level_and_the_cache_keys_on_tritiums_own():
+    from tritium.runtime import cache
+    assert tritium.__version__ == "3.6.0"
+    assert cache.package_version() == tritium.tritium_version != tritium.__version__
 
 
 def test_list_passes_has_the_ir_passes():

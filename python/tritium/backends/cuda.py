@@ -15,6 +15,7 @@ import os
 from .. import knobs
 from .._C import nvptx as _nvptx
 from ..compiler import compiler as _compiler
+from .compiler import BaseBackend
 
 
 def _ptxas():
@@ -24,7 +25,8 @@ def _ptxas():
     return _nvptx.find_ptxas()
 
 
-class CudaBackend:
+class CudaBackend(BaseBackend):
+    kind = "cuda"
     binary_ext = "cubin"
 
     @property

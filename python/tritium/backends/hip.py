@@ -13,9 +13,11 @@ records what they report in the kernel's metadata.
 from .. import knobs
 from .._C import amdgpu as _amdgpu
 from ..compiler import compiler as _compiler
+from .compiler import BaseBackend
 
 
-class HipBackend:
+class HipBackend(BaseBackend):
+    kind = "hip"
     binary_ext = "hsaco"
 
     @property

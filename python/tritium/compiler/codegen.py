@@ -33,6 +33,7 @@ import warnings
 
 from .. import _C
 from ..errors import CompilationError, recursion_limit_message
+from .errors import CompileTimeAssertionFailure, UnsupportedLanguageConstruct
 from ..language import core as tl
 from ..language import _types
 from . import _values as V
@@ -133,10 +134,10 @@ def _format_error(message, file, line, col, text):
     return s.rstrip("\n")
 
 
-def _error(src, node, message):
+def _error(src, node, message, kind=CompilationError):
     line, col = src.loc(node)
-    err = CompilationError(message, src.file, line, col, _format_error(message, src.file, line, col,
-                                                                       src.line_text(line)))
+    err = kind(message, src.file, line, col,
+               _format_error(message, src.file, line, col, src.line_text(line)))
     err._tritium_formatted = True
     return err
 
@@ -320,8 +321,8 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- errors and locations ----------------------------------------------
 
-    def error(self, message, node=None):
-        return _error(self.src, node or self.cur_node or self.src.fndef, message)
+    def error(self, message, node=None, kind=CompilationError):
+        return _error(self.src, node or self.cur_node or self.src.fndef, message, kind)
 
     def _set_loc(self, node):
         line, col = self.src.loc(node)
@@ -348,7 +349,7 @@ class CodeGenerator(ast.NodeVisitor):
             if getattr(e, "_tritium_formatted", False):
                 raise
             # From the C++ semantic: located at the node it was building.
-            raise self._reformat(e) from None
+            raise self._reformat(e) from e
         except RecursionError:
             # Reported where it happened (if that too runs out of stack, the
             # frame above reports it).
@@ -356,7 +357,9 @@ class CodeGenerator(ast.NodeVisitor):
             err._tritium_too_deep = True
             raise err from None
         except Exception as e:
-            raise self.error(_message_of(e)) from e
+            kind = (CompileTimeAssertionFailure if isinstance(e, tl._StaticAssertionFailure)
+                    else CompilationError)
+            raise self.error(_message_of(e), kind=kind) from e
         finally:
             if has_loc:
                 self.cur_node = prev
@@ -376,7 +379,8 @@ class CodeGenerator(ast.NodeVisitor):
         return err
 
     def generic_visit(self, node):
-        raise self.error(f"unsupported AST node type: {type(node).__name__}", node)
+        raise self.error(f"unsupported AST node type: {type(node).__name__}", node,
+                         kind=UnsupportedLanguageConstruct)
 
     # -- variables ------------------------------------------------------------
 
@@ -497,7 +501,7 @@ class CodeGenerator(ast.NodeVisitor):
         except CompilationError as e:
             if getattr(e, "_tritium_formatted", False):
                 raise
-            raise self._reformat(e) from None
+            raise self._reformat(e) from e
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
                 _set_noinline(ir_fn)
@@ -512,7 +516,7 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(e, CompilationError) and getattr(e, "_tritium_formatted", False):
                 raise
             if isinstance(e, CompilationError):
-                raise self._reformat(e) from None
+                raise self._reformat(e) from e
             if isinstance(e, Exception):
                 raise self.error(_message_of(e)) from e
             raise
@@ -520,7 +524,7 @@ class CodeGenerator(ast.NodeVisitor):
         try:
             self.sem.end_function()
         except CompilationError as e:
-            raise self._reformat(e) from None
+            raise self._reformat(e) from e
         return ir_fn, self.ret_template
 
     def _param_template(self, template, idx):
@@ -646,7 +650,8 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error("assignment to an element (x[i] = ...) is not supported; tensors are immutable",
                              target)
         else:
-            raise self.error(f"unsupported assignment target: {type(target).__name__}", target)
+            raise self.error(f"unsupported assignment target: {type(target).__name__}", target,
+                             kind=UnsupportedLanguageConstruct)
 
     def _sanitize(self, value):
         v = _unwrap(value)
@@ -688,13 +693,16 @@ class CodeGenerator(ast.NodeVisitor):
         tl.device_assert(test, msg if isinstance(msg, str) else str(msg))
 
     def visit_Break(self, node):
-        raise self.error("unsupported AST node type: Break (break is not supported in @jit functions)", node)
+        raise self.error("unsupported AST node type: Break (break is not supported in @jit functions)", node,
+                         kind=UnsupportedLanguageConstruct)
 
     def visit_Continue(self, node):
-        raise self.error("unsupported AST node type: Continue (continue is not supported in @jit functions)", node)
+        raise self.error("unsupported AST node type: Continue (continue is not supported in @jit functions)", node,
+                         kind=UnsupportedLanguageConstruct)
 
     def visit_Lambda(self, node):
-        raise self.error("unsupported AST node type: Lambda (lambdas are not supported in @jit functions)", node)
+        raise self.error("unsupported AST node type: Lambda (lambdas are not supported in @jit functions)", node,
+                         kind=UnsupportedLanguageConstruct)
 
     # -- if -------------------------------------------------------------------
 

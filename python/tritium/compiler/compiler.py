@@ -36,7 +36,7 @@ from .. import _C
 from ..runtime import cache as _cache
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
-           "parse_target", "register_backend", "CompileOptions"]
+           "parse_target", "register_backend", "make_backend", "CompileOptions"]
 
 # --------------------------------------------------------------------------
 # Targets
@@ -108,6 +108,16 @@ def get_backend(target):
     return _backends.get(target.backend)
 
 
+def make_backend(target):
+    """Triton's ``make_backend``: the compile stages for ``target``, bound to
+    it (``hash()``, ``parse_options()``); RuntimeError when none compiles for it."""
+    target = parse_target(target)
+    backend = get_backend(target)
+    if backend is None:
+        raise RuntimeError(f"0 compatible backends for target ({target.backend})")
+    return type(backend)(target)
+
+
 # --------------------------------------------------------------------------
 # Options
 # --------------------------------------------------------------------------
@@ -132,6 +142,11 @@ TARGET_OPTIONS = {
     "hip": {"num_stages": 2, "waves_per_eu": 0, "matrix_instr_nonkdim": 0,
             "kpack": 1, "schedule_hint": "none"},
 }
+
+
+class OptionError(ValueError, AssertionError):
+    """A launch option's value that Tritium rejects: a ValueError, and an
+    AssertionError too, which is what Triton's option checks raise."""
 
 
 class CompileOptions:
@@ -192,6 +207,9 @@ def make_options(target, options=None, kernel_name="kernel"):
     (the message names it), ValueError for a bad value."""
     defaults = known_options(target)
     values = dict(defaults)
+    values["enable_fp_fusion"] = knobs.language.default_fp_fusion
+    if knobs.runtime.override_arch:
+        values["arch"] = knobs.runtime.override_arch
     if options is not None and not isinstance(options, collections.abc.Mapping):
         raise TypeError(f"options must be a dict of option names to values, got {options!r}")
     for name, value in (options or {}).items():
@@ -202,16 +220,16 @@ def make_options(target, options=None, kernel_name="kernel"):
         values[name] = value
     nw = values["num_warps"]
     if not isinstance(nw, int) or nw < 1 or nw & (nw - 1) or nw > 32:
-        raise ValueError(f"num_warps must be a power of 2 between 1 and 32, got {nw!r}")
+        raise OptionError(f"num_warps must be a power of 2 between 1 and 32, got {nw!r}")
     ns = values["num_stages"]
     if not isinstance(ns, int) or ns < 0:
-        raise ValueError(f"num_stages must be a non-negative int, got {ns!r}")
+        raise OptionError(f"num_stages must be a non-negative int, got {ns!r}")
     nc = values["num_ctas"]
     if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1 or nc & (nc - 1) or nc > 16:
-        raise ValueError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
+        raise OptionError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
     mr = values["maxnreg"]
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= 255):
-        raise ValueError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
+        raise OptionError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
     if knobs.runtime.debug:
         values["debug"] = True
     return CompileOptions(values)
@@ -418,7 +436,7 @@ def _make_tir_stage(name, timings):
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
         verify_each = bool(options.get("debug"))
-        if _wants_dump(knobs.compilation.dump_ir, name):
+        if _wants_dump(knobs.compilation.print_ir, name):
             out = sys.stderr
             for p in passes:
                 print(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}", file=out)
@@ -508,10 +526,35 @@ class CompiledKernel:
         self.launcher = driver.active.make_launcher(self)
         return self.launcher
 
+    def _init_handles(self):
+        """Triton's name for loading the binary on the current device: fills
+        ``n_regs``, ``n_spills`` and ``n_max_threads`` from the loaded
+        kernel, raises OutOfResources when it does not fit (NoBackendError
+        without a GPU)."""
+        if self.launcher is None:
+            self.make_launcher()
+
     def run(self, grid_x, grid_y, grid_z, stream, *args):
         """Launches with the kernel's non-constexpr arguments in order."""
         launcher = self.launcher or self.make_launcher()
         return launcher(grid_x, grid_y, grid_z, stream, args)
+
+    def _runtime_args(self, args):
+        """What the launcher takes, from every parameter in order (constexprs
+        too, as Triton's ``kernel[grid](...)`` takes them) or from the
+        non-constexpr ones; host-side descriptors expanded."""
+        sig = self.metadata.signature
+        if sig is None:  # compiled from IR text: the arguments as given
+            return args
+        kinds = list(sig.values())
+        keep = [i for i, t in enumerate(kinds) if t != "constexpr"]
+        if len(args) == len(kinds):
+            args = tuple(args[i] for i in keep)
+        elif len(args) != len(keep):
+            raise TypeError(f"{self.name}[grid](): takes the kernel's {len(kinds)} arguments "
+                            f"(or its {len(keep)} non-constexpr ones), got {len(args)}")
+        from ..runtime.jit import _expand_descriptors
+        return _expand_descriptors(args)
 
     def __getitem__(self, grid):
         grid = tuple(grid) + (1,) * (3 - len(grid))
@@ -520,7 +563,7 @@ class CompiledKernel:
             from ..runtime import driver
             if stream is None:
                 stream = driver.active.get_current_stream(driver.active.get_current_device())
-            return self.run(grid[0], grid[1], grid[2], stream, *args)
+            return self.run(grid[0], grid[1], grid[2], stream, *self._runtime_args(args))
         return launch
 
     def launch_metadata(self, grid, stream, *args):
@@ -587,10 +630,10 @@ def compile(src, target=None, options=None):
 
     key = _cache.compile_key(src.hash(), options.hash(), str(target),
                              getattr(backend, "version", ""))
-    override = knobs.compilation.kernel_override
-    dump = knobs.compilation.kernel_dump
+    override = knobs.compilation.override
+    dump = knobs.compilation.dump_ir
     read_cache = not (knobs.compilation.always_compile or override or dump
-                      or _wants_dump(knobs.compilation.dump_ir, name))
+                      or _wants_dump(knobs.compilation.print_ir, name))
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
     if read_cache:

@@ -127,11 +127,39 @@ def get_int_dtype(bitwidth, signed):
     return _named(("int" if signed or bitwidth == 1 else "uint") + str(bitwidth))
 
 
-def str_to_ty(name):
+class constexpr_type:
+    """The type of a compile-time value (Triton's ``tl.core.constexpr_type``):
+    equal when the values are."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return f"constexpr_type[{self.value}]"
+
+    def mangle(self):
+        return repr(self)
+
+
+_SHORT_NAMES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u1": "int1",
+                "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "B": "int1"}
+
+
+def str_to_ty(name, c=None):
     """The type of a signature string: ``*fp32`` (pointer), ``*kfp16``
     (const pointer), ``i32``, ``u64``, ``fp16``, ``i1``...,
-    ``tensordesc<fp16[64, 64]>`` (a host-side tensor descriptor)."""
+    ``tensordesc<fp16[64, 64]>`` (a host-side tensor descriptor), or
+    ``constexpr``, whose type is ``constexpr_type(c)`` (Triton's signature:
+    ``c`` is the parameter's value)."""
     name = name.strip()
+    if name.startswith("constexpr"):
+        return constexpr_type(c)
     if name.startswith("tensordesc<") and name.endswith("]>") and "[" in name:
         elem, _, dims = name[len("tensordesc<"):-2].partition("[")
         try:
@@ -142,9 +170,7 @@ def str_to_ty(name):
     if name.startswith("*"):
         const = name.startswith("*k")
         return pointer_type(str_to_ty(name[2:] if const else name[1:]), 1, const)
-    short = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u1": "int1",
-             "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "B": "int1"}
-    t = dtype.from_name(short.get(name, name))
+    t = dtype.from_name(_SHORT_NAMES.get(name, name))
     if t is None:
         raise ValueError(f"unknown type in signature: {name!r}")
     return t
@@ -191,6 +217,59 @@ _install("element_ty", lambda self: self.pointee if self.is_pointer() else self.
 _install("fp_mantissa_width", lambda self: self.mantissa_width - 1, prop=True)
 _install("numel", lambda self: self.num_elements, prop=True)
 _install("to_ir", lambda self, builder=None: self)
+_install("itemsize", lambda self: self.bit_width // 8, prop=True)
+
+
+def _exponent_bias(self):
+    if not self.is_float():
+        raise AttributeError(f"{self} is not a floating-point type: it has no exponent bias")
+    exponent_bits = self.bit_width - self.mantissa_width
+    return (1 << (exponent_bits - 1)) - 1
+
+
+_install("exponent_bias", _exponent_bias, prop=True)
+
+
+def _int_limit(self, high):
+    if not self.is_int():
+        raise ValueError(f"{self} is not an integer type")
+    bits = self.bit_width
+    if self.is_signed() and bits > 1:
+        return (1 << (bits - 1)) - 1 if high else -(1 << (bits - 1))
+    return (1 << bits) - 1 if high else 0
+
+
+_install("get_int_max_value", lambda self: _int_limit(self, True))
+_install("get_int_min_value", lambda self: _int_limit(self, False))
+
+# Triton's lists of dtype names, each as Tritium has them (Triton's FP_TYPES
+# also names fp8e4b15, fp8e4b8 and fp8e5b16, which Tritium lacks).
+dtype.SINT_TYPES = ["int8", "int16", "int32", "int64"]
+dtype.UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+dtype.FP_TYPES = ["fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
+dtype.STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+dtype.OTHER_TYPES = ["void"]
+dtype.is_dtype = staticmethod(
+    lambda type_str: type_str in dtype.SINT_TYPES + dtype.UINT_TYPES + dtype.FP_TYPES + dtype.OTHER_TYPES)
+
+
+class _DTypeClass(type(dtype)):
+    """``tl.dtype("fp16")`` gives the uniqued dtype of that name, as Triton's
+    constructor does (the binding's class has no constructor: dtypes are
+    compared by identity, so none may be made twice)."""
+
+    __slots__ = ()
+
+    def __call__(cls, name):
+        name = _plain(name)
+        t = dtype.get_void() if name == "void" else dtype.from_name(name)
+        if t is None or not dtype.is_dtype(name):
+            raise ValueError(f"unknown dtype name {name!r}; known: "
+                             f"{dtype.SINT_TYPES + dtype.UINT_TYPES + dtype.FP_TYPES + dtype.OTHER_TYPES}")
+        return t
+
+
+dtype.__class__ = _DTypeClass
 
 # ---------------------------------------------------------------------------
 # Enum arguments of the semantic

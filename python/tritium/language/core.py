@@ -19,7 +19,7 @@ import threading
 from . import _types
 from ._types import (dtype, void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv,
                      float8e5, float16, bfloat16, float32, float64, pointer_type, block_type, pi32_t, str_to_ty,
-                     get_int_dtype)
+                     get_int_dtype, constexpr_type)
 
 # Triton's limit on the number of elements of a block.
 TRITON_MAX_TENSOR_NUMEL = 1048576
@@ -181,6 +181,8 @@ constexpr.__not__ = lambda self: constexpr(not self.value)
 constexpr.__abs__ = lambda self: constexpr(abs(self.value))
 # `constexpr` defines __eq__, so Python drops the inherited hash; restore it.
 constexpr.__hash__ = lambda self: hash(self.value)
+# Triton's: a compile-time value's type is constexpr_type(value).
+constexpr.type = property(lambda self: constexpr_type(self.value))
 
 
 def _unwrap(x):

@@ -21,6 +21,7 @@ import os
 import time
 
 from .. import knobs
+from ..errors import OutOfResources  # noqa: F401  (Triton's code imports it from here)
 from . import driver as _driver
 from .jit import KernelInterface, JITFunction
 

@@ -336,6 +336,12 @@ def version_key():
     return h.hexdigest()
 
 
+def triton_key():
+    """Triton's name for the compiler's identity (torch._inductor keys its
+    caches on it)."""
+    return f"tritium-{package_version()}-{version_key()}"
+
+
 def compile_key(src_hash, options_hash, target, backend_version=""):
     text = "|".join([src_hash, options_hash, str(target), str(backend_version), version_key()])
     return _sha256(text.encode())

@@ -37,9 +37,12 @@ have), whose device and stream rules C++ applies directly. The CUDA and HIP
 drivers are runtime/cuda.py and runtime/hip.py, over runtime/native.py.
 """
 
+import sys
+
 from .. import knobs
 
-__all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active"]
+__all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active",
+           "reset_active", "driver"]
 
 
 class NoBackendError(RuntimeError):
@@ -53,7 +56,12 @@ _NO_BACKEND = (
 
 
 class Driver:
-    """The interface of a GPU backend's driver (see the module docstring)."""
+    """The interface of a GPU backend's driver (see the module docstring).
+
+    Beside it, the host surface of Triton's drivers, which programs written
+    for Triton call: ``get_active_torch_device()``, ``set_current_device(i)``,
+    ``get_device_interface()`` (torch.cuda), ``get_benchmarker()``
+    (do_bench) and ``utils.get_device_properties(device)``."""
 
     def is_active(self):
         return False
@@ -72,6 +80,23 @@ class Driver:
 
     def benchmark(self, fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
         raise NotImplementedError
+
+    def get_benchmarker(self):
+        from ..testing import do_bench
+        return do_bench
+
+
+def _needs_a_device(what):
+    return NoBackendError(f"no GPU backend available: {what} needs a GPU and its driver (libcuda "
+                          "or libamdhip64 with a device); without one tritium compiles kernels "
+                          "but cannot run them (TRITIUM_INTERPRET=1 runs them on the CPU)")
+
+
+class _NoDeviceUtils:
+    """``NullDriver().utils``: every query needs a device."""
+
+    def get_device_properties(self, device=None):
+        raise _needs_a_device("driver.active.utils.get_device_properties()")
 
 
 class NullDriver(Driver):
@@ -100,6 +125,17 @@ class NullDriver(Driver):
         raise NoBackendError(_NO_BACKEND.format(
             name=getattr(fn, "__name__", "the function"),
             target=knobs.runtime.default_backend, what="benchmark"))
+
+    utils = _NoDeviceUtils()
+
+    def get_active_torch_device(self):
+        raise _needs_a_device("driver.active.get_active_torch_device()")
+
+    def set_current_device(self, device):
+        raise _needs_a_device("driver.active.set_current_device()")
+
+    def get_device_interface(self):
+        raise _needs_a_device("driver.active.get_device_interface()")
 
 
 _registered = []
@@ -152,3 +188,13 @@ def set_active(drv):
         active.reset()
     else:
         active.set(drv)
+
+
+def reset_active():
+    """Triton's name for ``set_active(None)``."""
+    active.reset()
+
+
+#: Triton's ``from triton.runtime.driver import driver`` gives an object with
+#: ``active`` and ``set_active``; here that object is this module.
+driver = sys.modules[__name__]

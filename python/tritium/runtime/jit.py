@@ -90,6 +90,10 @@ class _ArgError(TypeError):
     """An argument that cannot be typed; run() re-raises it naming the parameter."""
 
 
+class _ArgOverflow(_ArgError):
+    """An int beyond 64 bits: run() re-raises it as an OverflowError, as Triton does."""
+
+
 def _dtype_to_str(dtype):
     """Any dtype object (torch.float32, np.dtype('float32'), tl.float32, the
     string 'fp32') -> Triton's type string, e.g. 'fp32'."""
@@ -145,7 +149,7 @@ def _int_spec(x, value, align):
         return _I64_DIV if value and align and not x & 15 else _I64
     if 0 < x <= 0xFFFFFFFFFFFFFFFF:
         return _U64_DIV if value and align and not x & 15 else _U64
-    raise _ArgError(f"integer {x} does not fit in 64 bits")
+    raise _ArgOverflow(f"integer to be specialized too large to represent: {x} does not fit in 64 bits")
 
 
 def _specialize(x, value=True, align=True):
@@ -674,7 +678,8 @@ class JITFunction(KernelInterface):
             try:
                 _specialize(bound.arguments[p.name])
             except _ArgError as e:
-                return TypeError(f"{self.__name__}(): argument {p.name!r} (parameter {p.num}): {e}")
+                kind = OverflowError if isinstance(e, _ArgOverflow) else TypeError
+                return kind(f"{self.__name__}(): argument {p.name!r} (parameter {p.num}): {e}")
         return error
 
     def _explain_unhashable(self, bound, options, error):

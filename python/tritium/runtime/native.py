@@ -18,10 +18,11 @@ compiled kernel is the binary (``_image``).
 
 import atexit
 import statistics
+import sys
 
 from . import driver as _driver
 
-__all__ = ["NativeDriver", "summarize"]
+__all__ = ["NativeDriver", "DeviceUtils", "summarize"]
 
 #: Bytes written between timed runs to flush the L2 cache (Triton's do_bench).
 FLUSH_BYTES = 256 * 1024 * 1024
@@ -33,6 +34,34 @@ _flush_buffers = {}  # (api, library path, device) -> device address
 def _stop_unloading_at_exit():
     from .. import _C
     _C.runtime.shutdown()
+
+
+class DeviceUtils:
+    """``driver.active.utils`` of Triton's drivers: the device queries."""
+
+    def __init__(self, driver):
+        self._driver = driver
+
+    def get_device_properties(self, device=None):
+        """The device's limits under Triton's keys (``max_shared_mem``,
+        ``max_num_regs``, ``multiprocessor_count``, ``warpSize``,
+        ``sm_clock_rate`` and ``mem_clock_rate`` in kHz, ``mem_bus_width``
+        in bits) and Tritium's others (``major``, ``minor``, ``name``, ...).
+        ``device`` is an index or a torch.device; None: the current one."""
+        index = getattr(device, "index", device)
+        return dict(self._driver.properties(index))
+
+
+class _AlsoOnClass:
+    """A method that also answers on the class, for a driver with the default
+    library: Triton's ``is_active`` is a static method, and torch._inductor
+    calls ``triton.backends.backends[...].driver.is_active()``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, owner=None):
+        return self.fn.__get__(owner() if obj is None else obj, owner)
 
 
 class NativeDriver(_driver.Driver):
@@ -81,6 +110,7 @@ class NativeDriver(_driver.Driver):
 
     # -- Driver ------------------------------------------------------------------
 
+    @_AlsoOnClass
     def is_active(self):
         try:
             lib = self.native_driver
@@ -101,8 +131,30 @@ class NativeDriver(_driver.Driver):
     def get_current_device(self):
         return self.native_driver.current_device()
 
-    def get_current_stream(self, device):
-        return self.native_driver.current_stream(device)
+    def get_current_stream(self, device=None):
+        return self.native_driver.current_stream(self.get_current_device() if device is None else device)
+
+    def set_current_device(self, device):
+        """Makes ``device`` current: torch's (torch.cuda.set_device) when torch
+        is imported, whose device Tritium follows, else the driver's."""
+        torch = sys.modules.get("torch")
+        if torch is not None:
+            torch.cuda.set_device(device)
+        else:
+            self.native_driver.set_current_device(device)
+
+    def get_active_torch_device(self):
+        """``torch.device("cuda", current device)`` (ROCm's torch names its GPUs "cuda" too)."""
+        import torch
+        return torch.device("cuda", self.get_current_device())
+
+    def get_device_interface(self):
+        import torch
+        return torch.cuda
+
+    @property
+    def utils(self):
+        return DeviceUtils(self)
 
     def make_launcher(self, kernel):
         global _atexit_registered

@@ -78,8 +78,13 @@ CASES = {
     "pointer-a-list": ("k[(1,)]([1.0, 2.0], y, 16)", ("TypeError", r"argument 'X' \(parameter 0\).*list")),
     "int-a-dict": ("k[(1,)](x, y, {'n': 1})", ("TypeError", r"argument 'N' \(parameter 2\).*dict")),
     "int-a-complex": ("k[(1,)](x, y, 1j)", ("TypeError", r"argument 'N' \(parameter 2\).*complex")),
-    "int-too-big": ("k[(1,)](x, y, 2**64)", ("TypeError", r"argument 'N' \(parameter 2\)|out of range|2\*\*64|u64")),
-    "int-too-negative": ("k[(1,)](x, y, -2**63 - 1)", ("TypeError", r"argument 'N' \(parameter 2\)")),
+    # Compiled: Triton's OverflowError ("integer to be specialized too large to represent").
+    "int-too-big": ("k[(1,)](x, y, 2**64)", {
+        "compiled": ("OverflowError", r"argument 'N' \(parameter 2\): integer to be specialized too large"),
+        "interpreted": ("TypeError", r"argument 'N' \(parameter 2\)|out of range|2\*\*64|u64")}),
+    "int-too-negative": ("k[(1,)](x, y, -2**63 - 1)", {
+        "compiled": ("OverflowError", r"argument 'N' \(parameter 2\): integer to be specialized too large"),
+        "interpreted": ("TypeError", r"argument 'N' \(parameter 2\)")}),
     "block-a-string": ("k[(1,)](x, y, 16, BLOCK='16')", ("CompilationError", r"arange")),
     "block-not-a-power-of-2": ("k[(1,)](x, y, 16, BLOCK=12)", ("CompilationError", r"power of 2")),
     "block-zero": ("k[(1,)](x, y, 16, BLOCK=0)", ("CompilationError", r"power of 2|greater than the start")),

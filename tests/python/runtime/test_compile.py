@@ -256,3 +256,11 @@ def test_backend_registers_stages(fake_backend, frontend):
     assert set(os.path.basename(p) for p in k2.metadata_group.values()) == {
         "copy_kernel.py", "copy_kernel.tir", "copy_kernel.llir", "copy_kernel.bin",
         "copy_kernel.json"}
+
+
+def test_num_warps_not_a_power_of_2_is_also_an_assertion_error():
+    # Triton's option check asserts; Tritium's is a ValueError that is both.
+    with pytest.raises(AssertionError, match="must be a power of 2"):
+        compiler.make_options(compiler.parse_target("cuda:90"), {"num_warps": 3})
+    with pytest.raises(ValueError, match="must be a power of 2"):
+        compiler.make_options(compiler.parse_target("cuda:90"), {"num_warps": 6})

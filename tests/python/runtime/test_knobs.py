@@ -4,6 +4,8 @@ import os
 import re
 import shutil
 
+import pytest
+
 from tritium import knobs
 from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource
@@ -146,3 +148,84 @@ def test_default_backend(monkeypatch, frontend):
     monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
     k = knob_kernel.warmup(FakeTensor(4), 16, BLOCK=64, grid=(1,))
     assert k.metadata.target == compiler.parse_target("cuda:80")
+
+
+# -- Triton's structure: base_knobs, propagation, scope, copy/reset ----------------
+
+def test_groups_are_base_knobs_with_their_variables():
+    groups = {name: g for name, g in vars(knobs).items()
+              if isinstance(g, knobs.base_knobs) and g is not knobs.base_knobs}
+    assert set(groups) == {"cache", "compilation", "runtime", "language", "autotuning", "nvidia", "amd"}
+    assert knobs.compilation.knob_descriptors["dump_ir"].key == "TRITIUM_KERNEL_DUMP"
+    assert knobs.compilation.knob_descriptors["override"].key == "TRITIUM_KERNEL_OVERRIDE"
+    assert knobs.cache.knob_descriptors["home_dir"].key == "TRITIUM_HOME"
+    assert knobs.nvidia.knob_descriptors["ptxas"].key == "TRITIUM_PTXAS_PATH"
+    assert knobs.runtime.knobs["debug"] is False
+
+
+def test_setting_a_knob_sets_its_variable_until_deleted(monkeypatch):
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "0")
+    knobs.compilation.always_compile = True
+    assert os.environ["TRITIUM_ALWAYS_COMPILE"] == "1"
+    del knobs.compilation.always_compile
+    assert os.environ["TRITIUM_ALWAYS_COMPILE"] == "0" and knobs.compilation.always_compile is False
+    monkeypatch.delenv("TRITIUM_CACHE_DIR")
+    knobs.cache.dir = "/tmp/elsewhere"
+    assert os.environ["TRITIUM_CACHE_DIR"] == "/tmp/elsewhere"
+    del knobs.cache.dir
+    assert "TRITIUM_CACHE_DIR" not in os.environ
+    monkeypatch.setattr(knobs, "propagate_env", False)
+    knobs.runtime.debug = True
+    try:
+        assert "TRITIUM_DEBUG" not in os.environ and knobs.debug_enabled()
+    finally:
+        del knobs.runtime.debug
+
+
+def test_scope_restores_settings_and_variables(monkeypatch):
+    monkeypatch.setenv("TRITIUM_PRINT_STAGE_TIMES", "0")
+    with knobs.compilation.scope():
+        knobs.compilation.print_stage_times = True
+        knobs.compilation.dump_ir = True
+        assert os.environ["TRITIUM_KERNEL_DUMP"] == "1"
+    assert knobs.compilation.print_stage_times is False and knobs.compilation.dump_ir is False
+    assert os.environ["TRITIUM_PRINT_STAGE_TIMES"] == "0" and "TRITIUM_KERNEL_DUMP" not in os.environ
+
+
+def test_copy_and_reset_leave_the_original(monkeypatch):
+    original = knobs.autotuning
+    original.print = True
+    try:
+        fresh = original.copy().reset()
+        assert type(fresh) is type(original) and fresh is not original
+        assert fresh.print is False and original.__dict__["_override_print"] is True
+    finally:
+        del original.print
+
+
+def test_tritons_names_take_effect(monkeypatch, private_dirs):
+    knobs.compilation.dump_ir = True
+    try:
+        k = compiler.compile(src(), target="cuda:90")
+    finally:
+        del knobs.compilation.dump_ir
+    assert (private_dirs["dump"] / k.hash / "knob_kernel.tir").exists()
+    with knobs.runtime.scope(), knobs.language.scope():
+        knobs.runtime.override_arch = "sm80"
+        knobs.language.default_fp_fusion = False
+        k = knob_kernel.warmup(FakeTensor(4), 16, BLOCK=64, grid=(1,))
+    assert k.metadata.target == compiler.parse_target("cuda:80")
+    assert k.metadata.enable_fp_fusion is False
+
+
+def test_nvidia_tools_read_as_path_and_version(tmp_path):
+    tool = tmp_path / "nvdisasm"
+    tool.write_text("#!/bin/sh\necho 'nvdisasm: NVIDIA (R) CUDA disassembler'\n"
+                    "echo 'Cuda compilation tools, release 12.8, V12.8.93'\n")
+    tool.chmod(0o755)
+    with knobs.nvidia.scope():
+        knobs.nvidia.nvdisasm = str(tool)
+        assert (knobs.nvidia.nvdisasm.path, knobs.nvidia.nvdisasm.version) == (str(tool), "12.8")
+        knobs.nvidia.cuobjdump = str(tmp_path / "missing")
+        with pytest.raises(RuntimeError, match="Cannot find cuobjdump"):
+            knobs.nvidia.cuobjdump
