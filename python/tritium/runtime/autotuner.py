@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import time
+import warnings
 
 from .. import knobs
 from ..errors import OutOfResources  # noqa: F401  (Triton's code imports it from here)
@@ -133,7 +134,11 @@ class Autotuner(KernelInterface):
         self.bench_time = 0.0
         self._restored = {}
         self.__name__ = self.base_fn.__name__
-        for name in self.keys + self.reset_to_zero + self.restore_value:
+        for name in self.keys:
+            if name not in arg_names:  # Triton ignores such a key: warn, don't refuse
+                warnings.warn(f"autotune: key {name!r} is not a parameter of {self.base_fn.__name__} "
+                              f"({', '.join(arg_names)}); it is ignored", stacklevel=3)
+        for name in self.reset_to_zero + self.restore_value:
             if name not in arg_names:
                 raise ValueError(f"autotune: {name!r} is not a parameter of "
                                  f"{self.base_fn.__name__} ({', '.join(arg_names)})")

@@ -30,8 +30,8 @@ CONFIGS = [Config({"BLOCK": 32}, num_warps=1), Config({"BLOCK": 64}, num_warps=2
            Config({"BLOCK": 128}, num_warps=4, num_stages=2)]
 
 
-def make_kernel(timer, **kw):
-    @autotune(configs=CONFIGS, key=["n"], do_bench=timer, **kw)
+def make_kernel(timer, key=("n", ), **kw):
+    @autotune(configs=CONFIGS, key=list(key), do_bench=timer, **kw)
     @jit
     def tuned(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -120,9 +120,17 @@ def test_conflicting_meta_parameters(fake_driver):
         k[(1,)](FakeTensor(8), FakeTensor(8), 8, BLOCK=16)
 
 
-def test_bad_key_name():
+def test_bad_key_name_is_ignored_with_a_warning(fake_driver):
+    """Triton ignores a key that names no parameter (tutorial 08 has one)."""
+    with pytest.warns(UserWarning, match="key 'm' is not a parameter"):
+        k = make_kernel(FakeTimer({32: 3, 64: 1, 128: 2}), key=["n", "m"])
+    k[(1,)](FakeTensor(8), FakeTensor(8), 8)
+    assert k.best_config.kwargs["BLOCK"] == 64
+
+
+def test_bad_reset_name():
     with pytest.raises(ValueError, match="'m' is not a parameter"):
-        @autotune(configs=CONFIGS, key=["m"])
+        @autotune(configs=CONFIGS, key=["n"], reset_to_zero=["m"])
         @jit
         def k(x_ptr, n, BLOCK: tl.constexpr):
             pass
