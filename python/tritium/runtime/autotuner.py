@@ -204,12 +204,19 @@ class Autotuner(KernelInterface):
             raise ValueError(f"Conflicting meta-parameters: {', '.join(sorted(conflicts))}. "
                              "Make sure that you don't re-define auto-tuned symbols.")
 
+    def _config_pre_hook(self, config, args, kwargs):
+        """Runs ``config.pre_hook`` before a config compiles too: it may set
+        what the kernel specializes on (a host descriptor's block_shape)."""
+        if config.pre_hook is not None:
+            config.pre_hook({**dict(zip(self.arg_names, args)), **kwargs, **config.all_kwargs()})
+
     def _compile_all(self, configs, args, kwargs, grid):
         """Compiles every config; those that fail get an infinite time."""
         failed = {}
         for config in configs:
             self._check_conflicts(kwargs, config)
             try:
+                self._config_pre_hook(config, args, kwargs)
                 self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
             except Exception as e:  # a CompilationError, OutOfResources, a bad option
                 failed[config] = e
@@ -243,8 +250,7 @@ class Autotuner(KernelInterface):
             if config is None:
                 pruned = self.prune_configs(kwargs, nargs)
                 if warmup:
-                    return [self.fn.run(*args, grid=grid, warmup=True, **kwargs,
-                                        **c.all_kwargs()) for c in pruned]
+                    return [self._warmup_config(c, args, grid, kwargs) for c in pruned]
                 t0 = time.perf_counter()
                 disk = self._disk_entry(key, pruned)
                 config = disk.load(pruned) if disk else None
@@ -268,8 +274,7 @@ class Autotuner(KernelInterface):
             config = self.configs[0]
         self.best_config = config
         self._check_conflicts(kwargs, config)
-        if config.pre_hook is not None and not warmup:
-            config.pre_hook({**nargs, **kwargs, **config.all_kwargs()})
+        self._config_pre_hook(config, args, kwargs)
         return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
 
     def _disk_entry(self, key, configs):
@@ -280,8 +285,14 @@ class Autotuner(KernelInterface):
     def warmup(self, *args, grid=None, **kwargs):
         """Compiles every config (after pruning); returns their kernels."""
         nargs = dict(zip(self.arg_names, args))
-        return [self.fn.warmup(*args, grid=grid, **kwargs, **c.all_kwargs())
+        return [self._warmup_config(c, args, grid, kwargs, run=False)
                 for c in self.prune_configs(kwargs, nargs)]
+
+    def _warmup_config(self, config, args, grid, kwargs, run=True):
+        self._config_pre_hook(config, args, kwargs)
+        if run:
+            return self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
+        return self.fn.warmup(*args, grid=grid, **kwargs, **config.all_kwargs())
 
 
 class _TuningRecord:

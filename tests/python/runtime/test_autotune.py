@@ -16,13 +16,15 @@ from runtime_helpers import FakeTensor
 class FakeTimer:
     """do_bench stand-in: a config's time is ``times[BLOCK]`` ms."""
 
-    def __init__(self, times):
+    def __init__(self, times, name="BLOCK"):
         self.times = times
+        self.name = name
         self.calls = []
 
     def __call__(self, fn, quantiles=None):
         self.calls.append(fn.config)
-        t = self.times[fn.config.kwargs["BLOCK"]]
+        fn()  # the launch, with its hooks
+        t = self.times[fn.config.kwargs[self.name]]
         return [t, t, t] if quantiles else t
 
 
@@ -214,3 +216,27 @@ def test_do_bench_uses_the_driver(fake_driver):
     calls = []
     assert testing.do_bench(lambda: calls.append(1), quantiles=[0.5, 0.2, 0.8]) == [1.0] * 3
     assert calls == [1]
+
+
+def test_config_pre_hook_runs_before_each_config_compiles(fake_driver, frontend):
+    """A config's pre_hook may set what the kernel specializes on: a host
+    descriptor made with a dummy block ([1, 1]: 4 bytes of fp32, which a
+    descriptor refuses) gets each config's block before that config
+    compiles, as under Triton (Liger's swiglu MLP does this)."""
+    from tritium.runtime.jit import MockTensor
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+
+    def set_block(nargs):
+        nargs["desc"].block_shape = [nargs["BM"], 32]
+
+    configs = [Config({"BM": bm}, pre_hook=set_block) for bm in (16, 32)]
+
+    @autotune(configs=configs, key=["n"], do_bench=FakeTimer({16: 2.0, 32: 1.0}, name="BM"))
+    @jit
+    def k(desc, out, n, BM: tl.constexpr):
+        tl.store(out + tl.arange(0, BM)[:, None] * 32 + tl.arange(0, 32)[None, :], desc.load([0, 0]))
+
+    desc = TensorDescriptor(MockTensor("float32"), [64, 32], [32, 1], [1, 1])
+    k[(1,)](desc, FakeTensor(64 * 32), 64)
+    assert k.best_config.kwargs["BM"] == 32 and desc.block_shape == [32, 32]
+    assert sorted(c[1]["desc"] for c in frontend.calls) == ["tensordesc<fp32[16, 32]>", "tensordesc<fp32[32, 32]>"]
