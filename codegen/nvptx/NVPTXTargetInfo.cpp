@@ -51,10 +51,14 @@ std::string cacheSuffix(const MemoryHints &H) {
   return "";
 }
 
-std::string semScope(MemSem Sem, MemScope Scope) {
-  std::string S = "." + stringify(Sem).str();
-  S += Scope == MemScope::CTA ? ".cta" : Scope == MemScope::Sys ? ".sys" : ".gpu";
-  return S;
+/// An atom's qualifiers after its state space, in the order Triton's PTX
+/// has them (ptxas takes any; people and Triton's tests grep for them):
+/// scope then semantics for read-modify-writes (atom.global.gpu.acq_rel.add),
+/// semantics then scope for cas (atom.global.acq_rel.gpu.cas).
+std::string semScope(MemSem Sem, MemScope Scope, bool SemFirst = false) {
+  std::string SemS = "." + stringify(Sem).str();
+  std::string ScopeS = Scope == MemScope::CTA ? ".cta" : Scope == MemScope::Sys ? ".sys" : ".gpu";
+  return SemFirst ? SemS + ScopeS : ScopeS + SemS;
 }
 
 /// Applies \p F to \p V as 32-bit pieces (shuffles move 32 bits).
@@ -307,7 +311,7 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
     FT = "b" + std::to_string(Bits);
   char C = constraintFor(Bits);
   std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t";
-  std::string Inst = "atom" + semScope(Sem, Scope) + stateSpace(B, Ptr) + "." + Op + "." + FT +
+  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope) + "." + Op + "." + FT +
                      " $0, [ $1 + 0 ], $2;";
   llvm::SmallVector<llvm::Value *, 3> Ins = {Ptr, Arg};
   std::string Cons = std::string("=") + C + ",l," + C;
@@ -331,7 +335,7 @@ llvm::Value *NVPTXTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   llvm::Value *C = Float ? B.CreateBitCast(Cmp, IntTy) : Cmp;
   llvm::Value *V = Float ? B.CreateBitCast(Val, IntTy) : Val;
   char K = constraintFor(Bits);
-  std::string Inst = "atom" + semScope(Sem, Scope) + stateSpace(B, Ptr) + ".cas.b" +
+  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope, true) + ".cas.b" +
                      std::to_string(Bits) + " $0, [ $1 + 0 ], $2, $3;";
   llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr, C, V};
   std::string Cons = std::string("=") + K + ",l," + K + "," + K;

@@ -161,7 +161,7 @@ def _cases():
     c.append(Case("layer_norm_fwd-fp16-aligned-w8", layer_norm.layer_norm_fwd, LNF_SIG.format("fp16"),
                   {"BLOCK": 1024}, _runtime_attrs(layer_norm.layer_norm_fwd, sig, ("stride", "N")),
                   num_warps=8, shared=True, ptx=(r"ld\.global(\.\w+)*\.v\d\.b32",)))
-    lock = (r"atom(\.\w+)*\.global\.cas\.b32", r"atom(\.\w+)*\.global\.exch\.b32")
+    lock = (r"atom\.global(\.\w+)*\.cas\.b32", r"atom\.global(\.\w+)*\.exch\.b32")
     for dt in ("fp16", "fp32", "bf16"):
         c.append(Case(f"layer_norm_bwd_dx-{dt}", layer_norm.layer_norm_bwd_dx, LNB_SIG.format(dt),
                       {"GROUP": 64, "BLOCK": 1024}, shared=True, ptx=lock))

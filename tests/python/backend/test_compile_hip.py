@@ -37,8 +37,8 @@ AMD_EQUIVALENT = {
     # time, AMD loads 16 bytes at a time.
     CP_ASYNC[0]: X4_LOAD,
     ST_V4: X4_STORE,
-    r"atom(\.\w+)*\.global\.cas\.b32": r"global_atomic_cmpswap ",
-    r"atom(\.\w+)*\.global\.exch\.b32": r"global_atomic_swap ",
+    r"atom\.global(\.\w+)*\.cas\.b32": r"global_atomic_cmpswap ",
+    r"atom\.global(\.\w+)*\.exch\.b32": r"global_atomic_swap ",
     r"shfl\.sync\.bfly": r"ds_bpermute_b32 ",
     r"bar\.sync": r"s_barrier",
     # mma.sync's counterparts on CDNA: MFMA, and 16-byte LDS reads a lane.
