@@ -267,6 +267,17 @@ def to_tensor(x):
     raise TypeError(f"cannot convert {_type_name(x)} to a tensor")
 
 
+def _host_value(t, why_not):
+    """The Python value of the scalar tensor ``t`` where the running semantic
+    knows it: the interpreter, running plain Python code (a function with no
+    source to rewrite, docs/frontend.md) through ``if t:`` or ``range(t)``."""
+    stack = _builders()
+    value_of = getattr(stack[-1].semantic, "host_value", None) if stack else None
+    if value_of is None:
+        raise TypeError(why_not)
+    return value_of(t)
+
+
 def _to_tensor_handle(x):
     return to_tensor(x).handle
 
@@ -302,7 +313,14 @@ class tensor:
         return repr(self)
 
     def __bool__(self):
-        raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
+        return bool(_host_value(self, "a tensor's value is not known at compile time; it cannot be used as a "
+                                      "Python bool"))
+
+    def __index__(self):
+        v = _host_value(self, "'tensor' object cannot be interpreted as an integer")
+        if not self.dtype.is_int():
+            raise TypeError(f"a tensor of type {self.dtype} cannot be interpreted as an integer")
+        return int(v)
 
     def __iter__(self):
         raise TypeError("a tensor cannot be iterated")
@@ -1219,7 +1237,11 @@ class range:
         self.disable_licm = _unwrap(disable_licm)
 
     def __iter__(self):
-        raise RuntimeError("tl.range can only be iterated in a @jit function")
+        stack = _builders()
+        iterate = getattr(stack[-1].semantic, "iterate_range", None) if stack else None
+        if iterate is None:
+            raise RuntimeError("tl.range can only be iterated in a @jit function")
+        return iterate(self)
 
 
 class condition:
