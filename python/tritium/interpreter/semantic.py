@@ -657,7 +657,7 @@ class InterpreterSemantic:
         (a function with no source to rewrite) reads in ``if t:`` or
         ``range(t)``."""
         data = t.handle.data
-        if data.ndim:
+        if data.size != 1:  # a one-element block is its value, as in Triton
             raise BlockConditionError(f"a block ({t.type}) cannot be a condition; reduce it to a scalar first")
         return data.item()
 

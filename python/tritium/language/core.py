@@ -459,8 +459,6 @@ class tensor:
             slices = [slices]
         slices = [_unwrap(s) for s in slices]
         n_real = _py.sum(1 for s in slices if s is not None and s is not Ellipsis)
-        if n_real > len(self.shape):
-            raise IndexError(f"too many indices for tensor of rank {len(self.shape)}")
         ret = self
         dim = 0
         for s in slices:
@@ -468,9 +466,9 @@ class tensor:
                 ret = expand_dims(ret, dim)
                 dim += 1
             elif s is Ellipsis:
-                dim += len(self.shape) - n_real
+                dim += _py.max(len(self.shape) - n_real, 0)
             elif isinstance(s, slice) and s.start is None and s.stop is None and s.step is None:
-                dim += 1
+                dim += 1  # a ':' past the last dimension changes nothing, as in Triton
             else:
                 raise TypeError(f"unsupported tensor index: {s!r} (only None, ':' and '...' are allowed)")
         return ret
@@ -599,6 +597,9 @@ def expand_dims(input, axis):
     axis = _unwrap(axis)
     axes = [_unwrap(a) for a in axis] if isinstance(axis, (list, tuple)) else [axis]
     new_rank = len(input.shape) + len(axes)
+    for a in axes:  # checked before wrapping: -3 on a 1-D block is no axis
+        if not -new_rank <= a < new_rank:
+            raise ValueError(f"invalid axis {a}. Expected {-new_rank} <= axis < {new_rank}")
     axes = sorted(a + new_rank if a < 0 else a for a in axes)
     if len(set(axes)) != len(axes):
         raise ValueError(f"expand_dims received duplicate axes, normalized axes = {axes}")

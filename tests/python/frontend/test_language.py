@@ -370,6 +370,17 @@ def test_trans_permute_reshape_view_ravel_expand_broadcast():
 
 
 @jit
+def k_colons_past_the_rank(out_ptr):
+    v = tl.sum(tl.arange(0, 8), axis=0, keep_dims=True)[None, :]
+    tl.store(out_ptr[None, None, :], v)  # ':' past the rank changes nothing, as in Triton
+
+
+def test_colons_past_the_last_dimension_change_nothing():
+    ir = to_ir(k_colons_past_the_rank, "*i32")
+    assert re.search(r"expand_dims %\S+ \{axis=1\} : <1 x 1 x ptr<i32>>", ir), ir
+
+
+@jit
 def k_join_split_cat(x_ptr, out_ptr):
     r = tl.arange(0, 16)
     a = tl.load(x_ptr + r)

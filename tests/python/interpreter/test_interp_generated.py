@@ -101,3 +101,18 @@ def typed_loop(out_ptr, n):
     out = np.zeros(3, np.int32)
     kernel[(1,)](out, 3)
     np.testing.assert_array_equal(out, [0, 1, 2])
+
+
+def test_a_one_element_block_is_its_value():
+    kernel = _generated('''
+@tritium.jit(interpret=True)
+def one_element(out_ptr, n):
+    flag = tl.full((1,), n, tl.int32) > 2
+    if flag:
+        tl.store(out_ptr, 1)
+    for i in range(tl.full((1,), n, tl.int32)):
+        tl.atomic_add(out_ptr + 1, 1)
+''', "one_element")
+    out = np.zeros(2, np.int32)
+    kernel[(1,)](out, 3)
+    np.testing.assert_array_equal(out, [1, 3])
