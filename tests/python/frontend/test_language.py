@@ -521,6 +521,18 @@ def test_sort_and_flip_are_networks_of_ordinary_ops():
     assert "fcmp ogt" in ir and "fcmp olt" in ir
 
 
+@jit
+def k_topk(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 4)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    tl.store(out_ptr + tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :], x.topk(8))
+
+
+def test_topk_is_a_sort_and_a_max_over_chunks():
+    ir = to_ir(k_topk, "*fp32,*fp32")
+    assert re.search(r"reshape %\S+ : <4 x 4 x 8 x f32>", ir)
+    assert re.search(r"reduce %\S+ \{axis=1, kind=fmax\} : <4 x 8 x f32>", ir)
+
+
 # --- Random -------------------------------------------------------------------------
 
 
