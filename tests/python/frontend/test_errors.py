@@ -582,6 +582,18 @@ def test_a_bounded_slice_is_an_unsupported_index_even_on_a_scalar():
 
 
 @jit
+def k_bitwise_float(x_ptr, y):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, x ^ y)  # ERR
+
+
+def test_bitwise_operands_must_be_integers():
+    # Triton's wording: its tests match "invalid operands of type".
+    expect_error(k_bitwise_float, "*i32,fp32", {}, r"^invalid operands of type int32 and fp32 for bitwise \^$",
+                 "x ^ y")
+
+
+@jit
 def k_in_tensor(x_ptr):
     x = tl.load(x_ptr)
     if x in (1, 2):  # ERR

@@ -65,3 +65,20 @@ def test_a_dtype_equals_a_constexpr_holding_it():
     _dtype_checks[(1,)](np.zeros(1, np.int32))
     assert tl.int32 == tl.constexpr(tl.int32) and not (tl.int32 != tl.constexpr(tl.int32))
     assert tl.int8 != tl.constexpr(tl.int32)
+
+
+@jit
+def _bitwise(x_ptr, y_ptr, out_ptr, OP: tl.constexpr):
+    x = tl.load(x_ptr)
+    y = tl.load(y_ptr)
+    if OP == "&":
+        tl.store(out_ptr, x & y)
+    else:
+        tl.store(out_ptr, x << y)
+
+
+@pytest.mark.parametrize("op", ["&", "<<"])
+def test_bitwise_operators_on_floats_are_invalid_operands(op):
+    # Triton's wording (its tests match "invalid operands of type").
+    with pytest.raises(InterpreterError, match=f"invalid operands of type int32 and fp32 for bitwise {op}"):
+        _bitwise[(1,)](np.zeros(1, np.int32), np.zeros(1, np.float32), np.zeros(1, np.int32), OP=op)
