@@ -320,12 +320,9 @@ BinaryTyping tritium::typeBinary(Semantic::BinOp Op, DType *L, bool LL,
     BinaryTyping T = arithmetic(L, LL, R, RL, false, Sym);
     if (!T.Error.empty())
       return T;
-    if (!L->isInt() || !R->isInt()) {
-      DType *Bad = L->isInt() ? R : L;
-      return failed(("unexpected type " + Bad->getName() + " for bitwise " +
-                     Sym)
-                        .str());
-    }
+    // Triton's wording (IncompatibleTypeErrorImpl), which its tests check.
+    if (!L->isInt() || !R->isInt())
+      return failed(invalidOperands(L, R, ("bitwise " + Sym).str()));
     return T;
   }
   case B::LogicalAnd:

@@ -277,9 +277,12 @@ TEST_CASE("operator typings") {
         "invalid operands of type pointer<fp32> and int32 for *");
   CHECK(Err(B::Mod, P, I32) ==
         "invalid operands of type pointer<fp32> and int32 for %");
-  CHECK(Err(B::BitAnd, F32, I32) == "unexpected type fp32 for bitwise &");
-  CHECK(Err(B::BitXor, I32, F16) == "unexpected type fp16 for bitwise ^");
-  CHECK(Err(B::Shl, F32, F32) == "unexpected type fp32 for bitwise <<");
+  CHECK(Err(B::BitAnd, F32, I32) ==
+        "invalid operands of type fp32 and int32 for bitwise &");
+  CHECK(Err(B::BitXor, I32, F16) ==
+        "invalid operands of type int32 and fp16 for bitwise ^");
+  CHECK(Err(B::Shl, F32, F32) ==
+        "invalid operands of type fp32 and fp32 for bitwise <<");
   CHECK(Err(B::FloorDiv, F32, I32) == "unexpected type fp32 for //");
   CHECK(Err(B::FloorDiv, U32, I32) ==
         "Cannot use /, //, or % with uint32 and int32 because they have "

@@ -156,9 +156,9 @@ TEST_CASE("bitwise operators and shifts") {
         "Cannot perform a binary operation between an unsigned tensor and a "
         "negative scalar (-8); perform an explicit cast on one of them");
   CHECK(T.errorOf([&] { T.S.binary(B::BitAnd, T.v("f"), lit(1)); }) ==
-        "unexpected type fp32 for bitwise &");
+        "invalid operands of type fp32 and int32 for bitwise &");
   CHECK(T.errorOf([&] { T.S.binary(B::Shl, T.v("x"), T.v("f")); }) ==
-        "unexpected type fp32 for bitwise <<");
+        "invalid operands of type int32 and fp32 for bitwise <<");
 }
 
 TEST_CASE("logical and/or take truth values") {

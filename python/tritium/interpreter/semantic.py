@@ -652,6 +652,21 @@ class InterpreterSemantic:
 
     # -- helpers -------------------------------------------------------------
 
+    def host_value(self, t):
+        """The Python value of the scalar tensor ``t``: what plain Python code
+        (a function with no source to rewrite) reads in ``if t:`` or
+        ``range(t)``."""
+        data = t.handle.data
+        if data.size != 1:  # a one-element block is its value, as in Triton
+            raise BlockConditionError(f"a block ({t.type}) cannot be a condition; reduce it to a scalar first")
+        return data.item()
+
+    def iterate_range(self, r):
+        """``for i in tl.range(...)`` in plain Python code: the loop of the
+        rewritten code (induction variable typed as compiled)."""
+        from .rewrite import _dynamic_range
+        return _dynamic_range(r)
+
     @staticmethod
     def _ty(o):
         """(scalar type, is literal) of an operand."""

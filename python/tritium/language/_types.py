@@ -190,6 +190,18 @@ def _scalar_kind(t):
     return t.scalar if t.is_block() else t
 
 
+def _through_constexpr(compare):
+    """A dtype compares with a tl.constexpr holding a dtype by its value, as
+    in Triton (``x.dtype == tl.constexpr(tl.int32)``)."""
+    def method(self, other):
+        from .core import constexpr
+        return compare(self, other.value if isinstance(other, constexpr) else other)
+    return method
+
+
+dtype.__eq__ = _through_constexpr(dtype.__eq__)
+dtype.__ne__ = _through_constexpr(dtype.__ne__)
+
 _install("is_floating", lambda self: self.is_float())
 _install("is_int_signed", lambda self: self.is_int() and self.is_signed())
 _install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())

@@ -269,6 +269,17 @@ def to_tensor(x):
     raise TypeError(f"cannot convert {_type_name(x)} to a tensor")
 
 
+def _host_value(t, why_not):
+    """The Python value of the scalar tensor ``t`` where the running semantic
+    knows it: the interpreter, running plain Python code (a function with no
+    source to rewrite, docs/frontend.md) through ``if t:`` or ``range(t)``."""
+    stack = _builders()
+    value_of = getattr(stack[-1].semantic, "host_value", None) if stack else None
+    if value_of is None:
+        raise TypeError(why_not)
+    return value_of(t)
+
+
 def _to_tensor_handle(x):
     return to_tensor(x).handle
 
@@ -304,7 +315,14 @@ class tensor:
         return repr(self)
 
     def __bool__(self):
-        raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
+        return bool(_host_value(self, "a tensor's value is not known at compile time; it cannot be used as a "
+                                      "Python bool"))
+
+    def __index__(self):
+        v = _host_value(self, "'tensor' object cannot be interpreted as an integer")
+        if not self.dtype.is_int():
+            raise TypeError(f"a tensor of type {self.dtype} cannot be interpreted as an integer")
+        return int(v)
 
     def __iter__(self):
         raise TypeError("a tensor cannot be iterated")
@@ -443,8 +461,6 @@ class tensor:
             slices = [slices]
         slices = [_unwrap(s) for s in slices]
         n_real = _py.sum(1 for s in slices if s is not None and s is not Ellipsis)
-        if n_real > len(self.shape):
-            raise IndexError(f"too many indices for tensor of rank {len(self.shape)}")
         ret = self
         dim = 0
         for s in slices:
@@ -452,9 +468,9 @@ class tensor:
                 ret = expand_dims(ret, dim)
                 dim += 1
             elif s is Ellipsis:
-                dim += len(self.shape) - n_real
+                dim += _py.max(len(self.shape) - n_real, 0)
             elif isinstance(s, slice) and s.start is None and s.stop is None and s.step is None:
-                dim += 1
+                dim += 1  # a ':' past the last dimension changes nothing, as in Triton
             else:
                 raise TypeError(f"unsupported tensor index: {s!r} (only None, ':' and '...' are allowed)")
         return ret
@@ -587,6 +603,9 @@ def expand_dims(input, axis):
     axis = _unwrap(axis)
     axes = [_unwrap(a) for a in axis] if isinstance(axis, (list, tuple)) else [axis]
     new_rank = len(input.shape) + len(axes)
+    for a in axes:  # checked before wrapping: -3 on a 1-D block is no axis
+        if not -new_rank <= a < new_rank:
+            raise ValueError(f"invalid axis {a}. Expected {-new_rank} <= axis < {new_rank}")
     axes = sorted(a + new_rank if a < 0 else a for a in axes)
     if len(set(axes)) != len(axes):
         raise ValueError(f"expand_dims received duplicate axes, normalized axes = {axes}")
@@ -1226,7 +1245,11 @@ class range:
         self.disable_licm = _unwrap(disable_licm)
 
     def __iter__(self):
-        raise RuntimeError("tl.range can only be iterated in a @jit function")
+        stack = _builders()
+        iterate = getattr(stack[-1].semantic, "iterate_range", None) if stack else None
+        if iterate is None:
+            raise RuntimeError("tl.range can only be iterated in a @jit function")
+        return iterate(self)
 
 
 class condition:

@@ -221,6 +221,23 @@ def sort(x, dim=None, descending=False):
 
 @builtin
 @_tensor_member_fn
+def topk(x, k, dim=None):
+    """The ``k`` largest elements of ``x`` along its last dimension, largest
+    first. The row sorted largest first, cut in chunks of ``k``: element by
+    element no chunk exceeds the first, so their maximum is the first."""
+    x = to_tensor(x)
+    k = _unwrap(k)
+    n = x.shape[-1] if x.shape else 0
+    static_assert(isinstance(k, int) and 0 < k <= n, f"topk's k must be in [1, {n}] (got {k})")
+    _log2(k)
+    ordered = sort(x, dim, descending=True)
+    if k == n:
+        return ordered
+    return max(reshape(ordered, x.shape[:-1] + [n // k, k]), axis=len(x.shape) - 1)
+
+
+@builtin
+@_tensor_member_fn
 def flip(x, dim=None):
     """``x`` reversed along ``dim`` (the last dimension by default)."""
     x = to_tensor(x)

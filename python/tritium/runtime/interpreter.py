@@ -63,8 +63,7 @@ class InterpretedFunction(_jit.JITFunction):
     returns under TRITIUM_INTERPRET=1 or with ``interpret=True``)."""
 
     def __init__(self, fn, **kwargs):
-        super().__init__(fn, **kwargs)
-        self.interpret = True
+        super().__init__(fn, interpret=True, **kwargs)
 
     def run(self, *args, grid, warmup, **kwargs):
         return launch(self, args, kwargs, grid, warmup)

@@ -511,12 +511,24 @@ class JITFunction(KernelInterface):
         self._cache_key = None
         self.used_global_vals = {}
 
-        lines, first = inspect.getsourcelines(fn)
-        src = textwrap.dedent("".join(lines))
-        m = re.search(r"^(async\s+)?def\s+\w+\s*\(", src, re.MULTILINE)
-        self.starting_line_number = first + src[:m.start()].count("\n")
-        self.src = src[m.start():]
-        self.file_name = inspect.getsourcefile(fn) or "<unknown>"
+        try:
+            lines, first = inspect.getsourcelines(fn)
+        except OSError:
+            # No source to read (a function made by exec() of a string):
+            # the interpreter runs its code as it is; compiling needs the text.
+            if not interpret:
+                raise OSError(f"could not get the source code of {fn.__name__}: a function made by exec() of a "
+                              "string runs only on the interpreter (TRITIUM_INTERPRET=1); to compile it, exec() "
+                              "code compiled from a file, or put its text in linecache") from None
+            self.src = None
+            self.starting_line_number = fn.__code__.co_firstlineno
+            self.file_name = fn.__code__.co_filename
+        else:
+            src = textwrap.dedent("".join(lines))
+            m = re.search(r"^(async\s+)?def\s+\w+\s*\(", src, re.MULTILINE)
+            self.starting_line_number = first + src[:m.start()].count("\n")
+            self.src = src[m.start():]
+            self.file_name = inspect.getsourcefile(fn) or "<unknown>"
         functools.update_wrapper(self, fn, updated=())
 
     # -- identity -----------------------------------------------------------

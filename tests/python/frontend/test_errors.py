@@ -562,6 +562,38 @@ def test_expand_dims_duplicate_axes():
 
 
 @jit
+def k_expand_axis(x_ptr):
+    x = tl.arange(0, 16)
+    tl.expand_dims(x, -3)  # ERR
+
+
+def test_expand_dims_axis_is_checked_before_wrapping():
+    # -3 would wrap to a valid axis of the result; it is no axis of it.
+    expect_error(k_expand_axis, "*fp32", {}, r"invalid axis -3\. Expected -2 <= axis < 2", "tl.expand_dims")
+
+
+@jit
+def k_bounded_slice(x_ptr):
+    x_ptr[10:]  # ERR
+
+
+def test_a_bounded_slice_is_an_unsupported_index_even_on_a_scalar():
+    expect_error(k_bounded_slice, "*fp32", {}, r"unsupported tensor index: slice\(10, None, None\)", "x_ptr[10:]")
+
+
+@jit
+def k_bitwise_float(x_ptr, y):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, x ^ y)  # ERR
+
+
+def test_bitwise_operands_must_be_integers():
+    # Triton's wording: its tests match "invalid operands of type".
+    expect_error(k_bitwise_float, "*i32,fp32", {}, r"^invalid operands of type int32 and fp32 for bitwise \^$",
+                 "x ^ y")
+
+
+@jit
 def k_in_tensor(x_ptr):
     x = tl.load(x_ptr)
     if x in (1, 2):  # ERR

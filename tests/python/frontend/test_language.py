@@ -370,6 +370,17 @@ def test_trans_permute_reshape_view_ravel_expand_broadcast():
 
 
 @jit
+def k_colons_past_the_rank(out_ptr):
+    v = tl.sum(tl.arange(0, 8), axis=0, keep_dims=True)[None, :]
+    tl.store(out_ptr[None, None, :], v)  # ':' past the rank changes nothing, as in Triton
+
+
+def test_colons_past_the_last_dimension_change_nothing():
+    ir = to_ir(k_colons_past_the_rank, "*i32")
+    assert re.search(r"expand_dims %\S+ \{axis=1\} : <1 x 1 x ptr<i32>>", ir), ir
+
+
+@jit
 def k_join_split_cat(x_ptr, out_ptr):
     r = tl.arange(0, 16)
     a = tl.load(x_ptr + r)
@@ -508,6 +519,18 @@ def test_sort_and_flip_are_networks_of_ordinary_ops():
     ir = to_ir(k_sort_flip, "*fp32,*fp32")
     assert count(ir, r"= split ") > 10 and count(ir, r"= select ") > 10
     assert "fcmp ogt" in ir and "fcmp olt" in ir
+
+
+@jit
+def k_topk(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 4)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    tl.store(out_ptr + tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :], x.topk(8))
+
+
+def test_topk_is_a_sort_and_a_max_over_chunks():
+    ir = to_ir(k_topk, "*fp32,*fp32")
+    assert re.search(r"reshape %\S+ : <4 x 4 x 8 x f32>", ir)
+    assert re.search(r"reduce %\S+ \{axis=1, kind=fmax\} : <4 x 8 x f32>", ir)
 
 
 # --- Random -------------------------------------------------------------------------

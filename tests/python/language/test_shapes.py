@@ -284,6 +284,20 @@ def test_sort(backend, dtype, m, n, desc):
     assert_close(out, ref, dtype, rtol=0)
 
 
+def k_topk(X, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    x = tl.load(X + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(Z + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 16, 1), (4, 32, 8), (2, 64, 64), (8, 2, 2)])
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "float16", "float32"])
+def test_topk(backend, dtype, m, n, k):
+    x = random_values(dtype, (m, n), rng(115), low=0 if dtype[0] == "u" else -50, high=50)
+    z = np.zeros((m, k), dtype=x.dtype)
+    _, out = backend.run(k_topk, 1, x, z, M=m, N=n, K=k)
+    assert_close(out, np.sort(x, axis=1)[:, ::-1][:, :k], dtype, rtol=0)  # the k largest, largest first
+
+
 @pytest.mark.parametrize("m,n", [(1, 16), (4, 32), (2, 2), (8, 1)])
 @pytest.mark.parametrize("dtype", ["int32", "float16", "float64"])
 def test_flip(backend, dtype, m, n):
