@@ -202,9 +202,14 @@ class Autotuner(KernelInterface):
     def _compile_all(self, configs, args, kwargs, grid):
         """Compiles every config; those that fail get an infinite time."""
         failed = {}
+        nargs = dict(zip(self.arg_names, args))
         for config in configs:
             self._check_conflicts(kwargs, config)
             try:
+                # The hook may change what the config compiles for (tutorial
+                # 09 sizes its descriptors' blocks in it), as before a launch.
+                if config.pre_hook:
+                    config.pre_hook({**nargs, **kwargs, **config.all_kwargs()})
                 self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
             except Exception as e:  # a CompilationError, OutOfResources, a bad option
                 failed[config] = e

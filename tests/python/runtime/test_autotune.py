@@ -206,3 +206,27 @@ def test_do_bench_uses_the_driver(fake_driver):
     calls = []
     assert testing.do_bench(lambda: calls.append(1), quantiles=[0.5, 0.2, 0.8]) == [1.0] * 3
     assert calls == [1]
+
+
+def test_config_pre_hooks_run_before_their_compile(fake_driver, frontend):
+    """Tutorial 09 sizes its host descriptors' blocks in each config's
+    pre_hook: a config compiles with the block its hook set, not the dummy
+    block the descriptors were made with (too small to compile)."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+
+    def set_block(nargs):
+        nargs["desc"].block_shape = [nargs["BLOCK"], 16]
+
+    configs = [Config({"BLOCK": b}, pre_hook=set_block) for b in (16, 32)]
+    timer = FakeTimer({16: 2.0, 32: 1.0})
+
+    @autotune(configs=configs, key=["n"], do_bench=timer)
+    @jit
+    def tuned(desc, out_ptr, n, BLOCK: tl.constexpr):
+        tl.store(out_ptr + tl.arange(0, 16), tl.sum(desc.load([0, 0]), axis=0))
+
+    desc = TensorDescriptor(FakeTensor(64 * 16), [64, 16], [16, 1], [1, 1])
+    tuned[(1,)](desc, FakeTensor(16), 64)
+    assert tuned.best_config == configs[1] and desc.block_shape == [32, 16]
+    sigs = [c[1]["desc"] for c in frontend.calls]
+    assert sorted(set(sigs)) == ["tensordesc<fp32[16, 16]>", "tensordesc<fp32[32, 16]>"]
