@@ -97,12 +97,12 @@ constexpr unsigned DefaultSharedMemoryLimit = 48 * 1024;
 constexpr int LaunchAttributeCooperative = 2;
 constexpr int LaunchAttributeProgrammaticStreamSerialization = 6;
 
-/// CUlaunchAttribute: an id and a 64-byte value (a union in cuda.h; the
-/// attributes used here are an int at its start).
+/// CUlaunchAttribute: an id and a 64-byte value (a union in cuda.h, of
+/// pointers among others; the attributes used here are an int at its start).
 struct LaunchAttribute {
   int Id = 0;
   char Pad[4] = {};
-  union {
+  union alignas(8) {
     int Int;
     char Bytes[64];
   } Value = {};

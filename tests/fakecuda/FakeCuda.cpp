@@ -112,6 +112,7 @@ static_assert(agree(tc::LaunchAttributeProgrammaticStreamSerialization,
                     CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION),
               "LaunchAttributeProgrammaticStreamSerialization");
 static_assert(sizeof(tc::LaunchAttribute) == sizeof(CUlaunchAttribute) &&
+                  alignof(tc::LaunchAttribute) == alignof(CUlaunchAttribute) &&
                   offsetof(tc::LaunchAttribute, Value) == offsetof(CUlaunchAttribute, value),
               "LaunchAttribute");
 static_assert(sizeof(tc::LaunchConfig) == sizeof(CUlaunchConfig) &&
