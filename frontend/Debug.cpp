@@ -25,6 +25,8 @@ TValue Semantic::hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values) {
 
 void Semantic::debugBarrier() { B.createBarrier(); }
 
+void Semantic::gridDepControl(bool Wait) { B.createGridDepControl(Wait); }
+
 void Semantic::devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals,
                            bool Hex) {
   // Triton's spelling: a prefix followed by values ends in ": ", and a

@@ -318,6 +318,8 @@ public:
   /// \p Op is Opcode::MultipleOf, MaxContiguous or MaxConstancy.
   TValue hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values);
   void debugBarrier();
+  /// tl.extra.cuda.gdc_wait() (\p Wait) / gdc_launch_dependents().
+  void gridDepControl(bool Wait);
   void devicePrint(llvm::StringRef Prefix, llvm::ArrayRef<TValue> Vals, bool Hex);
   /// tl.device_assert(cond, msg, mask): lanes where \p Mask is false pass.
   /// Whether assertions are enabled (debug) is the caller's decision.

@@ -524,6 +524,10 @@ PhiInst *IRBuilder::createPhi(Type *T) {
 
 Instruction *IRBuilder::createBarrier() { return create(Opcode::Barrier, {}, {}); }
 
+Instruction *IRBuilder::createGridDepControl(bool Wait) {
+  return create(Wait ? Opcode::GdcWait : Opcode::GdcLaunchDependents, {}, {});
+}
+
 Instruction *IRBuilder::createPrint(llvm::StringRef Prefix,
                                     llvm::ArrayRef<Value *> Vals, bool Hex,
                                     llvm::ArrayRef<int64_t> UnsignedOperands) {

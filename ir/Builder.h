@@ -166,6 +166,8 @@ public:
 
   // Synchronization, debugging, external code, hints.
   Instruction *createBarrier();
+  /// gdc_wait (\p Wait) or gdc_launch_dependents.
+  Instruction *createGridDepControl(bool Wait);
   /// \p UnsignedOperands: the operands (by index) that are unsigned
   /// integers, printed as such.
   Instruction *createPrint(llvm::StringRef Prefix, llvm::ArrayRef<Value *> Vals,

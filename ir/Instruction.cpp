@@ -280,6 +280,8 @@ bool Instruction::hasSideEffects() const {
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
   case Opcode::Barrier:
+  case Opcode::GdcWait:
+  case Opcode::GdcLaunchDependents:
   case Opcode::Print:
   case Opcode::Assert:
   case Opcode::Call:
@@ -308,6 +310,7 @@ bool Instruction::mayReadMemory() const {
   case Opcode::AtomicCAS:
   case Opcode::Call:
   case Opcode::Barrier:
+  case Opcode::GdcWait: // the other grids' writes become visible
     return true;
   case Opcode::ExternElementwise:
     return !hasAttr(AttrKey::Pure);
@@ -336,6 +339,7 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::AtomicCAS:
   case Opcode::Call:
   case Opcode::Barrier:
+  case Opcode::GdcWait: // the other grids' writes become visible
     return true;
   case Opcode::ExternElementwise:
     return !hasAttr(AttrKey::Pure);

@@ -236,6 +236,7 @@ LoadedKernel Driver::loadKernel(const KernelImage &Img, int Device) {
   K.Device = Device;
   K.SharedBytes = Img.SharedBytes;
   K.NumThreads = Img.NumThreads;
+  K.Flags = Img.Flags;
   K.Context = activate(Device);
   const std::string Action = "loading kernel " + quoted(Img.Name);
 
@@ -322,13 +323,35 @@ void Driver::launch(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsig
   cuCtxGetCurrent()(&Cur);
   if (Cur != K.Context)
     check(cuCtxSetCurrent()(static_cast<CUcontext>(K.Context)), "making a context current");
-  CUresult R = cuLaunchKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1, 1,
-                                K.SharedBytes, streamOf(S), Params, nullptr);
+  // The launch options are the kernel's (they select the compiled kernel),
+  // so a plain kernel pays one well-predicted branch for them.
+  CUresult R = K.Flags ? launchEx(K, GridX, GridY, GridZ, S, Params)
+                       : cuLaunchKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1, 1,
+                                          K.SharedBytes, streamOf(S), Params, nullptr);
   if (R != Success)
     fail(R, "launching kernel " + quoted(K.Name) + " on grid (" + std::to_string(GridX) + ", " +
                 std::to_string(GridY) + ", " + std::to_string(GridZ) + ") with " +
                 std::to_string(K.NumThreads) + " threads and " + std::to_string(K.SharedBytes) +
-                " bytes of shared memory");
+                " bytes of shared memory" +
+                (K.Flags & gpu::LaunchCooperative ? ", cooperative" : "") +
+                (K.Flags & gpu::LaunchPDL ? ", programmatic dependent launch" : ""));
+}
+
+CUresult Driver::launchEx(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
+                          gpu::Stream S, void **Params) {
+  LaunchAttribute Attrs[2];
+  unsigned N = 0;
+  if (K.Flags & gpu::LaunchPDL) {
+    Attrs[N].Id = LaunchAttributeProgrammaticStreamSerialization;
+    Attrs[N++].Value.Int = 1;
+  }
+  if (K.Flags & gpu::LaunchCooperative) {
+    Attrs[N].Id = LaunchAttributeCooperative;
+    Attrs[N++].Value.Int = 1;
+  }
+  LaunchConfig Config = {GridX,         GridY,       GridZ, K.NumThreads, 1, 1,
+                         K.SharedBytes, streamOf(S), Attrs, N};
+  return cuLaunchKernelEx()(&Config, functionOf(K), Params, nullptr);
 }
 
 // --- Memory, streams, events ----------------------------------------------

@@ -93,6 +93,31 @@ constexpr int TensorMapOOBFillNone = 0; ///< out-of-bounds elements read as zero
 /// Dynamic shared memory a kernel may use without opting in (48 KB).
 constexpr unsigned DefaultSharedMemoryLimit = 48 * 1024;
 
+/// CUlaunchAttributeID values of the launch options (cuLaunchKernelEx).
+constexpr int LaunchAttributeCooperative = 2;
+constexpr int LaunchAttributeProgrammaticStreamSerialization = 6;
+
+/// CUlaunchAttribute: an id and a 64-byte value (a union in cuda.h, of
+/// pointers among others; the attributes used here are an int at its start).
+struct LaunchAttribute {
+  int Id = 0;
+  char Pad[4] = {};
+  union alignas(8) {
+    int Int;
+    char Bytes[64];
+  } Value = {};
+};
+
+/// CUlaunchConfig: cuLaunchKernel's arguments plus the attributes.
+struct LaunchConfig {
+  unsigned GridDimX, GridDimY, GridDimZ;
+  unsigned BlockDimX, BlockDimY, BlockDimZ;
+  unsigned SharedMemBytes;
+  CUstream Stream;
+  LaunchAttribute *Attrs;
+  unsigned NumAttrs;
+};
+
 // --- Errors and kernels (runtime/GPUDriver.h) -----------------------------
 
 /// A Driver API call that failed, or a driver that cannot be loaded (code -1,
@@ -139,7 +164,8 @@ public:
   /// rejects it (with the JIT's log for PTX).
   LoadedKernel loadKernel(const KernelImage &Img, int Device) override;
   void unload(const LoadedKernel &K) noexcept override;
-  /// Launches \p K on a grid, in \p K's context.
+  /// Launches \p K on a grid, in \p K's context: cuLaunchKernel, or
+  /// cuLaunchKernelEx when \p K has launch flags.
   void launch(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
               gpu::Stream S, void **Params) override;
 
@@ -192,6 +218,9 @@ private:
       fail(R, Action);
   }
   [[noreturn]] void unavailable();
+  /// The launch of a kernel with launch flags (cuLaunchKernelEx).
+  CUresult launchEx(const LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
+                    gpu::Stream S, void **Params);
 
   std::string Path;
   std::once_flag Loaded;

@@ -65,6 +65,20 @@ private:
   uint64_t Required, Limit;
 };
 
+/// How a kernel is launched beyond grid and block (Triton's launch options
+/// launch_cooperative_grid and launch_pdl): a bit each. A kernel with none
+/// goes through the plain launch call (cuLaunchKernel); one with any goes
+/// through the extended one (cuLaunchKernelEx with launch attributes).
+enum LaunchFlags : unsigned {
+  /// All programs resident at once, so that they may wait for each other
+  /// (CU_LAUNCH_ATTRIBUTE_COOPERATIVE; hipModuleLaunchCooperativeKernel).
+  LaunchCooperative = 1u << 0,
+  /// Programmatic dependent launch (sm_90): the kernel may start before the
+  /// previous one on its stream ends and waits for it with griddepcontrol
+  /// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION).
+  LaunchPDL = 1u << 1,
+};
+
 /// What loadKernel needs: the binary and the launch configuration the
 /// compiler chose.
 struct KernelImage {
@@ -72,6 +86,7 @@ struct KernelImage {
   std::string Image;         ///< cubin or PTX text; an AMD code object
   unsigned SharedBytes = 0;  ///< dynamic shared memory per block
   unsigned NumThreads = 128; ///< warp size * num_warps
+  unsigned Flags = 0;        ///< LaunchFlags
 };
 
 /// A kernel loaded on a device. The handles are the API's own (CUcontext,
@@ -84,6 +99,7 @@ struct LoadedKernel {
   void *Function = nullptr;
   unsigned SharedBytes = 0;
   unsigned NumThreads = 0;
+  unsigned Flags = 0;   ///< LaunchFlags: which launch call launch() makes
   int NumRegs = 0;      ///< registers per thread
   int NumSpills = 0;    ///< spilled 32-bit values (local or scratch bytes / 4)
   int MaxThreads = 0;   ///< the most threads a block of it may have
@@ -138,7 +154,8 @@ public:
   /// Makes \p Device the calling thread's current device.
   virtual void setCurrentDevice(int Device) = 0;
 
-  /// Loads \p Img on \p Device and checks that it fits (OutOfResources).
+  /// Loads \p Img on \p Device and checks that it fits (OutOfResources);
+  /// DriverError when the API cannot launch it with \p Img's flags.
   virtual LoadedKernel loadKernel(const KernelImage &Img, int Device) = 0;
   /// Unloads \p K's module; errors are ignored (used by destructors).
   virtual void unload(const LoadedKernel &K) noexcept = 0;

@@ -193,8 +193,14 @@ gpu::LoadedKernel Driver::loadKernel(const gpu::KernelImage &Img, int Device) {
   K.Device = Device;
   K.SharedBytes = Img.SharedBytes;
   K.NumThreads = Img.NumThreads;
-  use(Device);
+  K.Flags = Img.Flags;
   const std::string Action = "loading kernel " + quoted(Img.Name);
+  if (Img.Flags & gpu::LaunchPDL)
+    throw HipError(-1, "",
+                   "launch_pdl=True asks for programmatic dependent launch, which CUDA has "
+                   "(sm_90 and later) and HIP has not",
+                   Action);
+  use(Device);
   hipModule_t Module = nullptr;
   hipError_t R = hipModuleLoadData()(&Module, Img.Image.data());
   if (R != Success)
@@ -242,8 +248,12 @@ void Driver::unload(const gpu::LoadedKernel &K) noexcept {
 void Driver::launch(const gpu::LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
                     gpu::Stream S, void **Params) {
   use(K.Device);
-  hipError_t R = hipModuleLaunchKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1, 1,
-                                         K.SharedBytes, streamOf(S), Params, nullptr);
+  hipError_t R =
+      K.Flags & gpu::LaunchCooperative
+          ? hipModuleLaunchCooperativeKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1,
+                                               1, K.SharedBytes, streamOf(S), Params)
+          : hipModuleLaunchKernel()(functionOf(K), GridX, GridY, GridZ, K.NumThreads, 1, 1,
+                                    K.SharedBytes, streamOf(S), Params, nullptr);
   if (R != Success)
     fail(R, "launching kernel " + quoted(K.Name) + " on grid (" + std::to_string(GridX) + ", " +
                 std::to_string(GridY) + ", " + std::to_string(GridZ) + ") with " +

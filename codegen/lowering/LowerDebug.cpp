@@ -127,6 +127,10 @@ void tritium::lowerDebug(LoweringContext &C, Instruction &I) {
   case Opcode::Barrier:
     C.getTarget().barrier(C.B);
     return;
+  case Opcode::GdcWait:
+  case Opcode::GdcLaunchDependents:
+    C.getTarget().gridDepControl(C.B, I.getOpcode() == Opcode::GdcWait);
+    return;
   case Opcode::Print:
     lowerPrint(C, llvm::cast<PrintInst>(I));
     return;

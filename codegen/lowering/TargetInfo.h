@@ -38,6 +38,12 @@ public:
   virtual llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const = 0;
   /// A barrier of all threads of the program (and a fence on shared memory).
   virtual void barrier(llvm::IRBuilder<> &B) const = 0;
+  /// Programmatic dependent launch: wait until the grids this one depends
+  /// on have finished and their writes are visible (\p Wait, a memory
+  /// barrier for the compiler too), or let the dependent grids start.
+  /// Nothing where the target has no such launch: its grids on one stream
+  /// run one after the other.
+  virtual void gridDepControl(llvm::IRBuilder<> &B, bool Wait) const {}
   /// \p V (32 bits or narrower) of lane `lane ^ Mask`.
   virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
                                   unsigned Mask) const = 0;

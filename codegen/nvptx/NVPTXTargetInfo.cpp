@@ -106,6 +106,17 @@ void NVPTXTargetInfo::barrier(llvm::IRBuilder<> &B) const {
   B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
+void NVPTXTargetInfo::gridDepControl(llvm::IRBuilder<> &B, bool Wait) const {
+  // griddepcontrol is sm_90's (PTX 7.8); LLVM 16 has no intrinsic for it.
+  // The wait clobbers memory: no load may move above it, no store below.
+  if (GPU.getNumber() < 90)
+    return;
+  if (Wait)
+    callAsm(B, {}, {}, "griddepcontrol.wait;", "~{memory}", true);
+  else
+    callAsm(B, {}, {}, "griddepcontrol.launch_dependents;", "", true);
+}
+
 llvm::Value *NVPTXTargetInfo::shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
                                          unsigned Mask) const {
   return by32Bits(B, V, [&](llvm::Value *W) {

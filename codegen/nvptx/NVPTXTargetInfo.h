@@ -27,6 +27,7 @@ public:
   llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
   void barrier(llvm::IRBuilder<> &B) const override;
+  void gridDepControl(llvm::IRBuilder<> &B, bool Wait) const override;
   llvm::Value *shuffleXor(llvm::IRBuilder<> &B, llvm::Value *V,
                           unsigned Mask) const override;
   llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V,

@@ -9,8 +9,8 @@
 //   d.load() -> (ok, why); d.device_count(); d.properties(device) -> dict
 //   d.current_device(); d.current_stream(device)     # torch's when imported
 //   l = d.load_kernel(image, name, signature, names, indices, num_warps,
-//                     shared, device, kernel, check_pointers, warp_size)
-//                     -> Launcher
+//                     shared, device, kernel, check_pointers, warp_size,
+//                     cooperative, pdl) -> Launcher
 //   l(gx, gy, gz, stream, args); l.n_regs, l.n_spills, l.n_max_threads
 //   disp = _C.runtime.Dispatcher(kernel, params, driver, active_dict,
 //                                runtime_knobs, device_fn, stream_fn,
@@ -234,7 +234,8 @@ std::unique_ptr<NativeLauncher>
 loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
            const std::vector<std::string> &Signature, const std::vector<std::string> &Names,
            const std::vector<int> &Indices, unsigned NumWarps, unsigned Shared, int Device,
-           const std::string &Kernel, bool CheckPointers, unsigned WarpSize) {
+           const std::string &Kernel, bool CheckPointers, unsigned WarpSize, bool Cooperative,
+           bool PDL) {
   if (Names.size() != Signature.size() || Indices.size() != Signature.size())
     throw py::value_error("load_kernel: signature, names and indices differ in length");
   std::vector<ParamSpec> Types;
@@ -259,6 +260,7 @@ loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
   Img.Image = bytesOf(Image);
   Img.SharedBytes = Shared;
   Img.NumThreads = WarpSize * NumWarps;
+  Img.Flags = (Cooperative ? gpu::LaunchCooperative : 0u) | (PDL ? gpu::LaunchPDL : 0u);
   gpu::LoadedKernel K;
   {
     py::gil_scoped_release Unlocked; // the PTX JIT may take a while
@@ -401,8 +403,9 @@ void bindRuntime(py::module_ &M) {
       .def("load_kernel", &loadKernel, py::arg("image"), py::arg("name"), py::arg("signature"),
            py::arg("names"), py::arg("indices"), py::arg("num_warps"), py::arg("shared"),
            py::arg("device"), py::arg("kernel"), py::arg("check_pointers") = false,
-           py::arg("warp_size") = 32,
-           "Loads a binary (cubin or PTX; a code object) on device -> Launcher")
+           py::arg("warp_size") = 32, py::arg("cooperative") = false, py::arg("pdl") = false,
+           "Loads a binary (cubin or PTX; a code object) on device -> Launcher; cooperative "
+           "and pdl: Triton's launch_cooperative_grid and launch_pdl")
       .def("mem_alloc", &gpu::Driver::memAlloc, py::arg("nbytes"), py::arg("device"))
       .def("mem_free", &gpu::Driver::memFree, py::arg("ptr"))
       .def(

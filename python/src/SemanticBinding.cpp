@@ -462,6 +462,8 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
         },
         py::arg("op"), py::arg("x"), py::arg("values"))
       .def("debug_barrier", [](S &Self) { Self.s().debugBarrier(); })
+      .def("gdc_wait", [](S &Self) { Self.s().gridDepControl(true); })
+      .def("gdc_launch_dependents", [](S &Self) { Self.s().gridDepControl(false); })
       .def("device_print",
            [](S &Self, const std::string &Prefix, std::vector<PyTValue> Vs,
               bool Hex) {

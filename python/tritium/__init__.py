@@ -26,6 +26,7 @@ from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBacken
                       cdiv, heuristics, jit, next_power_of_2)
 from .runtime.jit import TensorWrapper, reinterpret
 from .runtime._allocation import set_allocator
+from . import _libtriton  # noqa: F401  (tritium._C.libtriton: the tutorials' cuBLAS)
 
 __all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "TritonError", "Module",
            "list_passes", "parse_module", "__version__", "tritium_version",

@@ -3,7 +3,8 @@
 // Implements the Driver API entry points that runtime/CudaDriver.cpp uses
 // (runtime/CudaEntryPoints.def), with cuda.h's own prototypes, so that the
 // whole launch path runs in CI: kernel[grid](...) -> the C++ launcher ->
-// cuLaunchKernel here, which records the launch instead of running it.
+// cuLaunchKernel (or cuLaunchKernelEx, whose launch attributes it logs)
+// here, which records the launch instead of running it.
 //
 // "Device memory" is host memory, contexts and events are plain structs, and
 // time is a virtual clock that each launch advances by `launch_ns`. Modules
@@ -29,6 +30,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdio>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -104,6 +106,20 @@ static_assert(agree(int(TME::F16), CU_TENSOR_MAP_DATA_TYPE_FLOAT16), "TensorMapE
 static_assert(agree(int(TME::F32), CU_TENSOR_MAP_DATA_TYPE_FLOAT32), "TensorMapElement::F32");
 static_assert(agree(int(TME::BF16), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16), "TensorMapElement::BF16");
 static_assert(sizeof(tritium::gpu::TensorMap) == sizeof(CUtensorMap), "TensorMap's size");
+static_assert(agree(tc::LaunchAttributeCooperative, CU_LAUNCH_ATTRIBUTE_COOPERATIVE),
+              "LaunchAttributeCooperative");
+static_assert(agree(tc::LaunchAttributeProgrammaticStreamSerialization,
+                    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION),
+              "LaunchAttributeProgrammaticStreamSerialization");
+static_assert(sizeof(tc::LaunchAttribute) == sizeof(CUlaunchAttribute) &&
+                  alignof(tc::LaunchAttribute) == alignof(CUlaunchAttribute) &&
+                  offsetof(tc::LaunchAttribute, Value) == offsetof(CUlaunchAttribute, value),
+              "LaunchAttribute");
+static_assert(sizeof(tc::LaunchConfig) == sizeof(CUlaunchConfig) &&
+                  offsetof(tc::LaunchConfig, Stream) == offsetof(CUlaunchConfig, hStream) &&
+                  offsetof(tc::LaunchConfig, Attrs) == offsetof(CUlaunchConfig, attrs) &&
+                  offsetof(tc::LaunchConfig, NumAttrs) == offsetof(CUlaunchConfig, numAttrs),
+              "LaunchConfig");
 
 // The driver's opaque handles, made concrete.
 struct CUctx_st {
@@ -135,6 +151,8 @@ struct LaunchRecord {
   unsigned long long Stream;
   int Device;
   std::vector<std::string> Params; // hex bytes, one string per parameter
+  bool Ex = false;                 // through cuLaunchKernelEx
+  std::vector<std::pair<int, int>> Attrs; // its attributes: id, int value
 };
 
 /// One cuTensorMapEncodeTiled call that succeeded: its arguments, and the
@@ -186,6 +204,7 @@ struct State {
         {"driver_version", 13000},
         {"init_error", 0},
         {"record", 1}, // 0: launches are counted, not logged (benchmarks)
+        {"cooperative_blocks_per_sm", 1}, // a cooperative grid's limit
     };
     refresh();
   }
@@ -264,6 +283,8 @@ const struct {
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
     {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+     "too many blocks in cooperative launch"},
 };
 
 // --- PTX: the entries and their parameters ---------------------------------
@@ -690,11 +711,11 @@ CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction F, CUfunc_cache Config) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuLaunchKernel(CUfunction F, unsigned int GridX, unsigned int GridY,
-                                unsigned int GridZ, unsigned int BlockX, unsigned int BlockY,
-                                unsigned int BlockZ, unsigned int Shared, CUstream Stream,
-                                void **Params, void **Extra) {
-  FAKE_ENTER("cuLaunchKernel");
+namespace {
+/// What cuLaunchKernel and cuLaunchKernelEx share: the checks and the log.
+CUresult launchKernel(CUfunction F, unsigned GridX, unsigned GridY, unsigned GridZ,
+                      unsigned BlockX, unsigned BlockY, unsigned BlockZ, unsigned Shared,
+                      CUstream Stream, void **Params, void **Extra, LaunchRecord R) {
   State &S = state();
   if (!Current)
     return CUDA_ERROR_INVALID_CONTEXT;
@@ -716,7 +737,6 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction F, unsigned int GridX, unsigned int G
   S.ClockNs += S.LaunchNs;
   if (!S.Record)
     return CUDA_SUCCESS;
-  LaunchRecord R;
   R.Kernel = F->Name;
   R.Grid[0] = GridX, R.Grid[1] = GridY, R.Grid[2] = GridZ;
   R.Block[0] = BlockX, R.Block[1] = BlockY, R.Block[2] = BlockZ;
@@ -727,6 +747,48 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction F, unsigned int GridX, unsigned int G
     R.Params.push_back(hex(Params[I], F->ParamSizes[I]));
   S.Launches.push_back(std::move(R));
   return CUDA_SUCCESS;
+}
+} // namespace
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction F, unsigned int GridX, unsigned int GridY,
+                                unsigned int GridZ, unsigned int BlockX, unsigned int BlockY,
+                                unsigned int BlockZ, unsigned int Shared, CUstream Stream,
+                                void **Params, void **Extra) {
+  FAKE_ENTER("cuLaunchKernel");
+  return launchKernel(F, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Shared, Stream, Params,
+                      Extra, LaunchRecord());
+}
+
+/// Accepts the attributes Tritium passes (cooperative, programmatic stream
+/// serialization, an int each) and logs them with the launch; a cooperative
+/// grid larger than cooperative_blocks_per_sm * sm_count fails as the real
+/// driver's does when its programs cannot all be resident.
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *Config, CUfunction F, void **Params,
+                                  void **Extra) {
+  FAKE_ENTER("cuLaunchKernelEx");
+  if (!Config || (Config->numAttrs && !Config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  LaunchRecord R;
+  R.Ex = true;
+  for (unsigned I = 0; I < Config->numAttrs; ++I) {
+    const CUlaunchAttribute &A = Config->attrs[I];
+    int Value;
+    if (A.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+      Value = A.value.cooperative;
+    else if (A.id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      Value = A.value.programmaticStreamSerializationAllowed;
+    else
+      return CUDA_ERROR_INVALID_VALUE; // not one Tritium sets
+    R.Attrs.emplace_back(static_cast<int>(A.id), Value);
+    if (A.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && Value &&
+        1ull * Config->gridDimX * Config->gridDimY * Config->gridDimZ >
+            static_cast<unsigned long long>(state().get("cooperative_blocks_per_sm") *
+                                            state().get("sm_count")))
+      return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  }
+  return launchKernel(F, Config->gridDimX, Config->gridDimY, Config->gridDimZ, Config->blockDimX,
+                      Config->blockDimY, Config->blockDimZ, Config->sharedMemBytes,
+                      Config->hStream, Params, Extra, std::move(R));
 }
 
 // --- Memory ------------------------------------------------------------------
@@ -931,7 +993,8 @@ int fakecuda_launch_count(void) {
 }
 
 /// Launch \p I as JSON ({"kernel", "grid", "block", "shared", "stream",
-/// "device", "params": [hex, ...]}) into \p Buffer; returns the length the
+/// "device", "api", "attributes": [[id, value], ...], "params": [hex, ...]})
+/// into \p Buffer; returns the length the
 /// whole text needs (call again with a larger buffer when it is >= \p Size),
 /// or -1 when there is no launch \p I.
 int fakecuda_launch_record(int I, char *Buffer, int Size) {
@@ -946,7 +1009,13 @@ int fakecuda_launch_record(int I, char *Buffer, int Size) {
                   std::to_string(R.Block[1]) + ", " + std::to_string(R.Block[2]) +
                   "], \"shared\": " + std::to_string(R.Shared) +
                   ", \"stream\": " + std::to_string(R.Stream) +
-                  ", \"device\": " + std::to_string(R.Device) + ", \"params\": [";
+                  ", \"device\": " + std::to_string(R.Device) +
+                  ", \"api\": " + (R.Ex ? "\"cuLaunchKernelEx\"" : "\"cuLaunchKernel\"") +
+                  ", \"attributes\": [";
+  for (size_t A = 0; A < R.Attrs.size(); ++A)
+    J += (A ? ", [" : "[") + std::to_string(R.Attrs[A].first) + ", " +
+         std::to_string(R.Attrs[A].second) + "]";
+  J += "], \"params\": [";
   for (size_t P = 0; P < R.Params.size(); ++P)
     J += (P ? ", \"" : "\"") + R.Params[P] + "\"";
   J += "]}";

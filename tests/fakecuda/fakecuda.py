@@ -5,6 +5,7 @@ bench/launch_overhead.py on machines without a GPU.
     fake = fakecuda.FakeCuda(path)          # the same loaded library Tritium uses
     fake.set("shared_optin", 101376); fake.inject("cuLaunchKernel", 700)
     fake.launches()[-1]["params"]           # the packed bytes of each parameter
+    fake.launches()[-1]["attributes"]       # cuLaunchKernelEx's: {"cooperative": 1}
     fake.encodes()[-1]["dims"]              # a cuTensorMapEncodeTiled call's arguments
 
 ``StubBackend`` compiles a kernel's ``ptx`` stage to an entry with the
@@ -25,6 +26,8 @@ SHARED_SIZE_BYTES = 1
 LOCAL_SIZE_BYTES = 3
 NUM_REGS = 4
 MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+#: CUlaunchAttributeID values (cuda.h) by the names launches() gives them.
+LAUNCH_ATTRIBUTES = {2: "cooperative", 6: "programmatic_stream_serialization"}
 
 
 def find_library():
@@ -80,12 +83,15 @@ class FakeCuda:
         return self.lib.fakecuda_launch_count()
 
     def launches(self):
-        """Every launch: kernel, grid, block, shared, stream, device and
-        params (each parameter's bytes as the kernel received them)."""
+        """Every launch: kernel, grid, block, shared, stream, device, api
+        ("cuLaunchKernel" or "cuLaunchKernelEx"), attributes (cuLaunchKernelEx's,
+        by name: {"cooperative": 1, ...}) and params (each parameter's bytes
+        as the kernel received them)."""
         out = []
         for i in range(self.launch_count()):
             rec = self._record(self.lib.fakecuda_launch_record, i)
             rec["params"] = [bytes.fromhex(p) for p in rec["params"]]
+            rec["attributes"] = {LAUNCH_ATTRIBUTES[k]: v for k, v in rec["attributes"]}
             out.append(rec)
         return out
 

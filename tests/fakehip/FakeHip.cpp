@@ -71,6 +71,7 @@ struct Launch {
   uintptr_t Stream;
   int Device;
   std::vector<std::string> Params; // each explicit argument's bytes, as hex
+  bool Cooperative = false;        // through hipModuleLaunchCooperativeKernel
 };
 
 struct State {
@@ -267,17 +268,17 @@ hipError_t hipFuncGetAttribute(int *V, int Attr, hipFunction_t F) {
   }
 }
 
-hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY, unsigned GZ,
-                                 unsigned BX, unsigned BY, unsigned BZ, unsigned Shared,
-                                 hipStream_t Stream, void **Params, void **Extra) {
-  ENTER("hipModuleLaunchKernel");
+namespace {
+hipError_t recordLaunch(hipFunction_t F, unsigned GX, unsigned GY, unsigned GZ, unsigned BX,
+                        unsigned BY, unsigned BZ, unsigned Shared, hipStream_t Stream,
+                        void **Params, void **Extra, bool Cooperative) {
   const tritium::HsacoResult &M = reinterpret_cast<Kernel *>(F)->Meta;
   if (Extra || BX * BY * BZ > unsigned(M.MaxFlatWorkgroupSize) || GX == 0 || GY == 0 || GZ == 0)
     return InvalidConfiguration;
   if (M.LDSBytes + Shared > state().get("lds", 65536))
     return InvalidValue;
   Launch L{M.KernelName, {GX, GY, GZ}, {BX, BY, BZ}, Shared,
-           reinterpret_cast<uintptr_t>(Stream), state().Device, {}};
+           reinterpret_cast<uintptr_t>(Stream), state().Device, {}, Cooperative};
   size_t I = 0;
   for (const tritium::HsacoArg &A : M.Args)
     if (A.Kind.compare(0, 7, "hidden_") != 0)
@@ -286,6 +287,21 @@ hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY, unsi
   state().Launches.push_back(std::move(L));
   state().Clock += state().get("launch_ns", 1000);
   return 0;
+}
+} // namespace
+
+hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY, unsigned GZ,
+                                 unsigned BX, unsigned BY, unsigned BZ, unsigned Shared,
+                                 hipStream_t Stream, void **Params, void **Extra) {
+  ENTER("hipModuleLaunchKernel");
+  return recordLaunch(F, GX, GY, GZ, BX, BY, BZ, Shared, Stream, Params, Extra, false);
+}
+
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t F, unsigned GX, unsigned GY,
+                                            unsigned GZ, unsigned BX, unsigned BY, unsigned BZ,
+                                            unsigned Shared, hipStream_t Stream, void **Params) {
+  ENTER("hipModuleLaunchCooperativeKernel");
+  return recordLaunch(F, GX, GY, GZ, BX, BY, BZ, Shared, Stream, Params, nullptr, true);
 }
 
 hipError_t hipMalloc(void **P, size_t N) {
@@ -413,9 +429,11 @@ int fakehip_launch_record(int I, char *Buffer, int Size) {
   char Head[512];
   std::snprintf(Head, sizeof(Head),
                 "{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-                "\"shared\": %u, \"stream\": %llu, \"device\": %d, \"params\": [",
+                "\"shared\": %u, \"stream\": %llu, \"device\": %d, \"cooperative\": %s, "
+                "\"params\": [",
                 L.Kernel.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0], L.Block[1],
-                L.Block[2], L.Shared, static_cast<unsigned long long>(L.Stream), L.Device);
+                L.Block[2], L.Shared, static_cast<unsigned long long>(L.Stream), L.Device,
+                L.Cooperative ? "true" : "false");
   std::string Out = std::string(Head) + Params + "]}";
   if (Buffer && Size > 0)
     std::snprintf(Buffer, Size, "%s", Out.c_str());

@@ -5,6 +5,7 @@ machines without ROCm.
     fake = fakehip.FakeHip(path)             # the same loaded library Tritium uses
     fake.set("lds", 32768); fake.inject("hipModuleLaunchKernel", 719)
     fake.launches()[-1]["params"]            # each explicit argument's bytes
+    fake.launches()[-1]["cooperative"]       # through hipModuleLaunchCooperativeKernel
 
 Kernels compile for real (the hip backend's code objects): the fake reads
 their metadata as the HIP runtime would.

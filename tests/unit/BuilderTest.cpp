@@ -309,6 +309,8 @@ TEST_CASE_FIXTURE(BuilderFixture, "program geometry, debugging, hints") {
   CHECK(str(B.createProgramId(1)) == "%5 = get_program_id {axis=1} : i32");
   CHECK(str(B.createNumPrograms(2)) == "%6 = get_num_programs {axis=2} : i32");
   CHECK(str(B.createBarrier()) == "barrier");
+  CHECK(str(B.createGridDepControl(true)) == "gdc_wait");
+  CHECK(str(B.createGridDepControl(false)) == "gdc_launch_dependents");
   CHECK(str(B.createPrint("x = ", {X, N}, true)) ==
         "print %x, %n {prefix=\"x = \", hex}");
   CHECK(str(B.createPrint("", {})) == "print {prefix=\"\"}");

@@ -160,6 +160,8 @@ const OpRow AllOps[] = {
     {Opcode::CondBr, "cond_br", OpFamily::CondBr},
     {Opcode::Phi, "phi", OpFamily::Phi},
     {Opcode::Barrier, "barrier", OpFamily::Barrier},
+    {Opcode::GdcWait, "gdc_wait", OpFamily::Barrier},
+    {Opcode::GdcLaunchDependents, "gdc_launch_dependents", OpFamily::Barrier},
     {Opcode::Print, "print", OpFamily::Print},
     {Opcode::Assert, "assert", OpFamily::Assert},
     {Opcode::ExternElementwise, "extern_elementwise", OpFamily::ExternElementwise},
@@ -172,7 +174,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 110u);
+  CHECK(getNumOpcodes() == 112u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -496,21 +498,23 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
                               Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
                               Opcode::DescriptorStore, Opcode::InitBarrier,
                               Opcode::BarrierExpect, Opcode::WaitBarrier, Opcode::InvalBarrier,
-                              Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
+                              Opcode::AsyncTMACopy, Opcode::AsyncTMAStore,
+                              Opcode::GdcWait, Opcode::GdcLaunchDependents};
   // A wait reads and writes: the copies it waits for land, and nothing that
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
                             Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
                             Opcode::DescriptorLoad, Opcode::BarrierExpect, Opcode::WaitBarrier,
-                            Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
+                            Opcode::AsyncTMACopy, Opcode::AsyncTMAStore, Opcode::GdcWait};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
                              Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
                              Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore,
                              Opcode::InitBarrier, Opcode::BarrierExpect, Opcode::WaitBarrier,
-                             Opcode::InvalBarrier, Opcode::AsyncTMACopy, Opcode::AsyncTMAStore};
+                             Opcode::InvalBarrier, Opcode::AsyncTMACopy, Opcode::AsyncTMAStore,
+                             Opcode::GdcWait};
   std::set<Opcode> Terminators = {Opcode::Ret, Opcode::Br, Opcode::CondBr};
   for (const OpRow &R : AllOps) {
     CAPTURE(R.Name);

@@ -1821,6 +1821,13 @@ class InterpreterSemantic:
     def debug_barrier(self):
         return None
 
+    # One program runs at a time, after the previous launch: nothing to wait for.
+    def gdc_wait(self):
+        return None
+
+    def gdc_launch_dependents(self):
+        return None
+
     @staticmethod
     def print_prefix(prefix, has_values):
         """Semantic::devicePrint's spelling of the prefix."""

@@ -164,10 +164,6 @@ class NativeDriver(_driver.Driver):
             raise _driver.NoBackendError(_driver._NO_BACKEND.format(
                 name=kernel.name, target=kernel.target_str, what="launch") +
                 f" (it has no binary for {self.native_driver.api})")
-        for option in ("launch_cooperative_grid", "launch_pdl"):
-            if getattr(md, option, False):
-                raise NotImplementedError(f"{kernel.name}: {option}=True needs "
-                                          "cuLaunchKernelEx, which Tritium does not use yet")
         if (getattr(md, "num_ctas", 1) or 1) != 1:
             raise NotImplementedError(f"{kernel.name}: num_ctas > 1 (thread block clusters) "
                                       "is not supported yet")
@@ -192,7 +188,11 @@ class NativeDriver(_driver.Driver):
         device = self.get_current_device()
         launcher = self.native_driver.load_kernel(
             image, md.name, types, names, indices, md.num_warps, self._dynamic_shared(md), device,
-            kernel.name, bool(getattr(md, "debug", False)), md.target.warp_size)
+            kernel.name, bool(getattr(md, "debug", False)), md.target.warp_size,
+            # The launch options travel with the compiled kernel (they are
+            # part of its key): its launcher always makes the same call.
+            cooperative=bool(getattr(md, "launch_cooperative_grid", False)),
+            pdl=bool(getattr(md, "launch_pdl", False)))
         if not _atexit_registered:
             atexit.register(_stop_unloading_at_exit)
             _atexit_registered = True

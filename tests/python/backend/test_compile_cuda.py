@@ -18,6 +18,7 @@ import re
 import pytest
 
 import tritium
+import tritium.language as tl
 from tritium._C import nvptx
 from tritium.compiler.compiler import ASTSource
 
@@ -500,3 +501,40 @@ def test_too_much_shared_memory_is_out_of_resources():
         assert e.value.limit == nvptx.max_shared_bytes(target)
         assert e.value.required > e.value.limit
         assert "out of resource: shared memory in kernel 'matmul_kernel'" in str(e.value)
+
+
+@tritium.jit
+def gdc_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, USE_GDC: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    if USE_GDC:
+        tl.extra.cuda.gdc_wait()
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    if USE_GDC:
+        tl.extra.cuda.gdc_launch_dependents()
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:90a", "cuda:80"])
+def test_grid_dependency_control_is_griddepcontrol_on_sm90(target):
+    """Programmatic dependent launch (tutorial 11): gdc_wait comes before
+    the loads it guards, gdc_launch_dependents where the kernel put it, and
+    ptxas takes them; before sm_90 there is no such launch and no code."""
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}
+    attrs = {n: D16 for n in ("x_ptr", "y_ptr", "out_ptr")}
+    k = tritium.compile(ASTSource(gdc_add, sig, {"BLOCK": 1024, "USE_GDC": True}, attrs),
+                        target=target, options={"launch_pdl": True})
+    ptx = k.asm["ptx"]
+    assert k.metadata.launch_pdl is True
+    if target == "cuda:80":
+        assert "griddepcontrol" not in ptx
+        return
+    wait, launch = ptx.index("griddepcontrol.wait;"), ptx.index("griddepcontrol.launch_dependents;")
+    loads = [m.start() for m in re.finditer(r"ld\.global", ptx)]
+    assert loads and wait < min(loads) and max(loads) < launch < ptx.index("st.global")
+    if _ptxas():
+        assert k.asm.get("cubin"), "ptxas did not take griddepcontrol"
+    plain = tritium.compile(ASTSource(gdc_add, sig, {"BLOCK": 1024, "USE_GDC": False}, attrs),
+                            target=target)
+    assert "griddepcontrol" not in plain.asm["ptx"]

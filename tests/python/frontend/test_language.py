@@ -631,6 +631,8 @@ def k_cuda_extra(x_ptr):
 def test_cuda_extras():
     ir = to_ir(k_cuda_extra, "*i32", options={"num_warps": 8})
     assert "constant 264 : i32" in ir or "constant 8 : i32" in ir
+    # The grid dependency controls stay where the kernel has them.
+    assert ir.index("gdc_wait") < ir.index("store") < ir.index("gdc_launch_dependents")
 
 
 @jit

@@ -579,3 +579,20 @@ def test_noinline_functions_take_scalars_only():
     assert x[0] == 1
     with pytest.raises(tritium.CompilationError, match="marked noinline, but was called with non-scalar argument a"):
         _call_noinline[(1,)](x, BLOCK=4)
+
+
+@jit
+def _pdl_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.extra.cuda.gdc_wait()  # programs of the interpreter run after the previous launch
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.extra.cuda.gdc_launch_dependents()
+    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+def test_grid_dependency_control_and_launch_options():
+    x, y = np.arange(100, dtype=np.float32), np.full(100, 0.5, np.float32)
+    out = np.zeros(100, np.float32)
+    _pdl_add[(4,)](x, y, out, 100, BLOCK=32, launch_pdl=True, launch_cooperative_grid=True)
+    np.testing.assert_array_equal(out, x + y)

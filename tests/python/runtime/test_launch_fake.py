@@ -301,6 +301,67 @@ def test_binding_errors_name_the_parameter_when_warm(cuda):
     assert cuda.fake.launch_count() == 1
 
 
+# -- launch options: cuLaunchKernelEx -------------------------------------------------
+
+def test_plain_launches_use_cuLaunchKernel(cuda):
+    add_kernel[(2,)](*tensors(), 64)
+    add_kernel[(2,)](*tensors(), 64, launch_pdl=False, launch_cooperative_grid=False)
+    assert [r["api"] for r in cuda.launches()] == ["cuLaunchKernel"] * 2
+    assert cuda.fake.calls("cuLaunchKernelEx") == 0 and cuda.last()["attributes"] == {}
+
+
+@pytest.mark.parametrize("options, attributes", [
+    ({"launch_pdl": True}, {"programmatic_stream_serialization": 1}),
+    ({"launch_cooperative_grid": True}, {"cooperative": 1}),
+    ({"launch_pdl": True, "launch_cooperative_grid": True},
+     {"programmatic_stream_serialization": 1, "cooperative": 1}),
+])
+def test_launch_options_go_through_cuLaunchKernelEx(cuda, options, attributes):
+    x, y, out = tensors()
+    add_kernel[(3, 2)](x, y, out, 64, **options)
+    ex = cuda.last()
+    assert ex["api"] == "cuLaunchKernelEx" and ex["attributes"] == attributes
+    # The same grid, block, shared memory, stream and parameters as a plain launch.
+    add_kernel[(3, 2)](x, y, out, 64)
+    plain = cuda.last()
+    for key in ("kernel", "grid", "block", "shared", "stream", "device", "params"):
+        assert ex[key] == plain[key], key
+    assert ex["grid"] == [3, 2, 1] and cuda.fake.calls("cuLaunchKernelEx") == 1
+
+
+def test_launch_options_select_the_kernel_on_the_warm_path(cuda, frontend, monkeypatch):
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 64, launch_pdl=True)
+    add_kernel[(1,)](x, y, out, 64, launch_pdl=False)
+    assert frontend.count == 2 and len(add_kernel._dispatcher) == 2
+    k = add_kernel.warmup(x, y, out, 64, launch_pdl=True, grid=(1,))
+    assert k.metadata.launch_pdl is True and k.metadata.launch_cooperative_grid is False
+    monkeypatch.setattr(add_kernel, "_run", lambda *a: pytest.fail("took the Python path"))
+    for pdl in (True, False, False, True):
+        add_kernel[(1,)](x, y, out, 64, launch_pdl=pdl)
+    ex, plain = "cuLaunchKernelEx", "cuLaunchKernel"
+    assert [r["api"] for r in cuda.launches()[2:]] == [ex, plain, plain, ex]
+
+
+def test_cooperative_grid_too_large_is_a_cuda_error(cuda):
+    cuda.fake.set("sm_count", 4)
+    x, y, out = tensors()
+    add_kernel[(4,)](x, y, out, 64, launch_cooperative_grid=True)  # one program per SM fits
+    with pytest.raises(CudaError) as info:
+        add_kernel[(5,)](x, y, out, 64, launch_cooperative_grid=True)
+    assert info.value.name == "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"
+    assert "launching kernel 'add_kernel' on grid (5, 1, 1)" in info.value.action
+    assert "cooperative" in info.value.action
+    add_kernel[(5,)](x, y, out, 64)  # a plain launch of that grid is fine
+    assert cuda.fake.launch_count() == 2
+
+
+def test_launch_option_errors_name_the_option(cuda):
+    cuda.fake.inject("cuLaunchKernelEx", 1)
+    with pytest.raises(CudaError, match="CUDA_ERROR_INVALID_VALUE.*programmatic dependent launch"):
+        add_kernel[(1,)](*tensors(), 64, launch_pdl=True)
+
+
 # -- errors from the driver -----------------------------------------------------------
 
 def test_launch_errors_carry_the_cuda_name(cuda):

@@ -110,6 +110,26 @@ def test_a_launch_reaches_hipModuleLaunchKernel(hip):
     assert hip.last()["grid"] == [2, 1, 1]
 
 
+def test_cooperative_grids_use_hipModuleLaunchCooperativeKernel(hip):
+    x, y, out = FakeTensor(1000), FakeTensor(1000, offset_bytes=4096), FakeTensor(1000, offset_bytes=8192)
+    add_kernel[(4,)](x, y, out, 1000, launch_cooperative_grid=True)
+    coop = hip.last()
+    add_kernel[(4,)](x, y, out, 1000)
+    plain = hip.last()
+    assert coop["cooperative"] and not plain["cooperative"]
+    assert hip.fake.calls("hipModuleLaunchCooperativeKernel") == 1
+    assert {k: v for k, v in coop.items() if k != "cooperative"} == \
+        {k: v for k, v in plain.items() if k != "cooperative"}
+
+
+def test_programmatic_dependent_launch_is_cuda_s(hip):
+    with pytest.raises(HipError, match="launch_pdl=True asks for programmatic dependent launch, "
+                                       "which CUDA has .* and HIP has not") as info:
+        add_kernel[(1,)](FakeTensor(256), FakeTensor(256), FakeTensor(256), 256, launch_pdl=True)
+    assert info.value.action == "loading kernel 'add_kernel'"
+    assert hip.fake.calls("hipModuleLoadData") == 0
+
+
 def test_a_kernel_with_lds_loads_with_it_in_its_code_object(hip):
     x, out = FakeTensor(4 * 1024), FakeTensor(4)
     row_sum[(4,)](x, out, BLOCK=1024)

@@ -411,3 +411,59 @@ def test_tritium_compiled_vector_add(gpu):
         tritium_add[lambda meta: (cdiv(meta["n"], meta["BLOCK"]),)](x, y, out, n, BLOCK=1024)
         torch.cuda.synchronize()
         assert torch.equal(out, x + y)
+
+
+@jit
+def slow_double(x_ptr, out_ptr, n, ROUNDS: tl.constexpr, BLOCK: tl.constexpr):
+    # Lets the next kernel start at once, then takes a while to write.
+    tl.extra.cuda.gdc_launch_dependents()
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    acc = x
+    for _ in range(ROUNDS):
+        acc = acc * 1.0000001 - x * 0.0000001
+    tl.store(out_ptr + offs, acc * 0 + 2 * x, mask=offs < n)
+
+
+@jit
+def plus_one(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    tl.extra.cuda.gdc_wait()  # the previous kernel's writes are visible from here
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+
+def test_programmatic_dependent_launch(gpu):
+    """launch_pdl=True (tutorial 11): the second kernel may start while the
+    first runs (the first lets it at once); its gdc_wait still sees every
+    write of the first."""
+    torch = pytest.importorskip("torch")
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("programmatic dependent launch is sm_90's")
+    n = 1 << 20
+    x = torch.rand(n, device="cuda")
+    mid, out = torch.empty_like(x), torch.empty_like(x)
+    grid = (cdiv(n, 1024),)
+    for _ in range(20):
+        mid.fill_(-1.0)
+        slow_double[grid](x, mid, n, ROUNDS=2000, BLOCK=1024, launch_pdl=True)
+        plus_one[grid](mid, out, n, BLOCK=1024, launch_pdl=True)
+    torch.cuda.synchronize()
+    assert torch.equal(out, 2 * x + 1)
+
+
+def test_cooperative_grid(gpu):
+    torch = pytest.importorskip("torch")
+    n = 1 << 16
+    x, y = torch.rand(n, device="cuda"), torch.rand(n, device="cuda")
+    out = torch.empty_like(x)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    tritium_add[(min(sms, cdiv(n, 1024)),)](x, y, out, min(n, sms * 1024), BLOCK=1024,
+                                            launch_cooperative_grid=True)
+    torch.cuda.synchronize()
+    m = min(n, sms * 1024)
+    assert torch.equal(out[:m], (x + y)[:m])
+    # Far more programs of 1024 threads than the device holds at once.
+    with pytest.raises(CudaError) as info:
+        tritium_add[(sms * 64,)](x, y, out, n, BLOCK=1024, num_warps=32,
+                                 launch_cooperative_grid=True)
+    assert info.value.name == "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"

@@ -2,10 +2,11 @@
 
 Supported: ``libdevice`` (the same module as ``tl.extra.libdevice``),
 ``num_warps()`` and ``num_threads()`` (compile-time constants from the
-launch options), and ``gdc_wait()``/``gdc_launch_dependents()``, which are
-no-ops because Tritium does not use programmatic dependent launch (kernels
-on one stream run one after the other, which is what gdc_wait waits for).
-``globaltimer``, ``smid`` and the custom fp8 conversions need inline
+launch options), and ``gdc_wait()``/``gdc_launch_dependents()`` for
+programmatic dependent launch (a kernel launched with ``launch_pdl=True``):
+PTX ``griddepcontrol.wait`` / ``griddepcontrol.launch_dependents`` on sm_90
+and later, nothing on older GPUs and AMD, where kernels on one stream run
+one after the other (what gdc_wait waits for). ``globaltimer``, ``smid`` and the custom fp8 conversions need inline
 assembly, which Tritium does not have; they raise a clear error.
 """
 
@@ -29,14 +30,18 @@ def num_threads():
 
 @_core.builtin
 def gdc_wait():
-    """Waits for the previous kernel's results (a no-op without PDL)."""
-    return None
+    """Waits until the kernels this one depends on (launched before it on its
+    stream) have finished and their writes are visible; no memory access
+    moves across it. Needed before reading their results in a kernel
+    launched with ``launch_pdl=True``."""
+    _core._sem().gdc_wait()
 
 
 @_core.builtin
 def gdc_launch_dependents():
-    """Lets the next kernel start early (a no-op without PDL)."""
-    return None
+    """Lets the kernel launched after this one with ``launch_pdl=True`` start
+    once every program has called it (or finished); orders no memory."""
+    _core._sem().gdc_launch_dependents()
 
 
 def _unsupported(name):
