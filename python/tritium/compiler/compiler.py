@@ -227,6 +227,16 @@ def make_options(target, options=None, kernel_name="kernel"):
     nc = values["num_ctas"]
     if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1 or nc & (nc - 1) or nc > 16:
         raise OptionError(f"num_ctas must be a power of 2 between 1 and 16, got {nc!r}")
+    if nc > 1:
+        # Hopper's thread block clusters, in Triton's words where there are none.
+        # Where there are, each program still runs as one CTA: the results are
+        # the same (docs/runtime.md).
+        if target.backend != "cuda":
+            raise OptionError("num_ctas > 1 not supported for AMD GPUs")
+        arch = str(values.get("arch") or target.arch)
+        digits = "".join(ch for ch in arch if ch.isdigit())
+        if not digits or int(digits) < 90:
+            raise OptionError(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper), got {arch}")
     mr = values["maxnreg"]
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= 255):
         raise OptionError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")

@@ -164,9 +164,6 @@ class NativeDriver(_driver.Driver):
             raise _driver.NoBackendError(_driver._NO_BACKEND.format(
                 name=kernel.name, target=kernel.target_str, what="launch") +
                 f" (it has no binary for {self.native_driver.api})")
-        if (getattr(md, "num_ctas", 1) or 1) != 1:
-            raise NotImplementedError(f"{kernel.name}: num_ctas > 1 (thread block clusters) "
-                                      "is not supported yet")
         signature = md.signature
         if signature is None:
             raise TypeError(f"kernel {kernel.name!r} has no signature (compiled from IR text?): "

@@ -157,6 +157,17 @@ def test_option_values_are_checked(name, value, message):
         compiler.compile(VECTOR_ADD, target="cuda:90", options={name: value})
 
 
+def test_num_ctas_above_one_needs_hopper():
+    """As Triton: clusters need sm_90 (and no AMD GPU has them); on sm_90
+    each program runs as one CTA, with the same results."""
+    with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
+        compiler.compile(VECTOR_ADD, target="cuda:90", options={"num_ctas": 2, "arch": "sm80"})
+    with pytest.raises(ValueError, match="num_ctas > 1 not supported"):
+        compiler.compile(VECTOR_ADD, target="hip:gfx90a", options={"num_ctas": 2})
+    k = compiler.compile(VECTOR_ADD, target="cuda:90", options={"num_ctas": 4})
+    assert k.metadata.num_ctas == 4
+
+
 def test_sm_90a_compiles_for_sm_90a():
     k = compiler.compile(VECTOR_ADD, target="cuda:90a")
     assert ".version 8.0\n.target sm_90a" in k.asm["ptx"]
