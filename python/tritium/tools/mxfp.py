@@ -118,20 +118,28 @@ def _size(size):
     return tuple(size) if isinstance(size, (tuple, list)) else (size, )
 
 
-class MXFP4Tensor:
-    """E2M1 data, one code per uint8 in ``data`` (Triton's MXFP4Tensor):
-    from float ``data``, or ``size`` (then ``random()``) on ``device``."""
+class _Codes:
+    """One 8-bit code per element in ``data``: encoded from float ``data``,
+    or of ``size`` (then ``random()``) on ``device``."""
+
+    _encode = None
 
     def __init__(self, data=None, size=None, device=None):
         self.device = device
         if data is not None:
             self.device = getattr(data, "device", device)
-            self.data = e2m1_encode(data)
+            self.data = type(self)._encode(data)
             self.size = tuple(self.data.shape)
         elif size is not None:
             self.size = _size(size)
         else:
-            raise ValueError("MXFP4Tensor needs data or size")
+            raise ValueError(f"{type(self).__name__} needs data or size")
+
+
+class MXFP4Tensor(_Codes):
+    """E2M1 data, one code per uint8 in ``data`` (Triton's MXFP4Tensor)."""
+
+    _encode = staticmethod(e2m1_encode)
 
     def random(self):
         """Uniformly random codes (every sign, exponent and mantissa)."""
@@ -154,20 +162,11 @@ class MXFP4Tensor:
         return unpack_nibbles(packed_tensor, dim, original_shape[dim])
 
 
-class MXScaleTensor:
+class MXScaleTensor(_Codes):
     """E8M0 block scales, one code per uint8 in ``data`` (Triton's
-    MXScaleTensor): from float ``data``, or ``size`` (then ``random()``)."""
+    MXScaleTensor)."""
 
-    def __init__(self, data=None, size=None, device=None):
-        self.device = device
-        if data is not None:
-            self.device = getattr(data, "device", device)
-            self.data = e8m0_encode(data)
-            self.size = tuple(self.data.shape)
-        elif size is not None:
-            self.size = _size(size)
-        else:
-            raise ValueError("MXScaleTensor needs data or size")
+    _encode = staticmethod(e8m0_encode)
 
     def random(self, low=None, high=None):
         """Uniformly random codes between those of ``low`` and ``high``
