@@ -178,7 +178,7 @@ llvm::Value *accessOwner(LoweringContext &C, Value *Ptr) {
   return C.B.CreateICmpEQ(C.B.CreateOr(C.laneId(), C.warpId()), C.B.getInt32(0));
 }
 
-/// \p A and \p B, either of which may be null (true); null if both are.
+/// \p X and \p Y, either of which may be null (true); null if both are.
 llvm::Value *both(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) {
   auto IsTrue = [](llvm::Value *V) {
     auto *K = llvm::dyn_cast_or_null<llvm::ConstantInt>(V);
@@ -237,7 +237,7 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
                                         Ptrs[R], Reg(1, R), Pred, Sem, Scope, T);
     Out.push_back(Old);
   }
-  if (!I.use_empty() && atomicSharesResult(I)) {
+  if (atomicSharesResult(I)) { // its result is used, and copies read it
     // Only the owner of each element did the atomic; it writes the old
     // value at the element's row-major slot, and every copy reads it back.
     // The slots are free to write: insert-barriers put a barrier before
