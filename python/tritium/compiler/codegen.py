@@ -1282,11 +1282,10 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"{fn.fn.__name__}(): {e}", node) from None
         bound.apply_defaults()
         values = {}
-        constexpr_params = _constexpr_params(fn)
+        # As in Triton, the value decides what an argument is: a tensor passed to a
+        # parameter annotated tl.constexpr stays a tensor (tutorial 06 passes offs_m so).
         for name, v in bound.arguments.items():
             v = _unwrap(v)
-            if name in constexpr_params and _has_tensor(v):
-                raise self.error(f"{fn.fn.__name__}(): parameter '{name}' is tl.constexpr but got a tensor", node)
             if _is_scalar_literal(v) or v is None or isinstance(v, (str, _types.dtype)) or _is_jit(v):
                 v = tl.constexpr(v)
             values[name] = v
@@ -1435,23 +1434,6 @@ def _template_key(t):
     if isinstance(t, Agg):
         return "B" + _mangle_value(t.key) + "_".join(_template_key(x) for x in t.items) + "_"
     return "c" + _mangle_value(t.value)
-
-
-def _constexpr_params(fn):
-    params = getattr(fn, "params", None)
-    out = set()
-    if params:
-        for p in params:
-            if getattr(p, "is_constexpr", False):
-                out.add(getattr(p, "name", None))
-    try:
-        for name, p in inspect.signature(fn.fn).parameters.items():
-            ann = p.annotation
-            if ann is tl.constexpr or ann in ("tl.constexpr", "constexpr", "triton.language.constexpr"):
-                out.add(name)
-    except (TypeError, ValueError):
-        pass
-    return out
 
 
 _BUILTINS = {

@@ -91,15 +91,8 @@ def _decay(v):
 
 def call_jit(jit_fn, args, kwargs):
     """A call of a @jit function from an interpreted kernel: its own code
-    runs; constexpr parameters take no tensors; Python numbers returned
-    become tensors (as compiled)."""
-    params = getattr(jit_fn, "params", None)
-    if params:
-        by_name = {p.name: p for p in params}
-        checks = list(zip(params, args)) + [(by_name[k], v) for k, v in kwargs.items() if k in by_name]
-        for p, v in checks:
-            if p.is_constexpr and isinstance(_core._unwrap(v), _core.tensor):
-                raise TypeError(f"{jit_fn.__name__}(): parameter '{p.name}' is tl.constexpr but got a tensor")
+    runs; a tensor passed to a tl.constexpr parameter stays a tensor (as in
+    Triton); Python numbers returned become tensors (as compiled)."""
     if getattr(jit_fn, "noinline", False):
         names = list(getattr(jit_fn, "arg_names", ()))
         for name, v in list(zip(names, args)) + list(kwargs.items()):

@@ -382,22 +382,6 @@ def test_missing_argument():
     expect_error(k_missing_arg, "*i32", {}, r"two_args\(\): missing a required argument: 'b'", "two_args")
 
 
-@jit
-def wants_constexpr(x, B: tl.constexpr):
-    return x + B
-
-
-@jit
-def k_tensor_for_constexpr(x_ptr):
-    x = tl.load(x_ptr)
-    tl.store(x_ptr, wants_constexpr(x, x))  # ERR
-
-
-def test_tensor_for_constexpr_parameter():
-    expect_error(k_tensor_for_constexpr, "*i32", {}, r"parameter 'B' is tl.constexpr but got a tensor",
-                 "wants_constexpr")
-
-
 @jit(noinline=True)
 def not_inlined(x):
     return x * 2

@@ -235,6 +235,13 @@ def _noinline_mul(a, b):
     return a * b
 
 
+@tritium.jit
+def _masked_add(x, offs: tl.constexpr, limit):
+    # Tutorial 06 annotates offs_m tl.constexpr and passes a tensor: in Triton the
+    # value, not the annotation, decides, so offs is a tensor here.
+    return tl.where(offs < limit, x + offs, x)
+
+
 def k_calls(X, Z, N: tl.constexpr, WHAT: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(X + offs)
@@ -251,10 +258,12 @@ def k_calls(X, Z, N: tl.constexpr, WHAT: tl.constexpr):
         # A noinline callee takes scalars only (Triton's rule).
         v = tl.load(X)
         r = x * 0 + _noinline_mul(v, v + 1)
+    elif WHAT == "tensor_for_constexpr":
+        r = _masked_add(x, offs, 9)
     tl.store(Z + offs, r)
 
 
-@pytest.mark.parametrize("what", ["tuple", "early", "nested", "noinline"])
+@pytest.mark.parametrize("what", ["tuple", "early", "nested", "noinline", "tensor_for_constexpr"])
 @pytest.mark.parametrize("first", [5, 150])
 def test_device_function_calls(backend, what, first):
     x = random_values("int32", 16, rng(123), low=-50, high=50)
@@ -263,7 +272,8 @@ def test_device_function_calls(backend, what, first):
     _, out = backend.run(k_calls, 1, x, z, N=16, WHAT=what)
     sign = np.where(x < 0, -1, 1)
     ref = {"tuple": sign * 1000 + np.abs(x), "early": np.full(16, first - 100 if first > 100 else first * 2),
-           "nested": sign * 2 * np.abs(x) * 3, "noinline": np.full(16, first * (first + 1))}[what]
+           "nested": sign * 2 * np.abs(x) * 3, "noinline": np.full(16, first * (first + 1)),
+           "tensor_for_constexpr": np.where(np.arange(16) < 9, x + np.arange(16), x)}[what]
     assert_close(out, ref.astype(np.int32))
 
 
