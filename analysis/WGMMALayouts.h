@@ -71,7 +71,8 @@ bool isWGMMADot(const Instruction &Dot);
 /// header that only the dot reads in the loop, the dot's result only that
 /// phi's value from the body, the body a single block after the header
 /// (its latch), the exit entered only from the header, and the dot's
-/// operands local_loads. The next iteration's
+/// operands local_loads of ring slots or of buffers made before the loop
+/// (never of a buffer the body stores from registers). The next iteration's
 /// dot then queues behind it; the lowering waits for the one before it
 /// right after issuing it, and for the last one where the loop exits.
 bool wgmmaStaysInFlight(const Instruction &Dot);

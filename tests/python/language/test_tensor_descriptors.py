@@ -207,6 +207,97 @@ def test_host_descriptor_matmul(backend, m, n, k, bm, bn, bk):
     assert_close(out.astype(np.float32), ref, "float32", rtol=1e-2, atol=2e-2)
 
 
+def k_persistent_subtile(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                         NUM_PROGS: tl.constexpr, SUBTILE: tl.constexpr, DESC_STORE: tl.constexpr):
+    # Tutorial 09's descriptor-persistent kernel: programs loop over output
+    # tiles; the epilogue may split the accumulator into two halves along N
+    # (reshape, permute, split) and store each through a descriptor.
+    a_desc = tl.make_tensor_descriptor(A, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(B, [N, K], [K, 1], [BN, BK])
+    c_desc = tl.make_tensor_descriptor(C, [M, N], [N, 1], [BM, BN // 2 if SUBTILE else BN])
+    num_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_n, NUM_PROGS, flatten=True):
+        om = (tile // num_n) * BM
+        on = (tile % num_n) * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([om, k * BK]), b_desc.load([on, k * BK]).T, acc)
+        rm = om + tl.arange(0, BM)
+        if SUBTILE:
+            acc0, acc1 = tl.split(tl.permute(tl.reshape(acc, (BM, 2, BN // 2)), (0, 2, 1)))
+            if DESC_STORE:
+                c_desc.store([om, on], acc0.to(tl.float16))
+                c_desc.store([om, on + BN // 2], acc1.to(tl.float16))
+            else:
+                rn = on + tl.arange(0, BN // 2)
+                tl.store(C + rm[:, None] * N + rn[None, :], acc0.to(tl.float16))
+                tl.store(C + rm[:, None] * N + rn[None, :] + BN // 2, acc1.to(tl.float16))
+        elif DESC_STORE:
+            c_desc.store([om, on], acc.to(tl.float16))
+        else:
+            rn = on + tl.arange(0, BN)
+            tl.store(C + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("bn,warps", [(128, 4), (256, 8)])
+@pytest.mark.parametrize("subtile", [True, False])
+@pytest.mark.parametrize("desc_store", [True, False])
+@pytest.mark.parametrize("progs", [1, 3])
+def test_persistent_matmul_epilogue_subtile(backend, bn, warps, subtile, desc_store, progs):
+    """Tutorial 09 found a wrong result in this kernel on the H100 (its
+    EPILOGUE_SUBTILE configs); each program computes several tiles."""
+    m, n, k = 256, 512, 192
+    a = random_values("float16", (m, k), rng(330))
+    b = random_values("float16", (n, k), rng(331))
+    c = np.zeros((m, n), dtype=np.float16)
+    _, _, out = backend.run(k_persistent_subtile, progs, a.reshape(-1), b.reshape(-1), c.reshape(-1), m, n, k,
+                            BM=128, BN=bn, BK=64, NUM_PROGS=progs, SUBTILE=subtile, DESC_STORE=desc_store,
+                            num_warps=warps, num_stages=3)
+    ref = a.astype(np.float32) @ b.astype(np.float32).T
+    assert_close(out.reshape(m, n).astype(np.float32), ref, "float32", rtol=1e-2, atol=2e-2)
+
+
+def k_attention_desc(Q, K, V, O, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    # Tutorial 06's forward loop: K through a descriptor and transposed in
+    # registers, V staged; online softmax in base 2.
+    q_desc = tl.make_tensor_descriptor(Q, [BM, D], [D, 1], [BM, D])
+    k_desc = tl.make_tensor_descriptor(K, [N, D], [D, 1], [BN, D])
+    v_desc = tl.make_tensor_descriptor(V, [N, D], [D, 1], [BN, D])
+    q = q_desc.load([0, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start_n in range(0, N, BN):
+        qk = tl.dot(q, k_desc.load([start_n, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * 0.125)
+        p = tl.math.exp2(qk * 0.125 - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start_n, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(O + tl.arange(0, BM)[:, None] * D + tl.arange(0, D)[None, :], acc)
+
+
+@pytest.mark.parametrize("stages,warps", [(2, 4), (3, 8)])
+def test_attention_with_descriptors(backend, stages, warps):
+    """Tutorial 06's loop crashed the sm_90a compiler: K transposed in
+    registers is not staged, V is, and the copies of V were placed after
+    the first dot, before the slot they write was computed."""
+    m, n, d = 128, 256, 64
+    q = random_values("float16", (m, d), rng(340))
+    k = random_values("float16", (n, d), rng(341))
+    v = random_values("float16", (n, d), rng(342))
+    o = np.zeros((m, d), dtype=np.float32)
+    *_, out = backend.run(k_attention_desc, 1, q.reshape(-1), k.reshape(-1), v.reshape(-1), o.reshape(-1), n,
+                          BM=m, BN=64, D=d, num_stages=stages, num_warps=warps)
+    s = (q.astype(np.float32) @ k.astype(np.float32).T) * 0.125
+    p = np.exp2(s - s.max(1, keepdims=True))
+    l = p.sum(1, keepdims=True)
+    ref = (p / l) @ v.astype(np.float32)
+    assert_close(out.reshape(m, d), ref, "float32", rtol=2e-2, atol=2e-2)
+
+
 def k_host_copy(src_desc, dst_desc, OM, ON):
     dst_desc.store([OM, ON], src_desc.load([OM, ON]) * 2)
 
