@@ -15,6 +15,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/PassManager.h"
+#include "ir/Verifier.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
@@ -97,6 +98,8 @@ void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
   R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(), MFMA ? "mfma" : ""),
                   PM);
   PM.run(M);
+  // A pass that broke the IR is an error here, not a crash in lowering.
+  verifyModuleOrThrow(M);
 }
 
 LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {

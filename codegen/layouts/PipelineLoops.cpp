@@ -340,15 +340,13 @@ private:
       Value *Phase = B.createBinary(Opcode::And, B.createBinary(Opcode::UDiv, N, S), B.getInt32(1));
       B.createWaitBarrier(B.createMemDescIndex(Barriers, ReadSlot), Phase);
     }
-    Value *WriteSlot =
-        B.createBinary(Opcode::URem, B.createBinary(Opcode::Add, N, B.getInt32(Stages - 1)), S);
     for (StagedLoad &SL : Loads) {
       B.setInsertPoint(SL.Alloc);
       Value *Cur = B.createMemDescIndex(SL.Ring, ReadSlot);
       SL.Alloc->getResult(0)->replaceAllUsesWith(Cur);
     }
     B.setInsertPoint(First);
-    if (Instruction *Dot = WGMMA ? lastWGMMADot(First->getParent()) : nullptr) {
+    if (Instruction *Dot = WGMMA ? lastWGMMADot(First) : nullptr) {
       B.setInsertPoint(Dot->getNextNode());
       // A dot whose group stays in flight into the next iteration still
       // reads its slot there: the copies wait for every warpgroup to have
@@ -356,6 +354,9 @@ private:
       if (wgmmaStaysInFlight(*Dot))
         B.createBarrier();
     }
+    // Made where the copies go (after a dot that follows the allocs).
+    Value *WriteSlot =
+        B.createBinary(Opcode::URem, B.createBinary(Opcode::Add, N, B.getInt32(Stages - 1)), S);
     ValueMap M = cloneSlice(Ahead);
     issueCopies(M, WriteSlot);
     ValueMap Next = nextIteration(M);
@@ -393,12 +394,16 @@ private:
 
   /// The last dot of \p BB that wgmma runs: placed for it, both operands
   /// read right there from NVMMA buffers.
-  static Instruction *lastWGMMADot(BasicBlock *BB) {
+  /// The last wgmma dot with both operands in shared memory after \p From
+  /// in its block. One before it (attention's QK^T when only V is staged)
+  /// would put the copies ahead of this iteration's async_wait, which
+  /// would then wait for them too.
+  static Instruction *lastWGMMADot(Instruction *From) {
     Instruction *Last = nullptr;
-    for (Instruction &I : *BB) {
-      if (I.getOpcode() == Opcode::Dot && isWGMMADot(I) &&
-          nvmmaLoadContiguousDim(I.getOperand(0)) && nvmmaLoadContiguousDim(I.getOperand(1)))
-        Last = &I;
+    for (Instruction *I = From; I; I = I->getNextNode()) {
+      if (I->getOpcode() == Opcode::Dot && isWGMMADot(*I) &&
+          nvmmaLoadContiguousDim(I->getOperand(0)) && nvmmaLoadContiguousDim(I->getOperand(1)))
+        Last = I;
     }
     return Last;
   }

@@ -11,6 +11,7 @@
 #include "ir/Instructions.h"
 #include "ir/Module.h"
 #include "ir/PassManager.h"
+#include "ir/Verifier.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -90,6 +91,8 @@ void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
   PassManager PM;
   R.parsePipeline(getGPUPipeline(Opts), PM);
   PM.run(M);
+  // A pass that broke the IR is an error here, not a crash in lowering.
+  verifyModuleOrThrow(M);
 }
 
 namespace {

@@ -538,3 +538,22 @@ def test_grid_dependency_control_is_griddepcontrol_on_sm90(target):
     plain = tritium.compile(ASTSource(gdc_add, sig, {"BLOCK": 1024, "USE_GDC": False}, attrs),
                             target=target)
     assert "griddepcontrol" not in plain.asm["ptx"]
+
+
+@pytest.mark.parametrize("stages,warps", [(2, 4), (3, 8)])
+def test_attention_with_transposed_descriptor_k_compiles_for_sm90a(stages, warps):
+    """Tutorial 06's forward loop (K from a descriptor, transposed in
+    registers, so only V is staged) crashed the sm_90a lowering: the
+    pipeliner put V's copies after the first dot, before the slot they
+    write was computed. Its numbers are checked by
+    test_tensor_descriptors.py::test_attention_with_descriptors."""
+    import importlib
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    k_attention_desc = importlib.import_module("language.test_tensor_descriptors").k_attention_desc
+    sig = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp32", "N": "i32"}
+    k = tritium.compile(ASTSource(tritium.jit(k_attention_desc), sig, {"BM": 128, "BN": 64, "D": 64}),
+                        target="cuda:90a", options={"num_warps": warps, "num_stages": stages})
+    ptx = k.asm["ptx"]
+    assert "wgmma.mma_async" in ptx and "cp.async" in ptx
