@@ -260,6 +260,10 @@ class Autotuner(KernelInterface):
                     timings = {pruned[0]: [0.0, 0.0, 0.0]}
                 else:
                     timings = self._bench(pruned, args, kwargs, grid)
+                    # As Triton does: the timed launches accumulated into
+                    # reset_to_zero's arguments; the real launch starts at zero.
+                    for name in self.reset_to_zero:
+                        {**nargs, **kwargs}[name].zero_()
                 if config is None:
                     config = builtins.min(timings, key=lambda c: timings[c][0])
                     if disk:

@@ -113,7 +113,21 @@ def test_reset_to_zero_and_restore_value(fake_driver):
     x, y = FakeTensor(8), FakeTensor(8)
     x.array[:] = 5
     k[(1,)](x, y, 8)
-    assert y.zeroed == 3 and (x.array == 5).all()
+    assert y.zeroed == 4 and (x.array == 5).all()  # before each timed launch, and once after tuning
+
+
+def test_reset_to_zero_after_tuning_before_the_real_launch(fake_driver):
+    """Liger's fused MoE backward tunes a kernel that atomic_adds into dS:
+    what the timed launches added must not reach the real one (Triton
+    zeroes reset_to_zero's arguments again after tuning)."""
+    def accumulating_timer(fn, quantiles=None):
+        fn()
+        y.array[:] += 1  # what an atomic_add into y leaves behind
+        return 1.0
+    k = make_kernel(accumulating_timer, reset_to_zero=["y_ptr"])
+    x, y = FakeTensor(8), FakeTensor(8)
+    k[(1,)](x, y, 8)
+    assert (y.array == 0).all()  # the fake launch itself adds nothing
 
 
 def test_conflicting_meta_parameters(fake_driver):
