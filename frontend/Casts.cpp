@@ -34,13 +34,51 @@ std::string cannotCast(DType *S, DType *To) {
 }
 } // namespace
 
+std::string tritium::checkCast(DType *From, DType *To, bool Rounding, bool Bitcast) {
+  DType *S = From->getScalar();
+  if (To->isVoid())
+    return "cannot cast " + From->getName() + " to void";
+  if (S == To)
+    return "";
+  if (!To->isScalar())
+    return "cannot cast " + From->getName() + " to " + To->getName() +
+           ": the target must be a scalar type";
+  if (Bitcast && !S->isPointer() && !To->isPointer()) {
+    if (S->getBitWidth() != To->getBitWidth())
+      return ("cannot bitcast " + S->getName() + " (" + llvm::Twine(S->getBitWidth()) +
+              " bits) to " + To->getName() + " (" + llvm::Twine(To->getBitWidth()) +
+              " bits): the sizes differ")
+          .str();
+    return "";
+  }
+  bool FloatDowncast = S->isFloat() && To->isFloat() && To->getBitWidth() < S->getBitWidth();
+  if (Rounding && !FloatDowncast && !Bitcast)
+    return "fp_downcast_rounding should be set only for truncating fp "
+           "conversions. Source scalar type is " +
+           S->getName() + " and destination type is " + To->getName();
+  if (S->isFloat() && To->isFloat())
+    return "";
+  // fp8 converts to and from floats only.
+  if ((S->isFP8() && !S->isPointer()) || To->isFP8())
+    return cannotCast(S, To);
+  if (To->isBool() || (S->isInt() && To->isInt()) || (S->isInt() && To->isFloat()) ||
+      (S->isFloat() && To->isInt()) || (S->isInt() && To->isPointer()) ||
+      (S->isPointer() && To->isPointer()))
+    return "";
+  if (S->isPointer() && To->isInt())
+    return To->getBitWidth() == 64 ? ""
+                                   : cannotCast(S, To) + ": pointers convert to int64 or int1 only";
+  return cannotCast(S, To);
+}
+
 TValue Semantic::cast(Operand X, DType *To, bool Bitcast,
                       std::optional<RoundingMode> Rounding) {
   TValue V = toValue(X);
   // x.to(dtype) takes an element type; the shape is x's.
   To = To->getScalar();
-  if (To->isVoid())
-    error("cannot cast " + V.Ty->getName() + " to void");
+  std::string Err = checkCast(V.Ty, To, Rounding.has_value(), Bitcast);
+  if (!Err.empty())
+    error(Err);
   if (Bitcast)
     return bitcastTo(V, To);
   return castTo(V, To, Rounding);
@@ -51,20 +89,13 @@ TValue Semantic::castTo(TValue X, DType *To,
   DType *S = X.Ty->getScalar();
   if (S == To)
     return X;
-  if (!To->isScalar())
-    error("cannot cast " + X.Ty->getName() + " to " + To->getName() +
-          ": the target must be a scalar type");
+  std::string Err = checkCast(X.Ty, To, Rounding.has_value(), /*Bitcast=*/false);
+  if (!Err.empty())
+    error(Err);
   DType *Dst = X.Ty->withScalar(To);
   auto Make = [&](Opcode Op, std::optional<RoundingMode> R = std::nullopt) {
     return make(emitCast(B, Op, X, To, R), Dst);
   };
-
-  bool FloatDowncast = S->isFloat() && To->isFloat() &&
-                       To->getBitWidth() < S->getBitWidth();
-  if (Rounding && !FloatDowncast)
-    error("fp_downcast_rounding should be set only for truncating fp "
-          "conversions. Source scalar type is " +
-          S->getName() + " and destination type is " + To->getName());
 
   if (S->isFloat() && To->isFloat()) {
     if (S->getBitWidth() == To->getBitWidth()) {
@@ -73,21 +104,18 @@ TValue Semantic::castTo(TValue X, DType *To,
                                                          : Type::Kind::F32);
       return castTo(castTo(X, Mid), To);
     }
-    return FloatDowncast ? Make(Opcode::FPTrunc, Rounding)
-                         : Make(Opcode::FPExt);
+    return To->getBitWidth() < S->getBitWidth() ? Make(Opcode::FPTrunc, Rounding)
+                                                : Make(Opcode::FPExt);
   }
-
-  if (To->isBool() && !S->isPointer()) {
+  if (To->isBool()) {
+    if (S->isPointer()) // != null
+      S = (X = castTo(X, DType::getInt(64))).Ty->getScalar();
     // x != 0, in x's own type.
     TValue Zero = literal(Operand::integer(0), S, X.Ty->getShape());
-    if (S->isFloat()) {
-      if (S->isFP8())
-        error(cannotCast(S, To));
+    if (S->isFloat())
       return make(B.createFCmp(FCmpPredicate::UNE, X.V, Zero.V), Dst);
-    }
     return make(B.createICmp(ICmpPredicate::NE, X.V, Zero.V), Dst);
   }
-
   if (S->isInt() && To->isInt()) {
     unsigned SW = S->getBitWidth(), TW = To->getBitWidth();
     if (SW == TW)
@@ -96,32 +124,15 @@ TValue Semantic::castTo(TValue X, DType *To,
       return Make(Opcode::Trunc);
     return Make(S->isSigned() ? Opcode::SExt : Opcode::ZExt);
   }
-  if (S->isFloat() && To->isInt()) {
-    if (S->isFP8())
-      error(cannotCast(S, To));
+  if (S->isFloat() && To->isInt())
     return Make(To->isSigned() ? Opcode::FPToSI : Opcode::FPToUI);
-  }
-  if (S->isInt() && To->isFloat()) {
-    if (To->isFP8())
-      error(cannotCast(S, To));
+  if (S->isInt() && To->isFloat())
     return Make(S->isSigned() ? Opcode::SIToFP : Opcode::UIToFP);
-  }
-  if (S->isPointer() && To->isInt()) {
-    if (To->getBitWidth() == 64)
-      return Make(Opcode::PtrToInt);
-    if (To->isBool()) {
-      TValue I = castTo(X, DType::getInt(64));
-      TValue Zero = literal(Operand::integer(0), I.Ty->getScalar(),
-                            X.Ty->getShape());
-      return make(B.createICmp(ICmpPredicate::NE, I.V, Zero.V), Dst);
-    }
-    error(cannotCast(S, To) + ": pointers convert to int64 or int1 only");
-  }
+  if (S->isPointer() && To->isInt())
+    return Make(Opcode::PtrToInt);
   if (S->isInt() && To->isPointer())
     return Make(Opcode::IntToPtr);
-  if (S->isPointer() && To->isPointer())
-    return Make(Opcode::Bitcast);
-  error(cannotCast(S, To));
+  return Make(Opcode::Bitcast); // pointer to pointer
 }
 
 TValue Semantic::bitcastTo(TValue X, DType *To) {
@@ -130,10 +141,9 @@ TValue Semantic::bitcastTo(TValue X, DType *To) {
     return X;
   if (S->isPointer() || To->isPointer())
     return castTo(X, To);
-  if (S->getBitWidth() != To->getBitWidth())
-    error("cannot bitcast " + S->getName() + " (" +
-          llvm::Twine(S->getBitWidth()) + " bits) to " + To->getName() + " (" +
-          llvm::Twine(To->getBitWidth()) + " bits): the sizes differ");
+  std::string Err = checkCast(X.Ty, To, false, /*Bitcast=*/true);
+  if (!Err.empty())
+    error(Err);
   return make(emitCast(B, Opcode::Bitcast, X, To), X.Ty->withScalar(To));
 }
 

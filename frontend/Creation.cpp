@@ -77,14 +77,15 @@ TValue Semantic::literal(const Operand &O, DType *Ty,
   return make(B.getIntConstant(IRTy, V), Shaped);
 }
 
-namespace {
-/// Why \p Lit cannot be a constant of the scalar type \p Ty (Triton makes
-/// constants with the builder's get_int8(...) and friends, which reject
-/// floats and out-of-range values), or "".
-std::string checkConstant(const Operand &Lit, DType *Ty) {
+// Triton makes constants with the builder's get_int8(...) and friends,
+// which reject floats and out-of-range values.
+std::string tritium::notAConstant(DType *ValueTy) {
+  return "expected a Python bool, int or float, got a value of type " + ValueTy->getName();
+}
+
+std::string tritium::checkConstant(const Operand &Lit, DType *Ty) {
   if (!Lit.isLiteral())
-    return "expected a Python bool, int or float, got a value of type " +
-           Lit.getValue().Ty->getName();
+    return notAConstant(Lit.getValue().Ty);
   if (!Ty->isInt())
     return "";
   if (Lit.getKind() == Operand::Kind::Float)
@@ -94,7 +95,25 @@ std::string checkConstant(const Operand &Lit, DType *Ty) {
     return "value " + Lit.str() + " is out of range for " + Ty->getName();
   return "";
 }
-} // namespace
+
+std::string tritium::checkArange(int64_t Start, int64_t End) {
+  std::string Range = "[" + std::to_string(Start) + ", " + std::to_string(End) + ")";
+  // Triton's rule: both ends fit in 32 bits (and are not negative).
+  if ((Start >> 32) != 0 || (End >> 32) != 0)
+    return "arange must fit in int32, got " + Range;
+  if (End <= Start)
+    return "arange's end argument must be greater than the start argument, got " + Range;
+  int64_t N = End - Start;
+  if (!llvm::isPowerOf2_64(uint64_t(N)))
+    return "arange's range must be a power of 2, got " + std::to_string(N);
+  return checkBlockShape({N});
+}
+
+std::string tritium::checkProgramAxis(llvm::StringRef What, int64_t Axis) {
+  if (Axis < 0 || Axis > 2)
+    return (What + " axis must be 0, 1, or 2 but got " + llvm::Twine(Axis)).str();
+  return "";
+}
 
 TValue Semantic::constant(Operand Lit, DType *Ty) {
   Ty = Ty ? Ty->getScalar() : typeOf(Lit);
@@ -128,32 +147,23 @@ TValue Semantic::full(llvm::ArrayRef<int64_t> Dims, Operand Value, DType *Ty) {
 }
 
 TValue Semantic::arange(int64_t Start, int64_t End) {
-  // Triton's rule: both ends fit in 32 bits (and are not negative).
-  if ((Start >> 32) != 0 || (End >> 32) != 0)
-    error("arange must fit in int32, got [" + llvm::Twine(Start) + ", " +
-          llvm::Twine(End) + ")");
-  if (End <= Start)
-    error("arange's end argument must be greater than the start argument, "
-          "got [" +
-          llvm::Twine(Start) + ", " + llvm::Twine(End) + ")");
-  int64_t N = End - Start;
-  if (!llvm::isPowerOf2_64(uint64_t(N)))
-    error("arange's range must be a power of 2, got " + llvm::Twine(N));
-  std::string Err = checkBlockShape({N});
+  std::string Err = checkArange(Start, End);
   if (!Err.empty())
     error(Err);
   return make(B.createMakeRange(Start, End),
-              DType::getBlock(DType::getInt(32), {N}));
+              DType::getBlock(DType::getInt(32), {End - Start}));
 }
 
 TValue Semantic::programId(int64_t Axis) {
-  if (Axis < 0 || Axis > 2)
-    error("program_id axis must be 0, 1, or 2 but got " + llvm::Twine(Axis));
+  std::string Err = checkProgramAxis("program_id", Axis);
+  if (!Err.empty())
+    error(Err);
   return make(B.createProgramId(Axis), DType::getInt(32));
 }
 
 TValue Semantic::numPrograms(int64_t Axis) {
-  if (Axis < 0 || Axis > 2)
-    error("num_programs axis must be 0, 1, or 2 but got " + llvm::Twine(Axis));
+  std::string Err = checkProgramAxis("num_programs", Axis);
+  if (!Err.empty())
+    error(Err);
   return make(B.createNumPrograms(Axis), DType::getInt(32));
 }

@@ -24,61 +24,61 @@
 
 using namespace tritium;
 
-namespace {
-std::optional<CacheModifier> parseCache(const Semantic &S, llvm::StringRef C,
-                                        bool IsLoad) {
-  if (C.empty())
-    return std::nullopt;
-  std::optional<CacheModifier> M =
-      IsLoad ? llvm::StringSwitch<std::optional<CacheModifier>>(C)
-                   .Case(".ca", CacheModifier::CA)
-                   .Case(".cg", CacheModifier::CG)
-                   .Case(".cv", CacheModifier::CV)
-                   .Default(std::nullopt)
-             : llvm::StringSwitch<std::optional<CacheModifier>>(C)
-                   .Case(".wb", CacheModifier::WB)
-                   .Case(".cg", CacheModifier::CG)
-                   .Case(".cs", CacheModifier::CS)
-                   .Case(".wt", CacheModifier::WT)
-                   .Default(std::nullopt);
-  if (!M)
-    S.error("cache modifier '" + C + "' is not supported by " +
+std::string tritium::checkMemoryHints(llvm::StringRef Cache, llvm::StringRef Evict,
+                                      bool IsLoad) {
+  static const llvm::StringRef Loads[] = {".ca", ".cg", ".cv"};
+  static const llvm::StringRef Stores[] = {".wb", ".cg", ".cs", ".wt"};
+  bool CacheOK = Cache.empty() || (IsLoad ? llvm::is_contained(Loads, Cache)
+                                          : llvm::is_contained(Stores, Cache));
+  if (!CacheOK)
+    return ("cache modifier '" + Cache + "' is not supported by " +
             (IsLoad ? "load; use '.ca', '.cg' or '.cv'"
-                    : "store; use '.wb', '.cg', '.cs' or '.wt'"));
-  return M;
+                    : "store; use '.wb', '.cg', '.cs' or '.wt'"))
+        .str();
+  if (!Evict.empty() && Evict != "evict_first" && Evict != "evict_last")
+    return ("eviction policy '" + Evict +
+            "' is not supported; use 'evict_first' or 'evict_last'")
+        .str();
+  return "";
 }
 
-std::optional<EvictionPolicy> parseEvict(const Semantic &S,
-                                         llvm::StringRef E) {
+std::string tritium::checkAtomicOrder(llvm::StringRef Sem, llvm::StringRef Scope) {
+  if (!Sem.empty() && !lookupEnumValue(EnumTable::MemSem, Sem))
+    return ("memory semantic '" + Sem +
+            "' is not supported; use 'acquire', 'release', 'acq_rel' or 'relaxed'")
+        .str();
+  if (!Scope.empty() && !lookupEnumValue(EnumTable::MemScope, Scope))
+    return ("memory scope '" + Scope + "' is not supported; use 'gpu', 'cta' or 'sys'")
+        .str();
+  return "";
+}
+
+namespace {
+// The parsers below read spellings checkMemoryHints / checkAtomicOrder
+// accepted.
+std::optional<CacheModifier> parseCache(llvm::StringRef C) {
+  return llvm::StringSwitch<std::optional<CacheModifier>>(C)
+      .Case(".ca", CacheModifier::CA)
+      .Case(".cg", CacheModifier::CG)
+      .Case(".cv", CacheModifier::CV)
+      .Case(".wb", CacheModifier::WB)
+      .Case(".cs", CacheModifier::CS)
+      .Case(".wt", CacheModifier::WT)
+      .Default(std::nullopt);
+}
+
+std::optional<EvictionPolicy> parseEvict(llvm::StringRef E) {
   if (E.empty())
     return std::nullopt;
-  if (E == "evict_first")
-    return EvictionPolicy::EvictFirst;
-  if (E == "evict_last")
-    return EvictionPolicy::EvictLast;
-  S.error("eviction policy '" + E +
-          "' is not supported; use 'evict_first' or 'evict_last'");
+  return E == "evict_first" ? EvictionPolicy::EvictFirst : EvictionPolicy::EvictLast;
 }
 
-MemSem parseSem(const Semantic &S, llvm::StringRef Sem) {
-  if (Sem.empty())
-    return MemSem::AcqRel;
-  std::optional<unsigned> V = lookupEnumValue(EnumTable::MemSem, Sem);
-  if (!V)
-    S.error("memory semantic '" + Sem +
-            "' is not supported; use 'acquire', 'release', 'acq_rel' or "
-            "'relaxed'");
-  return MemSem(*V);
+MemSem parseSem(llvm::StringRef Sem) {
+  return Sem.empty() ? MemSem::AcqRel : MemSem(*lookupEnumValue(EnumTable::MemSem, Sem));
 }
 
-MemScope parseScope(const Semantic &S, llvm::StringRef Scope) {
-  if (Scope.empty())
-    return MemScope::GPU;
-  std::optional<unsigned> V = lookupEnumValue(EnumTable::MemScope, Scope);
-  if (!V)
-    S.error("memory scope '" + Scope +
-            "' is not supported; use 'gpu', 'cta' or 'sys'");
-  return MemScope(*V);
+MemScope parseScope(llvm::StringRef Scope) {
+  return Scope.empty() ? MemScope::GPU : MemScope(*lookupEnumValue(EnumTable::MemScope, Scope));
 }
 
 llvm::ArrayRef<int64_t> shapeOf(const Operand &O) {
@@ -112,17 +112,23 @@ static void checkMask(const Semantic &S, const Operand &Mask) {
 
 LoadOptions Semantic::loadOptions(llvm::StringRef Cache, llvm::StringRef Evict,
                                   bool Volatile) const {
+  std::string Err = checkMemoryHints(Cache, Evict, /*IsLoad=*/true);
+  if (!Err.empty())
+    error(Err);
   LoadOptions Opts;
-  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/true);
-  Opts.Evict = parseEvict(*this, Evict);
+  Opts.Cache = parseCache(Cache);
+  Opts.Evict = parseEvict(Evict);
   Opts.Volatile = Volatile;
   return Opts;
 }
 
 StoreOptions Semantic::storeOptions(llvm::StringRef Cache, llvm::StringRef Evict) const {
+  std::string Err = checkMemoryHints(Cache, Evict, /*IsLoad=*/false);
+  if (!Err.empty())
+    error(Err);
   StoreOptions Opts;
-  Opts.Cache = parseCache(*this, Cache, /*IsLoad=*/false);
-  Opts.Evict = parseEvict(*this, Evict);
+  Opts.Cache = parseCache(Cache);
+  Opts.Evict = parseEvict(Evict);
   return Opts;
 }
 
@@ -214,8 +220,11 @@ TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
     error("unknown atomic operation '" + OpName +
           "'; use add, max, min, and, or, xor or xchg");
   std::string Name = ("atomic_" + OpName).str();
-  MemSem Order = parseSem(*this, Sem);
-  MemScope Where = parseScope(*this, Scope);
+  std::string OrderErr = checkAtomicOrder(Sem, Scope);
+  if (!OrderErr.empty())
+    error(OrderErr);
+  MemSem Order = parseSem(Sem);
+  MemScope Where = parseScope(Scope);
 
   DType *PT = Ptr.Ty->getScalar();
   if (!PT->isPointer())
@@ -295,8 +304,11 @@ TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
 
 TValue Semantic::atomicCAS(TValue Ptr, Operand Cmp, Operand Val,
                            llvm::StringRef Sem, llvm::StringRef Scope) {
-  MemSem Order = parseSem(*this, Sem);
-  MemScope Where = parseScope(*this, Scope);
+  std::string OrderErr = checkAtomicOrder(Sem, Scope);
+  if (!OrderErr.empty())
+    error(OrderErr);
+  MemSem Order = parseSem(Sem);
+  MemScope Where = parseScope(Scope);
   DType *PT = Ptr.Ty->getScalar();
   if (!PT->isPointer())
     error("atomic_cas expects a pointer, got " + Ptr.Ty->getName());

@@ -131,6 +131,25 @@ std::string checkBlockShape(llvm::ArrayRef<int64_t> Dims);
 /// "[128, 64]"; "[]" for a scalar.
 std::string formatShape(llvm::ArrayRef<int64_t> Dims);
 
+/// Why \p Lit cannot be a constant (tl.full, constant) of the scalar type
+/// \p Ty, or "" (Triton rejects floats and out-of-range values for
+/// integer types).
+std::string checkConstant(const Operand &Lit, DType *Ty);
+/// The message for a value (of type \p ValueTy) where a constant is due.
+std::string notAConstant(DType *ValueTy);
+/// Why tl.arange(\p Start, \p End) is wrong, or "".
+std::string checkArange(int64_t Start, int64_t End);
+/// Why \p Axis is not an axis of tl.program_id / tl.num_programs (\p What).
+std::string checkProgramAxis(llvm::StringRef What, int64_t Axis);
+/// Why the cache modifier and eviction policy of a load (\p IsLoad) or a
+/// store are not Triton's spellings, or "".
+std::string checkMemoryHints(llvm::StringRef Cache, llvm::StringRef Evict, bool IsLoad);
+/// Why an atomic's memory semantic or scope is not Triton's spelling, or "".
+std::string checkAtomicOrder(llvm::StringRef Sem, llvm::StringRef Scope);
+/// Why \p S cannot be cast (or bitcast) to the scalar type \p To, with or
+/// without an fp_downcast_rounding, or "".
+std::string checkCast(DType *S, DType *To, bool Rounding, bool Bitcast);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

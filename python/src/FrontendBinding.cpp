@@ -433,6 +433,55 @@ void bindTypeRules(py::module_ &M) {
                         typeArg(R).first->getScalar()));
       },
       py::arg("op"), py::arg("lhs"), py::arg("rhs"));
+  // The checks of one operation each, as the Semantic makes them: each
+  // raises CompilationError with the Semantic's message.
+  auto Check = [](const std::string &Why) {
+    if (!Why.empty())
+      throw CompileError(Why);
+  };
+  M.def(
+      "check_constant",
+      [Check](py::handle Value, DType *Ty) {
+        Check(py::isinstance<DType>(Value) ? notAConstant(Value.cast<DType *>())
+                                           : checkConstant(toOperand(Value), Ty->getScalar()));
+      },
+      py::arg("value"), py::arg("dtype"),
+      "tl.full / constant of a Python literal (a DType stands for a value)");
+  M.def(
+      "check_weak_literal",
+      [Check](py::handle Lit, DType *Ty) { Check(checkWeakLiteral(toOperand(Lit), Ty)); },
+      py::arg("literal"), py::arg("dtype"),
+      "A Python int next to an integer computation of type dtype");
+  M.def(
+      "block_shape_error", [](std::vector<int64_t> Dims) { return checkBlockShape(Dims); },
+      py::arg("dims"),
+        "Why dims cannot be a block's shape, or \"\"");
+  M.def(
+      "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
+      py::arg("start"), py::arg("end"));
+  M.def(
+      "check_program_axis",
+      [Check](const std::string &What, int64_t Axis) { Check(checkProgramAxis(What, Axis)); },
+      py::arg("what"), py::arg("axis"));
+  M.def(
+      "check_memory_hints",
+      [Check](const std::string &Cache, const std::string &Evict, bool IsLoad) {
+        Check(checkMemoryHints(Cache, Evict, IsLoad));
+      },
+      py::arg("cache"), py::arg("evict"), py::arg("is_load"));
+  M.def(
+      "check_atomic_order",
+      [Check](const std::string &Sem, const std::string &Scope) {
+        Check(checkAtomicOrder(Sem, Scope));
+      },
+      py::arg("sem"), py::arg("scope"));
+  M.def(
+      "check_cast",
+      [Check](DType *From, DType *To, bool Rounding, bool Bitcast) {
+        Check(checkCast(From, To->getScalar(), Rounding, Bitcast));
+      },
+      py::arg("source"), py::arg("dest"), py::arg("rounding") = false,
+      py::arg("bitcast") = false);
   M.def(
       "broadcast_shapes",
       [](std::vector<int64_t> A, std::vector<int64_t> B) -> py::object {

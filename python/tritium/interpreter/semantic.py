@@ -228,19 +228,6 @@ def _float_to_int(f, inf_):
     return _wrap_int(r, inf_.bits, True)
 
 
-def int_literal_fits(v, ty):
-    """intLiteralFits: whether the int/bool literal ``v`` lies in ``ty``'s range."""
-    if isinstance(v, float) or not ty.is_int():
-        return False
-    i = info(ty)
-    v = int(v)
-    if v >= 2**63:
-        return not i.signed and i.bits == 64
-    if not i.signed:
-        return v >= 0 and (i.bits == 64 or v < (1 << i.bits))
-    return i.bits == 64 or -(1 << (i.bits - 1)) <= v < (1 << (i.bits - 1))
-
-
 _WEAK_OK = set()
 
 
@@ -253,11 +240,7 @@ def check_weak_literal(v, ty):
         return
     if not _is_lit(v) or not ty.is_int():
         return
-    if int(v) < 0 and not info(ty).signed:
-        error("Cannot perform a binary operation between an unsigned tensor and a negative scalar "
-              f"({_lit_str(v)}); perform an explicit cast on one of them")
-    if not int_literal_fits(v, ty):
-        error(f"Scalar {_lit_str(v)} is out of range for type {ty.name}")
+    _fe.check_weak_literal(v, ty)
     if len(_WEAK_OK) < 100000:
         _WEAK_OK.add(key)
 
@@ -325,17 +308,8 @@ def common_shape(a, b, what):
 
 
 def check_block_shape(dims):
-    if not dims:
-        return "a block needs at least one dimension"
-    log2 = 0
-    for i, d in enumerate(dims):
-        if d <= 0 or d & (d - 1):
-            return f"Shape element {i} must be a power of 2"
-        log2 += d.bit_length() - 1
-    if log2 > 20:
-        numel = str(1 << log2) if log2 < 63 else f"2^{log2}"
-        return f"numel ({numel}) exceeds triton maximum tensor numel ({1 << 20})"
-    return ""
+    """checkBlockShape's message for ``dims``, or ""."""
+    return _fe.block_shape_error(list(dims))
 
 
 def wrap_axis(axis, rank):
@@ -359,6 +333,7 @@ def _representative(ty):
 
 
 _TYPING = {}
+_CASTS_CHECKED = set()  # (source, dest, rounding) pairs the C++ checkCast accepted
 
 
 def typing(kind, op, lt, llit, rt, rlit):
@@ -705,31 +680,15 @@ class InterpreterSemantic:
         return a
 
     def cast_to(self, h, ty, rounding=None):
-        """Semantic::castTo, with its checks."""
+        """Semantic::castTo: the checks are the C++ checkCast's."""
         s = h.sty
         if s == ty:
             return h
-        si, ti = info(s), info(ty)
-        downcast = si.is_float and ti.is_float and ti.bits < si.bits
-        if rounding and not downcast:
-            error("fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is "
-                  f"{s.name} and destination type is {ty.name}")
-        bad = False
-        if ti.is_int and ti.bits == 1 and not si.is_ptr:
-            bad = si.name in ("fp8e4nv", "fp8e5")
-        elif si.is_float and ti.is_int:
-            bad = si.name in ("fp8e4nv", "fp8e5")
-        elif si.is_int and ti.is_float:
-            bad = ti.name in ("fp8e4nv", "fp8e5")
-        elif si.is_ptr and ti.is_int:
-            if ti.bits not in (1, 64):
-                error(f"cannot cast {s.name} to {ty.name}: pointers convert to int64 or int1 only")
-        elif not ((si.is_float and ti.is_float) or (si.is_int and ti.is_int) or (si.is_int and ti.is_ptr)
-                  or (si.is_ptr and ti.is_ptr)):
-            bad = True
-        if bad:
-            error(f"cannot cast {s.name} to {ty.name}")
-        return TensorHandle(np.asarray(convert(h.data, si, ti, rounding)), ty)
+        key = (id(s), id(ty), bool(rounding))
+        if key not in _CASTS_CHECKED:
+            _fe.check_cast(h.type, ty, bool(rounding))
+            _CASTS_CHECKED.add(key)
+        return TensorHandle(np.asarray(convert(h.data, info(s), info(ty), rounding)), ty)
 
     def to_bool(self, h):
         return self.cast_to(h, tl.int1)
@@ -743,14 +702,8 @@ class InterpreterSemantic:
 
     @staticmethod
     def _check_constant(v, ty):
-        if isinstance(v, TensorHandle):
-            error(f"expected a Python bool, int or float, got a value of type {v.sty.name}")
-        if not ty.is_int():
-            return
-        if isinstance(v, float):
-            error(f"cannot make an {ty.name} constant from the float {_lit_str(v)}")
-        if not int_literal_fits(v, ty):
-            error(f"value {_lit_str(v)} is out of range for {ty.name}")
+        if ty.is_int() or isinstance(v, TensorHandle):
+            _fe.check_constant(v.sty if isinstance(v, TensorHandle) else v, ty)
 
     def full(self, shape, value, dtype):
         shape = tuple(int(d) for d in shape)
@@ -772,29 +725,20 @@ class InterpreterSemantic:
         h = self._aranges.get(key)
         if h is not None:
             return h
-        if (start >> 32) != 0 or (end >> 32) != 0:
-            error(f"arange must fit in int32, got [{start}, {end})")
-        if end <= start:
-            error(f"arange's end argument must be greater than the start argument, got [{start}, {end})")
-        n = end - start
-        if n & (n - 1):
-            error(f"arange's range must be a power of 2, got {n}")
-        err = check_block_shape((n,))
-        if err:
-            error(err)
+        _fe.check_arange(start, end)
         a = np.arange(start, end, dtype=np.int32)
         a.flags.writeable = False
         h = self._aranges[key] = TensorHandle(a, tl.int32)
         return h
 
     def program_id(self, axis):
-        if axis < 0 or axis > 2:
-            error(f"program_id axis must be 0, 1, or 2 but got {axis}")
+        if not 0 <= axis <= 2:
+            _fe.check_program_axis("program_id", axis)
         return self._int32(self.pid[axis])
 
     def num_programs(self, axis):
-        if axis < 0 or axis > 2:
-            error(f"num_programs axis must be 0, 1, or 2 but got {axis}")
+        if not 0 <= axis <= 2:
+            _fe.check_program_axis("num_programs", axis)
         return self._int32(self.grid[axis])
 
     def _int32(self, v):
@@ -1031,7 +975,7 @@ class InterpreterSemantic:
         h = self.to_value(x)
         to = dtype.scalar
         if to.is_void():
-            error(f"cannot cast {h.type} to void")
+            _fe.check_cast(h.type, to)
         if fp_downcast_rounding not in (None, "", "rtne", "rtz"):
             error(f"Invalid rounding mode: {fp_downcast_rounding}. Supported rounding modes are 'rtne' and 'rtz'.")
         if bitcast:
@@ -1044,22 +988,15 @@ class InterpreterSemantic:
             return h
         if s.is_pointer() or to.is_pointer():
             return self.cast_to(h, to)
-        if s.bit_width != to.bit_width:
-            error(f"cannot bitcast {s.name} ({s.bit_width} bits) to {to.name} ({to.bit_width} bits): the sizes "
-                  "differ")
+        _fe.check_cast(h.type, to, bitcast=True)
         return TensorHandle(np.asarray(from_bits(to_bits(h.data, info(s)), info(to))), to)
 
     # -- memory ---------------------------------------------------------------------
 
-    _LOAD_CACHE = (".ca", ".cg", ".cv")
-    _STORE_CACHE = (".wb", ".cg", ".cs", ".wt")
-
-    def _check_hints(self, cache, evict, is_load):
-        if cache and cache not in (self._LOAD_CACHE if is_load else self._STORE_CACHE):
-            error(f"cache modifier '{cache}' is not supported by " +
-                  ("load; use '.ca', '.cg' or '.cv'" if is_load else "store; use '.wb', '.cg', '.cs' or '.wt'"))
-        if evict and evict not in ("evict_first", "evict_last"):
-            error(f"eviction policy '{evict}' is not supported; use 'evict_first' or 'evict_last'")
+    @staticmethod
+    def _check_hints(cache, evict, is_load):
+        if cache or evict:
+            _fe.check_memory_hints(cache, evict, is_load)
 
     @staticmethod
     def _check_scalar_operand(ptr, o, what):
@@ -1242,14 +1179,10 @@ class InterpreterSemantic:
         ptrs, inside = self._descriptor_block(desc, offsets, value, boundary)
         self.store(ptrs, value, inside, cache, evict)
 
-    _MEM_SEMS = ("acquire", "release", "acq_rel", "relaxed")
-    _SCOPES = ("gpu", "cta", "sys")
-
-    def _check_sem(self, sem, scope):
-        if sem and sem not in self._MEM_SEMS:
-            error(f"memory semantic '{sem}' is not supported; use 'acquire', 'release', 'acq_rel' or 'relaxed'")
-        if scope and scope not in self._SCOPES:
-            error(f"memory scope '{scope}' is not supported; use 'gpu', 'cta' or 'sys'")
+    @staticmethod
+    def _check_sem(sem, scope):
+        if sem or scope:
+            _fe.check_atomic_order(sem, scope)
 
     def _broadcast_to_shape(self, h, dims):
         """Semantic::broadcastToShape: no rank padding."""
