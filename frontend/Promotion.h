@@ -150,6 +150,11 @@ std::string checkAtomicOrder(llvm::StringRef Sem, llvm::StringRef Scope);
 /// without an fp_downcast_rounding, or "".
 std::string checkCast(DType *S, DType *To, bool Rounding, bool Bitcast);
 
+/// The result type of tl.dot(\p A, \p B, acc) (\p Acc: the accumulator's
+/// type, or null), with Triton's operand, shape and option rules.
+TypeResult typeDot(DType *A, DType *B, DType *Acc, llvm::StringRef InputPrecision,
+                   int64_t MaxNumImpreciseAcc, DType *OutDType);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

@@ -457,6 +457,18 @@ void bindTypeRules(py::module_ &M) {
       py::arg("dims"),
         "Why dims cannot be a block's shape, or \"\"");
   M.def(
+      "dot_typing",
+      [](DType *A, DType *B, DType *Acc, const std::string &InputPrecision,
+         int64_t MaxNumImpreciseAcc, DType *OutDType) {
+        TypeResult R = typeDot(A, B, Acc, InputPrecision, MaxNumImpreciseAcc, OutDType);
+        if (!R)
+          throw CompileError(R.Error);
+        return R.Ty;
+      },
+      Ref, py::arg("a"), py::arg("b"), py::arg("acc") = nullptr,
+      py::arg("input_precision") = "", py::arg("max_num_imprecise_acc") = -1,
+      py::arg("out_dtype") = nullptr, "The block type tl.dot returns, or CompilationError");
+  M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));
   M.def(

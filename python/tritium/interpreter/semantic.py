@@ -1409,61 +1409,10 @@ class InterpreterSemantic:
 
     # -- block computations --------------------------------------------------------
 
-    _DOT_TYPES = ("int8", "uint8", "fp16", "bf16", "fp32", "fp64")
-
     def dot(self, a, b, acc=None, input_precision="", max_num_imprecise_acc=-1, out_dtype=None):
-        if not a.data.ndim or not b.data.ndim:
-            error(f"dot expects two blocks, got {a.type.name} and {b.type.name}")
-        ea, eb = a.sty, b.sty
-        fp8 = ea.name in ("fp8e4nv", "fp8e5") and eb.name in ("fp8e4nv", "fp8e5")
-        if not fp8:
-            if ea.name not in self._DOT_TYPES:
-                error(f"dot does not support lhs dtype {ea.name}")
-            if eb.name not in self._DOT_TYPES:
-                error(f"dot does not support rhs dtype {eb.name}")
-            if ea != eb:
-                error(f"dot operands must have the same dtype, got {ea.name} and {eb.name}")
-        sa, sb = a.data.shape, b.data.shape
-        r = len(sa)
-        if len(sb) != r or r not in (2, 3):
-            error(f"Both inputs must be either 2D or 3D; (lhs: {fmt_shape(sa)} vs rhs: {fmt_shape(sb)})")
-        k = sa[r - 1]
-        if k != sb[r - 2]:
-            error(f"First input shape ({fmt_shape(sa)}) and second input shape {fmt_shape(sb)} are not compatible "
-                  f"for matmul (second index of first shape ({k}) must be equal to first index of second shape "
-                  f"({sb[r - 2]}))")
-        if r == 3 and sa[0] != sb[0]:
-            error(f"dot operands have different batch sizes: {fmt_shape(sa)} and {fmt_shape(sb)}")
-        out = (out_dtype or tl.float32).scalar
-        if ea.is_int():
-            if ea.name != "int8":
-                error(f"dot supports int8 integer operands only, got {ea.name}")
-            ret = tl.int32
-        elif out.name == "bf16":
-            error("out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with "
-                  "`.to(tl.bfloat16)`")
-        elif ea.name in ("fp32", "bf16"):
-            ret = tl.float32
-        elif ea.name == "fp64":
-            ret = tl.float64
-        else:
-            if out.name not in ("fp32", "fp16"):
-                error(f"dot out_dtype must be fp32 or fp16, got {out.name}")
-            ret = out
-        # Triton 3.6's bound on NVIDIA (min_dot_size): K >= 32 for 8-bit
-        # operands, else K >= 16; M and N may be anything.
-        min_k = 32 if ea.primitive_bitwidth == 8 else 16
-        if k < min_k:
-            error(f"Input shapes should have M >= 1, N >= 1 and K >= {min_k}")
-        dims = ((sa[0],) if r == 3 else ()) + (sa[r - 2], sb[r - 1])
-        p = (input_precision or "").lower()
-        if p and p not in ("tf32", "tf32x3", "ieee"):
-            error(f"input_precision must be one of tf32, tf32x3, ieee; got {input_precision}")
-        if fp8 and max_num_imprecise_acc > k:
-            error(f"max_num_imprecise_acc ({max_num_imprecise_acc}) must be <= K ({k})")
-        ret_ty = block_type(ret, dims)
-        if acc is not None and acc.type != ret_ty:
-            error(f"the accumulator of dot must be {ret_ty.name}, got {acc.type.name}")
+        ret_ty = _fe.dot_typing(a.type, b.type, acc.type if acc is not None else None, input_precision or "",
+                                max_num_imprecise_acc, out_dtype)
+        ea, ret = a.sty, ret_ty.scalar
         ri = info(ret)
         if ea.is_int():
             prod = np.matmul(a.data.astype(np.int32), b.data.astype(np.int32))
