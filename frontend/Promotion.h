@@ -155,6 +155,21 @@ std::string checkCast(DType *S, DType *To, bool Rounding, bool Bitcast);
 TypeResult typeDot(DType *A, DType *B, DType *Acc, llvm::StringRef InputPrecision,
                    int64_t MaxNumImpreciseAcc, DType *OutDType);
 
+/// The shape rules of tl.broadcast and binary operators (\p What names the
+/// operation), tl.broadcast_to, tl.reshape (to () for a one-element block),
+/// an axis of a rank-\p Rank value, tl.permute, tl.join, tl.split and
+/// tl.cat: why the operation is wrong, or "".
+std::string checkCommonShape(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B,
+                             llvm::StringRef What);
+std::string checkBroadcastTo(llvm::ArrayRef<int64_t> Src, bool SrcIsBlock,
+                             llvm::ArrayRef<int64_t> Dims);
+std::string checkReshape(DType *X, llvm::ArrayRef<int64_t> Dims);
+std::string checkAxis(int64_t Axis, int64_t Rank);
+std::string checkPermute(DType *X, llvm::ArrayRef<int64_t> Dims);
+std::string checkJoin(DType *X, DType *Y);
+std::string checkSplit(DType *X);
+std::string checkCat(DType *A, DType *B);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

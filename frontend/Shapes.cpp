@@ -25,23 +25,122 @@ std::string formatList(llvm::ArrayRef<int64_t> L) { return formatShape(L); }
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// The rules (Promotion.h): each returns why the operation is wrong, or "".
+//===----------------------------------------------------------------------===//
+
+std::string tritium::checkCommonShape(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B,
+                                      llvm::StringRef What) {
+  std::optional<Shape> S = broadcastShapes(A, B);
+  if (!S)
+    return "incompatible shapes " + formatShape(A) + " and " + formatShape(B) + " for " +
+           What.str();
+  // [1024, 1] and [1, 2048] broadcast to more elements than a block holds.
+  return S->empty() ? "" : checkBlockShape(*S);
+}
+
+std::string tritium::checkBroadcastTo(llvm::ArrayRef<int64_t> Src, bool SrcIsBlock,
+                                      llvm::ArrayRef<int64_t> Dims) {
+  if (Src == Dims)
+    return "";
+  std::string Prefix = "cannot broadcast " + formatShape(Src) + " to " + formatShape(Dims);
+  if (Dims.empty())
+    return Prefix + ": a block does not fit a scalar";
+  if (!SrcIsBlock)
+    return "";
+  if (Src.size() != Dims.size())
+    return Prefix + ": the ranks differ";
+  for (size_t I = 0; I < Src.size(); ++I)
+    if (Src[I] != Dims[I] && Src[I] != 1)
+      return (Prefix + ": dimension " + llvm::Twine(I) + " has size " + llvm::Twine(Src[I]) +
+              ", not 1 or " + llvm::Twine(Dims[I]))
+          .str();
+  return "";
+}
+
+std::string tritium::checkReshape(DType *X, llvm::ArrayRef<int64_t> Dims) {
+  int64_t Have = X->getNumElements();
+  if (Dims.empty()) // x.item(), tl.reshape(x, ()): a one-element block's element
+    return Have == 1 || !X->isBlock()
+               ? ""
+               : "cannot reshape " + shapeOf(X) + " (" + std::to_string(Have) +
+                     " elements) to a scalar: only a block of one element has one value";
+  std::string Err = checkBlockShape(Dims);
+  if (!Err.empty())
+    return Err;
+  int64_t N = 1;
+  for (int64_t D : Dims)
+    N *= D;
+  if (Have != N)
+    return "cannot reshape " + shapeOf(X) + " (" + std::to_string(Have) + " elements) to " +
+           formatShape(Dims) + " (" + std::to_string(N) +
+           " elements): reshape cannot change the number of elements";
+  return "";
+}
+
+std::string tritium::checkAxis(int64_t Axis, int64_t Rank) {
+  if (wrapAxis(Axis, Rank))
+    return "";
+  return ("invalid axis " + llvm::Twine(Axis) + ". Expected " + llvm::Twine(-Rank) +
+          " <= axis < " + llvm::Twine(Rank))
+      .str();
+}
+
+std::string tritium::checkPermute(DType *X, llvm::ArrayRef<int64_t> Dims) {
+  llvm::ArrayRef<int64_t> Src = X->getShape();
+  if (!X->isBlock())
+    return "permute expects a block, got a scalar " + X->getName();
+  if (Dims.size() != Src.size())
+    return "permute dims " + formatList(Dims) +
+           " must have the same length as the input shape " + shapeOf(X);
+  llvm::SmallSet<int64_t, 4> Seen;
+  for (int64_t D : Dims)
+    if (D < 0 || D >= int64_t(Src.size()) || !Seen.insert(D).second)
+      return "permute dims must be a permutation of 0, 1, ..., n-1, but were " +
+             formatList(Dims);
+  return "";
+}
+
+std::string tritium::checkJoin(DType *X, DType *Y) {
+  if (X->getScalar() != Y->getScalar())
+    return "join expects operands of one type, got " + X->getScalar()->getName() + " and " +
+           Y->getScalar()->getName();
+  std::string Err = checkCommonShape(X->getShape(), Y->getShape(), "join");
+  if (!Err.empty())
+    return Err;
+  Shape S = *broadcastShapes(X->getShape(), Y->getShape());
+  S.push_back(2);
+  return checkBlockShape(S);
+}
+
+std::string tritium::checkSplit(DType *X) {
+  if (!X->isBlock() || X->getShape().back() != 2)
+    return "split expects a block whose last dimension is 2, got " +
+           (X->isBlock() ? shapeOf(X) : "a scalar " + X->getName());
+  return "";
+}
+
+std::string tritium::checkCat(DType *A, DType *B) {
+  if (!A->isBlock() || !B->isBlock())
+    return "cat expects two blocks, got " + A->getName() + " and " + B->getName();
+  if (A != B)
+    return "cat expects two blocks of one type and shape, got " + A->getName() + " and " +
+           B->getName();
+  Shape S(A->getShape().begin(), A->getShape().end());
+  S[0] *= 2;
+  return checkBlockShape(S);
+}
+
+//===----------------------------------------------------------------------===//
 // Broadcasting helpers
 //===----------------------------------------------------------------------===//
 
 Shape Semantic::commonShape(llvm::ArrayRef<int64_t> A,
                             llvm::ArrayRef<int64_t> B,
                             llvm::StringRef What) const {
-  std::optional<Shape> S = broadcastShapes(A, B);
-  if (!S)
-    error("incompatible shapes " + formatShape(A) + " and " + formatShape(B) +
-          " for " + What);
-  // [1024, 1] and [1, 2048] broadcast to more elements than a block holds.
-  if (!S->empty()) {
-    std::string Err = checkBlockShape(*S);
-    if (!Err.empty())
-      error(Err);
-  }
-  return *S;
+  std::string Err = checkCommonShape(A, B, What);
+  if (!Err.empty())
+    error(Err);
+  return *broadcastShapes(A, B);
 }
 
 TValue Semantic::expandToShape(TValue X, llvm::ArrayRef<int64_t> Dims) {
@@ -61,21 +160,9 @@ TValue Semantic::expandToShape(TValue X, llvm::ArrayRef<int64_t> Dims) {
 }
 
 TValue Semantic::broadcastToShape(TValue X, llvm::ArrayRef<int64_t> Dims) {
-  llvm::ArrayRef<int64_t> Src = X.Ty->getShape();
-  if (Src == Dims)
-    return X;
-  std::string Prefix =
-      "cannot broadcast " + formatShape(Src) + " to " + formatShape(Dims);
-  if (Dims.empty())
-    error(Prefix + ": a block does not fit a scalar");
-  if (!X.Ty->isBlock())
-    return expandToShape(X, Dims);
-  if (Src.size() != Dims.size())
-    error(Prefix + ": the ranks differ");
-  for (size_t I = 0; I < Src.size(); ++I)
-    if (Src[I] != Dims[I] && Src[I] != 1)
-      error(Prefix + ": dimension " + llvm::Twine(I) + " has size " +
-            llvm::Twine(Src[I]) + ", not 1 or " + llvm::Twine(Dims[I]));
+  std::string Err = checkBroadcastTo(X.Ty->getShape(), X.Ty->isBlock(), Dims);
+  if (!Err.empty())
+    error(Err);
   return expandToShape(X, Dims);
 }
 
@@ -106,17 +193,9 @@ TValue Semantic::reshape(TValue X, llvm::ArrayRef<int64_t> Dims,
                          bool CanReorder) {
   if (Dims.empty()) // x.item(), tl.reshape(x, ()): a one-element block's element
     return unsplat(X);
-  std::string Err = checkBlockShape(Dims);
+  std::string Err = checkReshape(X.Ty, Dims);
   if (!Err.empty())
     error(Err);
-  int64_t N = 1;
-  for (int64_t D : Dims)
-    N *= D;
-  if (X.Ty->getNumElements() != N)
-    error("cannot reshape " + shapeOf(X.Ty) + " (" +
-          llvm::Twine(X.Ty->getNumElements()) + " elements) to " +
-          formatShape(Dims) + " (" + llvm::Twine(N) +
-          " elements): reshape cannot change the number of elements");
   if (X.Ty->getShape() == Dims)
     return X;
   DType *Result = DType::getBlock(X.Ty->getScalar(), Dims);
@@ -128,18 +207,18 @@ TValue Semantic::reshape(TValue X, llvm::ArrayRef<int64_t> Dims,
 TValue Semantic::unsplat(TValue X) {
   if (!X.Ty->isBlock())
     return X;
-  if (X.Ty->getNumElements() != 1)
-    error("cannot reshape " + shapeOf(X.Ty) + " (" + llvm::Twine(X.Ty->getNumElements()) +
-          " elements) to a scalar: only a block of one element has one value");
+  std::string Err = checkReshape(X.Ty, {});
+  if (!Err.empty())
+    error(Err);
   return make(B.createReshape(X.V, {}, false), X.Ty->getScalar());
 }
 
 TValue Semantic::expandDims(TValue X, int64_t Axis) {
   int64_t Rank = X.Ty->getShape().size();
+  std::string Err = checkAxis(Axis, Rank + 1);
+  if (!Err.empty())
+    error(Err);
   std::optional<int64_t> A = wrapAxis(Axis, Rank + 1);
-  if (!A)
-    error("invalid axis " + llvm::Twine(Axis) + ". Expected " +
-          llvm::Twine(-(Rank + 1)) + " <= axis < " + llvm::Twine(Rank + 1));
   Shape Dims(X.Ty->getShape().begin(), X.Ty->getShape().end());
   Dims.insert(Dims.begin() + *A, 1);
   DType *Result = DType::getBlock(X.Ty->getScalar(), Dims);
@@ -149,17 +228,10 @@ TValue Semantic::expandDims(TValue X, int64_t Axis) {
 }
 
 TValue Semantic::permute(TValue X, llvm::ArrayRef<int64_t> Dims) {
+  std::string Err = checkPermute(X.Ty, Dims);
+  if (!Err.empty())
+    error(Err);
   llvm::ArrayRef<int64_t> Src = X.Ty->getShape();
-  if (!X.Ty->isBlock())
-    error("permute expects a block, got a scalar " + X.Ty->getName());
-  if (Dims.size() != Src.size())
-    error("permute dims " + formatList(Dims) +
-          " must have the same length as the input shape " + shapeOf(X.Ty));
-  llvm::SmallSet<int64_t, 4> Seen;
-  for (int64_t D : Dims)
-    if (D < 0 || D >= int64_t(Src.size()) || !Seen.insert(D).second)
-      error("permute dims must be a permutation of 0, 1, ..., n-1, but were " +
-            formatList(Dims));
   Shape Out;
   for (int64_t D : Dims)
     Out.push_back(Src[D]);
@@ -175,24 +247,20 @@ TValue Semantic::trans(TValue X) { return permute(X, {1, 0}); }
 
 TValue Semantic::join(Operand A, Operand Bv) {
   TValue X = toValue(A), Y = toValue(Bv);
-  if (X.Ty->getScalar() != Y.Ty->getScalar())
-    error("join expects operands of one type, got " +
-          X.Ty->getScalar()->getName() + " and " +
-          Y.Ty->getScalar()->getName());
-  Shape S = commonShape(X.Ty->getShape(), Y.Ty->getShape(), "join");
+  std::string Err = checkJoin(X.Ty, Y.Ty);
+  if (!Err.empty())
+    error(Err);
+  Shape S = *broadcastShapes(X.Ty->getShape(), Y.Ty->getShape());
   X = expandToShape(X, S);
   Y = expandToShape(Y, S);
   S.push_back(2);
-  std::string Err = checkBlockShape(S);
-  if (!Err.empty())
-    error(Err);
   return make(B.createJoin(X.V, Y.V), DType::getBlock(X.Ty->getScalar(), S));
 }
 
 std::pair<TValue, TValue> Semantic::split(TValue X) {
-  if (!X.Ty->isBlock() || X.Ty->getShape().back() != 2)
-    error("split expects a block whose last dimension is 2, got " +
-          (X.Ty->isBlock() ? shapeOf(X.Ty) : "a scalar " + X.Ty->getName()));
+  std::string Err = checkSplit(X.Ty);
+  if (!Err.empty())
+    error(Err);
   auto [L, R] = B.createSplit(X.V);
   DType *Half =
       DType::getShaped(X.Ty->getScalar(), X.Ty->getShape().drop_back());
@@ -202,16 +270,10 @@ std::pair<TValue, TValue> Semantic::split(TValue X) {
 TValue Semantic::cat(TValue A, TValue Bv, bool CanReorder) {
   // The IR's cat keeps the order, which satisfies can_reorder either way.
   (void)CanReorder;
-  if (!A.Ty->isBlock() || !Bv.Ty->isBlock())
-    error("cat expects two blocks, got " + A.Ty->getName() + " and " +
-          Bv.Ty->getName());
-  if (A.Ty != Bv.Ty)
-    error("cat expects two blocks of one type and shape, got " +
-          A.Ty->getName() + " and " + Bv.Ty->getName());
-  Shape S(A.Ty->getShape().begin(), A.Ty->getShape().end());
-  S[0] *= 2;
-  std::string Err = checkBlockShape(S);
+  std::string Err = checkCat(A.Ty, Bv.Ty);
   if (!Err.empty())
     error(Err);
+  Shape S(A.Ty->getShape().begin(), A.Ty->getShape().end());
+  S[0] *= 2;
   return make(B.createCat(A.V, Bv.V), DType::getBlock(A.Ty->getScalar(), S));
 }

@@ -468,6 +468,32 @@ void bindTypeRules(py::module_ &M) {
       Ref, py::arg("a"), py::arg("b"), py::arg("acc") = nullptr,
       py::arg("input_precision") = "", py::arg("max_num_imprecise_acc") = -1,
       py::arg("out_dtype") = nullptr, "The block type tl.dot returns, or CompilationError");
+  using Dims = std::vector<int64_t>;
+  M.def(
+      "check_common_shape",
+      [Check](Dims A, Dims B, const std::string &What) { Check(checkCommonShape(A, B, What)); },
+      py::arg("a"), py::arg("b"), py::arg("what"));
+  M.def(
+      "check_broadcast_to",
+      [Check](Dims Src, bool IsBlock, Dims To) { Check(checkBroadcastTo(Src, IsBlock, To)); },
+      py::arg("src"), py::arg("is_block"), py::arg("dims"));
+  M.def(
+      "check_reshape", [Check](DType *X, Dims To) { Check(checkReshape(X, To)); },
+      py::arg("x"), py::arg("dims"));
+  M.def(
+      "check_axis", [Check](int64_t Axis, int64_t Rank) { Check(checkAxis(Axis, Rank)); },
+      py::arg("axis"), py::arg("rank"));
+  M.def(
+      "check_permute", [Check](DType *X, Dims To) { Check(checkPermute(X, To)); },
+      py::arg("x"), py::arg("dims"));
+  M.def(
+      "check_join", [Check](DType *X, DType *Y) { Check(checkJoin(X, Y)); }, py::arg("x"),
+      py::arg("y"));
+  M.def(
+      "check_split", [Check](DType *X) { Check(checkSplit(X)); }, py::arg("x"));
+  M.def(
+      "check_cat", [Check](DType *A, DType *B) { Check(checkCat(A, B)); }, py::arg("a"),
+      py::arg("b"));
   M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));

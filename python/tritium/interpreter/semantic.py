@@ -302,8 +302,9 @@ def broadcast_shapes(a, b):
 
 def common_shape(a, b, what):
     s = broadcast_shapes(a, b)
-    if s is None:
-        error(f"incompatible shapes {fmt_shape(a)} and {fmt_shape(b)} for {what}")
+    if s is None or s not in _SHAPES_CHECKED:
+        _fe.check_common_shape(list(a), list(b), what)  # incompatible, or too many elements
+        _SHAPES_CHECKED.add(s)
     return s
 
 
@@ -333,7 +334,8 @@ def _representative(ty):
 
 
 _TYPING = {}
-_CASTS_CHECKED = set()  # (source, dest, rounding) pairs the C++ checkCast accepted
+_CASTS_CHECKED = set()
+_SHAPES_CHECKED = set()  # broadcast results checkCommonShape accepted  # (source, dest, rounding) pairs the C++ checkCast accepted
 
 
 def typing(kind, op, lt, llit, rt, rlit):
@@ -1189,16 +1191,7 @@ class InterpreterSemantic:
         src = h.data.shape
         if src == dims:
             return h.data
-        prefix = f"cannot broadcast {fmt_shape(src)} to {fmt_shape(dims)}"
-        if not dims:
-            error(prefix + ": a block does not fit a scalar")
-        if not src:
-            return bcast(h.data, dims)
-        if len(src) != len(dims):
-            error(prefix + ": the ranks differ")
-        for i, (a, b) in enumerate(zip(src, dims)):
-            if a != b and a != 1:
-                error(prefix + f": dimension {i} has size {a}, not 1 or {b}")
+        _fe.check_broadcast_to(list(src), bool(src), list(dims))
         return bcast(h.data, dims)
 
     def atomic_rmw(self, op, ptr, value, mask=None, sem="", scope=""):
@@ -1343,40 +1336,22 @@ class InterpreterSemantic:
 
     def reshape(self, x, shape, can_reorder=False):
         shape = tuple(int(d) for d in shape)
+        _fe.check_reshape(x.type, list(shape))
         if not shape:  # x.item(): a one-element block's element
-            if x.data.size != 1:
-                error(f"cannot reshape {fmt_shape(x.data.shape)} ({x.data.size} elements) to a scalar: only a block "
-                      "of one element has one value")
             return TensorHandle(x.data.reshape(()), x.sty)
-        err = check_block_shape(shape)
-        if err:
-            error(err)
-        n = 1
-        for d in shape:
-            n *= d
-        if x.data.size != n:
-            error(f"cannot reshape {fmt_shape(x.data.shape)} ({x.data.size} elements) to {fmt_shape(shape)} ({n} "
-                  "elements): reshape cannot change the number of elements")
         if x.data.shape == shape:
             return x
         return TensorHandle(np.reshape(x.data, shape), x.sty)
 
     def expand_dims(self, x, axis):
-        rank = x.data.ndim
-        a = wrap_axis(axis, rank + 1)
+        a = wrap_axis(axis, x.data.ndim + 1)
         if a is None:
-            error(f"invalid axis {axis}. Expected {-(rank + 1)} <= axis < {rank + 1}")
+            _fe.check_axis(axis, x.data.ndim + 1)
         return TensorHandle(np.expand_dims(x.data, a), x.sty)
 
     def permute(self, x, dims):
-        src = x.data.shape
-        if not src:
-            error(f"permute expects a block, got a scalar {x.type.name}")
         dims = [int(d) for d in dims]
-        if len(dims) != len(src):
-            error(f"permute dims {fmt_shape(dims)} must have the same length as the input shape {fmt_shape(src)}")
-        if sorted(dims) != list(range(len(src))):
-            error(f"permute dims must be a permutation of 0, 1, ..., n-1, but were {fmt_shape(dims)}")
+        _fe.check_permute(x.type, dims)
         return TensorHandle(np.transpose(x.data, dims), x.sty)
 
     def trans(self, x):
@@ -1384,27 +1359,17 @@ class InterpreterSemantic:
 
     def join(self, a, b):
         x, y = self.to_value(a), self.to_value(b)
-        if x.sty != y.sty:
-            error(f"join expects operands of one type, got {x.sty.name} and {y.sty.name}")
-        s = common_shape(x.data.shape, y.data.shape, "join")
+        _fe.check_join(x.type, y.type)
+        s = broadcast_shapes(x.data.shape, y.data.shape)
         return TensorHandle(np.stack([bcast(x.data, s), bcast(y.data, s)], axis=-1), x.sty)
 
     def split(self, x):
         if not x.data.ndim or x.data.shape[-1] != 2:
-            error("split expects a block whose last dimension is 2, got " +
-                  (fmt_shape(x.data.shape) if x.data.ndim else f"a scalar {x.type.name}"))
+            _fe.check_split(x.type)
         return TensorHandle(x.data[..., 0], x.sty), TensorHandle(x.data[..., 1], x.sty)
 
     def cat(self, a, b, can_reorder=False):
-        if not a.data.ndim or not b.data.ndim:
-            error(f"cat expects two blocks, got {a.type.name} and {b.type.name}")
-        if a.type != b.type:
-            error(f"cat expects two blocks of one type and shape, got {a.type.name} and {b.type.name}")
-        s = list(a.data.shape)
-        s[0] *= 2
-        err = check_block_shape(s)
-        if err:
-            error(err)
+        _fe.check_cat(a.type, b.type)
         return TensorHandle(np.concatenate([a.data, b.data], axis=0), a.sty)
 
     # -- block computations --------------------------------------------------------
@@ -1432,7 +1397,7 @@ class InterpreterSemantic:
             return [x.data.reshape(-1) for x in xs], 0
         a = wrap_axis(axis, rank)
         if a is None:
-            error(f"invalid axis {axis}. Expected {-rank} <= axis < {rank}")
+            _fe.check_axis(axis, rank)
         return [x.data for x in xs], a
 
     @staticmethod
@@ -1569,7 +1534,7 @@ class InterpreterSemantic:
         rank = x.data.ndim
         a = wrap_axis(axis, rank)
         if a is None:
-            error(f"invalid axis {axis}. Expected {-rank} <= axis < {rank}")
+            _fe.check_axis(axis, rank)
         d = np.moveaxis(x.data, a, -1)
         n = d.shape[-1]
         with np.errstate(all="ignore"):
@@ -1616,7 +1581,7 @@ class InterpreterSemantic:
         rank = x.data.ndim
         a = wrap_axis(axis, rank)
         if a is None:
-            error(f"invalid axis {axis}. Expected {-rank} <= axis < {rank}")
+            _fe.check_axis(axis, rank)
         d = x.data
         if reverse:
             d = np.flip(d, axis=a)
@@ -1645,7 +1610,7 @@ class InterpreterSemantic:
         rank = xs[0].data.ndim
         a = wrap_axis(axis, rank)
         if a is None:
-            error(f"invalid axis {axis}. Expected {-rank} <= axis < {rank}")
+            _fe.check_axis(axis, rank)
         cur = [np.moveaxis(x.data, a, -1) for x in xs]
         if reverse:
             cur = [c[..., ::-1] for c in cur]
