@@ -91,19 +91,121 @@ DType *int8Pointer(DType *P) {
 }
 } // namespace
 
+namespace {
+/// The type of an operand (a literal's own type); null for none.
+DType *operandType(const Operand &O) {
+  return O.isValue() ? O.getValue().Ty : O.getLiteralType();
+}
+DType *operandType(const std::optional<Operand> &O) { return O ? operandType(*O) : nullptr; }
+
 /// Scalar pointers take only scalar masks, values and others.
-static void checkScalarOperand(const Semantic &S, const TValue &Ptr,
-                               const std::optional<Operand> &O,
-                               llvm::StringRef What) {
-  if (O && !Ptr.Ty->isBlock() && !shapeOf(*O).empty())
-    S.error(What + " argument cannot be block type if pointer argument is "
-                   "not a block");
+std::string scalarOperandError(DType *Ptr, DType *O, llvm::StringRef What) {
+  if (O && !Ptr->isBlock() && O->isBlock())
+    return (What + " argument cannot be block type if pointer argument is not a block").str();
+  return "";
 }
 
-static void checkMask(const Semantic &S, const Operand &Mask) {
-  DType *T = Mask.isValue() ? Mask.getValue().Ty : Mask.getLiteralType();
-  if (!T->getScalar()->isBool())
-    S.error("Mask must have boolean scalar type, got " + T->getName());
+std::string maskError(DType *Mask) {
+  if (Mask && !Mask->getScalar()->isBool())
+    return "Mask must have boolean scalar type, got " + Mask->getName();
+  return "";
+}
+
+/// The first non-empty message.
+std::string firstOf(std::initializer_list<std::string> Errors) {
+  for (const std::string &E : Errors)
+    if (!E.empty())
+      return E;
+  return "";
+}
+} // namespace
+
+std::string tritium::checkLoad(DType *Ptr, DType *Mask, DType *Other) {
+  if (!Ptr->getScalar()->isPointer())
+    return "Unsupported ptr type " + Ptr->getName() + " in `tl.load`";
+  if (Other && !Mask)
+    return "`other` cannot be provided without `mask`";
+  std::string Err = firstOf({scalarOperandError(Ptr, Mask, "Mask"),
+                             scalarOperandError(Ptr, Other, "Other"), maskError(Mask)});
+  if (!Err.empty())
+    return Err;
+  Shape S(Ptr->getShape().begin(), Ptr->getShape().end());
+  for (DType *O : {Mask, Other}) {
+    if (!O)
+      continue;
+    if (!(Err = checkCommonShape(S, O->getShape(), "load")).empty())
+      return Err;
+    S = *broadcastShapes(S, O->getShape());
+  }
+  return "";
+}
+
+std::string tritium::checkStore(DType *Ptr, DType *Value, DType *Mask) {
+  if (!Ptr->getScalar()->isPointer())
+    return "Unsupported ptr type " + Ptr->getName() + " in `tl.store`";
+  if (Ptr->getScalar()->isConst())
+    return "Cannot store to a constant pointer";
+  std::string Err = firstOf(
+      {scalarOperandError(Ptr, Value, "Value"), scalarOperandError(Ptr, Mask, "Mask")});
+  if (!Err.empty())
+    return Err;
+  llvm::ArrayRef<int64_t> PS = Ptr->getShape();
+  Shape S(PS.begin(), PS.end());
+  for (DType *O : {Value, Mask}) {
+    if (!O)
+      continue;
+    if (!(Err = checkCommonShape(S, O->getShape(), "store")).empty())
+      return Err;
+    S = *broadcastShapes(S, O->getShape());
+  }
+  if (llvm::ArrayRef<int64_t>(S) != PS)
+    return "cannot store a value (and mask) of shape " + formatShape(S) +
+           " through pointers of shape " + formatShape(PS);
+  return maskError(Mask);
+}
+
+std::string tritium::checkAtomicRMW(llvm::StringRef Op, DType *Ptr, DType *Value, DType *Mask,
+                                    llvm::StringRef Sem, llvm::StringRef Scope) {
+  static const llvm::StringRef Ops[] = {"add", "max", "min", "and", "or", "xor", "xchg"};
+  if (!llvm::is_contained(Ops, Op))
+    return ("unknown atomic operation '" + Op + "'; use add, max, min, and, or, xor or xchg")
+        .str();
+  std::string Name = ("atomic_" + Op).str();
+  std::string Err = checkAtomicOrder(Sem, Scope);
+  if (!Err.empty())
+    return Err;
+  DType *PT = Ptr->getScalar();
+  if (!PT->isPointer())
+    return Name + " expects a pointer, got " + Ptr->getName();
+  if (PT->isConst())
+    return "Cannot store to a constant pointer";
+  DType *Elem = PT->getPointee();
+  bool Half = Elem->getName() == "fp16" || Elem->getName() == "bf16";
+  bool Bitwise = Op == "and" || Op == "or" || Op == "xor";
+  if ((Half && Op != "add") || Elem->isPointer() || Elem->getBitWidth() < 16 ||
+      (Elem->isInt() && Elem->getBitWidth() == 16) || (Bitwise && !Elem->isInt()))
+    return Name + " does not support " + Elem->getName();
+  if ((Op == "max" || Op == "min") && Elem->isFloat() && Elem->getBitWidth() < 32)
+    return Name + " not supported for dtype " + Elem->getName();
+  return firstOf({scalarOperandError(Ptr, Value, "Value"), scalarOperandError(Ptr, Mask, "Mask"),
+                  maskError(Mask)});
+}
+
+std::string tritium::checkAtomicCAS(DType *Ptr, DType *Cmp, DType *Value, llvm::StringRef Sem,
+                                    llvm::StringRef Scope) {
+  std::string Err = checkAtomicOrder(Sem, Scope);
+  if (!Err.empty())
+    return Err;
+  DType *PT = Ptr->getScalar();
+  if (!PT->isPointer())
+    return "atomic_cas expects a pointer, got " + Ptr->getName();
+  if (PT->isConst())
+    return "Cannot store to a constant pointer";
+  DType *Elem = PT->getPointee();
+  unsigned W = Elem->getBitWidth();
+  if (Elem->isPointer() || (W != 16 && W != 32 && W != 64))
+    return "atomic_cas only supports elements with width {16, 32, 64}, got " + Elem->getName();
+  return firstOf({scalarOperandError(Ptr, Cmp, "Cmp"), scalarOperandError(Ptr, Value, "Value")});
 }
 
 //===----------------------------------------------------------------------===//
@@ -136,15 +238,10 @@ TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
                       std::optional<Operand> Other, llvm::StringRef Cache,
                       llvm::StringRef Evict, bool Volatile) {
   LoadOptions Opts = loadOptions(Cache, Evict, Volatile);
+  std::string Err = checkLoad(Ptr.Ty, operandType(Mask), operandType(Other));
+  if (!Err.empty())
+    error(Err);
   DType *PT = Ptr.Ty->getScalar();
-  if (!PT->isPointer())
-    error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.load`");
-  if (Other && !Mask)
-    error("`other` cannot be provided without `mask`");
-  checkScalarOperand(*this, Ptr, Mask, "Mask");
-  checkScalarOperand(*this, Ptr, Other, "Other");
-  if (Mask)
-    checkMask(*this, *Mask);
 
   Shape S(Ptr.Ty->getShape().begin(), Ptr.Ty->getShape().end());
   if (Mask)
@@ -168,23 +265,11 @@ TValue Semantic::load(TValue Ptr, std::optional<Operand> Mask,
 void Semantic::store(TValue Ptr, Operand Val, std::optional<Operand> Mask,
                      llvm::StringRef Cache, llvm::StringRef Evict) {
   StoreOptions Opts = storeOptions(Cache, Evict);
+  std::string Err = checkStore(Ptr.Ty, operandType(Val), operandType(Mask));
+  if (!Err.empty())
+    error(Err);
   DType *PT = Ptr.Ty->getScalar();
-  if (!PT->isPointer())
-    error("Unsupported ptr type " + Ptr.Ty->getName() + " in `tl.store`");
-  if (PT->isConst())
-    error("Cannot store to a constant pointer");
-  checkScalarOperand(*this, Ptr, Val, "Value");
-  checkScalarOperand(*this, Ptr, Mask, "Mask");
-
-  llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
-  Shape S = commonShape(PS, shapeOf(Val), "store");
-  if (Mask)
-    S = commonShape(S, shapeOf(*Mask), "store");
-  if (llvm::ArrayRef<int64_t>(S) != PS)
-    error("cannot store a value (and mask) of shape " + formatShape(S) +
-          " through pointers of shape " + formatShape(PS));
-  if (Mask)
-    checkMask(*this, *Mask);
+  llvm::ArrayRef<int64_t> S = Ptr.Ty->getShape();
 
   DType *Elem = PT->getPointee();
   if (Elem->isBool()) {
@@ -207,6 +292,9 @@ enum class RMW { Add, Max, Min, And, Or, Xor, Xchg };
 TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
                            std::optional<Operand> Mask, llvm::StringRef Sem,
                            llvm::StringRef Scope) {
+  std::string Err = checkAtomicRMW(OpName, Ptr.Ty, operandType(Val), operandType(Mask), Sem, Scope);
+  if (!Err.empty())
+    error(Err);
   std::optional<RMW> Op = llvm::StringSwitch<std::optional<RMW>>(OpName)
                               .Case("add", RMW::Add)
                               .Case("max", RMW::Max)
@@ -216,38 +304,10 @@ TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
                               .Case("xor", RMW::Xor)
                               .Case("xchg", RMW::Xchg)
                               .Default(std::nullopt);
-  if (!Op)
-    error("unknown atomic operation '" + OpName +
-          "'; use add, max, min, and, or, xor or xchg");
-  std::string Name = ("atomic_" + OpName).str();
-  std::string OrderErr = checkAtomicOrder(Sem, Scope);
-  if (!OrderErr.empty())
-    error(OrderErr);
   MemSem Order = parseSem(Sem);
   MemScope Where = parseScope(Scope);
-
   DType *PT = Ptr.Ty->getScalar();
-  if (!PT->isPointer())
-    error(Name + " expects a pointer, got " + Ptr.Ty->getName());
-  if (PT->isConst())
-    error("Cannot store to a constant pointer");
   DType *Elem = PT->getPointee();
-  bool Half = Elem->getName() == "fp16" || Elem->getName() == "bf16";
-  if (Half && *Op != RMW::Add)
-    error(Name + " does not support " + Elem->getName());
-  if (Elem->isPointer() || Elem->getBitWidth() < 16 ||
-      (Elem->isInt() && Elem->getBitWidth() == 16))
-    error(Name + " does not support " + Elem->getName());
-  bool Bitwise = *Op == RMW::And || *Op == RMW::Or || *Op == RMW::Xor;
-  if (Bitwise && !Elem->isInt())
-    error(Name + " does not support " + Elem->getName());
-  if ((*Op == RMW::Max || *Op == RMW::Min) && Elem->isFloat() &&
-      Elem->getBitWidth() < 32)
-    error(Name + " not supported for dtype " + Elem->getName());
-  checkScalarOperand(*this, Ptr, Val, "Value");
-  checkScalarOperand(*this, Ptr, Mask, "Mask");
-  if (Mask)
-    checkMask(*this, *Mask);
 
   llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
   TValue V = Val.isLiteral() ? literal(Val, Elem, PS)
@@ -304,23 +364,12 @@ TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
 
 TValue Semantic::atomicCAS(TValue Ptr, Operand Cmp, Operand Val,
                            llvm::StringRef Sem, llvm::StringRef Scope) {
-  std::string OrderErr = checkAtomicOrder(Sem, Scope);
-  if (!OrderErr.empty())
-    error(OrderErr);
+  std::string Err = checkAtomicCAS(Ptr.Ty, operandType(Cmp), operandType(Val), Sem, Scope);
+  if (!Err.empty())
+    error(Err);
   MemSem Order = parseSem(Sem);
   MemScope Where = parseScope(Scope);
-  DType *PT = Ptr.Ty->getScalar();
-  if (!PT->isPointer())
-    error("atomic_cas expects a pointer, got " + Ptr.Ty->getName());
-  if (PT->isConst())
-    error("Cannot store to a constant pointer");
-  DType *Elem = PT->getPointee();
-  unsigned W = Elem->getBitWidth();
-  if (Elem->isPointer() || (W != 16 && W != 32 && W != 64))
-    error("atomic_cas only supports elements with width {16, 32, 64}, got " +
-          Elem->getName());
-  checkScalarOperand(*this, Ptr, Cmp, "Cmp");
-  checkScalarOperand(*this, Ptr, Val, "Value");
+  DType *Elem = Ptr.Ty->getScalar()->getPointee();
   llvm::ArrayRef<int64_t> PS = Ptr.Ty->getShape();
   auto ToElem = [&](const Operand &O) {
     return O.isLiteral() ? literal(O, Elem, PS)

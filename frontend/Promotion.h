@@ -170,6 +170,16 @@ std::string checkJoin(DType *X, DType *Y);
 std::string checkSplit(DType *X);
 std::string checkCat(DType *A, DType *B);
 
+/// The rules of tl.load, tl.store, the atomic read-modify-writes and
+/// atomic_cas (operands: their types, a literal's own type, null where
+/// absent): why the access is wrong, or "".
+std::string checkLoad(DType *Ptr, DType *Mask, DType *Other);
+std::string checkStore(DType *Ptr, DType *Value, DType *Mask);
+std::string checkAtomicRMW(llvm::StringRef Op, DType *Ptr, DType *Value, DType *Mask,
+                           llvm::StringRef Sem, llvm::StringRef Scope);
+std::string checkAtomicCAS(DType *Ptr, DType *Cmp, DType *Value, llvm::StringRef Sem,
+                           llvm::StringRef Scope);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

@@ -494,6 +494,39 @@ void bindTypeRules(py::module_ &M) {
   M.def(
       "check_cat", [Check](DType *A, DType *B) { Check(checkCat(A, B)); }, py::arg("a"),
       py::arg("b"));
+  // An operand of a memory access: None, a DType (a value of that type) or
+  // a Python literal (its own type).
+  auto OpType = [](py::handle H) -> DType * {
+    return H.is_none() ? nullptr : typeArg(H).first;
+  };
+  M.def(
+      "check_load",
+      [Check, OpType](DType *Ptr, py::handle Mask, py::handle Other) {
+        Check(checkLoad(Ptr, OpType(Mask), OpType(Other)));
+      },
+      py::arg("ptr"), py::arg("mask") = py::none(), py::arg("other") = py::none());
+  M.def(
+      "check_store",
+      [Check, OpType](DType *Ptr, py::handle Value, py::handle Mask) {
+        Check(checkStore(Ptr, OpType(Value), OpType(Mask)));
+      },
+      py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none());
+  M.def(
+      "check_atomic_rmw",
+      [Check, OpType](const std::string &Op, DType *Ptr, py::handle Value, py::handle Mask,
+                      const std::string &Sem, const std::string &Scope) {
+        Check(checkAtomicRMW(Op, Ptr, OpType(Value), OpType(Mask), Sem, Scope));
+      },
+      py::arg("op"), py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none(),
+      py::arg("sem") = "", py::arg("scope") = "");
+  M.def(
+      "check_atomic_cas",
+      [Check, OpType](DType *Ptr, py::handle Cmp, py::handle Value, const std::string &Sem,
+                      const std::string &Scope) {
+        Check(checkAtomicCAS(Ptr, OpType(Cmp), OpType(Value), Sem, Scope));
+      },
+      py::arg("ptr"), py::arg("cmp"), py::arg("value"), py::arg("sem") = "",
+      py::arg("scope") = "");
   M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));

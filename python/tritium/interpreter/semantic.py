@@ -335,7 +335,8 @@ def _representative(ty):
 
 _TYPING = {}
 _CASTS_CHECKED = set()
-_SHAPES_CHECKED = set()  # broadcast results checkCommonShape accepted  # (source, dest, rounding) pairs the C++ checkCast accepted
+_SHAPES_CHECKED = set()
+_ACCESSES_CHECKED = set()  # (check, pointer type, operand types) the C++ accepted  # broadcast results checkCommonShape accepted  # (source, dest, rounding) pairs the C++ checkCast accepted
 
 
 def typing(kind, op, lt, llit, rt, rlit):
@@ -1001,15 +1002,17 @@ class InterpreterSemantic:
             _fe.check_memory_hints(cache, evict, is_load)
 
     @staticmethod
-    def _check_scalar_operand(ptr, o, what):
-        if o is not None and ptr.data.ndim == 0 and isinstance(o, TensorHandle) and o.data.ndim:
-            error(f"{what} argument cannot be block type if pointer argument is not a block")
-
-    def _check_mask(self, mask):
-        t = self._ty(mask)[0] if not isinstance(mask, TensorHandle) else mask.sty
-        if info(t).name != "int1":
-            ty = mask.type if isinstance(mask, TensorHandle) else t
-            error(f"Mask must have boolean scalar type, got {ty.name}")
+    def _check_access(check, ptr, *operands):
+        """checkLoad / checkStore of the C++ frontend, asked once per
+        combination of operand types (each time where one is a literal)."""
+        ops = [o.type if type(o) is TensorHandle else o for o in operands]
+        if any(o is not None and type(o) is not _fe.DType for o in ops):
+            check(ptr.type, *ops)
+            return
+        key = (check, id(ptr.type), *map(id, ops))
+        if key not in _ACCESSES_CHECKED:
+            check(ptr.type, *ops)
+            _ACCESSES_CHECKED.add(key)
 
     def _positions(self, shape, selected):
         """Maps an index into the accessed (masked) elements to the
@@ -1024,17 +1027,10 @@ class InterpreterSemantic:
     def load(self, ptr, mask=None, other=None, cache="", evict="", volatile=False):
         if cache or evict:
             self._check_hints(cache, evict, True)
-        pt = ptr.sty
-        pi = info(pt)
-        if not pi.is_ptr:
-            error(f"Unsupported ptr type {ptr.type.name} in `tl.load`")
-        if other is not None and mask is None:
-            error("`other` cannot be provided without `mask`")
-        self._check_scalar_operand(ptr, mask, "Mask")
-        self._check_scalar_operand(ptr, other, "Other")
+        self._check_access(_fe.check_load, ptr, mask, other)
+        pi = info(ptr.sty)
         shape = ptr.data.shape
         if mask is not None:
-            self._check_mask(mask)
             shape = common_shape(shape, self._shape(mask), "load")
         if other is not None:
             shape = common_shape(shape, self._shape(other), "load")
@@ -1081,23 +1077,9 @@ class InterpreterSemantic:
     def store(self, ptr, value, mask=None, cache="", evict=""):
         if cache or evict:
             self._check_hints(cache, evict, False)
-        pt = ptr.sty
-        pi = info(pt)
-        if not pi.is_ptr:
-            error(f"Unsupported ptr type {ptr.type.name} in `tl.store`")
-        if pi.const:
-            error("Cannot store to a constant pointer")
-        self._check_scalar_operand(ptr, value, "Value")
-        self._check_scalar_operand(ptr, mask, "Mask")
-        ps = ptr.data.shape
-        s = common_shape(ps, self._shape(value), "store")
-        if mask is not None:
-            s = common_shape(s, self._shape(mask), "store")
-        if s != ps:
-            error(f"cannot store a value (and mask) of shape {fmt_shape(s)} through pointers of shape "
-                  f"{fmt_shape(ps)}")
-        if mask is not None:
-            self._check_mask(mask)
+        self._check_access(_fe.check_store, ptr, value, mask)
+        pi = info(ptr.sty)
+        s = ps = ptr.data.shape
         elem = pi.pointee
         ei = info(elem)
         store_ty = tl.int8 if ei.name == "int1" else elem
@@ -1181,11 +1163,6 @@ class InterpreterSemantic:
         ptrs, inside = self._descriptor_block(desc, offsets, value, boundary)
         self.store(ptrs, value, inside, cache, evict)
 
-    @staticmethod
-    def _check_sem(sem, scope):
-        if sem or scope:
-            _fe.check_atomic_order(sem, scope)
-
     def _broadcast_to_shape(self, h, dims):
         """Semantic::broadcastToShape: no rank padding."""
         src = h.data.shape
@@ -1195,29 +1172,10 @@ class InterpreterSemantic:
         return bcast(h.data, dims)
 
     def atomic_rmw(self, op, ptr, value, mask=None, sem="", scope=""):
-        if op not in ("add", "max", "min", "and", "or", "xor", "xchg"):
-            error(f"unknown atomic operation '{op}'; use add, max, min, and, or, xor or xchg")
-        name = "atomic_" + op
-        self._check_sem(sem, scope)
-        pt = ptr.sty
-        if not pt.is_pointer():
-            error(f"{name} expects a pointer, got {ptr.type.name}")
-        if pt.is_const():
-            error("Cannot store to a constant pointer")
-        elem = pt.pointee
+        _fe.check_atomic_rmw(op, ptr.type, value.type if isinstance(value, TensorHandle) else value,
+                             mask.type if isinstance(mask, TensorHandle) else mask, sem, scope)
+        elem = ptr.sty.pointee
         ei = info(elem)
-        if elem.name in ("fp16", "bf16") and op != "add":
-            error(f"{name} does not support {elem.name}")
-        if ei.is_ptr or ei.bits < 16 or (ei.is_int and ei.bits == 16):
-            error(f"{name} does not support {elem.name}")
-        if op in ("and", "or", "xor") and not ei.is_int:
-            error(f"{name} does not support {elem.name}")
-        if op in ("max", "min") and ei.is_float and ei.bits < 32:
-            error(f"{name} not supported for dtype {elem.name}")
-        self._check_scalar_operand(ptr, value, "Value")
-        self._check_scalar_operand(ptr, mask, "Mask")
-        if mask is not None:
-            self._check_mask(mask)
         ps = ptr.data.shape
         if isinstance(value, TensorHandle):
             v = self._broadcast_to_shape(self.cast_to(value, elem), ps)
@@ -1233,7 +1191,7 @@ class InterpreterSemantic:
         addrs = flat if sel is None else flat[sel]
         vals = vflat if sel is None else vflat[sel]
         fn = self._rmw_fn(op, ei, vals)
-        old_raw = self.memory.rmw(addrs, ei.storage, fn, name, self._loc, self._positions(ps, sel))
+        old_raw = self.memory.rmw(addrs, ei.storage, fn, "atomic_" + op, self._loc, self._positions(ps, sel))
         old = self._from_storage(old_raw, ei)
         out = np.zeros(flat.shape, dtype=ei.np)
         if sel is None:
@@ -1288,18 +1246,10 @@ class InterpreterSemantic:
         return fminmax
 
     def atomic_cas(self, ptr, cmp, value, sem="", scope=""):
-        self._check_sem(sem, scope)
-        pt = ptr.sty
-        if not pt.is_pointer():
-            error(f"atomic_cas expects a pointer, got {ptr.type.name}")
-        if pt.is_const():
-            error("Cannot store to a constant pointer")
-        elem = pt.pointee
+        _fe.check_atomic_cas(ptr.type, cmp.type if isinstance(cmp, TensorHandle) else cmp,
+                             value.type if isinstance(value, TensorHandle) else value, sem, scope)
+        elem = ptr.sty.pointee
         ei = info(elem)
-        if ei.is_ptr or ei.bits not in (16, 32, 64):
-            error(f"atomic_cas only supports elements with width {{16, 32, 64}}, got {elem.name}")
-        self._check_scalar_operand(ptr, cmp, "Cmp")
-        self._check_scalar_operand(ptr, value, "Value")
         ps = ptr.data.shape
 
         def to_elem(o):
