@@ -180,6 +180,14 @@ std::string checkAtomicRMW(llvm::StringRef Op, DType *Ptr, DType *Value, DType *
 std::string checkAtomicCAS(DType *Ptr, DType *Cmp, DType *Value, llvm::StringRef Sem,
                            llvm::StringRef Scope);
 
+/// Why the inputs (their types) of the reduction or scan \p What are wrong:
+/// none, a scalar, shapes that differ.
+std::string checkReductionInputs(llvm::ArrayRef<DType *> Xs, llvm::StringRef What);
+/// The element type a built-in reduction (\p Kind: sum, max, min, xor_sum,
+/// and, or, prod, argmax, argmin) or scan (\p Scan: sum, prod) of \p X
+/// computes in, with \p AccDType (or null) and Triton's widening.
+TypeResult typeReduction(llvm::StringRef Kind, bool Scan, DType *X, DType *AccDType);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

@@ -59,16 +59,12 @@ TValue keepDims(Semantic &S, TValue R, std::optional<int64_t> Axis,
 
 void checkBlocks(const Semantic &S, llvm::ArrayRef<TValue> Xs,
                  llvm::StringRef What) {
-  if (Xs.empty())
-    S.error(What + " needs at least one input");
-  for (const TValue &X : Xs) {
-    if (!X.Ty->isBlock())
-      S.error(What + " expects a block, got a scalar " + X.Ty->getName());
-    if (X.Ty->getShape() != Xs[0].Ty->getShape())
-      S.error("all " + What + " inputs must have the same shape, got " +
-              formatShape(Xs[0].Ty->getShape()) + " and " +
-              formatShape(X.Ty->getShape()));
-  }
+  llvm::SmallVector<DType *, 4> Types;
+  for (const TValue &X : Xs)
+    Types.push_back(X.Ty);
+  std::string Err = checkReductionInputs(Types, What);
+  if (!Err.empty())
+    S.error(Err);
 }
 
 /// A combine function for N inputs takes N left and N right scalars and
@@ -89,6 +85,56 @@ void checkCombine(const Semantic &S, Function *F, llvm::ArrayRef<TValue> Xs,
 }
 } // namespace
 
+std::string tritium::checkReductionInputs(llvm::ArrayRef<DType *> Xs, llvm::StringRef What) {
+  if (Xs.empty())
+    return (What + " needs at least one input").str();
+  for (DType *X : Xs) {
+    if (!X->isBlock())
+      return (What + " expects a block, got a scalar " + X->getName()).str();
+    if (X->getShape() != Xs[0]->getShape())
+      return ("all " + What + " inputs must have the same shape, got " +
+              formatShape(Xs[0]->getShape()) + " and " + formatShape(X->getShape()))
+          .str();
+  }
+  return "";
+}
+
+TypeResult tritium::typeReduction(llvm::StringRef Kind, bool Scan, DType *X, DType *AccDType) {
+  auto Fail = [](const llvm::Twine &Msg) { return TypeResult::fail(Msg.str()); };
+  bool Arg = !Scan && (Kind == "argmax" || Kind == "argmin");
+  static const llvm::StringRef Kinds[] = {"sum", "max", "min", "xor_sum", "and", "or", "prod"};
+  if (Scan && Kind != "sum" && Kind != "prod")
+    return Fail("unknown scan '" + Kind + "'; use sum or prod");
+  if (!Scan && !Arg && !llvm::is_contained(Kinds, Kind))
+    return Fail("unknown reduction '" + Kind + "'; use sum, max, min, xor_sum, and, or or prod");
+  std::string Name = Scan ? (Kind == "sum" ? "cumsum" : "cumprod") : Kind.str();
+  std::string Err = checkReductionInputs({X}, Name);
+  if (!Err.empty())
+    return TypeResult::fail(Err);
+  DType *E = X->getScalar();
+  if (E->isPointer())
+    return Fail(Name + " does not support " + E->getName());
+  if (Arg)
+    return TypeResult::ok(E);
+  bool Bitwise = Kind == "xor_sum" || Kind == "and" || Kind == "or";
+  if (Bitwise && !E->isInt())
+    return Fail(Kind + " only supported for integers, got " + E->getName());
+  // The type it computes in: the scans compute bf16 in fp32 first.
+  if (Scan && isBF16(E))
+    E = DType::getFloat(Type::Kind::F32);
+  if (AccDType)
+    return TypeResult::ok(AccDType->getScalar());
+  if (Kind == "sum" && E->isInt() && E->getBitWidth() < 32)
+    return TypeResult::ok(DType::getInt(32, E->isSigned()));
+  if (!Scan && (Kind == "max" || Kind == "min")) {
+    if (isBF16(E) || (E->isFloat() && E->getBitWidth() < 32))
+      return TypeResult::ok(DType::getFloat(Type::Kind::F32));
+    if (E->isInt() && E->getBitWidth() < 32)
+      return TypeResult::ok(DType::getInt(32));
+  }
+  return TypeResult::ok(E);
+}
+
 TValue Semantic::reduce(TValue X, llvm::StringRef Kind,
                         std::optional<int64_t> Axis, bool KeepDims,
                         DType *AccDType) {
@@ -101,28 +147,11 @@ TValue Semantic::reduce(TValue X, llvm::StringRef Kind,
                              .Case("or", Red::Or)
                              .Case("prod", Red::Prod)
                              .Default(std::nullopt);
-  if (!K)
-    error("unknown reduction '" + Kind +
-          "'; use sum, max, min, xor_sum, and, or or prod");
-  checkBlocks(*this, {X}, Kind);
+  TypeResult T = typeReduction(Kind, /*Scan=*/false, X.Ty, AccDType);
+  if (!T)
+    error(T.Error);
+  X = castTo(X, T.Ty);
   DType *E = X.Ty->getScalar();
-  if (E->isPointer())
-    error(Kind + " does not support " + E->getName());
-  bool Bitwise = *K == Red::XorSum || *K == Red::And || *K == Red::Or;
-  if (Bitwise && !E->isInt())
-    error(Kind + " only supported for integers, got " + E->getName());
-
-  if (AccDType) {
-    X = castTo(X, AccDType->getScalar());
-  } else if (*K == Red::Sum && E->isInt() && E->getBitWidth() < 32) {
-    X = castTo(X, DType::getInt(32, E->isSigned()));
-  } else if (*K == Red::Max || *K == Red::Min) {
-    if (isBF16(E) || (E->isFloat() && E->getBitWidth() < 32))
-      X = castTo(X, DType::getFloat(Type::Kind::F32));
-    else if (E->isInt() && E->getBitWidth() < 32)
-      X = castTo(X, DType::getInt(32));
-  }
-  E = X.Ty->getScalar();
 
   CombineKind CK;
   bool F = E->isFloat(), Sg = E->isSigned();
@@ -174,11 +203,10 @@ std::vector<TValue> Semantic::reduce(llvm::ArrayRef<TValue> Inputs,
 
 TValue Semantic::argMinMax(TValue X, bool IsMax, int64_t Axis,
                            bool TieBreakLeft, bool KeepDims) {
-  llvm::StringRef Name = IsMax ? "argmax" : "argmin";
-  checkBlocks(*this, {X}, Name);
+  TypeResult T = typeReduction(IsMax ? "argmax" : "argmin", /*Scan=*/false, X.Ty, nullptr);
+  if (!T)
+    error(T.Error);
   DType *E = X.Ty->getScalar();
-  if (E->isPointer())
-    error(Name + " does not support " + E->getName());
   TValue Xs[] = {X};
   int64_t A = reductionAxis(*this, Xs, Axis);
   Shape Dims(X.Ty->getShape().begin(), X.Ty->getShape().end());
@@ -191,21 +219,14 @@ TValue Semantic::argMinMax(TValue X, bool IsMax, int64_t Axis,
 
 TValue Semantic::scan(TValue X, llvm::StringRef Kind, int64_t Axis,
                       bool Reverse, DType *AccDType) {
-  if (Kind != "sum" && Kind != "prod")
-    error("unknown scan '" + Kind + "'; use sum or prod");
-  llvm::StringRef Name = Kind == "sum" ? "cumsum" : "cumprod";
-  checkBlocks(*this, {X}, Name);
-  DType *E = X.Ty->getScalar();
-  if (E->isPointer())
-    error(Name + " does not support " + E->getName());
-  if (isBF16(E))
+  TypeResult T = typeReduction(Kind, /*Scan=*/true, X.Ty, AccDType);
+  if (!T)
+    error(T.Error);
+  // bf16 goes through fp32 on its way to an accumulator type.
+  if (isBF16(X.Ty->getScalar()))
     X = castTo(X, DType::getFloat(Type::Kind::F32));
-  E = X.Ty->getScalar();
-  if (AccDType)
-    X = castTo(X, AccDType->getScalar());
-  else if (Kind == "sum" && E->isInt() && E->getBitWidth() < 32)
-    X = castTo(X, DType::getInt(32, E->isSigned()));
-  E = X.Ty->getScalar();
+  X = castTo(X, T.Ty);
+  DType *E = X.Ty->getScalar();
   TValue Xs[] = {X};
   int64_t A = reductionAxis(*this, Xs, Axis);
   bool F = E->isFloat();

@@ -528,6 +528,22 @@ void bindTypeRules(py::module_ &M) {
       py::arg("ptr"), py::arg("cmp"), py::arg("value"), py::arg("sem") = "",
       py::arg("scope") = "");
   M.def(
+      "reduction_typing",
+      [](const std::string &Kind, bool Scan, DType *X, DType *Acc) {
+        TypeResult R = typeReduction(Kind, Scan, X, Acc);
+        if (!R)
+          throw CompileError(R.Error);
+        return R.Ty;
+      },
+      Ref, py::arg("kind"), py::arg("scan"), py::arg("x"), py::arg("acc_dtype") = nullptr,
+      "The element type a built-in reduction or scan computes in");
+  M.def(
+      "check_reduction_inputs",
+      [Check](std::vector<DType *> Xs, const std::string &What) {
+        Check(checkReductionInputs(Xs, What));
+      },
+      py::arg("inputs"), py::arg("what"));
+  M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));
   M.def(

@@ -1356,37 +1356,15 @@ class InterpreterSemantic:
             return np.expand_dims(r, a)
         return np.reshape(r, (1,) * rank)
 
-    def _check_blocks(self, xs, what):
-        if not xs:
-            error(f"{what} needs at least one input")
-        for x in xs:
-            if not x.data.ndim:
-                error(f"{what} expects a block, got a scalar {x.type.name}")
-            if x.data.shape != xs[0].data.shape:
-                error(f"all {what} inputs must have the same shape, got {fmt_shape(xs[0].data.shape)} and "
-                      f"{fmt_shape(x.data.shape)}")
+    @staticmethod
+    def _check_blocks(xs, what):
+        _fe.check_reduction_inputs([x.type for x in xs], what)
 
     def reduce(self, x, kind_or_axis=None, axis_or_combine=None, keep_dims=False, acc_dtype=None):
         if isinstance(x, (list, tuple)):
             return self._reduce_combine(list(x), kind_or_axis, axis_or_combine, keep_dims)
         kind, axis = kind_or_axis, axis_or_combine
-        if kind not in ("sum", "max", "min", "xor_sum", "and", "or", "prod"):
-            error(f"unknown reduction '{kind}'; use sum, max, min, xor_sum, and, or or prod")
-        self._check_blocks([x], kind)
-        e = x.sty
-        if e.is_pointer():
-            error(f"{kind} does not support {e.name}")
-        if kind in ("xor_sum", "and", "or") and not e.is_int():
-            error(f"{kind} only supported for integers, got {e.name}")
-        if acc_dtype is not None:
-            x = self.cast_to(x, acc_dtype.scalar)
-        elif kind == "sum" and e.is_int() and e.bit_width < 32:
-            x = self.cast_to(x, tl.int32 if e.is_signed() else tl.uint32)
-        elif kind in ("max", "min"):
-            if e.name == "bf16" or (e.is_float() and e.bit_width < 32):
-                x = self.cast_to(x, tl.float32)
-            elif e.is_int() and e.bit_width < 32:
-                x = self.cast_to(x, tl.int32)
+        x = self.cast_to(x, _fe.reduction_typing(kind, False, x.type, acc_dtype))
         e = x.sty
         ei = info(e)
         rank = x.data.ndim
@@ -1476,11 +1454,8 @@ class InterpreterSemantic:
         return res
 
     def arg_min_max(self, x, is_max, axis, tie_break_left=True, keep_dims=False):
-        name = "argmax" if is_max else "argmin"
-        self._check_blocks([x], name)
+        _fe.reduction_typing("argmax" if is_max else "argmin", False, x.type)
         e = x.sty
-        if e.is_pointer():
-            error(f"{name} does not support {e.name}")
         rank = x.data.ndim
         a = wrap_axis(axis, rank)
         if a is None:
@@ -1512,20 +1487,10 @@ class InterpreterSemantic:
         if isinstance(x, (list, tuple)):
             return self._scan_combine(list(x), kind_or_axis, axis_or_combine, reverse)
         kind, axis = kind_or_axis, axis_or_combine
-        if kind not in ("sum", "prod"):
-            error(f"unknown scan '{kind}'; use sum or prod")
-        name = "cumsum" if kind == "sum" else "cumprod"
-        self._check_blocks([x], name)
-        e = x.sty
-        if e.is_pointer():
-            error(f"{name} does not support {e.name}")
-        if e.name == "bf16":
+        to = _fe.reduction_typing(kind, True, x.type, acc_dtype)
+        if x.sty.name == "bf16":  # through fp32, as compiled
             x = self.cast_to(x, tl.float32)
-        e = x.sty
-        if acc_dtype is not None:
-            x = self.cast_to(x, acc_dtype.scalar)
-        elif kind == "sum" and e.is_int() and e.bit_width < 32:
-            x = self.cast_to(x, tl.int32 if e.is_signed() else tl.uint32)
+        x = self.cast_to(x, to)
         e = x.sty
         ei = info(e)
         rank = x.data.ndim
