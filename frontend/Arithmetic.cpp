@@ -206,18 +206,44 @@ MathFn mathFn(Semantic::UnaryOp U) {
 }
 } // namespace
 
+TypeResult tritium::typeUnary(Semantic::UnaryOp Op, DType *S) {
+  using U_ = Semantic::UnaryOp;
+  switch (Op) {
+  case U_::Plus: return TypeResult::ok(S);
+  case U_::Neg:
+    return S->isPointer() ? TypeResult::fail("wrong type argument to unary minus (" +
+                                              S->getName() + ")")
+                          : TypeResult::ok(S);
+  case U_::Invert:
+    return S->isPointer() || S->isFloat()
+               ? TypeResult::fail("wrong type argument to unary invert (" + S->getName() + ")")
+               : TypeResult::ok(S);
+  case U_::Not: return TypeResult::ok(DType::getBool());
+  case U_::Abs:
+    return S->isPointer() ? TypeResult::fail("unexpected type " + S->getName() + " for abs")
+                          : TypeResult::ok(S);
+  default: break;
+  }
+  MathFn F = mathFn(Op);
+  assert(F.Name && "unhandled unary operator");
+  if (S->getName() == "fp32" || (!F.Fp32Only && S->getName() == "fp64"))
+    return TypeResult::ok(S);
+  return TypeResult::fail((llvm::Twine(F.Name) + " expects " +
+                           (F.Fp32Only ? "fp32" : "fp32, fp64") + ", got " + S->getName() +
+                           "; cast the operand first (x.to(tl.float32))")
+                              .str());
+}
+
 TValue Semantic::unary(UnaryOp Op, Operand Operand_) {
   TValue X = toValue(Operand_);
   DType *S = X.Ty->getScalar();
+  TypeResult T = typeUnary(Op, S);
+  if (!T)
+    error(T.Error);
   switch (Op) {
   case UnaryOp::Plus: return X;
-  case UnaryOp::Neg:
-    if (S->isPointer())
-      error("wrong type argument to unary minus (" + S->getName() + ")");
-    return make(B.createUnary(Opcode::Neg, X.V), X.Ty);
+  case UnaryOp::Neg: return make(B.createUnary(Opcode::Neg, X.V), X.Ty);
   case UnaryOp::Invert: {
-    if (S->isPointer() || S->isFloat())
-      error("wrong type argument to unary invert (" + S->getName() + ")");
     TValue Ones = literal(Operand::integer(-1), S, X.Ty->getShape());
     return emit(Opcode::Xor, X, Ones, X.Ty);
   }
@@ -237,50 +263,53 @@ TValue Semantic::unary(UnaryOp Op, Operand Operand_) {
     return make(B.createICmp(ICmpPredicate::EQ, X.V, Zero.V), ResTy);
   }
   case UnaryOp::Abs:
-    if (S->isPointer())
-      error("unexpected type " + S->getName() + " for abs");
     if (S->isUnsigned())
       return X;
     return make(B.createUnary(Opcode::Abs, X.V), X.Ty);
   default: break;
   }
-  MathFn F = mathFn(Op);
-  assert(F.Name && "unhandled unary operator");
-  bool OK = S->getName() == "fp32" || (!F.Fp32Only && S->getName() == "fp64");
-  if (!OK)
-    error(llvm::Twine(F.Name) + " expects " +
-          (F.Fp32Only ? "fp32" : "fp32, fp64") + ", got " + S->getName() +
-          "; cast the operand first (x.to(tl.float32))");
-  return make(B.createUnary(F.Op, X.V), X.Ty);
+  return make(B.createUnary(mathFn(Op).Op, X.V), X.Ty);
 }
 
 //===----------------------------------------------------------------------===//
 // fma, where, clamp
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The computation type of two operands, or the error thrown.
-DType *promote(const Semantic &S, DType *A, bool AL, DType *B, bool BL,
-               llvm::StringRef What) {
-  TypeResult R = computationType(A, AL, B, BL, false, What);
-  if (!R)
-    S.error(R.Error);
-  return R.Ty;
-}
-} // namespace
 
-TValue Semantic::fma(Operand A, Operand Bv, Operand C) {
+TypeResult tritium::typeFma(DType *A, DType *B, DType *C) {
+  for (DType *T : {A, B, C})
+    if (!T->isInt() && !T->isFloat())
+      return TypeResult::fail("fma expects numbers, got " + T->getName());
   // Triton turns all three into values first, then promotes pairwise:
   // (a, b), (c, a), (c, b); the last type is every operand's.
+  TypeResult T = computationType(A, false, B, false, false, "fma");
+  if (T)
+    T = computationType(C, false, T.Ty, false, false, "fma");
+  if (T && !T.Ty->isFloat())
+    return TypeResult::fail("fma expects float operands, got " + T.Ty->getName());
+  return T;
+}
+
+TypeResult tritium::typeClamp(DType *X, bool XL, DType *Lo, bool LoL, DType *Hi, bool HiL) {
+  for (DType *T : {X, Lo, Hi})
+    if (T->isPointer())
+      return TypeResult::fail("clamp expects numbers, got " + T->getName());
+  // Triton promotes (lo, hi), then (x, lo), then (x, hi); lo and hi are
+  // values after the first step, so only that one sees weak literals.
+  TypeResult T = computationType(Lo, LoL, Hi, HiL, false, "clamp");
+  if (T)
+    T = computationType(X, XL, T.Ty, false, false, "clamp");
+  if (T && !T.Ty->isFloat())
+    return TypeResult::fail("clamp only supports floating point types, got " + T.Ty->getName());
+  return T;
+}
+
+TValue Semantic::fma(Operand A, Operand Bv, Operand C) {
   TValue X = toValue(A), Y = toValue(Bv), Z = toValue(C);
-  for (TValue V : {X, Y, Z})
-    if (!V.Ty->getScalar()->isInt() && !V.Ty->getScalar()->isFloat())
-      error("fma expects numbers, got " + V.Ty->getScalar()->getName());
-  DType *T = promote(*this, X.Ty->getScalar(), false, Y.Ty->getScalar(),
-                     false, "fma");
-  T = promote(*this, Z.Ty->getScalar(), false, T, false, "fma");
-  if (!T->isFloat())
-    error("fma expects float operands, got " + T->getName());
+  TypeResult R = typeFma(X.Ty->getScalar(), Y.Ty->getScalar(), Z.Ty->getScalar());
+  if (!R)
+    error(R.Error);
+  DType *T = R.Ty;
   Shape S = commonShape(X.Ty->getShape(), Y.Ty->getShape(), "fma");
   S = commonShape(S, Z.Ty->getShape(), "fma");
   X = conform(X, T, S);
@@ -308,18 +337,11 @@ TValue Semantic::where(Operand C, Operand X, Operand Y) {
 }
 
 TValue Semantic::clamp(Operand X, Operand Lo, Operand Hi, bool PropagateNan) {
-  // Triton promotes (lo, hi), then (x, lo), then (x, hi); lo and hi are
-  // values after the first step, so only that one sees weak literals.
-  DType *LoT = typeOf(Lo)->getScalar(), *HiT = typeOf(Hi)->getScalar();
-  DType *XT = typeOf(X)->getScalar();
-  for (DType *T : {XT, LoT, HiT})
-    if (T->isPointer())
-      error("clamp expects numbers, got " + T->getName());
-  DType *Bounds =
-      promote(*this, LoT, Lo.isLiteral(), HiT, Hi.isLiteral(), "clamp");
-  DType *T = promote(*this, XT, X.isLiteral(), Bounds, false, "clamp");
-  if (!T->isFloat())
-    error("clamp only supports floating point types, got " + T->getName());
+  TypeResult R = typeClamp(typeOf(X)->getScalar(), X.isLiteral(), typeOf(Lo)->getScalar(),
+                           Lo.isLiteral(), typeOf(Hi)->getScalar(), Hi.isLiteral());
+  if (!R)
+    error(R.Error);
+  DType *T = R.Ty;
   auto ShapeOf = [](const Operand &O) {
     return O.isValue() ? O.getValue().Ty->getShape() : llvm::ArrayRef<int64_t>();
   };

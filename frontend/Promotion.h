@@ -188,6 +188,12 @@ std::string checkReductionInputs(llvm::ArrayRef<DType *> Xs, llvm::StringRef Wha
 /// computes in, with \p AccDType (or null) and Triton's widening.
 TypeResult typeReduction(llvm::StringRef Kind, bool Scan, DType *X, DType *AccDType);
 
+/// The result type of a unary operator or math function on the scalar type
+/// \p S; the types fma and clamp (\p XL etc.: literal operands) compute in.
+TypeResult typeUnary(Semantic::UnaryOp Op, DType *S);
+TypeResult typeFma(DType *A, DType *B, DType *C);
+TypeResult typeClamp(DType *X, bool XL, DType *Lo, bool LoL, DType *Hi, bool HiL);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

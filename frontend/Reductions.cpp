@@ -153,7 +153,7 @@ TValue Semantic::reduce(TValue X, llvm::StringRef Kind,
   X = castTo(X, T.Ty);
   DType *E = X.Ty->getScalar();
 
-  CombineKind CK;
+  CombineKind CK = CombineKind::Add;
   bool F = E->isFloat(), Sg = E->isSigned();
   switch (*K) {
   case Red::Sum: CK = F ? CombineKind::FAdd : CombineKind::Add; break;

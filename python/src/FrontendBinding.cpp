@@ -570,6 +570,46 @@ void bindTypeRules(py::module_ &M) {
       py::arg("source"), py::arg("dest"), py::arg("rounding") = false,
       py::arg("bitcast") = false);
   M.def(
+      "min_max_typing",
+      [](bool IsMax, py::handle L, py::handle R) {
+        auto [TL, LL] = typeArg(L);
+        auto [TR, LR] = typeArg(R);
+        return typingResult(typeMinMax(IsMax, TL->getScalar(), LL, TR->getScalar(), LR));
+      },
+      py::arg("is_max"), py::arg("lhs"), py::arg("rhs"));
+  M.def(
+      "where_typing",
+      [](py::handle X, py::handle Y) {
+        auto [TX, LX] = typeArg(X);
+        auto [TY, LY] = typeArg(Y);
+        return typingResult(typeWhere(TX->getScalar(), LX, TY->getScalar(), LY));
+      },
+      py::arg("x"), py::arg("y"));
+  auto Typed = [](const TypeResult &R) {
+    if (!R)
+      throw CompileError(R.Error);
+    return R.Ty;
+  };
+  M.def(
+      "unary_typing",
+      [Typed](Semantic::UnaryOp Op, DType *X) { return Typed(typeUnary(Op, X->getScalar())); },
+      Ref, py::arg("op"), py::arg("x"), "The scalar type of a unary operator's result");
+  M.def(
+      "fma_typing",
+      [Typed](DType *A, DType *B, DType *C) {
+        return Typed(typeFma(A->getScalar(), B->getScalar(), C->getScalar()));
+      },
+      Ref, py::arg("a"), py::arg("b"), py::arg("c"));
+  M.def(
+      "clamp_typing",
+      [Typed](py::handle X, py::handle Lo, py::handle Hi) {
+        auto [TX, LX] = typeArg(X);
+        auto [TL, LL] = typeArg(Lo);
+        auto [TH, LH] = typeArg(Hi);
+        return Typed(typeClamp(TX->getScalar(), LX, TL->getScalar(), LL, TH->getScalar(), LH));
+      },
+      Ref, py::arg("x"), py::arg("lo"), py::arg("hi"));
+  M.def(
       "broadcast_shapes",
       [](std::vector<int64_t> A, std::vector<int64_t> B) -> py::object {
         std::optional<Shape> S = broadcastShapes(A, B);

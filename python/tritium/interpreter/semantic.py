@@ -336,11 +336,13 @@ def _representative(ty):
 _TYPING = {}
 _CASTS_CHECKED = set()
 _SHAPES_CHECKED = set()
-_ACCESSES_CHECKED = set()  # (check, pointer type, operand types) the C++ accepted  # broadcast results checkCommonShape accepted  # (source, dest, rounding) pairs the C++ checkCast accepted
+_ACCESSES_CHECKED = set()
+_UNARY_CHECKED = set()  # (operator, type) pairs typeUnary accepted  # (check, pointer type, operand types) the C++ accepted  # broadcast results checkCommonShape accepted  # (source, dest, rounding) pairs the C++ checkCast accepted
 
 
 def typing(kind, op, lt, llit, rt, rlit):
-    """The binding's binary_typing / compare_typing, cached per types."""
+    """The binding's binary_typing / compare_typing / min_max_typing (op:
+    is_max) / where_typing, cached per types."""
     key = (kind, id(op), id(lt), llit, id(rt), rlit)
     r = _TYPING.get(key)
     if r is None:
@@ -349,6 +351,10 @@ def typing(kind, op, lt, llit, rt, rlit):
         try:
             if kind == "binary":
                 d = _fe.binary_typing(op, a, b)
+            elif kind == "min_max":
+                d = _fe.min_max_typing(op, a, b)
+            elif kind == "where":
+                d = _fe.where_typing(a, b)
             else:
                 d = _fe.compare_typing(op, lt, rt)
             r = (d["computation"], d["lhs"], d["rhs"], d["result"], None)
@@ -358,25 +364,6 @@ def typing(kind, op, lt, llit, rt, rlit):
     if r[4] is not None:
         error(r[4])
     return r
-
-
-_COMP = {}
-
-
-def computation_type(a, alit, b, blit, what):
-    key = (id(a), alit, id(b), blit)
-    r = _COMP.get(key)
-    if r is None:
-        try:
-            r = (_fe.computation_type(_representative(a) if alit else a, _representative(b) if blit else b,
-                                      False), None)
-        except CompilationError as e:
-            msg = getattr(e, "message", None) or str(e)
-            r = (None, msg.replace(" for +", f" for {what}"))
-        _COMP[key] = r
-    if r[1] is not None:
-        error(r[1])
-    return r[0]
 
 
 _SYMBOLS = {
@@ -814,9 +801,7 @@ class InterpreterSemantic:
         lt, llit = self._ty(lhs)
         rt, rlit = self._ty(rhs)
         what = "maximum" if is_max else "minimum"
-        if lt.is_pointer() or rt.is_pointer():
-            error(f"invalid operands of type {lt.name} and {rt.name} for {what}")
-        comp = computation_type(lt, llit, rt, rlit, what)
+        comp = typing("min_max", bool(is_max), lt, llit, rt, rlit)[0]
         if llit:
             check_weak_literal(lhs, comp)
         if rlit:
@@ -842,11 +827,8 @@ class InterpreterSemantic:
         r = _CMP_UFUNCS[opname(op)](x, y)
         return TensorHandle(np.asarray(r), tl.int1, shape)
 
-    _MATH = {
-        "Exp": ("exp", False), "Exp2": ("exp2", False), "Log": ("log", False), "Log2": ("log2", False),
-        "Sqrt": ("sqrt", False), "SqrtRn": ("sqrt_rn", True), "Rsqrt": ("rsqrt", False), "Sin": ("sin", False),
-        "Cos": ("cos", False), "Floor": ("floor", False), "Ceil": ("ceil", False), "Erf": ("erf", False),
-    }
+    _MATH = {"Exp": "exp", "Exp2": "exp2", "Log": "log", "Log2": "log2", "Sqrt": "sqrt", "SqrtRn": "sqrt_rn",
+             "Rsqrt": "rsqrt", "Sin": "sin", "Cos": "cos", "Floor": "floor", "Ceil": "ceil", "Erf": "erf"}
 
     def unary(self, op, x):
         h = self.to_value(x)
@@ -856,16 +838,15 @@ class InterpreterSemantic:
         op = opname(op)
         if op == "Plus":
             return h
+        if (op, id(s)) not in _UNARY_CHECKED:
+            _fe.unary_typing(UnaryOp.__members__[op], s)  # raises the C++ typeUnary's error
+            _UNARY_CHECKED.add((op, id(s)))
         if op == "Neg":
-            if si.is_ptr:
-                error(f"wrong type argument to unary minus ({s.name})")
             if si.bits == 1:
                 return h
             with np.errstate(all="ignore"):
                 return TensorHandle(np.asarray(np.negative(a)), s)
         if op == "Invert":
-            if si.is_ptr or si.is_float:
-                error(f"wrong type argument to unary invert ({s.name})")
             return TensorHandle(np.asarray(np.bitwise_xor(a, _all_ones(si))), s)
         if op == "Not":
             if si.bits == 1 or si.is_ptr:
@@ -873,16 +854,11 @@ class InterpreterSemantic:
                 return TensorHandle(np.asarray(np.logical_not(c.data)), tl.int1)
             return TensorHandle(np.asarray(a == 0), tl.int1)
         if op == "Abs":
-            if si.is_ptr:
-                error(f"unexpected type {s.name} for abs")
             if si.is_int and not si.signed:
                 return h
             with np.errstate(all="ignore"):
                 return TensorHandle(np.asarray(np.abs(a)), s)
-        name, fp32_only = self._MATH[op]
-        if not (s.name == "fp32" or (not fp32_only and s.name == "fp64")):
-            error(f"{name} expects {'fp32' if fp32_only else 'fp32, fp64'}, got {s.name}; cast the operand first "
-                  "(x.to(tl.float32))")
+        name = self._MATH[op]
         with np.errstate(all="ignore"):
             if name == "exp":
                 r = np.exp(a)
@@ -910,13 +886,7 @@ class InterpreterSemantic:
 
     def fma(self, a, b, c):
         x, y, z = self.to_value(a), self.to_value(b), self.to_value(c)
-        for v in (x, y, z):
-            if not (v.sty.is_int() or v.sty.is_float()):
-                error(f"fma expects numbers, got {v.sty.name}")
-        t = computation_type(x.sty, False, y.sty, False, "fma")
-        t = computation_type(z.sty, False, t, False, "fma")
-        if not t.is_float():
-            error(f"fma expects float operands, got {t.name}")
+        t = _fe.fma_typing(x.sty, y.sty, z.sty)
         shape = common_shape(x.data.shape, y.data.shape, "fma")
         shape = common_shape(shape, z.data.shape, "fma")
         xa, ya, za = (self._conform(v, t, shape) for v in (x, y, z))
@@ -937,12 +907,10 @@ class InterpreterSemantic:
         c = self.to_bool(self.to_value(cond))
         xt, xl = self._ty(x)
         yt, yl = self._ty(y)
-        if xt.is_pointer() or yt.is_pointer():
-            if xt != yt:
-                error(f"invalid operands of type {xt.name} and {yt.name} for where")
-            t = xt
+        t, lhs_t = typing("where", None, xt, xl, yt, yl)[:2]
+        if t is None:  # two pointers of one type
+            t = lhs_t
         else:
-            t = computation_type(xt, xl, yt, yl, "where")
             if xl:
                 check_weak_literal(x, t)
             if yl:
@@ -957,13 +925,7 @@ class InterpreterSemantic:
         lot, lol = self._ty(lo)
         hit, hil = self._ty(hi)
         xt, xl = self._ty(x)
-        for t in (xt, lot, hit):
-            if t.is_pointer():
-                error(f"clamp expects numbers, got {t.name}")
-        bounds = computation_type(lot, lol, hit, hil, "clamp")
-        t = computation_type(xt, xl, bounds, False, "clamp")
-        if not t.is_float():
-            error(f"clamp only supports floating point types, got {t.name}")
+        t = _fe.clamp_typing(*(_representative(ty) if lit else ty for ty, lit in ((xt, xl), (lot, lol), (hit, hil))))
         s = common_shape(self._shape(lo), self._shape(hi), "clamp")
         s = common_shape(self._shape(x), s, "clamp")
         v, l, h = (self._conform(o, t, s) for o in (x, lo, hi))
