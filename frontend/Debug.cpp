@@ -5,21 +5,27 @@
 
 using namespace tritium;
 
-TValue Semantic::hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values) {
-  assert(getOpFamily(Op) == OpFamily::Hint && "not a hint opcode");
-  llvm::StringRef Name = getOpcodeName(Op);
-  DType *E = X.Ty->getScalar();
+std::string tritium::checkHint(llvm::StringRef Name, DType *X, llvm::ArrayRef<int64_t> Values) {
+  DType *E = X->getScalar();
   if (!E->isInt() && !E->isPointer())
-    error(Name + " expects integers or pointers, got " + X.Ty->getName());
-  size_t Want = std::max<size_t>(1, X.Ty->getShape().size());
+    return (Name + " expects integers or pointers, got " + X->getName()).str();
+  size_t Want = std::max<size_t>(1, X->getShape().size());
   if (Values.size() != Want)
-    error("Shape of input to " + Name + " does not match the length of " +
-          "values: " + X.Ty->getName() + " needs " + llvm::Twine(Want) +
-          (Want == 1 ? " value" : " values") + ", got " +
-          formatShape(Values));
+    return ("Shape of input to " + Name + " does not match the length of values: " +
+            X->getName() + " needs " + llvm::Twine(Want) + (Want == 1 ? " value" : " values") +
+            ", got " + formatShape(Values))
+        .str();
   for (int64_t V : Values)
     if (V <= 0)
-      error(Name + " values must be positive, got " + formatShape(Values));
+      return (Name + " values must be positive, got " + formatShape(Values)).str();
+  return "";
+}
+
+TValue Semantic::hint(Opcode Op, TValue X, llvm::ArrayRef<int64_t> Values) {
+  assert(getOpFamily(Op) == OpFamily::Hint && "not a hint opcode");
+  std::string Err = checkHint(getOpcodeName(Op), X.Ty, Values);
+  if (!Err.empty())
+    error(Err);
   return make(B.createHint(Op, X.V, Values), X.Ty);
 }
 

@@ -194,6 +194,10 @@ TypeResult typeUnary(Semantic::UnaryOp Op, DType *S);
 TypeResult typeFma(DType *A, DType *B, DType *C);
 TypeResult typeClamp(DType *X, bool XL, DType *Lo, bool LoL, DType *Hi, bool HiL);
 
+/// Why the hint \p Name (multiple_of, max_contiguous, max_constancy) of a
+/// value of type \p X with \p Values is wrong, or "".
+std::string checkHint(llvm::StringRef Name, DType *X, llvm::ArrayRef<int64_t> Values);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

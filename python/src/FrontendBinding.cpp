@@ -544,6 +544,12 @@ void bindTypeRules(py::module_ &M) {
       },
       py::arg("inputs"), py::arg("what"));
   M.def(
+      "check_hint",
+      [Check](const std::string &Name, DType *X, std::vector<int64_t> Values) {
+        Check(checkHint(Name, X, Values));
+      },
+      py::arg("name"), py::arg("x"), py::arg("values"));
+  M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));
   M.def(

@@ -3,13 +3,14 @@
 
 Every ``tl`` builtin calls the current semantic; under the interpreter that
 is an ``InterpreterSemantic``, and a value's handle is a ``TensorHandle``: a
-numpy array (0-d for scalars) and the value's language type. The type rules
-(promotion, weak literals, result types) are asked of the C++ core through
-the binding (``_C.frontend.binary_typing``, ``compare_typing``,
-``computation_type``), so that the interpreter and compiled code agree on
-every dtype; the few rules the binding does not expose (literal range
-checks, casts, shapes, reductions, dot) follow frontend/*.cpp line by line,
-with the same messages.
+numpy array (0-d for scalars) and the value's language type. The rules of
+each operation (types, promotions, shapes, errors) are asked of the C++
+frontend through the binding (``_C.frontend.binary_typing``, ``dot_typing``,
+``reduction_typing``, ``check_cast``, ``check_load``, ``check_*``: the same
+functions the Semantic calls before it emits IR), once per combination of
+types where that is safe, so that the interpreter and compiled code agree on
+every dtype and message; this module evaluates the result on numpy arrays.
+tests/python/test_diagnostics_once.py counts what is still restated here.
 
 Numbers are those of the NVIDIA lowering (codegen/lowering/): integers wrap,
 ``//`` and ``%`` truncate like C, shifts by the width or more give 0 (or the
@@ -1530,16 +1531,7 @@ class InterpreterSemantic:
     def hint(self, op, x, values):
         name = {_fe.Hint.MultipleOf: "multiple_of", _fe.Hint.MaxContiguous: "max_contiguous",
                 _fe.Hint.MaxConstancy: "max_constancy"}.get(op, str(op))
-        e = x.sty
-        if not e.is_int() and not e.is_pointer():
-            error(f"{name} expects integers or pointers, got {x.type.name}")
-        want = max(1, x.data.ndim)
-        if len(values) != want:
-            error(f"Shape of input to {name} does not match the length of values: {x.type.name} needs {want} "
-                  f"{'value' if want == 1 else 'values'}, got {fmt_shape(values)}")
-        for v in values:
-            if v <= 0:
-                error(f"{name} values must be positive, got {fmt_shape(values)}")
+        _fe.check_hint(name, x.type, [int(v) for v in values])
         return x
 
     def debug_barrier(self):
