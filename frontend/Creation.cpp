@@ -83,6 +83,10 @@ std::string tritium::notAConstant(DType *ValueTy) {
   return "expected a Python bool, int or float, got a value of type " + ValueTy->getName();
 }
 
+std::string tritium::notAScalarFill(DType *Block) {
+  return "full expects a scalar value, got a block " + Block->getName();
+}
+
 std::string tritium::checkConstant(const Operand &Lit, DType *Ty) {
   if (!Lit.isLiteral())
     return notAConstant(Lit.getValue().Ty);
@@ -139,7 +143,7 @@ TValue Semantic::full(llvm::ArrayRef<int64_t> Dims, Operand Value, DType *Ty) {
   }
   TValue V = Value.getValue();
   if (V.Ty->isBlock())
-    error("full expects a scalar value, got a block " + V.Ty->getName());
+    error(notAScalarFill(V.Ty));
   V = castTo(V, Ty);
   if (Dims.empty())
     return V;

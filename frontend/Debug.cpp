@@ -77,23 +77,43 @@ void Semantic::deviceAssert(Operand Cond, llvm::StringRef Message,
   B.createAssert(C.V, Message);
 }
 
+std::string tritium::checkExternElementwise(llvm::StringRef Symbol,
+                                           llvm::ArrayRef<DType *> Args, DType *Result) {
+  Shape S;
+  for (DType *A : Args) {
+    if (!A->getScalar()->isInt() && !A->getScalar()->isFloat())
+      return ("extern_elementwise '" + Symbol + "' expects numbers, got " +
+              A->getScalar()->getName())
+          .str();
+    std::string Err = checkCommonShape(S, A->getShape(), Symbol);
+    if (!Err.empty())
+      return Err;
+    S = *broadcastShapes(S, A->getShape());
+  }
+  Result = Result->getScalar();
+  if (!Result->isInt() && !Result->isFloat())
+    return ("extern_elementwise '" + Symbol + "' must return a number, not " +
+            Result->getName())
+        .str();
+  return "";
+}
+
 TValue Semantic::externElementwise(llvm::StringRef Symbol,
                                    llvm::ArrayRef<Operand> Args, DType *Result,
                                    bool Pure) {
   llvm::SmallVector<TValue, 4> Vs;
   Shape S;
+  llvm::SmallVector<DType *, 4> Types;
   for (const Operand &A : Args) {
     Vs.push_back(toValue(A));
-    DType *E = Vs.back().Ty->getScalar();
-    if (!E->isInt() && !E->isFloat())
-      error("extern_elementwise '" + Symbol + "' expects numbers, got " +
-            E->getName());
-    S = commonShape(S, Vs.back().Ty->getShape(), Symbol);
+    Types.push_back(Vs.back().Ty);
   }
+  std::string Err = checkExternElementwise(Symbol, Types, Result);
+  if (!Err.empty())
+    error(Err);
+  for (const TValue &V : Vs)
+    S = *broadcastShapes(S, V.Ty->getShape());
   Result = Result->getScalar();
-  if (!Result->isInt() && !Result->isFloat())
-    error("extern_elementwise '" + Symbol + "' must return a number, not " +
-          Result->getName());
   llvm::SmallVector<Value *, 4> IR;
   for (TValue &V : Vs)
     IR.push_back(expandToShape(V, S).V);

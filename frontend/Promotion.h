@@ -198,6 +198,16 @@ TypeResult typeClamp(DType *X, bool XL, DType *Lo, bool LoL, DType *Hi, bool HiL
 /// value of type \p X with \p Values is wrong, or "".
 std::string checkHint(llvm::StringRef Name, DType *X, llvm::ArrayRef<int64_t> Values);
 
+/// Why operands of type \p T cannot be \p What ("descriptor offsets"...):
+/// they must be integers.
+std::string checkIntegers(llvm::StringRef What, DType *T);
+/// Why tl.extern_elementwise(\p Symbol) of operands of types \p Args
+/// returning \p Result is wrong, or "".
+std::string checkExternElementwise(llvm::StringRef Symbol, llvm::ArrayRef<DType *> Args,
+                                   DType *Result);
+/// The message for tl.full of a block value (of type \p Block).
+std::string notAScalarFill(DType *Block);
+
 /// Wraps a possibly negative \p Axis of a rank-\p Rank value into
 /// [0, Rank), or nullopt if it is outside [-Rank, Rank).
 std::optional<int64_t> wrapAxis(int64_t Axis, int64_t Rank);

@@ -21,6 +21,12 @@
 
 using namespace tritium;
 
+std::string tritium::checkIntegers(llvm::StringRef What, DType *T) {
+  if (T->isInt())
+    return "";
+  return (What + " must be integers, got " + T->getName()).str();
+}
+
 TypeResult tritium::typeTensorDescriptor(DType *Base, size_t NumShape, size_t NumStrides,
                                          llvm::ArrayRef<int64_t> Block,
                                          std::optional<int64_t> LastStride) {
@@ -132,9 +138,9 @@ TValue Semantic::makeTensorDescriptor(TValue Base, llvm::ArrayRef<Operand> Shape
   auto Ints = [&](llvm::ArrayRef<Operand> Xs, DType *To, const char *What) {
     llvm::SmallVector<Value *, 5> Out;
     for (const Operand &X : Xs) {
-      DType *T = typeOf(X);
-      if (!T->isInt())
-        error(llvm::Twine("tensor descriptor ") + What + " must be integers, got " + T->getName());
+      std::string Err = checkIntegers(std::string("tensor descriptor ") + What, typeOf(X));
+      if (!Err.empty())
+        error(Err);
       Out.push_back(castTo(toValue(X), To).V);
     }
     return Out;
@@ -155,9 +161,9 @@ llvm::SmallVector<Value *, 5> Semantic::descriptorOffsets(TValue Desc,
     error(Why);
   llvm::SmallVector<Value *, 5> Out;
   for (const Operand &O : Offsets) {
-    DType *T = typeOf(O);
-    if (!T->isInt())
-      error("descriptor offsets must be integers, got " + T->getName());
+    std::string Err = checkIntegers("descriptor offsets", typeOf(O));
+    if (!Err.empty())
+      error(Err);
     Out.push_back(castTo(toValue(O), DType::getInt(32)).V);
   }
   return Out;
@@ -174,9 +180,9 @@ TValue Semantic::makeBlockPointer(TValue Base, llvm::ArrayRef<Operand> Shape,
   auto Ints = [&](llvm::ArrayRef<Operand> Xs, const char *What) {
     llvm::SmallVector<Value *, 5> Out;
     for (const Operand &X : Xs) {
-      DType *T = typeOf(X);
-      if (!T->isInt())
-        error(llvm::Twine(What) + " of a block pointer must be integers, got " + T->getName());
+      std::string Err = checkIntegers(std::string(What) + " of a block pointer", typeOf(X));
+      if (!Err.empty())
+        error(Err);
       Out.push_back(castTo(toValue(X), DType::getInt(64)).V);
     }
     return Out;

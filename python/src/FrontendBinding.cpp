@@ -550,6 +550,20 @@ void bindTypeRules(py::module_ &M) {
       },
       py::arg("name"), py::arg("x"), py::arg("values"));
   M.def(
+      "check_integers",
+      [Check](const std::string &What, DType *T) { Check(checkIntegers(What, T)); },
+      py::arg("what"), py::arg("dtype"));
+  M.def(
+      "check_extern_elementwise",
+      [Check](const std::string &Symbol, std::vector<DType *> Args, DType *Result) {
+        Check(checkExternElementwise(Symbol, Args, Result));
+      },
+      py::arg("symbol"), py::arg("args"), py::arg("result"));
+  M.def(
+      "check_full_value",
+      [Check](DType *Value) { Check(Value->isBlock() ? notAScalarFill(Value) : ""); },
+      py::arg("value"));
+  M.def(
       "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
       py::arg("start"), py::arg("end"));
   M.def(

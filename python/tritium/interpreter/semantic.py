@@ -707,7 +707,7 @@ class InterpreterSemantic:
             self._check_constant(value, ty)
             return TensorHandle(bcast(lit_array(value, ty), shape), ty)
         if value.data.ndim:
-            error(f"full expects a scalar value, got a block {value.type}")
+            _fe.check_full_value(value.type)
         v = self.cast_to(value, ty)
         return TensorHandle(bcast(v.data, shape), ty)
 
@@ -1090,7 +1090,7 @@ class InterpreterSemantic:
         for x in xs:
             xt = self._ty(x)[0]
             if not xt.is_int():
-                error(f"{what} must be integers, got {xt.name}")
+                _fe.check_integers(what, xt)
             out.append(int(self._conform(x, to)))
         return out
 
@@ -1602,17 +1602,12 @@ class InterpreterSemantic:
 
     def extern_elementwise(self, symbol, args, result, pure=True):
         from .extern import call_extern
-        vs = []
+        vs = [self.to_value(a) for a in args]
+        _fe.check_extern_elementwise(symbol, [v.type for v in vs], result)
         s = ()
-        for a in args:
-            v = self.to_value(a)
-            if not (v.sty.is_int() or v.sty.is_float()):
-                error(f"extern_elementwise '{symbol}' expects numbers, got {v.sty.name}")
-            s = common_shape(s, v.data.shape, symbol)
-            vs.append(v)
+        for v in vs:
+            s = broadcast_shapes(s, v.data.shape)
         res = result.scalar
-        if not (res.is_int() or res.is_float()):
-            error(f"extern_elementwise '{symbol}' must return a number, not {res.name}")
         arrays = [bcast(v.data, s) for v in vs]
         r = call_extern(symbol, arrays, [info(v.sty) for v in vs], info(res))
         return TensorHandle(np.asarray(r, dtype=info(res).np).reshape(s), res)
