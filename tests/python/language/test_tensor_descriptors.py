@@ -7,9 +7,10 @@ two descriptors, and Triton's errors."""
 import numpy as np
 import pytest
 
+import tritium
 import tritium.language as tl
 
-from .helpers import assert_close, expect_error, random_values, rng
+from .helpers import assert_close, expect_error, random_values, rng, tlt
 
 
 def k_desc_load(X, Z, M, N, SM, OM, ON, BM: tl.constexpr, BN: tl.constexpr):
@@ -296,6 +297,41 @@ def test_attention_with_descriptors(backend, stages, warps):
     l = p.sum(1, keepdims=True)
     ref = (p / l) @ v.astype(np.float32)
     assert_close(out.reshape(m, d), ref, "float32", rtol=2e-2, atol=2e-2)
+
+
+def k_desc_dot_bt(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, IN: tl.constexpr):
+    # Liger's fused SwiGLU MLP (inference): x @ W^T with W's tile loaded
+    # through a descriptor as [BN, BK] and transposed in registers; fp32
+    # operands use Triton's default tf32.
+    a_desc = tl.make_tensor_descriptor(A, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(B, [N, K], [K, 1], [BN, BK])
+    om, on = tl.program_id(0) * BM, tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([om, k]), tl.trans(b_desc.load([on, k])), acc=acc)
+    rm, rn = om + tl.arange(0, BM), on + tl.arange(0, BN)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("bm,bk,warps,stages", [(32, 64, 4, 2), (32, 128, 8, 3), (64, 64, 4, 3), (64, 128, 8, 2)])
+def test_descriptor_dot_with_transposed_b(backend, dtype, bm, bk, warps, stages):
+    """Liger's MLP inference kernel failed on the H100 in fp32 (its configs
+    have BM 32 and 64, BN 128); the cause is not known yet: these are its
+    shapes, checked against numpy (tf32 tolerance for fp32)."""
+    m, n, k = 96, 256, 256
+    a = random_values(dtype, (m, k), rng(350))
+    b = random_values(dtype, (n, k), rng(351))
+    c = np.zeros((m, n), dtype=np.float32)
+    try:
+        _, _, out = backend.run(k_desc_dot_bt, (-(-m // bm), n // 128), a.reshape(-1), b.reshape(-1), c.reshape(-1),
+                                m, n, k, BM=bm, BN=128, BK=bk, IN=tlt(dtype), num_warps=warps, num_stages=stages)
+    except tritium.OutOfResources:
+        if backend.name != "compile-hip":
+            raise
+        pytest.skip("the fp32 tiles need more than gfx90a's 64 KiB of LDS (the H100 has 227 KiB)")
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    assert_close(out.reshape(m, n), ref, "float32", rtol=2e-2, atol=5e-2)
 
 
 def k_host_copy(src_desc, dst_desc, OM, ON):
