@@ -14,27 +14,10 @@ import numpy as np
 
 from .benchmark_report import Benchmark, Mark, perf_report
 from .runtime import driver as _driver
+from .runtime.driver import _RETURN_MODES, do_bench
 from .runtime.native import summarize as _summarize
 
 __all__ = ["do_bench", "do_bench_cudagraph", "assert_close", "Benchmark", "Mark", "perf_report"]
-
-_RETURN_MODES = ("min", "max", "mean", "median", "all")
-
-
-def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
-    """Runtime of ``fn()`` in milliseconds: one value (``return_mode``:
-    "min", "max", "mean", "median", "all") or the given ``quantiles``."""
-    assert return_mode in _RETURN_MODES
-    if grad_to_none is not None:
-        inner = fn
-
-        def fn():
-            for x in grad_to_none:
-                x.grad = None
-            return inner()
-    return _driver.active.get().benchmark(fn, quantiles=quantiles, warmup=warmup, rep=rep,
-                                          return_mode=return_mode)
-
 
 def _torch_for_graphs(fn):
     """torch, when a CUDA graph can be captured; else the error saying why

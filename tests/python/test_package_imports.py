@@ -17,7 +17,6 @@ KNOWN_BACK_EDGES = {
     ("compiler", "runtime"),   # the disk cache, the active driver, descriptor expansion
     ("compiler", "backends"),  # the backends' stages (backends import compiler)
     ("compiler", "tools"),     # host tensor descriptors (tools import runtime)
-    ("runtime", "testing"),    # do_bench for the autotuner (testing imports runtime)
     ("runtime", "tools"),      # host tensor descriptors (tools import runtime)
 }
 

@@ -82,8 +82,25 @@ class Driver:
         raise NotImplementedError
 
     def get_benchmarker(self):
-        from ..testing import do_bench
         return do_bench
+
+
+_RETURN_MODES = ("min", "max", "mean", "median", "all")
+
+
+def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
+    """Runtime of ``fn()`` in milliseconds: one value (``return_mode``:
+    "min", "max", "mean", "median", "all") or the given ``quantiles``
+    (``tritium.testing.do_bench``; here, beside the drivers that time it)."""
+    assert return_mode in _RETURN_MODES
+    if grad_to_none is not None:
+        inner = fn
+
+        def fn():
+            for x in grad_to_none:
+                x.grad = None
+            return inner()
+    return active.get().benchmark(fn, quantiles=quantiles, warmup=warmup, rep=rep, return_mode=return_mode)
 
 
 def _needs_a_device(what):
