@@ -275,7 +275,6 @@ TValue Semantic::unary(UnaryOp Op, Operand Operand_) {
 // fma, where, clamp
 //===----------------------------------------------------------------------===//
 
-
 TypeResult tritium::typeFma(DType *A, DType *B, DType *C) {
   for (DType *T : {A, B, C})
     if (!T->isInt() && !T->isFloat())

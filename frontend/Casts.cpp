@@ -59,7 +59,7 @@ std::string tritium::checkCast(DType *From, DType *To, bool Rounding, bool Bitca
   if (S->isFloat() && To->isFloat())
     return "";
   // fp8 converts to and from floats only.
-  if ((S->isFP8() && !S->isPointer()) || To->isFP8())
+  if (S->isFP8() || To->isFP8())
     return cannotCast(S, To);
   if (To->isBool() || (S->isInt() && To->isInt()) || (S->isInt() && To->isFloat()) ||
       (S->isFloat() && To->isInt()) || (S->isInt() && To->isPointer()) ||

@@ -92,6 +92,20 @@ DType *int8Pointer(DType *P) {
 } // namespace
 
 namespace {
+enum class RMW { Add, Max, Min, And, Or, Xor, Xchg };
+
+std::optional<RMW> parseRMW(llvm::StringRef Op) {
+  return llvm::StringSwitch<std::optional<RMW>>(Op)
+      .Case("add", RMW::Add)
+      .Case("max", RMW::Max)
+      .Case("min", RMW::Min)
+      .Case("and", RMW::And)
+      .Case("or", RMW::Or)
+      .Case("xor", RMW::Xor)
+      .Case("xchg", RMW::Xchg)
+      .Default(std::nullopt);
+}
+
 /// The type of an operand (a literal's own type); null for none.
 DType *operandType(const Operand &O) {
   return O.isValue() ? O.getValue().Ty : O.getLiteralType();
@@ -166,8 +180,7 @@ std::string tritium::checkStore(DType *Ptr, DType *Value, DType *Mask) {
 
 std::string tritium::checkAtomicRMW(llvm::StringRef Op, DType *Ptr, DType *Value, DType *Mask,
                                     llvm::StringRef Sem, llvm::StringRef Scope) {
-  static const llvm::StringRef Ops[] = {"add", "max", "min", "and", "or", "xor", "xchg"};
-  if (!llvm::is_contained(Ops, Op))
+  if (!parseRMW(Op))
     return ("unknown atomic operation '" + Op + "'; use add, max, min, and, or, xor or xchg")
         .str();
   std::string Name = ("atomic_" + Op).str();
@@ -285,9 +298,6 @@ void Semantic::store(TValue Ptr, Operand Val, std::optional<Operand> Mask,
 // Atomics
 //===----------------------------------------------------------------------===//
 
-namespace {
-enum class RMW { Add, Max, Min, And, Or, Xor, Xchg };
-} // namespace
 
 TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
                            std::optional<Operand> Mask, llvm::StringRef Sem,
@@ -295,15 +305,7 @@ TValue Semantic::atomicRMW(llvm::StringRef OpName, TValue Ptr, Operand Val,
   std::string Err = checkAtomicRMW(OpName, Ptr.Ty, operandType(Val), operandType(Mask), Sem, Scope);
   if (!Err.empty())
     error(Err);
-  std::optional<RMW> Op = llvm::StringSwitch<std::optional<RMW>>(OpName)
-                              .Case("add", RMW::Add)
-                              .Case("max", RMW::Max)
-                              .Case("min", RMW::Min)
-                              .Case("and", RMW::And)
-                              .Case("or", RMW::Or)
-                              .Case("xor", RMW::Xor)
-                              .Case("xchg", RMW::Xchg)
-                              .Default(std::nullopt);
+  std::optional<RMW> Op = parseRMW(OpName);
   MemSem Order = parseSem(Sem);
   MemScope Where = parseScope(Scope);
   DType *PT = Ptr.Ty->getScalar();

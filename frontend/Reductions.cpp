@@ -26,6 +26,18 @@ using namespace tritium;
 namespace {
 enum class Red { Sum, Max, Min, XorSum, And, Or, Prod };
 
+std::optional<Red> parseReduction(llvm::StringRef Kind) {
+  return llvm::StringSwitch<std::optional<Red>>(Kind)
+      .Case("sum", Red::Sum)
+      .Case("max", Red::Max)
+      .Case("min", Red::Min)
+      .Case("xor_sum", Red::XorSum)
+      .Case("and", Red::And)
+      .Case("or", Red::Or)
+      .Case("prod", Red::Prod)
+      .Default(std::nullopt);
+}
+
 bool isBF16(DType *T) { return T->getName() == "bf16"; }
 
 /// The axis to reduce after Triton's normalization: axis=None flattens the
@@ -102,10 +114,9 @@ std::string tritium::checkReductionInputs(llvm::ArrayRef<DType *> Xs, llvm::Stri
 TypeResult tritium::typeReduction(llvm::StringRef Kind, bool Scan, DType *X, DType *AccDType) {
   auto Fail = [](const llvm::Twine &Msg) { return TypeResult::fail(Msg.str()); };
   bool Arg = !Scan && (Kind == "argmax" || Kind == "argmin");
-  static const llvm::StringRef Kinds[] = {"sum", "max", "min", "xor_sum", "and", "or", "prod"};
   if (Scan && Kind != "sum" && Kind != "prod")
     return Fail("unknown scan '" + Kind + "'; use sum or prod");
-  if (!Scan && !Arg && !llvm::is_contained(Kinds, Kind))
+  if (!Scan && !Arg && !parseReduction(Kind))
     return Fail("unknown reduction '" + Kind + "'; use sum, max, min, xor_sum, and, or or prod");
   std::string Name = Scan ? (Kind == "sum" ? "cumsum" : "cumprod") : Kind.str();
   std::string Err = checkReductionInputs({X}, Name);
@@ -138,15 +149,7 @@ TypeResult tritium::typeReduction(llvm::StringRef Kind, bool Scan, DType *X, DTy
 TValue Semantic::reduce(TValue X, llvm::StringRef Kind,
                         std::optional<int64_t> Axis, bool KeepDims,
                         DType *AccDType) {
-  std::optional<Red> K = llvm::StringSwitch<std::optional<Red>>(Kind)
-                             .Case("sum", Red::Sum)
-                             .Case("max", Red::Max)
-                             .Case("min", Red::Min)
-                             .Case("xor_sum", Red::XorSum)
-                             .Case("and", Red::And)
-                             .Case("or", Red::Or)
-                             .Case("prod", Red::Prod)
-                             .Default(std::nullopt);
+  std::optional<Red> K = parseReduction(Kind);
   TypeResult T = typeReduction(Kind, /*Scan=*/false, X.Ty, AccDType);
   if (!T)
     error(T.Error);

@@ -31,7 +31,7 @@ def package_imports():
             path = os.path.join(dirpath, name)
             rel = os.path.relpath(path, ROOT)
             parts = rel[:-3].split(os.sep)
-            src = parts[0] if len(parts) > 1 else parts[0]
+            src = parts[0]
             with open(path) as f:
                 tree = ast.parse(f.read())
             for node in ast.walk(tree):

@@ -145,9 +145,12 @@ class Autotuner(KernelInterface):
 
     # -- hooks around a timed launch ---------------------------------------
 
-    def _pre_hook(self, full):
+    def _reset_to_zero(self, full):
         for name in self.reset_to_zero:
             full[name].zero_()
+
+    def _pre_hook(self, full):
+        self._reset_to_zero(full)
         for name in self.restore_value:
             self._restored[name] = full[name].clone()
         if self.user_pre_hook:
@@ -262,8 +265,7 @@ class Autotuner(KernelInterface):
                     timings = self._bench(pruned, args, kwargs, grid)
                     # As Triton does: the timed launches accumulated into
                     # reset_to_zero's arguments; the real launch starts at zero.
-                    for name in self.reset_to_zero:
-                        {**nargs, **kwargs}[name].zero_()
+                    self._reset_to_zero({**nargs, **kwargs})
                 if config is None:
                     config = builtins.min(timings, key=lambda c: timings[c][0])
                     if disk:
