@@ -167,7 +167,7 @@ class StubBackend:
             types = []
             for t in sig.values():
                 if t.startswith("tensordesc<"):
-                    from tritium.tools.tensor_descriptor import parameters
+                    from tritium.compiler.descriptors import parameters
                     types += [part for _, part in parameters(t)]
                 elif t != "constexpr":
                     types.append(t)

@@ -16,8 +16,6 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "python", "tritium")
 KNOWN_BACK_EDGES = {
     ("compiler", "runtime"),   # the disk cache, the active driver, descriptor expansion
     ("compiler", "backends"),  # the backends' stages (backends import compiler)
-    ("compiler", "tools"),     # host tensor descriptors (tools import runtime)
-    ("runtime", "tools"),      # host tensor descriptors (tools import runtime)
 }
 
 

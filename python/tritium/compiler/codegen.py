@@ -32,6 +32,7 @@ import types
 import warnings
 
 from .. import _C
+from . import descriptors as _descriptors
 from ..errors import CompilationError, recursion_limit_message
 from .errors import CompileTimeAssertionFailure, UnsupportedLanguageConstruct
 from ..language import core as tl
@@ -467,8 +468,7 @@ class CodeGenerator(ast.NodeVisitor):
                     elif ty.is_tensor_desc():
                         # A host-side descriptor: the parameters the launch
                         # passes for it (base, shape, strides but the last).
-                        from ..tools.tensor_descriptor import parameters
-                        parts = parameters(ty.name)
+                        parts = _descriptors.parameters(ty.name)
                         # The last may be the tensor map: a ptr<i8> argument with
                         # the tensormap attribute, passed by value (128 bytes).
                         has_map = parts[-1][1].startswith("tensormap<")

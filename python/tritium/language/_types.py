@@ -176,6 +176,36 @@ def str_to_ty(name, c=None):
     return t
 
 
+#: dtype names (torch's, numpy's, tl's and Triton's strings) -> signature type string.
+DTYPE_NAMES = {
+    "bool": "i1", "int1": "i1", "i1": "i1",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
+    "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64",
+    "float16": "fp16", "half": "fp16", "fp16": "fp16",
+    "bfloat16": "bf16", "bf16": "bf16",
+    "float32": "fp32", "float": "fp32", "fp32": "fp32",
+    "float64": "fp64", "double": "fp64", "fp64": "fp64",
+    "float8_e4m3fn": "fp8e4nv", "float8e4nv": "fp8e4nv", "fp8e4nv": "fp8e4nv",
+    "float8_e5m2": "fp8e5", "float8e5": "fp8e5", "fp8e5": "fp8e5",
+    "float8_e4m3fnuz": "fp8e4b8", "float8e4b8": "fp8e4b8", "fp8e4b8": "fp8e4b8",
+    "float8_e5m2fnuz": "fp8e5b16", "float8e5b16": "fp8e5b16", "fp8e5b16": "fp8e5b16",
+    "float8e4b15": "fp8e4b15", "fp8e4b15": "fp8e4b15",
+}
+
+
+def dtype_to_str(dtype):
+    """Any dtype object (torch.float32, np.dtype('float32'), tl.float32, the
+    string 'fp32') -> its signature type string ('fp32'), or None."""
+    name = str(dtype)
+    for prefix in ("torch.", "triton.language.", "tritium.language.", "tl."):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    ty = DTYPE_NAMES.get(name)
+    return ty if ty is not None else DTYPE_NAMES.get(getattr(dtype, "name", None))
+
+
 # ---------------------------------------------------------------------------
 # Triton's dtype methods
 # ---------------------------------------------------------------------------

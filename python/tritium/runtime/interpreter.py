@@ -43,7 +43,6 @@ from ..language import core as _core
 from ..interpreter import rewrite as _rw
 from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError, ReadOnlyMemoryError
 from ..interpreter.semantic import DescHandle, DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
-from ..tools.tensor_descriptor import is_descriptor
 from .._C import frontend as _fe
 from .. import language as tl
 from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
@@ -281,7 +280,7 @@ def _convert_args(jit_fn, values, launch_state):
         if p.is_constexpr:
             out.append(v)
             continue
-        if is_descriptor(v):
+        if _jit.is_descriptor(v):
             out.append(_descriptor_arg(p, v, launch_state))
             continue
         if _is_tensor_arg(v):

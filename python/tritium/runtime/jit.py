@@ -40,8 +40,8 @@ import textwrap
 from .. import knobs
 from ..errors import CompilationError, recursion_limit_message
 from . import driver as _driver
-from ..tools.tensor_descriptor import is_descriptor as _is_descriptor
 from .cache import fingerprint
+from ..language import _types
 
 __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
            "cdiv", "next_power_of_2", "TensorWrapper", "reinterpret"]
@@ -62,24 +62,7 @@ def next_power_of_2(n):
 # Argument types
 # --------------------------------------------------------------------------
 
-#: dtype names (torch's, numpy's, tl's and Triton's strings) -> type string.
-_DTYPE_NAMES = {
-    "bool": "i1", "int1": "i1", "i1": "i1",
-    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
-    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
-    "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
-    "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64",
-    "float16": "fp16", "half": "fp16", "fp16": "fp16",
-    "bfloat16": "bf16", "bf16": "bf16",
-    "float32": "fp32", "float": "fp32", "fp32": "fp32",
-    "float64": "fp64", "double": "fp64", "fp64": "fp64",
-    "float8_e4m3fn": "fp8e4nv", "float8e4nv": "fp8e4nv", "fp8e4nv": "fp8e4nv",
-    "float8_e5m2": "fp8e5", "float8e5": "fp8e5", "fp8e5": "fp8e5",
-    "float8_e4m3fnuz": "fp8e4b8", "float8e4b8": "fp8e4b8", "fp8e4b8": "fp8e4b8",
-    "float8_e5m2fnuz": "fp8e5b16", "float8e5b16": "fp8e5b16", "fp8e5b16": "fp8e5b16",
-    "float8e4b15": "fp8e4b15", "fp8e4b15": "fp8e4b15",
-}
-_SCALAR_TYPES = frozenset(_DTYPE_NAMES.values())
+_SCALAR_TYPES = frozenset(_types.DTYPE_NAMES.values())
 #: __cuda_array_interface__ typestr (without byte order) -> type string.
 _TYPESTR = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
             "u1": "u8", "u2": "u16", "u4": "u32", "u8": "u64",
@@ -97,13 +80,7 @@ class _ArgOverflow(_ArgError):
 def _dtype_to_str(dtype):
     """Any dtype object (torch.float32, np.dtype('float32'), tl.float32, the
     string 'fp32') -> Triton's type string, e.g. 'fp32'."""
-    name = str(dtype)
-    for prefix in ("torch.", "triton.language.", "tritium.language.", "tl."):
-        if name.startswith(prefix):
-            name = name[len(prefix):]
-    ty = _DTYPE_NAMES.get(name)
-    if ty is None:
-        ty = _DTYPE_NAMES.get(getattr(dtype, "name", None))
+    ty = _types.dtype_to_str(dtype)
     if ty is None:
         raise _ArgError(f"unsupported tensor dtype {dtype!r}")
     return ty
@@ -212,6 +189,17 @@ def _specialize_other(x, value, align):
     raise _ArgError(f"cannot pass an object of type {type(x).__name__} to a kernel "
                     "(expected a tensor (data_ptr() and dtype, or __cuda_array_interface__), "
                     "an int, a float, a bool, None or a constexpr)")
+
+
+def is_descriptor(x):
+    """Whether ``x`` is a host-side TensorDescriptor (tools.tensor_descriptor):
+    recognized by its class name and its expand(), so that a copy of that
+    module imported under another name (``triton.tools...`` when ``triton``
+    is an alias of ``tritium``) is one too."""
+    return type(x).__name__ == "TensorDescriptor" and callable(getattr(x, "expand", None))
+
+
+_is_descriptor = is_descriptor
 
 
 def _descriptor_spec(d, value, align):

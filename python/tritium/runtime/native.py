@@ -173,7 +173,7 @@ class NativeDriver(_driver.Driver):
             if ty.startswith("tensordesc<"):
                 # What the launch passes for a host-side descriptor
                 # (TensorDescriptor.expand): base, shape, strides but the last.
-                from ..tools.tensor_descriptor import parameters
+                from ..compiler.descriptors import parameters
                 for suffix, part in parameters(ty):
                     names.append(name + suffix)
                     types.append(part)

@@ -16,6 +16,9 @@ parameters).
 from dataclasses import dataclass
 from typing import Any, List
 
+from ..compiler.descriptors import tma_box
+from ..runtime.jit import _specialize, is_descriptor  # noqa: F401 (is_descriptor: part of this module's API)
+
 
 @dataclass
 class TensorDescriptor:
@@ -77,64 +80,6 @@ class TensorDescriptor:
 _HAS_TENSOR_MAP = {}
 
 
-#: runtime.jit's _specialize, imported on first use (jit imports this module;
-#: an import statement per launch would cost more than the rest of expand()).
-_specialize = None
-
-
 def _element_type(base):
     """The type string of ``base``'s elements, as the signature spells it ("fp16")."""
-    global _specialize
-    if _specialize is None:
-        from ..runtime.jit import _specialize
     return _specialize(base, False, False)[0].lstrip("*")
-
-
-def is_descriptor(x):
-    """Whether ``x`` is a TensorDescriptor: of this module's class, or of a
-    copy of the module imported under another name (``triton.tools...``
-    when ``triton`` is an alias of ``tritium``)."""
-    t = type(x)
-    return t is TensorDescriptor or (t.__name__ == "TensorDescriptor" and callable(getattr(x, "expand", None)))
-
-
-def tma_box(type_string):
-    """The box [rows, inner] of the CUtensorMap that a host-side descriptor
-    of signature type ``type_string`` ("tensordesc<fp16[128, 64]>") gets, or
-    None when it gets none. A block qualifies when it is 2-D, of 1-, 2- or
-    4-byte elements, with rows a multiple of 8 up to 256 (TMA boxes have at
-    most 256 rows) and whole 128-byte rows; the box is 128 bytes wide, the
-    width of the 128-byte swizzle, and a wider block is several boxes side
-    by side."""
-    from ..language._types import str_to_ty
-    dt = str_to_ty(type_string)
-    if len(dt.shape) != 2:
-        return None
-    rows, inner = dt.shape
-    bits = dt.desc_element.primitive_bitwidth
-    if bits not in (8, 16, 32):
-        return None
-    size = bits // 8
-    if (inner * size) % 128 or rows % 8 or not 0 < rows <= 256:
-        return None
-    return [rows, 128 // size]
-
-
-def parameters(type_string):
-    """The kernel parameters a host-side descriptor of signature type
-    ``type_string`` ("tensordesc<fp16[64, 64]>") becomes, as (name suffix,
-    type string) pairs: what ``TensorDescriptor.expand`` passes. The last,
-    for a block that ``tma_box`` accepts, is the tensor map
-    ("tensormap<fp16[64, 64]>": the element type and the box), on every
-    target; a kernel that cannot use it ignores it."""
-    from ..language._types import str_to_ty
-    from ..runtime.jit import _dtype_to_str
-    dt = str_to_ty(type_string)
-    rank = len(dt.shape)
-    element = _dtype_to_str(dt.desc_element)
-    out = ([("_base", "*" + element)] + [(f"_shape{i}", "i32") for i in range(rank)]
-           + [(f"_stride{i}", "i64") for i in range(rank - 1)])
-    box = tma_box(type_string)
-    if box is not None:
-        out.append(("_tma", f"tensormap<{element}[{box[0]}, {box[1]}]>"))
-    return out

@@ -401,7 +401,7 @@ def test_host_descriptor_specializes_like_pointers(monkeypatch, aligned):
     ("tensordesc<i1[64, 128]>", None),
 ])
 def test_tma_box(ty, box):
-    from tritium.tools.tensor_descriptor import tma_box
+    from tritium.compiler.descriptors import tma_box
     assert tma_box(ty) == box
 
 
@@ -409,7 +409,8 @@ def test_descriptor_parameters_end_with_the_tensor_map():
     """parameters() and expand() agree: one value per parameter, the tensor
     map's (None: the launcher encodes it) last, only for a TMA block."""
     from tritium.runtime.jit import MockTensor
-    from tritium.tools.tensor_descriptor import TensorDescriptor, parameters
+    from tritium.compiler.descriptors import parameters
+    from tritium.tools.tensor_descriptor import TensorDescriptor
     assert parameters("tensordesc<fp16[128, 128]>") == [
         ("_base", "*fp16"), ("_shape0", "i32"), ("_shape1", "i32"), ("_stride0", "i64"),
         ("_tma", "tensormap<fp16[128, 64]>")]
