@@ -16,12 +16,13 @@ from ._C import Module, list_passes, parse_module, __version__ as tritium_versio
 
 # The Triton API level Tritium implements: programs written for Triton check
 # `triton.__version__` (e.g. for >= 3.0). Tritium's own version is
-# `tritium_version`; the compile cache keys on that one (runtime/cache.py).
+# `tritium_version`; the compile cache keys on that one (compiler/cache.py).
 __version__ = "3.6.0"
 
 # The runtime: @jit, launching, compile(), autotuning (docs/runtime.md).
 from . import knobs, runtime, testing
 from .compiler import compile
+from . import backends  # noqa: F401  (the GPU targets register their stages with compile())
 from .runtime import (Config, JITFunction, KernelInterface, MockTensor, NoBackendError, autotune,
                       cdiv, heuristics, jit, next_power_of_2)
 from .runtime.jit import TensorWrapper, reinterpret

@@ -67,7 +67,7 @@ def test_version_matches_cmake_project():
 
 
 def test_version_is_the_triton_api_level_and_the_cache_keys_on_tritiums_own():
-    from tritium.runtime import cache
+    from tritium.compiler import cache
     assert tritium.__version__ == "3.6.0"
     assert cache.package_version() == tritium.tritium_version != tritium.__version__
 

@@ -15,7 +15,7 @@ override files and its key in ``CompiledKernel.asm``. With no backend for the
 target, compilation stops after ``tir`` and ``asm`` holds ``source`` (for a
 Python kernel) and ``tir``.
 
-A compile first looks in the on-disk cache (runtime/cache.py), keyed by the
+A compile first looks in the on-disk cache (compiler/cache.py), keyed by the
 source's hash, the options, the target and the compiler version; a hit costs
 no frontend work. TRITIUM_ALWAYS_COMPILE, TRITIUM_KERNEL_DUMP,
 TRITIUM_KERNEL_OVERRIDE and TRITIUM_DUMP_IR skip reading it (they need a real
@@ -33,7 +33,14 @@ import time
 
 from .. import knobs
 from .. import _C
-from ..runtime import cache as _cache
+from . import cache as _cache
+from . import descriptors as _descriptors
+
+#: The runtime's active driver (``driver.active``; runtime/driver.py sets it
+#: when it loads): compile()'s default target, and CompiledKernel's launchers
+#: and streams. Set from above so that the compiler imports nothing of the
+#: runtime, which imports the compiler.
+active_driver = None
 
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
            "parse_target", "register_backend", "make_backend", "CompileOptions"]
@@ -532,8 +539,7 @@ class CompiledKernel:
     def make_launcher(self):
         """Asks the active driver for this kernel's launcher (the backend hook);
         raises NoBackendError when there is none."""
-        from ..runtime import driver
-        self.launcher = driver.active.make_launcher(self)
+        self.launcher = active_driver.make_launcher(self)
         return self.launcher
 
     def _init_handles(self):
@@ -563,16 +569,14 @@ class CompiledKernel:
         elif len(args) != len(keep):
             raise TypeError(f"{self.name}[grid](): takes the kernel's {len(kinds)} arguments "
                             f"(or its {len(keep)} non-constexpr ones), got {len(args)}")
-        from ..runtime.jit import _expand_descriptors
-        return _expand_descriptors(args)
+        return _descriptors.expand_descriptors(args)
 
     def __getitem__(self, grid):
         grid = tuple(grid) + (1,) * (3 - len(grid))
 
         def launch(*args, stream=None):
-            from ..runtime import driver
             if stream is None:
-                stream = driver.active.get_current_stream(driver.active.get_current_device())
+                stream = active_driver.get_current_stream(active_driver.get_current_device())
             return self.run(grid[0], grid[1], grid[2], stream, *self._runtime_args(args))
         return launch
 
@@ -628,8 +632,7 @@ def compile(src, target=None, options=None):
     t_start = time.perf_counter()
     src = _as_source(src)
     if target is None:
-        from ..runtime import driver
-        target = driver.active.get_current_target()
+        target = active_driver.get_current_target()
     target = parse_target(target)
     if not isinstance(options, CompileOptions):
         options = make_options(target, options, src.name)

@@ -1,7 +1,8 @@
-"""How a host-side tensor descriptor parameter is compiled: the kernel
+"""How a parameter that takes a host-side TensorDescriptor is compiled: the kernel
 parameters it becomes (``parameters``) and the box of the CUtensorMap that
-Hopper's TMA unit reads it through (``tma_box``). The launcher
-(runtime/native.py) and ``TensorDescriptor.expand`` (tools/) follow them."""
+Hopper's TMA unit reads it through (``tma_box``), and what a launch passes
+for it (``expand_descriptors``). The launcher (runtime/native.py) and
+``TensorDescriptor.expand`` (tools/) follow them."""
 
 from ..language._types import dtype_to_str, str_to_ty
 
@@ -43,3 +44,23 @@ def parameters(type_string):
     if box is not None:
         out.append(("_tma", f"tensormap<{element}[{box[0]}, {box[1]}]>"))
     return out
+
+
+def is_descriptor(x):
+    """Whether ``x`` is a host-side TensorDescriptor (tools.tensor_descriptor):
+    recognized by its class name and its expand(), so that a copy of that
+    module imported under another name (``triton.tools...`` when ``triton``
+    is an alias of ``tritium``) is one too."""
+    return type(x).__name__ == "TensorDescriptor" and callable(getattr(x, "expand", None))
+
+
+def expand_descriptors(args):
+    """The launch arguments with each host-side descriptor replaced by what
+    its kernel parameters receive (TensorDescriptor.expand)."""
+    out = []
+    for a in args:
+        if is_descriptor(a):
+            out.extend(a.expand())
+        else:
+            out.append(a)
+    return tuple(out)

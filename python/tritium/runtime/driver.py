@@ -40,6 +40,7 @@ drivers are runtime/cuda.py and runtime/hip.py, over runtime/native.py.
 import sys
 
 from .. import knobs
+from ..compiler import compiler as _compiler
 
 __all__ = ["Driver", "NullDriver", "NoBackendError", "register", "active", "set_active",
            "reset_active", "driver"]
@@ -123,8 +124,7 @@ class NullDriver(Driver):
         return True
 
     def get_current_target(self):
-        from ..compiler.compiler import parse_target
-        return parse_target(knobs.runtime.default_backend)
+        return _compiler.parse_target(knobs.runtime.default_backend)
 
     def get_current_device(self):
         # The per-device caches are keyed by the target text, so changing
@@ -211,6 +211,10 @@ def reset_active():
     """Triton's name for ``set_active(None)``."""
     active.reset()
 
+
+# The compiler's CompiledKernel launches through the active driver, and
+# compile() takes its target by default.
+_compiler.active_driver = active
 
 #: Triton's ``from triton.runtime.driver import driver`` gives an object with
 #: ``active`` and ``set_active``; here that object is this module.

@@ -280,7 +280,7 @@ def _convert_args(jit_fn, values, launch_state):
         if p.is_constexpr:
             out.append(v)
             continue
-        if _jit.is_descriptor(v):
+        if _jit._is_descriptor(v):
             out.append(_descriptor_arg(p, v, launch_state))
             continue
         if _is_tensor_arg(v):

@@ -42,6 +42,7 @@ from ..errors import CompilationError, recursion_limit_message
 from . import driver as _driver
 from .cache import fingerprint
 from ..language import _types
+from ..compiler.descriptors import expand_descriptors as _expand_descriptors, is_descriptor as _is_descriptor
 
 __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
            "cdiv", "next_power_of_2", "TensorWrapper", "reinterpret"]
@@ -191,17 +192,6 @@ def _specialize_other(x, value, align):
                     "an int, a float, a bool, None or a constexpr)")
 
 
-def is_descriptor(x):
-    """Whether ``x`` is a host-side TensorDescriptor (tools.tensor_descriptor):
-    recognized by its class name and its expand(), so that a copy of that
-    module imported under another name (``triton.tools...`` when ``triton``
-    is an alias of ``tritium``) is one too."""
-    return type(x).__name__ == "TensorDescriptor" and callable(getattr(x, "expand", None))
-
-
-_is_descriptor = is_descriptor
-
-
 def _descriptor_spec(d, value, align):
     """A host-side descriptor: its type string, and one fact per parameter
     it becomes (base, shapes, strides but the last): "D" where the base is
@@ -215,18 +205,6 @@ def _descriptor_spec(d, value, align):
     facts = ("D" if base[1] == "D" else "-") + "".join(
         "D" if value and align and not x & 15 else "-" for x in ints)
     return (ty, facts)
-
-
-def _expand_descriptors(args):
-    """The launch arguments with each host-side descriptor replaced by what
-    its kernel parameters receive (TensorDescriptor.expand)."""
-    out = []
-    for a in args:
-        if _is_descriptor(a):
-            out.extend(a.expand())
-        else:
-            out.append(a)
-    return tuple(out)
 
 
 def _spec_no_value(x):

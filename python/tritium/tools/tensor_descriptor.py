@@ -16,8 +16,8 @@ parameters).
 from dataclasses import dataclass
 from typing import Any, List
 
-from ..compiler.descriptors import tma_box
-from ..runtime.jit import _specialize, is_descriptor  # noqa: F401 (is_descriptor: part of this module's API)
+from ..compiler.descriptors import is_descriptor, tma_box  # noqa: F401 (is_descriptor: this module's API)
+from ..runtime.jit import _specialize
 
 
 @dataclass

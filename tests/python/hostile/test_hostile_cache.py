@@ -13,7 +13,7 @@ CASE = '''
 import hashlib, json, os, shutil, warnings
 import tritium
 from tritium.compiler.compiler import ASTSource
-from tritium.runtime import cache
+from tritium.compiler import cache
 
 m = load_source("""
 import tritium

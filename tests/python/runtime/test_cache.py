@@ -13,7 +13,7 @@ import pytest
 
 from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource
-from tritium.runtime import cache
+from tritium.compiler import cache
 
 from runtime_helpers import load_module
 

@@ -1,0 +1,343 @@
+"""The on-disk kernel cache and the hashes that key it.
+
+Layout: ``$TRITIUM_CACHE_DIR/<key>/`` holds one compiled kernel: a file per
+stage (``add_kernel.tir``, later ``add_kernel.ptx``, ``add_kernel.cubin``),
+its metadata (``add_kernel.json``) and ``manifest.json``, which lists every
+file with its SHA-256, the entry's key, and a checksum of that list.
+
+Robustness, which is the whole point:
+
+* An entry is built in a private temporary directory and published with one
+  ``rename``; readers never see a half-written entry, and two processes
+  compiling the same kernel both succeed (the second rename loses, and its
+  directory is thrown away). Entries are never modified after publication.
+* Every read checks the manifest's shape and checksum, each file's SHA-256
+  and the shape of the kernel's metadata (``_entry_files``); a truncated,
+  corrupt, incomplete or forged entry (or one with a directory or anything
+  but a regular file where a file should be) is moved aside and deleted, and
+  the kernel is compiled again - never served.
+* A cache directory that cannot be written (permissions, full disk) only
+  costs a warning: the compile still returns its kernel.
+
+The key (``compile_key``) covers the kernel's source and, through the
+runtime's ``DependenciesFinder`` (runtime/cache.py), every @jit function and
+constexpr global it reaches; the specialization, the options, the target
+and ``version_key()``: the package version, the extension libraries'
+contents and the compiler's and language's Python sources.
+"""
+
+import functools
+import glob
+import hashlib
+import json
+import keyword
+import os
+import shutil
+import stat
+import time
+import uuid
+import warnings
+
+from .. import knobs
+
+__all__ = ["FileCacheManager", "compile_key", "version_key", "triton_key", "write_atomic", "package_version"]
+
+MANIFEST = "manifest.json"
+_FORMAT = 1
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic(path, data):
+    """Writes ``data`` (bytes) to ``path`` through a temporary file in the same
+    directory and ``os.replace``: readers see the old file or the new one."""
+    tmp = f"{path}.tmp.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _manifest_checksum(key, files):
+    return _sha256(json.dumps([_FORMAT, key, files], sort_keys=True).encode())
+
+
+class FileCacheManager:
+    """One entry of the on-disk cache, ``<cache dir>/<key>``."""
+
+    def __init__(self, key, cache_dir=None):
+        self.key = key
+        self.cache_dir = cache_dir or knobs.cache.dir
+        self.entry = os.path.join(self.cache_dir, key)
+
+    def paths(self, files):
+        return {name: os.path.join(self.entry, name) for name in files}
+
+    def load(self):
+        """The entry's files ({name: bytes}) if it exists and is sound
+        (``_entry_files``); None otherwise. Anything wrong with an entry -
+        a damaged or forged file, a directory where a file should be, a file
+        that cannot be read - is a miss that deletes the entry, so that the
+        kernel is compiled again and stored afresh."""
+        try:
+            raw = _read_file(os.path.join(self.entry, MANIFEST))
+        except FileNotFoundError:
+            if os.path.lexists(self.entry):  # an entry without a manifest
+                self.discard()
+            return None
+        except OSError:
+            self.discard()
+            return None
+        files = _entry_files(self.key, raw, lambda name: _read_file(os.path.join(self.entry, name)))
+        if files is None:
+            self.discard()
+        return files
+
+    def store(self, files):
+        """Publishes ``files`` ({name: str or bytes}) as this entry; returns
+        their paths, or {} when the cache directory cannot be written."""
+        data = {n: (v if isinstance(v, bytes) else v.encode()) for n, v in files.items()}
+        digests = {n: _sha256(v) for n, v in data.items()}
+        manifest = {"format": _FORMAT, "key": self.key, "files": digests,
+                    "checksum": _manifest_checksum(self.key, digests)}
+        tmp = os.path.join(self.cache_dir, f".tmp.{self.key[:16]}.{os.getpid()}."
+                                           f"{uuid.uuid4().hex[:8]}")
+        try:
+            os.makedirs(self.cache_dir, exist_ok=True)
+            os.mkdir(tmp)
+            for name, blob in data.items():
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(blob)
+            # The manifest goes last: a directory without one is never valid.
+            with open(os.path.join(tmp, MANIFEST), "wb") as f:
+                f.write(json.dumps(manifest, sort_keys=True).encode())
+            try:
+                os.rename(tmp, self.entry)
+            except OSError:
+                # Another process published the same entry first; keep theirs.
+                shutil.rmtree(tmp, ignore_errors=True)
+            _sweep_once(self.cache_dir)
+        except OSError as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            warnings.warn(f"tritium: cannot write the kernel cache in {self.cache_dir} ({e}); "
+                          "set TRITIUM_CACHE_DIR to a writable directory", RuntimeWarning,
+                          stacklevel=3)
+            return {}
+        return self.paths(data)
+
+    def discard(self):
+        """Moves the entry aside, then deletes it, so that no reader ever
+        opens a half-deleted directory under the entry's name."""
+        trash = os.path.join(self.cache_dir, f".trash.{self.key[:16]}.{os.getpid()}."
+                                             f"{uuid.uuid4().hex[:8]}")
+        try:
+            os.rename(self.entry, trash)
+        except OSError:
+            return
+        if os.path.isdir(trash) and not os.path.islink(trash):
+            shutil.rmtree(trash, ignore_errors=True)
+        else:  # a file (or link) where the entry's directory should be
+            try:
+                os.unlink(trash)
+            except OSError:
+                pass
+
+
+def _read_file(path):
+    """The bytes of a regular file; OSError for anything else (a directory,
+    a symbolic link, a FIFO or device, which could block or never end)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            return f.read()
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _entry_files(key, raw_manifest, read):
+    """The one check of an entry on read: its files ({name: bytes}) if the
+    manifest (``raw_manifest``, bytes) has the shape ``store`` writes and
+    its checksum holds, every file it lists reads (``read(name)``) with its
+    SHA-256, and every metadata file (``*.json``) has the shape
+    ``compile()`` writes (``_metadata_ok``); None otherwise."""
+    try:
+        manifest = json.loads(raw_manifest)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT or manifest.get("key") != key:
+        return None
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(
+            _is_entry_file_name(n) and isinstance(d, str) and len(d) == 64 for n, d in files.items()):
+        return None
+    if manifest.get("checksum") != _manifest_checksum(key, files):
+        return None
+    out = {}
+    for name, digest in files.items():
+        try:
+            data = read(name)
+        except OSError:
+            return None
+        if _sha256(data) != digest:
+            return None
+        out[name] = data
+    for name, data in out.items():
+        if name.endswith(".json"):
+            try:
+                meta = json.loads(data)
+            except (ValueError, RecursionError):
+                return None
+            if not _metadata_ok(meta, key):
+                return None
+    return out
+
+
+def _is_entry_file_name(name):
+    """A name store() could have written: a plain file of the entry."""
+    return (isinstance(name, str) and name not in ("", MANIFEST) and not name.startswith(".")
+            and "/" not in name and os.sep not in name and "\0" not in name)
+
+
+def _is_int(v, low=0):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+#: What the readers of a kernel's metadata (CompiledKernel, the launchers)
+#: need of each field they read, besides every key being a field name.
+_METADATA_CHECKS = {
+    "name": lambda v: isinstance(v, str) and _is_entry_file_name(v + ".json"),
+    "stages": lambda v: isinstance(v, list) and all(isinstance(s, str) and _is_entry_file_name("x." + s)
+                                                    for s in v),
+    "target": lambda v: (isinstance(v, list) and len(v) in (3, 4) and isinstance(v[0], str)
+                         and (_is_int(v[1]) or isinstance(v[1], str)) and _is_int(v[2], 1)
+                         and (len(v) == 3 or v[3] is None or isinstance(v[3], str))),
+    "num_warps": lambda v: _is_int(v, 1),
+    "num_stages": lambda v: _is_int(v),
+    "num_ctas": lambda v: v is None or _is_int(v),
+    "shared": lambda v: v is None or _is_int(v),
+    "signature": lambda v: v is None or (isinstance(v, dict) and all(isinstance(t, str) for t in v.values())),
+    "equal_to_1": lambda v: isinstance(v, list) and all(_is_int(i) for i in v),
+    "n_regs": lambda v: v is None or _is_int(v),
+    "n_spills": lambda v: v is None or _is_int(v),
+    "n_max_threads": lambda v: v is None or _is_int(v),
+}
+_REQUIRED_METADATA = ("name", "hash", "stages", "target", "num_warps")
+
+
+def _metadata_ok(meta, key):
+    """Whether a kernel's metadata (parsed JSON) has the shape compile()
+    writes: a dict of field names (it becomes a namedtuple), of this entry
+    (``hash`` is its key), with the fields its readers need well typed."""
+    if not isinstance(meta, dict) or any(k not in meta for k in _REQUIRED_METADATA):
+        return False
+    if not all(isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k) and not k.startswith("_")
+               for k in meta):
+        return False
+    if meta["hash"] != key:
+        return False
+    return all(check(meta[k]) for k, check in _METADATA_CHECKS.items() if k in meta)
+
+
+_swept = set()
+#: Temporary and trash directories older than this are leftovers of a
+#: process that died mid-write; a live writer takes milliseconds.
+STALE_SECONDS = 3600
+
+
+def _sweep_once(cache_dir):
+    """Once per process and directory: deletes stale ``.tmp.*``/``.trash.*``."""
+    if cache_dir in _swept:
+        return
+    _swept.add(cache_dir)
+    now = time.time()
+    try:
+        names = os.listdir(cache_dir)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith((".tmp.", ".trash.")):
+            path = os.path.join(cache_dir, name)
+            try:
+                if now - os.stat(path).st_mtime > STALE_SECONDS:
+                    shutil.rmtree(path, ignore_errors=True)
+            except OSError:
+                pass
+
+
+# --------------------------------------------------------------------------
+# Version key
+# --------------------------------------------------------------------------
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@functools.lru_cache(maxsize=None)
+def package_version():
+    try:
+        from .. import _C
+        return str(_C.__version__)
+    except ImportError:
+        return "unknown"
+
+
+def _file_digest(path):
+    """SHA-256 of a (large) file's contents, memoized across processes by
+    its (path, size, mtime, inode) in the cache directory's ``.stamps``."""
+    st = os.stat(path)
+    stamp = _sha256(f"{path}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}".encode())[:32]
+    stamp_path = os.path.join(knobs.cache.dir, ".stamps", stamp)
+    try:
+        with open(stamp_path) as f:
+            digest = f.read()
+        if len(digest) == 64:
+            return digest
+    except OSError:
+        pass
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    digest = h.hexdigest()
+    try:
+        os.makedirs(os.path.dirname(stamp_path), exist_ok=True)
+        write_atomic(stamp_path, digest.encode())
+    except OSError:
+        pass
+    return digest
+
+
+@functools.lru_cache(maxsize=None)
+def version_key():
+    """The compiler's identity: package version, the contents of the
+    extension libraries, and the compiler's and language's Python sources."""
+    h = hashlib.sha256(package_version().encode())
+    for so in sorted(glob.glob(os.path.join(_PKG_DIR, "*.so"))):
+        h.update(os.path.basename(so).encode() + _file_digest(so).encode())
+    for sub in ("compiler", "language"):
+        for py in sorted(glob.glob(os.path.join(_PKG_DIR, sub, "**", "*.py"), recursive=True)):
+            with open(py, "rb") as f:
+                h.update(os.path.relpath(py, _PKG_DIR).encode() + f.read())
+    return h.hexdigest()
+
+
+def triton_key():
+    """Triton's name for the compiler's identity (torch._inductor keys its
+    caches on it)."""
+    return f"tritium-{package_version()}-{version_key()}"
+
+
+def compile_key(src_hash, options_hash, target, backend_version=""):
+    text = "|".join([src_hash, options_hash, str(target), str(backend_version), version_key()])
+    return _sha256(text.encode())
