@@ -32,6 +32,16 @@ unsigned tritium::getSharedElementBytes(Type *T) {
   return std::max(1u, T->getScalarSizeInBits() / 8);
 }
 
+const Value &tritium::stripMemDescViews(const Value &MemDesc) {
+  const Value *V = &MemDesc;
+  while (const Instruction *Def = V->getDefiningInstruction()) {
+    if (Def->getOpcode() != Opcode::MemDescTrans)
+      break;
+    V = Def->getOperand(0);
+  }
+  return *V;
+}
+
 bool tritium::conversionNeedsSharedMemory(const LinearLayout &Src,
                                           const LinearLayout &Dst) {
   return !registerMapping(Src, Dst);
@@ -341,8 +351,9 @@ SharedMemoryAllocation SharedMemoryAllocation::run(Function &F, AnalysisManager 
 }
 
 namespace {
-/// The local_alloc a memdesc value comes from: through memdesc_index, and
-/// through phis whose incoming memdescs all come from one; null otherwise.
+/// The local_alloc a memdesc value comes from: through memdesc_index and
+/// memdesc_trans, and through phis whose incoming memdescs all come from
+/// one; null otherwise.
 const Instruction *allocationOf(const Value &V) {
   llvm::SmallPtrSet<const Value *, 8> Seen;
   llvm::SmallVector<const Value *, 8> Work = {&V};
@@ -361,6 +372,7 @@ const Instruction *allocationOf(const Value &V) {
       Alloc = Def;
       break;
     case Opcode::MemDescIndex:
+    case Opcode::MemDescTrans:
       Work.push_back(Def->getOperand(0));
       break;
     case Opcode::Phi:
@@ -387,7 +399,8 @@ Interval allocationLiveRange(const Instruction &Alloc, const ProgramOrder &Order
     R = R.hull(Order.getLiveRange(*V));
     for (const Use &U : V->uses()) {
       const Instruction *User = U.getUser();
-      if (User->getOpcode() == Opcode::MemDescIndex || User->getOpcode() == Opcode::Phi)
+      if (User->getOpcode() == Opcode::MemDescIndex || User->getOpcode() == Opcode::MemDescTrans ||
+          User->getOpcode() == Opcode::Phi)
         Work.push_back(User->getResult(0));
     }
   }
@@ -494,7 +507,7 @@ RingSlot ringSlotOf(const Value *Index, int64_t Count) {
 /// (a memdesc_index straight off the allocation), narrows them to that
 /// buffer for a constant index, or names the ring's slot for a remainder.
 void narrowToBuffer(const Value &MemDesc, const SharedBuffer &Buf, SharedAccess &A) {
-  const Instruction *Index = MemDesc.getDefiningInstruction();
+  const Instruction *Index = stripMemDescViews(MemDesc).getDefiningInstruction();
   if (!Index || Index->getOpcode() != Opcode::MemDescIndex ||
       Index->getOperand(0)->getDefiningInstruction() != Buf.Owner)
     return;

@@ -79,6 +79,10 @@ class Value;
 /// Bytes one element of \p T takes in shared memory (i1 takes a byte).
 unsigned getSharedElementBytes(Type *T);
 
+/// \p MemDesc seen through the views that keep its bytes (memdesc_trans):
+/// the memdesc that names which bytes they are.
+const Value &stripMemDescViews(const Value &MemDesc);
+
 /// Whether converting \p Src to \p Dst moves data between threads (and so
 /// goes through shared memory).
 bool conversionNeedsSharedMemory(const LinearLayout &Src, const LinearLayout &Dst);

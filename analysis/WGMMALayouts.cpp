@@ -125,15 +125,15 @@ bool tritium::wgmmaStaysInFlight(const Instruction &Dot) {
   if (Exit->getSinglePredecessor() != Header)
     return false;
   // Each operand is read from a ring slot the pipeliner fills by
-  // asynchronous copies, or from a buffer made before the loop. A buffer
-  // stored from registers in the body (a local_alloc of a transposed load
-  // that was not staged) is overwritten by the next iteration while the
-  // group still reads it.
+  // asynchronous copies (directly or through memdesc_trans), or from a
+  // buffer made before the loop. A buffer stored from registers in the
+  // body (a value computed in the loop) is overwritten by the next
+  // iteration while the group still reads it.
   for (unsigned K = 0; K < 2; ++K) {
     const Instruction *Def = Dot.getOperand(K)->getDefiningInstruction();
     if (!Def || Def->getOpcode() != Opcode::LocalLoad)
       return false;
-    const Instruction *Buf = Def->getOperand(0)->getDefiningInstruction();
+    const Instruction *Buf = stripMemDescViews(*Def->getOperand(0)).getDefiningInstruction();
     bool InLoop = Buf && (Buf->getParent() == Header || Buf->getParent() == Body);
     if (InLoop && Buf->getOpcode() != Opcode::MemDescIndex)
       return false;

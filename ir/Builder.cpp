@@ -219,6 +219,15 @@ Value *IRBuilder::createMemDescIndex(Value *MemDesc, Value *Index) {
   return single(create(Opcode::MemDescIndex, {M->getBufferType()}, {MemDesc, Index}));
 }
 
+Value *IRBuilder::createMemDescTrans(Value *MemDesc, llvm::ArrayRef<int64_t> Order) {
+  auto *M = llvm::dyn_cast<MemDescType>(MemDesc->getType());
+  if (!M || M->hasBufferDim() || Order.size() != M->getBufferShape().size())
+    reportError(CurLoc, "'memdesc_trans' needs one buffer of as many dimensions as the order, got " +
+                            MemDesc->getType()->str());
+  return single(create(Opcode::MemDescTrans, {M->getTransposed(Order)}, {MemDesc},
+                       {attr(AttrKey::Order, AttrValue::intList(Order))}));
+}
+
 Instruction *IRBuilder::createLocalDealloc(Value *MemDesc) {
   return create(Opcode::LocalDealloc, {}, {MemDesc});
 }

@@ -121,6 +121,7 @@ public:
   Instruction *createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                   llvm::ArrayRef<Value *> Offsets, Value *Pred);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);
+  Value *createMemDescTrans(Value *MemDesc, llvm::ArrayRef<int64_t> Order);
   Instruction *createLocalDealloc(Value *MemDesc);
   Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,
                          Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,

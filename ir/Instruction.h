@@ -54,6 +54,7 @@ enum class OpFamily : uint8_t {
   LocalLoad,
   LocalStore,
   MemDescIndex,
+  MemDescTrans,
   LocalDealloc,
   AsyncCopy,
   AsyncCommitGroup,

@@ -598,6 +598,24 @@ std::string MemDescIndexInst::checkFamilyTypes() const {
   return expectResult(*this, M->getBufferType());
 }
 
+std::string MemDescTransInst::checkFamilyTypes() const {
+  TRY(counts(*this, 1, 1, 1));
+  TRY(allowAttrs(*this, {AttrKey::Order}));
+  TRY(requireAttr(*this, AttrKey::Order));
+  MemDescType *M;
+  TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
+  if (M->hasBufferDim())
+    return "'memdesc_trans' needs one buffer (memdesc_index it first), got " + ty(M);
+  llvm::SmallSet<int64_t, 4> Seen;
+  bool Perm = getOrder().size() == M->getBufferShape().size();
+  for (int64_t D : getOrder())
+    Perm &= D >= 0 && D < int64_t(M->getBufferShape().size()) && Seen.insert(D).second;
+  if (!Perm)
+    return "'memdesc_trans' order " + shapeStr(getOrder()) +
+           " is not a permutation of the dimensions of " + ty(M);
+  return expectResult(*this, M->getTransposed(getOrder()));
+}
+
 std::string LocalDeallocInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 0));
   TRY(allowAttrs(*this, {}));

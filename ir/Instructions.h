@@ -128,6 +128,16 @@ class MemDescIndexInst : public Instruction {
   Value *getIndex() const { return getOperand(1); }
 };
 
+/// %t = memdesc_trans %m {order = [1, 0]} : memdesc<...>: the buffer %m
+/// with its dimensions permuted (result dimension i is %m's Order[i]): the
+/// same bytes, a view. A dot reads a transposed operand through it where
+/// the operand was stored as it was loaded.
+class MemDescTransInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MemDescTrans)
+  Value *getMemDesc() const { return getOperand(0); }
+  llvm::ArrayRef<int64_t> getOrder() const { return getIntListAttr(AttrKey::Order); }
+};
+
 /// local_dealloc %m: the allocation's end (its buffer may be reused after).
 class LocalDeallocInst : public Instruction {
   TRITIUM_FAMILY_CLASS(LocalDealloc)

@@ -170,6 +170,21 @@ MemDescType *MemDescType::getBufferType() const {
   return get(Elem, getBufferShape(), Layout, Mutable);
 }
 
+MemDescType *MemDescType::getTransposed(llvm::ArrayRef<int64_t> Order) const {
+  assert(!hasBufferDim() && Order.size() == Dims.size() && "getTransposed: not a permutation");
+  // The bases' coordinates and the sizes move; the names stay in place
+  // (dim0, dim1, ...), so that equal layouts compare equal.
+  llvm::SmallVector<unsigned, 4> Perm(Order.begin(), Order.end());
+  LinearLayout Moved = Layout.transposeOuts(Perm);
+  llvm::SmallVector<LinearLayout::OutDim, 4> Outs;
+  Shape Permuted;
+  for (unsigned I = 0; I < Perm.size(); ++I) {
+    Outs.push_back({Layout.getOutDims()[I].Name, Moved.getOutDims()[I].Size});
+    Permuted.push_back(Dims[Perm[I]]);
+  }
+  return get(Elem, Permuted, LinearLayout(Moved.getInDims(), Outs), Mutable);
+}
+
 std::string TensorDescType::check(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
   if (!Elem->isInt() && !Elem->isFloat())
     return "a tensor descriptor holds integers or floats, not " + Elem->str();

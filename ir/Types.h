@@ -231,6 +231,9 @@ public:
   static std::string check(Type *Elem, llvm::ArrayRef<int64_t> Dims, const LinearLayout &Layout);
   /// This type with one buffer: the buffer dimension dropped.
   MemDescType *getBufferType() const;
+  /// The same bytes with the dimensions permuted: dimension i of the result
+  /// is this one's \p Order[i] (one buffer; \p Order a permutation).
+  MemDescType *getTransposed(llvm::ArrayRef<int64_t> Order) const;
   static bool classof(const Type *T) { return T->getKind() == Kind::MemDesc; }
 
 private:

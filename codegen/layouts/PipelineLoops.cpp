@@ -13,7 +13,8 @@
 //               %v.ahead = phi [v at iteration S-1], [its next value]  (each
 //                           loop-carried value the addresses depend on)
 //   body:       async_wait {num = S-2}    (iteration i's group has landed)
-//               %cur = memdesc_index %ring, %n mod S   (the local_alloc's uses)
+//               %cur = memdesc_index %ring, %n mod S   (the local_alloc's uses;
+//                           a memdesc_trans of it is made again of %cur)
 //               async_copy %ring[(%n + S-1) mod S], %ptrs_{i+S-1}, ...
 //               async_commit_group
 //               ... local_load %cur, dot ...
@@ -342,8 +343,7 @@ private:
     }
     for (StagedLoad &SL : Loads) {
       B.setInsertPoint(SL.Alloc);
-      Value *Cur = B.createMemDescIndex(SL.Ring, ReadSlot);
-      SL.Alloc->getResult(0)->replaceAllUsesWith(Cur);
+      replaceBuffer(SL.Alloc->getResult(0), B.createMemDescIndex(SL.Ring, ReadSlot));
     }
     B.setInsertPoint(First);
     if (Instruction *Dot = WGMMA ? lastWGMMADot(First) : nullptr) {
@@ -381,6 +381,24 @@ private:
         for (unsigned K = 0; Barriers && K < Stages; ++K)
           B.createInvalBarrier(B.createMemDescIndex(Barriers, B.getInt32(K)));
       }
+  }
+
+  /// Replaces the buffer \p Old by the ring slot \p New: the views of
+  /// \p Old (memdesc_trans, a transposed operand) are made again of
+  /// \p New, as a view's type follows its operand's (a slot is mutable).
+  void replaceBuffer(Value *Old, Value *New) {
+    llvm::SmallVector<Instruction *, 2> Views;
+    for (const Use &U : Old->uses())
+      if (U.getUser()->getOpcode() == Opcode::MemDescTrans)
+        Views.push_back(U.getUser());
+    for (Instruction *View : Views) {
+      B.setInsertPoint(View);
+      B.setLoc(View->getLoc());
+      replaceBuffer(View->getResult(0),
+                    B.createMemDescTrans(New, llvm::cast<MemDescTransInst>(View)->getOrder()));
+      View->eraseFromParent();
+    }
+    Old->replaceAllUsesWith(New);
   }
 
   static int64_t bytesOf(const StagedLoad &S) {

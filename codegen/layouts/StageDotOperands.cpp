@@ -28,6 +28,15 @@
 // renaming of registers (the P of attention, from one dot's accumulator to
 // the next one's A) stays: it costs nothing.
 //
+// An operand that is `trans %x` (b.T of a loaded [N, K] tile) is stored as
+// %x, in that layout with its dimensions permuted back, and read through
+// `memdesc_trans`: the same bytes, and %x stays a load the pipeliner can
+// stage:
+//
+//   %sb = local_alloc %x : memdesc<NxK x f16, <swizzled, permuted>>
+//   %bt = memdesc_trans %sb {order = [1, 0]} : memdesc<KxN x f16, <swizzled>>
+//   %b2 = local_load %bt {layout = <B operand>}
+//
 // Option nvmma=1 (sm_90a): the operands of a dot placed for wgmma
 // (analysis/WGMMALayouts.h) take the NVMMA layout instead, which wgmma
 // reads through matrix descriptors (it is the layout above for rows of
@@ -72,7 +81,11 @@ bool isRenaming(const Instruction &Convert) {
 
 /// The local_alloc of the source of \p Convert, before \p B's insertion
 /// point, in the swizzled layout that keeps its register-contiguous
-/// dimension contiguous (the NVMMA one where \p NVMMA and it fits).
+/// dimension contiguous (the NVMMA one where \p NVMMA and it fits). A
+/// source that is a `trans %x` is stored as %x, in that layout with its
+/// dimensions permuted back, and read through memdesc_trans: the same
+/// bytes, and %x, when it is a load, stays one that pipeline-loops can
+/// stage (b.T of a loaded [N, K] tile, K^T in attention).
 Value *allocate(IRBuilder &B, Instruction &Convert, bool NVMMA) {
   Value *Src = Convert.getOperand(0);
   Instruction *SrcDef = Src->getDefiningInstruction();
@@ -84,8 +97,25 @@ Value *allocate(IRBuilder &B, Instruction &Convert, bool NVMMA) {
     ForWGMMA = nvmmaSharedLayout(T->getShape(), Contiguous, Bytes);
   LinearLayout Shared =
       ForWGMMA ? *ForWGMMA : swizzledSharedLayout(T->getShape(), Contiguous, Bytes);
-  return B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, false),
-                            Src);
+  auto *Ty = MemDescType::get(T->getScalarType(), T->getShape(), Shared, false);
+  auto *Trans = llvm::dyn_cast_or_null<TransInst>(SrcDef);
+  if (!Trans)
+    return B.createLocalAlloc(Ty, Src);
+  llvm::ArrayRef<int64_t> Order = Trans->getOrder();
+  llvm::SmallVector<int64_t, 4> Inverse(Order.size());
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Inverse[Order[I]] = I;
+  Value *Stored = B.createLocalAlloc(Ty->getTransposed(Inverse), Trans->getSrc());
+  return B.createMemDescTrans(Stored, Order);
+}
+
+/// Erases \p Convert, and the `trans` it read if nothing else reads that
+/// (so that a load it transposed has the local_alloc as its one user).
+void eraseConversion(Instruction *Convert) {
+  Instruction *Src = Convert->getOperand(0)->getDefiningInstruction();
+  Convert->eraseFromParent();
+  if (Src && Src->getOpcode() == Opcode::Trans && Src->getResult(0)->use_empty())
+    Src->eraseFromParent();
 }
 
 /// A local_load of \p Mem at \p B's insertion point in \p Convert's
@@ -143,7 +173,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
     Dot.setOperand(K, readAs(B, Mem, *Convert));
     if (Convert->getResult()->use_empty() && !Hoisted.count(Convert))
-      Convert->eraseFromParent();
+      eraseConversion(Convert);
   }
   return true;
 }
@@ -157,7 +187,7 @@ void finishHoisted(Instruction &Convert, Value *Mem) {
     B.setLoc(Convert.getLoc());
     Convert.getResult()->replaceAllUsesWith(readAs(B, Mem, Convert));
   }
-  Convert.eraseFromParent();
+  eraseConversion(&Convert);
 }
 
 class StageDotOperandsPass : public FunctionPass {

@@ -416,6 +416,9 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
                        B.CreateMul(C.scalar(X.getIndex()), B.getInt32(uint32_t(BufferBytes))))});
     return;
   }
+  case Opcode::MemDescTrans: // a view: the same bytes, the type says how
+    C.set(I.getResult(0), {C.scalar(I.getOperand(0))});
+    return;
   case Opcode::LocalDealloc:
     return; // the allocator already reuses the memory after the last use
   case Opcode::AsyncCopy:

@@ -275,6 +275,7 @@ void LoweringContext::flushWGMMA(const Instruction *Next) {
     case OpFamily::Broadcast:
     case OpFamily::ExpandDims:
     case OpFamily::MemDescIndex:
+    case OpFamily::MemDescTrans:
       return;
     default:
       break;

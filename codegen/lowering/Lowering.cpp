@@ -128,6 +128,7 @@ private:
     case OpFamily::LocalLoad:
     case OpFamily::LocalStore:
     case OpFamily::MemDescIndex:
+    case OpFamily::MemDescTrans:
     case OpFamily::LocalDealloc:
     case OpFamily::AsyncCopy:
     case OpFamily::AsyncCommitGroup:

@@ -482,6 +482,37 @@ join:
   CHECK(A.getAccesses(P.inst("b0")).empty());
 }
 
+TEST_CASE("shared memory: a memdesc_trans view is its buffer's bytes") {
+  std::string S = "<offset=[[1], [2], [4], [8], [16], [32], [64], [128]], shape=[256]>";
+  std::string One = "memdesc<256 x f32, " + S + ", mutable>";
+  Parsed P(R"(kernel @k() {
+bb0:
+  %two = local_alloc : memdesc<2 x 256 x f32, )" + S + R"(, mutable>
+  %one = constant 1 : i32
+  %b1 = memdesc_index %two, %one : )" + One + R"(
+  %t = memdesc_trans %b1 {order=[0]} : )" + One + R"(
+  %late = local_alloc : )" + One + R"(
+  %v = local_load %t {layout=$A} : <256 x f32>
+  local_store %late, %v
+  ret
+}
+)");
+  DominatorTree DT(*P.F);
+  SharedMemoryAllocation A(*P.F, DT);
+  const SharedBuffer *Two = A.getAllocation(P.value("two"));
+  const SharedBuffer *Late = A.getAllocation(P.value("late"));
+  REQUIRE(Two);
+  REQUIRE(Late);
+  CHECK(A.getAllocation(P.value("t")) == Two);
+  // The read through the view keeps %two alive past %late's start.
+  CHECK(Two->Live.intersects(Late->Live));
+  CHECK_FALSE(Two->bytes().intersects(Late->bytes()));
+  SharedAccesses Load = A.getAccesses(P.inst("v"));
+  REQUIRE(Load.size() == 1);
+  CHECK(Load[0].AccessKind == SharedAccess::Kind::Read);
+  CHECK(Load[0].Bytes == Interval{Two->Offset + 1024, Two->Offset + 2048}); // buffer 1
+}
+
 TEST_CASE("shared memory: a phi of two allocations' buffers is all of shared memory") {
   std::string T = "memdesc<64 x f32, <offset=[[1], [2], [4], [8], [16], [32]], shape=[64]>, mutable>";
   Parsed P(R"(kernel @k(%c: i1) {

@@ -243,4 +243,11 @@ TEST_CASE("memdesc types: uniqued, buffers first, a bijective shared layout") {
   CHECK(MemDescType::check(F16, {3, 2, 4}, Rows) == "");
   CHECK(MemDescType::get(F16, {3, 2, 4}, Rows, true)->getNumBuffers() == 3);
   CHECK(MemDescType::check(F16, {0, 2, 4}, Rows) == "a memdesc has 1 to 256 buffers, got 0");
+  // A transposed view: the same offsets, the coordinates swapped; names stay
+  // in place, so that transposing back gives the type itself.
+  MemDescType *T = One->getTransposed({1, 0});
+  CHECK(T->str() == "memdesc<4 x 2 x f16, <offset=[[1, 0], [2, 0], [0, 1]], shape=[4, 2]>>");
+  CHECK(T->getTransposed({1, 0}) == One);
+  CHECK(MemDescType::get(F16, {2, 4}, Rows, true)->getTransposed({1, 0})->isMutable());
+  CHECK(One->getTransposed({0, 1}) == One);
 }

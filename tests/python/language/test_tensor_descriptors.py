@@ -384,6 +384,40 @@ def test_host_descriptor_specializes_like_pointers(monkeypatch, aligned):
     assert ("ld.global.v4" in ptx) == aligned
 
 
+def k_host_dot_bt(a_desc, b_desc, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    om, on = tl.program_id(0) * BM, tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([om, k]), b_desc.load([on, k]).T, acc)
+    rm, rn = om + tl.arange(0, BM), on + tl.arange(0, BN)
+    tl.store(C + rm[:, None] * 4096 + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("tma", [False, True])
+def test_transposed_descriptor_operand_is_staged(monkeypatch, tma):
+    """Tutorial 09's b.T (and Liger's x @ W^T): B's [BN, BK] tile is staged
+    by the pipeliner as loaded (TMA copies with TRITIUM_TMA=1, else
+    cp.async) and wgmma reads the slot through memdesc_trans, its group in
+    flight across iterations (wait_group 1), as a plain matmul's. Before,
+    the tile was transposed in registers and stored to shared memory each
+    iteration. Compile only (cuda:90a)."""
+    import tritium
+    from tritium.runtime.jit import MockTensor
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:90a")
+    monkeypatch.setenv("TRITIUM_TMA", "1" if tma else "0")
+    n = 4096
+    a = TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], [128, 64])
+    b = TensorDescriptor(MockTensor("fp16"), [n, n], [n, 1], [128, 64])
+    k = tritium.jit(k_host_dot_bt).warmup(a, b, MockTensor("fp32"), n, BM=128, BN=128, BK=64, num_warps=8,
+                                          num_stages=3, grid=(1, ))
+    tgir, ptx = k.asm["tgir"], k.asm["ptx"]
+    assert "memdesc_trans" in tgir and " = trans " not in tgir
+    copies = tgir.count("async_tma_copy") if tma else tgir.count("async_copy ")
+    assert copies == 6, tgir  # A and B, two stages ahead and one per iteration
+    assert "wgmma.wait_group.sync.aligned 1" in ptx
+
+
 @pytest.mark.parametrize("ty, box", [
     ("tensordesc<fp16[128, 64]>", [128, 64]),
     ("tensordesc<fp16[64, 256]>", [64, 64]),      # wider: several boxes side by side
