@@ -40,6 +40,9 @@ from ..language import _types
 from . import _values as V
 from ._values import Leaf, Seq, Agg, Const, Undefined
 
+#: The hints that annotate their argument in place (visit_Expr).
+_HINTS = (tl.multiple_of, tl.max_contiguous, tl.max_constancy)
+
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
@@ -589,7 +592,15 @@ class CodeGenerator(ast.NodeVisitor):
         return None
 
     def visit_Expr(self, node):
-        self.visit(node.value)
+        value = self.visit(node.value)
+        # Triton's hints annotate the value they are given (its definition):
+        # `tl.multiple_of(ptrs, [16, 16])` as a statement holds for the uses
+        # of `ptrs` after it (tutorial 08's loads, 16-byte copies only so).
+        # Here the name takes the hinted value.
+        call = node.value
+        if (isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Name)
+                and isinstance(_unwrap(value), tl.tensor) and _unwrap(self.visit(call.func)) in _HINTS):
+            self.set_value(call.args[0].id, value)
 
     def visit_Return(self, node):
         value = self.visit(node.value) if node.value is not None else None

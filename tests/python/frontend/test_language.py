@@ -584,6 +584,27 @@ def test_hints_and_barrier():
 
 
 @jit
+def k_hint_statement(x_ptr, y_ptr, ld):
+    # Tutorial 08: the hint as a statement, its result unused, on a pointer
+    # block whose row stride was loaded (nothing else says it is aligned).
+    ptrs = x_ptr + tl.arange(0, 16)[:, None] * ld + tl.arange(0, 64)[None, :]
+    tl.multiple_of(ptrs, [16, 16])
+    tl.max_contiguous(tl.arange(0, 64), 64)  # not a name: only evaluated
+    tl.store(y_ptr + tl.arange(0, 16)[:, None] * 64 + tl.arange(0, 64)[None, :], tl.load(ptrs))
+
+
+def test_hint_statement_annotates_its_variable():
+    """As in Triton, where the hint sets an attribute on its operand's
+    definition: `tl.multiple_of(ptrs, ...)` alone makes the later uses of
+    `ptrs` see the hint (the name is rebound to the hinted value), so the
+    load is vectorized; without the statement it would be scalar."""
+    ir = to_ir(k_hint_statement, "*fp16,*fp16,i32")
+    hinted = re.search(r"%(\S+) = multiple_of %\S+ \{values=\[16, 16\]\} : <16 x 64 x ptr<f16>>", ir)
+    assert hinted, ir
+    assert re.search(r"= load %" + re.escape(hinted.group(1)) + r"\b", ir), ir
+
+
+@jit
 def k_debug(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 8))
     tl.static_print("x has shape", x.shape)

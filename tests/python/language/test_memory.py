@@ -192,6 +192,31 @@ def test_compiler_hints(backend):
     assert_close(out, x + 1)
 
 
+def k_hint_statement(X, Z, LD, M: tl.constexpr, N: tl.constexpr):
+    ptrs = X + tl.arange(0, M)[:, None] * LD + tl.arange(0, N)[None, :]
+    tl.multiple_of(ptrs, [16, 16])  # tutorial 08: a statement, its result unused
+    tl.store(Z + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tl.load(ptrs) * 2)
+
+
+def test_hint_statement(backend):
+    """A hint given as a statement (Triton annotates its operand in place)
+    keeps the values and, compiled, makes the load 16-byte vectors although
+    the row stride is an unspecialized argument."""
+    x = random_values("float16", (16, 64), rng(91))
+    z = np.zeros((16, 64), dtype=np.float16)
+    _, out = backend.run(k_hint_statement, 1, x.reshape(-1), z.reshape(-1), 64, M=16, N=64)
+    assert_close(out.reshape(16, 64), x * 2)
+
+
+def test_hint_statement_vectorizes(monkeypatch):
+    import tritium
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+    k = tritium.jit(k_hint_statement, do_not_specialize=["LD"])
+    ptx = k.warmup(MockTensor("fp16"), MockTensor("fp16"), 64, M=16, N=64, grid=(1, )).asm["ptx"]
+    assert "ld.global.v4.b32" in ptx and "ld.global.b16" not in ptx, ptx
+
+
 def k_store_scalar_value(Z, N: tl.constexpr, V: tl.constexpr):
     tl.store(Z + tl.arange(0, N), V)
 
