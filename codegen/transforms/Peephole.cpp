@@ -23,6 +23,11 @@
 //     had that many fewer to schedule the loop with. A constant offset
 //     stays where it is (an address immediate), unless the base is the
 //     splat itself
+//   - `fadd %x, dot(%a, %b, zeros)` (or `add`, either order; the dot used
+//     only there) is `dot(%a, %b, %x)`: `acc += tl.dot(a, b)` accumulates
+//     in the dot itself, as Triton combines it, so that the tensor cores
+//     add into the accumulator and no block-sized add follows each dot
+//     (tutorial 08); not for fp8 dots with max_num_imprecise_acc
 //   - a load, store or atomic whose mask is all true drops the mask (a load
 //     its `other` too); a load whose mask is all false is its `other` (or
 //     undef), and a store whose mask is all false is erased
@@ -78,6 +83,7 @@ private:
   Value *simplifyLoad(LoadInst *I);
   void simplifyStore(StoreInst *I);
   Value *foldUniformOffset(GetElementPtrInst *I);
+  Value *foldDotAccumulation(Instruction *Add);
 
   /// Whether every lane of \p Mask is true (true), false (false), or
   /// unknown (nullopt). Extension point: the axis analysis will answer
@@ -207,6 +213,9 @@ Value *Peephole::simplify(Instruction *I) {
     return simplifyTrans(llvm::cast<TransInst>(I));
   case Opcode::GetElementPtr:
     return foldUniformOffset(llvm::cast<GetElementPtrInst>(I));
+  case Opcode::Add:
+  case Opcode::FAdd:
+    return foldDotAccumulation(I);
   case Opcode::Load:
     return simplifyLoad(llvm::cast<LoadInst>(I));
   case Opcode::Store:
@@ -314,6 +323,24 @@ Value *Peephole::foldUniformOffset(GetElementPtrInst *I) {
       V = Builder.createBroadcast(V, C->getResult()->getType()->getShape());
   }
   return queued(V);
+}
+
+Value *Peephole::foldDotAccumulation(Instruction *Add) {
+  if (Add->getLayout())
+    return nullptr;
+  for (unsigned K = 0; K < 2; ++K) {
+    auto *Dot = llvm::dyn_cast_or_null<DotInst>(getDef(Add->getOperand(K), Opcode::Dot));
+    Value *X = Add->getOperand(1 - K);
+    if (!Dot || !Dot->getResult()->hasOneUse() || Dot->getMaxNumImpreciseAcc() ||
+        X->getType() != Dot->getResult()->getType())
+      continue;
+    std::optional<double> F = getConstantFloatValue(Dot->getAcc());
+    std::optional<int64_t> I = getConstantIntValue(Dot->getAcc());
+    if ((F ? *F != 0.0 : !I || *I != 0))
+      continue;
+    return queued(Builder.createDot(Dot->getA(), Dot->getB(), X, Dot->getPrecision()));
+  }
+  return nullptr;
 }
 
 Value *Peephole::simplifyLoad(LoadInst *I) {

@@ -190,3 +190,28 @@ TEST_CASE("peephole: a uniform offset of a splat-based pointer block moves into 
   CHECK(Out.find("getelementptr %p,") == std::string::npos);
   CHECK(Out.find("%v = load %p") != std::string::npos);
 }
+
+TEST_CASE("peephole: acc + dot(a, b, 0) accumulates in the dot") {
+  auto Fold = [](const std::string &Body) {
+    std::string IR = "func @f(%a: <16 x 16 x f16>, %b: <16 x 16 x f16>, %c: <16 x 16 x f32>, "
+                     "%i: <16 x 16 x i8>, %j: <16 x 16 x i32>) -> <16 x 16 x f32> {\nbb0:\n" +
+                     Body + "  ret %r\n}\n";
+    return returnedDef(runPipeline(IR, "peephole"));
+  };
+  std::string Zero = "  %z = constant 0.0 : <16 x 16 x f32>\n";
+  CHECK(Fold(Zero + "  %d = dot %a, %b, %z {precision=tf32} : <16 x 16 x f32>\n"
+                    "  %r = fadd %c, %d : <16 x 16 x f32>\n") ==
+        "dot %a, %b, %c {precision=tf32} : <16 x 16 x f32>");
+  CHECK(Fold(Zero + "  %d = dot %a, %b, %z : <16 x 16 x f32>\n"
+                    "  %r = fadd %d, %c : <16 x 16 x f32>\n") ==
+        "dot %a, %b, %c {precision=ieee} : <16 x 16 x f32>");
+  // Not: an accumulator that is not zero, a dot used twice, fp8's limit
+  // on imprecise accumulation.
+  CHECK(Fold("  %d = dot %a, %b, %c : <16 x 16 x f32>\n"
+             "  %r = fadd %c, %d : <16 x 16 x f32>\n") == "fadd %c, %d : <16 x 16 x f32>");
+  CHECK(Fold(Zero + "  %d = dot %a, %b, %z : <16 x 16 x f32>\n"
+                    "  %e = fadd %c, %d : <16 x 16 x f32>\n"
+                    "  %r = fadd %e, %d : <16 x 16 x f32>\n") == "fadd %e, %d : <16 x 16 x f32>");
+  CHECK(Fold(Zero + "  %d = dot %a, %b, %z {max_num_imprecise_acc=16} : <16 x 16 x f32>\n"
+                    "  %r = fadd %c, %d : <16 x 16 x f32>\n") == "fadd %c, %d : <16 x 16 x f32>");
+}
