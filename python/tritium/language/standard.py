@@ -8,8 +8,8 @@ import builtins as _py
 from . import _types
 from . import math as _math
 from .core import (_axis, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap, arange, broadcast_to, builtin,
-                   constexpr, expand_dims, join, minimum, permute, reshape, split, static_assert, tensor, to_tensor,
-                   where)
+                   constexpr, dot, expand_dims, join, minimum, permute, reshape, split, static_assert, tensor,
+                   to_tensor, trans, where)
 
 
 def _is_static(*xs):
@@ -291,3 +291,84 @@ __all__ = ["argmax", "argmin", "cdiv", "cumprod", "cumsum", "flip", "interleave"
 
 # Silence "imported but unused" for names kept for Triton-compatible access.
 _ = (_types, expand_dims)
+
+
+# ---------------------------------------------------------------------------
+# Microscaled dots (OCP MX formats), emulated as Triton does on GPUs without
+# microscaling instructions (Hopper and older)
+# ---------------------------------------------------------------------------
+
+_MX_FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
+
+
+def _e2m1_bits(nibble, sign, to_m, to_bias, half):
+    """The 16-bit pattern of an e2m1 value (3 bits `nibble` = e1 e0 m, the
+    sign apart) in a type with `to_m` mantissa bits and bias `to_bias`."""
+    x = (nibble.to(_types.uint16) << (to_m - 1)) | (sign.to(_types.uint16) << 15)
+    x = where((nibble & 0x6) != 0, x + ((to_bias - 1) << to_m), x)  # normal: rebias
+    return where(nibble == 1, half | (x & 0x8000), x)  # 0.5 (e2m1's one subnormal)
+
+
+def _mx_upcast(v, scale, fmt, comp, k_axis, fast_math):
+    """Operand `v` of format `fmt` as a block of `comp` (bf16 or fp16), its
+    K along `k_axis`, times 2^(scale - 127) for each group of 32 along K."""
+    v = to_tensor(v)
+    if fmt == "e2m1":
+        bf16 = comp == _types.bfloat16
+        to_m, to_bias, half = (7, 127, 0x3F00) if bf16 else (10, 15, 0x3800)
+        lo = _e2m1_bits(v & 0x7, (v >> 3) & 1, to_m, to_bias, half)
+        hi = _e2m1_bits((v >> 4) & 0x7, (v >> 7) & 1, to_m, to_bias, half)
+        # Two values a byte, the first in the low bits, along K.
+        if k_axis == 1:
+            up = interleave(lo, hi)
+        else:
+            pair = join(lo, hi)
+            up = reshape(permute(pair, (0, 2, 1)), [2 * v.shape[0], v.shape[1]])
+        up = up.to(comp, bitcast=True)
+    elif fmt in ("e4m3", "e5m2"):
+        f8 = _types.float8e4nv if fmt == "e4m3" else _types.float8e5
+        up = (v if v.dtype == f8 else v.to(f8, bitcast=True)).to(comp)
+    else:
+        up = v.to(comp)
+    if scale is None:
+        return up
+    scale = to_tensor(scale)
+    if comp == _types.bfloat16:
+        factor = (scale.to(_types.uint16) << 7).to(_types.bfloat16, bitcast=True)
+    else:
+        factor = (scale.to(_types.uint32) << 23).to(_types.float32, bitcast=True).to(comp)
+    # [rows, K / 32] -> [rows, K], each scale repeated over its 32 elements.
+    rows, groups = scale.shape
+    def spread(x):
+        x = reshape(broadcast_to(expand_dims(x, 2), [rows, groups, 32]), [rows, groups * 32])
+        return x if k_axis == 1 else trans(x)
+    up = up * spread(factor)
+    if not fast_math:  # a scale of 0xFF is NaN
+        up = where(spread(scale) == 0xFF, float("nan"), up)
+    return up
+
+
+@builtin
+def dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc=None, fast_math=False, lhs_k_pack=True,
+               rhs_k_pack=True, out_dtype=_types.float32):
+    """The product of two blocks in microscaling formats (``e2m1`` packed two
+    a byte along K, the first in the low bits; ``e4m3``, ``e5m2`` as uint8 or
+    fp8; ``bf16``, ``fp16``), each with an optional ``uint8`` e8m0 scale per
+    32 elements along K (``[M, K // 32]`` for lhs, ``[N, K // 32]`` for rhs),
+    plus ``acc``. As Triton does on GPUs without microscaling instructions,
+    both operands are upcast to bf16 (fp16 when either format is fp16),
+    multiplied by their scales and given to ``tl.dot`` with f32
+    accumulation."""
+    lhs_format, rhs_format = _unwrap(lhs_format), _unwrap(rhs_format)
+    for fmt in (lhs_format, rhs_format):
+        if fmt not in _MX_FORMATS:
+            raise ValueError(f"dot_scaled: format must be one of {', '.join(_MX_FORMATS)}, got {fmt!r}")
+    if not (_unwrap(lhs_k_pack) and _unwrap(rhs_k_pack)):
+        raise NotImplementedError("dot_scaled: operands packed along M or N (k_pack=False) are not supported yet")
+    if _unwrap(out_dtype) != _types.float32:
+        raise ValueError("dot_scaled: out_dtype must be float32")
+    fast = bool(_unwrap(fast_math))
+    comp = _types.float16 if "fp16" in (lhs_format, rhs_format) else _types.bfloat16
+    a = _mx_upcast(lhs, _unwrap(lhs_scale), lhs_format, comp, 1, fast)
+    b = _mx_upcast(rhs, _unwrap(rhs_scale), rhs_format, comp, 0, fast)
+    return dot(a, b, acc, out_dtype=_types.float32)
