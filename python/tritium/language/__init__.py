@@ -24,8 +24,8 @@ from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log
                    umulhi)
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn, randn4x,
                      uint_to_uniform_float)
-from .standard import (argmax, argmin, cdiv, cumprod, cumsum, dot_scaled, flip, interleave, max, min, ravel,
-                       reduce_or, sigmoid, softmax, sort, sum, swizzle2d, topk, xor_sum)
+from .standard import (argmax, argmin, cdiv, cumprod, cumsum, dot_scaled, flip, histogram, interleave, max, min,
+                       ravel, reduce_or, sigmoid, softmax, sort, sum, swizzle2d, topk, xor_sum)
 
 
 class const:
@@ -49,7 +49,6 @@ def _unsupported(name, what):
 
 # Triton names Tritium does not implement: each fails with a clear message.
 gather = _unsupported("gather", "no gather operation in the IR")
-histogram = _unsupported("histogram", "no histogram operation in the IR")
 map_elementwise = _unsupported("map_elementwise", "write the elementwise function with tl operations")
 
 __all__ = [

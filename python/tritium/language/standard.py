@@ -293,6 +293,21 @@ __all__ = ["argmax", "argmin", "cdiv", "cumprod", "cumsum", "flip", "interleave"
 _ = (_types, expand_dims)
 
 
+@builtin
+@_tensor_member_fn
+def histogram(input, num_bins, mask=None):
+    """The counts (int32) of the values 0 .. ``num_bins`` - 1 in the 1-D
+    integer block ``input``, where ``mask`` is true; values outside that
+    range are not counted. A comparison of every element with every bin,
+    summed (``num_bins`` a power of two; M × num_bins elements at once)."""
+    x = to_tensor(input)
+    if len(x.shape) != 1 or not x.dtype.is_int():
+        raise TypeError(f"histogram: input must be a 1-D block of integers, got {x.type}")
+    hit = expand_dims(x, 1) == expand_dims(arange(0, _unwrap(num_bins)), 0)
+    if _unwrap(mask) is not None:
+        hit = hit & expand_dims(to_tensor(mask), 1)
+    return sum(hit.to(_types.int32), 0)
+
 # ---------------------------------------------------------------------------
 # Microscaled dots (OCP MX formats), emulated as Triton does on GPUs without
 # microscaling instructions (Hopper and older)

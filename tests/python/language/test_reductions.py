@@ -473,3 +473,36 @@ def test_reduce_custom_combine(backend, fn, axis, keep):
             assert_close(out, np.reshape(x.max(), 1))
             cols = np.where((x == x.max()).any(axis=0))[0]
             assert_close(out2, np.reshape(cols.min(), 1).astype(np.int32))
+
+
+def k_histogram(X, Z, M: tl.constexpr, NB: tl.constexpr, MASKED: tl.constexpr):
+    offs = tl.arange(0, M)
+    x = tl.load(X + offs)
+    if MASKED:
+        z = tl.histogram(x, NB, mask=offs < M // 2)
+    else:
+        z = x.histogram(NB)
+    tl.store(Z + tl.arange(0, NB), z)
+
+
+@pytest.mark.parametrize("m,nb", [(2048, 2), (256, 512), (8, 2), (64, 64)])
+@pytest.mark.parametrize("masked", [False, True])
+def test_histogram(backend, m, nb, masked):
+    """Triton's tl.histogram: counts of 0 .. nb - 1 (int32), values outside
+    not counted, masked-off elements not counted."""
+    x = rng(120).randint(-2, nb + 2, size=m).astype(np.int32)
+    z = np.full(nb, 7, dtype=np.int32)
+    (_, out) = backend.run(k_histogram, 1, x, z, M=m, NB=nb, MASKED=masked)
+    kept = x[:m // 2] if masked else x
+    kept = kept[(kept >= 0) & (kept < nb)]
+    assert_close(out, np.bincount(kept, minlength=nb).astype(np.int32))
+
+
+def k_histogram_2d(X, Z):
+    x = tl.load(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    tl.store(Z + tl.arange(0, 4), tl.histogram(x, 4))
+
+
+def test_histogram_of_a_2d_block_is_an_error(backend):
+    err = expect_error(backend.run, k_histogram_2d, 1, np.zeros(16, np.int32), np.zeros(4, np.int32))
+    assert "1-D block of integers" in str(err)
