@@ -93,7 +93,9 @@ TypeResult tritium::typeDot(DType *TA, DType *TB, DType *Acc, llvm::StringRef In
   DType *RetTy = DType::getBlock(Ret, Dims);
   if (!InputPrecision.empty() &&
       !lookupEnumValue(EnumTable::DotPrecision, InputPrecision.lower()))
-    return Fail("input_precision must be one of tf32, tf32x3, ieee; got " + InputPrecision);
+    // bf16x3 and bf16x6 never get here: tl.dot splits them into bf16 dots.
+    return Fail("input_precision must be one of tf32, tf32x3, bf16x3, bf16x6, ieee; got " +
+                InputPrecision);
   if (FP8 && MaxNumImpreciseAcc > K)
     return Fail("max_num_imprecise_acc (" + llvm::Twine(MaxNumImpreciseAcc) +
                 ") must be <= K (" + llvm::Twine(K) + ")");

@@ -217,8 +217,8 @@ TEST_CASE("dot misuse") {
     T.S.dot(T.v("g"), T.v("g"), {}, "", 0, dt("bf16"));
   }) == "out_dtype=bfloat16 is unsupported. Please use "
         "out_dtype=float32/float16 and cast with `.to(tl.bfloat16)`");
-  CHECK(T.errorOf([&] { T.S.dot(T.v("f"), T.v("f"), {}, "bf16x3", 0, nullptr); }) ==
-        "input_precision must be one of tf32, tf32x3, ieee; got bf16x3");
+  CHECK(T.errorOf([&] { T.S.dot(T.v("f"), T.v("f"), {}, "fp8x2", 0, nullptr); }) ==
+        "input_precision must be one of tf32, tf32x3, bf16x3, bf16x6, ieee; got fp8x2");
   CHECK(T.errorOf([&] { T.S.dot(T.v("h"), T.v("h"), T.v("h"), "", 0, nullptr); }) ==
         "the accumulator of dot must be <16x16xfp32>, got <16x16xfp16>");
   CHECK(T.errorOf([&] { T.S.dot(T.v("e"), T.v("e"), {}, "", 64, nullptr); }) ==

@@ -745,6 +745,11 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
         input_precision = _option("default_dot_input_precision", None) or ""
     if not isinstance(input_precision, str):
         raise TypeError(f"input_precision must be a string, got {input_precision!r}")
+    if input_precision.lower() in ("bf16x3", "bf16x6"):
+        a, b = to_tensor(input), to_tensor(other)
+        if a.dtype == float32 and b.dtype == float32:
+            return _dot_bf16_split(a, b, acc, input_precision.lower() == "bf16x6")
+        input_precision = "ieee"  # as tf32, an option for fp32 operands only
     imprecise = _unwrap(max_num_imprecise_acc)
     if imprecise is None:  # -1: no limit, as Triton's default on Hopper
         imprecise = _option("max_num_imprecise_acc_default", None)
@@ -754,6 +759,33 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
     out = _check_dtype(out_dtype, "out_dtype")
     return _wrap(_sem().dot(_to_tensor_handle(input), _to_tensor_handle(other), acc_h, input_precision.lower(),
                             int(imprecise), out))
+
+
+def _bf16_parts(x, n):
+    """fp32 ``x`` as ``n`` bf16 blocks whose sum approximates it, largest
+    first (each the bf16 rounding of what the others left); an infinite or
+    NaN element is all in the first part."""
+    parts, rest = [], x
+    for k in _py.range(n):
+        p = rest.to(bfloat16)
+        parts.append(p)
+        if k + 1 < n:
+            pf = p.to(float32)
+            rest = where(pf - pf == 0.0, rest - pf, 0.0)
+    return parts
+
+
+def _dot_bf16_split(a, b, acc, six):
+    """``input_precision="bf16x3"`` ("bf16x6"): fp32 operands split into two
+    (three) bf16 parts and the products of the parts that matter summed with
+    f32 accumulation, smallest first, as Triton's F32DotTC does: about 16
+    (24) bits of mantissa on bf16 tensor cores."""
+    n = 3 if six else 2
+    pa, pb = _bf16_parts(a, n), _bf16_parts(b, n)
+    terms = [(0, 1), (1, 0), (0, 0)] if not six else [(1, 1), (0, 2), (2, 0), (0, 1), (1, 0), (0, 0)]
+    for i, j in terms:
+        acc = dot(pa[i], pb[j], acc, input_precision="ieee")
+    return acc
 
 
 # ---------------------------------------------------------------------------

@@ -51,6 +51,10 @@ def k_dot(A, B, C, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IN: tl.
             d = tl.dot(a, b, input_precision="tf32")
         elif MODE == "tf32x3":
             d = tl.dot(a, b, input_precision="tf32x3")
+        elif MODE == "bf16x3":
+            d = tl.dot(a, b, input_precision="bf16x3")
+        elif MODE == "bf16x6":
+            d = tl.dot(a, b, input_precision="bf16x6")
         elif MODE == "no_tf32":
             d = tl.dot(a, b, allow_tf32=False)
         elif MODE == "method":
@@ -118,7 +122,7 @@ def _run(backend, in_dtype, mode, m, n, k, seed=60):
 
 MODES = {"float16": ["plain", "acc", "acc_kw", "plus_eq", "out_fp16", "out_fp16_acc", "trans_b"],
          "bfloat16": ["plain", "acc", "trans_b"],
-         "float32": ["plain", "acc", "ieee", "tf32", "tf32x3", "no_tf32", "trans_b"],
+         "float32": ["plain", "acc", "ieee", "tf32", "tf32x3", "bf16x3", "bf16x6", "no_tf32", "trans_b"],
          "int8": ["plain", "acc", "trans_b"]}
 # Triton's NVIDIA bound: K >= 32 for 8-bit operands (K >= 16 otherwise).
 CASES = [(d, m, (s[0], s[1], max(s[2], 32)) if d == "int8" else s) for d, ms in MODES.items() for m in ms
@@ -132,8 +136,9 @@ def test_dot(backend, in_dtype, mode, shape):
     out, ref, a, b, out_dtype, c = _run(backend, in_dtype, mode, m, n, k)
     tf32 = in_dtype == "float32" and mode in ("plain", "acc", "tf32", "trans_b")
     extra = np.abs(c).astype(np.float64) if mode in ("acc", "acc_kw", "plus_eq", "out_fp16_acc") else 0.0
-    # tf32x3 drops only small * small: far closer than tf32.
-    rel = 1e-5 if mode == "tf32x3" else None
+    # tf32x3 drops only small * small: far closer than tf32; bf16x3 keeps
+    # about 16 bits of each operand, bf16x6 about 24 (Triton's F32DotTC).
+    rel = {"tf32x3": 1e-5, "bf16x3": 2.0**-14, "bf16x6": 1e-6}.get(mode)
     _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra, rel=rel)
 
 
