@@ -276,7 +276,6 @@ public:
   TValue unsplat(TValue X);
   TValue expandDims(TValue X, int64_t Axis);
   TValue permute(TValue X, llvm::ArrayRef<int64_t> Dims);
-  TValue trans(TValue X);
   TValue join(Operand A, Operand B);
   std::pair<TValue, TValue> split(TValue X);
   TValue cat(TValue A, TValue B, bool CanReorder = false);

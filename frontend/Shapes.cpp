@@ -239,8 +239,6 @@ TValue Semantic::permute(TValue X, llvm::ArrayRef<int64_t> Dims) {
               DType::getBlock(X.Ty->getScalar(), Out));
 }
 
-TValue Semantic::trans(TValue X) { return permute(X, {1, 0}); }
-
 //===----------------------------------------------------------------------===//
 // join, split, cat
 //===----------------------------------------------------------------------===//

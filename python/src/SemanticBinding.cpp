@@ -378,11 +378,6 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
              return Self.wrap(Self.s().permute(Self.unwrap(X), Dims));
            },
            py::arg("x"), py::arg("dims"))
-      .def("trans",
-           [](S &Self, const PyTValue &X) {
-             return Self.wrap(Self.s().trans(Self.unwrap(X)));
-           },
-           py::arg("x"))
       .def("join",
            [](S &Self, py::object A, py::object B) {
              return Self.wrap(Self.s().join(toOperand(A), toOperand(B)));

@@ -1267,9 +1267,6 @@ class InterpreterSemantic:
         _fe.check_permute(x.type, dims)
         return TensorHandle(np.transpose(x.data, dims), x.sty)
 
-    def trans(self, x):
-        return self.permute(x, [1, 0])
-
     def join(self, a, b):
         x, y = self.to_value(a), self.to_value(b)
         _fe.check_join(x.type, y.type)

@@ -626,10 +626,14 @@ def permute(input, *dims):
 @builtin
 @_tensor_member_fn
 def trans(input, *dims):
-    """The transpose of a 2-D block, or ``permute(input, dims)``."""
-    if dims:
-        return permute(input, *dims)
-    return _wrap(_sem().trans(_to_tensor_handle(input)))
+    """``permute(input, dims)``; without dims the last two dimensions swap
+    (a batched 2-D transpose), as in Triton."""
+    if not dims:
+        n = len(to_tensor(input).shape)
+        if n < 2:
+            raise ValueError("tl.trans invoked with a 0- or 1-dimensional tensor")
+        dims = list(_py.range(n - 2)) + [n - 1, n - 2]
+    return permute(input, *dims)
 
 
 @builtin
@@ -755,10 +759,20 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
         imprecise = _option("max_num_imprecise_acc_default", None)
         imprecise = -1 if imprecise is None else imprecise
     acc = _unwrap(acc)
-    acc_h = None if acc is None else to_tensor(acc).handle
     out = _check_dtype(out_dtype, "out_dtype")
-    return _wrap(_sem().dot(_to_tensor_handle(input), _to_tensor_handle(other), acc_h, input_precision.lower(),
-                            int(imprecise), out))
+    a, b = to_tensor(input), to_tensor(other)
+    batch = a.shape[:-2]
+    if len(batch) >= 2 and len(b.shape) == len(a.shape) and b.shape[:-2] == batch:
+        # Ranks 4 and up, as Triton: the batch dimensions folded into one.
+        n = 1
+        for d in batch:
+            n *= d
+        res = dot(reshape(a, [n] + a.shape[-2:]), reshape(b, [n] + b.shape[-2:]),
+                  None if acc is None else reshape(acc, [n, a.shape[-2], b.shape[-1]]), input_precision,
+                  max_num_imprecise_acc=imprecise, out_dtype=out)
+        return reshape(res, batch + [a.shape[-2], b.shape[-1]])
+    acc_h = None if acc is None else to_tensor(acc).handle
+    return _wrap(_sem().dot(a.handle, b.handle, acc_h, input_precision.lower(), int(imprecise), out))
 
 
 def _bf16_parts(x, n):

@@ -359,3 +359,40 @@ def test_bf16_inputs_rounded(backend):
 
 
 _ = np_value
+
+
+def k_dot_multidim(X, Y, Z, RANK: tl.constexpr, TRANS_A: tl.constexpr, TRANS_B: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 256 << RANK)).reshape([2] * (RANK - 2) + [32, 32])
+    y = tl.load(Y + tl.arange(0, 256 << RANK)).reshape([2] * (RANK - 2) + [32, 32])
+    if TRANS_A:
+        x = tl.trans(x)
+    if TRANS_B:
+        y = tl.trans(y)
+    z = tl.dot(x, y)
+    tl.store(Z + tl.arange(0, 256 << RANK), z.reshape([256 << RANK]))
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4, 5])
+@pytest.mark.parametrize("trans_a,trans_b", [(False, False), (True, False), (False, True)])
+def test_dot_multidim(backend, rank, trans_a, trans_b):
+    """Triton's test_dot_multidim: dots of rank 4 and up fold their batch
+    dimensions into one; tl.trans without dims swaps the last two."""
+    shape = (2, ) * (rank - 2) + (32, 32)
+    rs = rng(71)
+    a = rs.randint(-4, 5, size=shape).astype(np.float16)
+    b = rs.randint(-4, 5, size=shape).astype(np.float16)
+    c = np.zeros(shape, dtype=np.float32)
+    _, _, out = backend.run(k_dot_multidim, 1, a.reshape(-1), b.reshape(-1), c.reshape(-1), RANK=rank, TRANS_A=trans_a,
+                            TRANS_B=trans_b)
+    at = np.swapaxes(a, -1, -2) if trans_a else a
+    bt = np.swapaxes(b, -1, -2) if trans_b else b
+    np.testing.assert_array_equal(out.reshape(shape), at.astype(np.float32) @ bt.astype(np.float32))
+
+
+def k_trans_1d(X):
+    tl.trans(tl.load(X + tl.arange(0, 8)))
+
+
+def test_trans_of_a_1d_block_is_an_error(backend):
+    err = expect_error(backend.run, k_trans_1d, 1, np.zeros(8, np.float32))
+    assert "0- or 1-dimensional" in str(err)
