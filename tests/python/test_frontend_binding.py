@@ -161,7 +161,7 @@ def test_enums_and_strings():
     l, r = s.broadcast(s.arange(0, 8), s.expand_dims(s.arange(0, 4), 1))
     assert l.type.name == "<4x8xint32>" and r.type.name == "<4x8xint32>"
     q = s.read_var("q")
-    d = s.dot(s.trans(q), q, input_precision="ieee")
+    d = s.dot(s.permute(q, [1, 0]), q, input_precision="ieee")
     assert d.type.name == "<8x8xfp32>"
     s.device_print("a", [a], hex=False)
     s.device_assert(s.compare(fe.CmpOp.GE, a, 0.0), "a >= 0", mask=None)
