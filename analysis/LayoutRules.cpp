@@ -102,6 +102,7 @@ bool isElementwise(const Instruction &I) {
   case OpFamily::Cast:
   case OpFamily::GetElementPtr:
   case OpFamily::ExternElementwise:
+  case OpFamily::InlineAsm:
   case OpFamily::Hint:
   case OpFamily::Phi:
   case OpFamily::Scan:

@@ -98,6 +98,44 @@ std::string tritium::checkExternElementwise(llvm::StringRef Symbol,
   return "";
 }
 
+std::vector<TValue> Semantic::inlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
+                                        llvm::ArrayRef<Operand> Args,
+                                        llvm::ArrayRef<DType *> Results, bool Pure, int64_t Pack) {
+  if (Pack != 1)
+    error("inline_asm_elementwise: pack=" + llvm::Twine(Pack) +
+          " (several elements per snippet) is not supported yet; use pack=1");
+  if (Results.empty())
+    error("inline_asm_elementwise needs at least one result dtype");
+  llvm::SmallVector<TValue, 4> Vs;
+  llvm::SmallVector<DType *, 4> Types;
+  for (const Operand &A : Args) {
+    Vs.push_back(toValue(A));
+    Types.push_back(Vs.back().Ty);
+  }
+  for (DType *R : Results) {
+    std::string Err = checkExternElementwise("inline_asm_elementwise", Types, R);
+    if (!Err.empty())
+      error(Err);
+  }
+  Shape S;
+  for (const TValue &V : Vs)
+    S = *broadcastShapes(S, V.Ty->getShape());
+  llvm::SmallVector<Value *, 4> IR;
+  for (TValue &V : Vs)
+    IR.push_back(expandToShape(V, S).V);
+  llvm::SmallVector<Type *, 4> RT;
+  llvm::SmallVector<DType *, 4> RD;
+  for (DType *R : Results) {
+    RD.push_back(DType::getShaped(R->getScalar(), S));
+    RT.push_back(RD.back()->toIR(getContext()));
+  }
+  Instruction *I = B.createInlineAsm(Asm, Constraints, IR, RT, Pure);
+  std::vector<TValue> Out;
+  for (unsigned K = 0; K < RD.size(); ++K)
+    Out.push_back(make(I->getResult(K), RD[K]));
+  return Out;
+}
+
 TValue Semantic::externElementwise(llvm::StringRef Symbol,
                                    llvm::ArrayRef<Operand> Args, DType *Result,
                                    bool Pure) {

@@ -324,6 +324,11 @@ public:
   /// Whether assertions are enabled (debug) is the caller's decision.
   void deviceAssert(Operand Cond, llvm::StringRef Message,
                     std::optional<Operand> Mask = std::nullopt);
+  /// tl.inline_asm_elementwise: \p Asm with \p Constraints once per element
+  /// of the broadcast arguments, one result per type of \p Results.
+  std::vector<TValue> inlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
+                                llvm::ArrayRef<Operand> Args, llvm::ArrayRef<DType *> Results,
+                                bool Pure, int64_t Pack);
   /// An elementwise call of a device-library function; operands are
   /// broadcast together; \p Result is the result's scalar type.
   TValue externElementwise(llvm::StringRef Symbol, llvm::ArrayRef<Operand> Args,

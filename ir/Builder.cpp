@@ -553,6 +553,16 @@ Instruction *IRBuilder::createAssert(Value *Cond, llvm::StringRef Message) {
                 {attr(AttrKey::Message, AttrValue::string(Message))});
 }
 
+Instruction *IRBuilder::createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
+                                        llvm::ArrayRef<Value *> Args,
+                                        llvm::ArrayRef<Type *> Results, bool Pure) {
+  AttrList Attrs = {attr(AttrKey::Asm, AttrValue::string(Asm)),
+                    attr(AttrKey::Constraints, AttrValue::string(Constraints))};
+  if (Pure)
+    Attrs.push_back(unitAttr(AttrKey::Pure));
+  return create(Opcode::InlineAsm, Results, Args, std::move(Attrs));
+}
+
 Value *IRBuilder::createExternElementwise(llvm::StringRef Symbol,
                                           llvm::ArrayRef<Value *> Args,
                                           Type *Result, bool Pure) {

@@ -174,6 +174,10 @@ public:
   Instruction *createPrint(llvm::StringRef Prefix, llvm::ArrayRef<Value *> Vals,
                            bool Hex = false, llvm::ArrayRef<int64_t> UnsignedOperands = {});
   Instruction *createAssert(Value *Cond, llvm::StringRef Message);
+  /// One result per type of \p Results (all of the operands' shape).
+  Instruction *createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
+                               llvm::ArrayRef<Value *> Args, llvm::ArrayRef<Type *> Results,
+                               bool Pure);
   Value *createExternElementwise(llvm::StringRef Symbol,
                                  llvm::ArrayRef<Value *> Args, Type *Result,
                                  bool Pure = true);

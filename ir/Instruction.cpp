@@ -92,7 +92,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
     FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(ProgramInfo)
     FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
-    FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise)
+    FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise) FAMILY(InlineAsm)
     FAMILY(Hint) FAMILY(ConvertLayout)
 #undef FAMILY
   }
@@ -290,6 +290,7 @@ bool Instruction::hasSideEffects() const {
   case Opcode::Load:
     return hasAttr(AttrKey::Volatile);
   case Opcode::ExternElementwise:
+  case Opcode::InlineAsm:
     return !hasAttr(AttrKey::Pure);
   default:
     return isTerminator();
@@ -314,6 +315,7 @@ bool Instruction::mayReadMemory() const {
   case Opcode::GdcWait: // the other grids' writes become visible
     return true;
   case Opcode::ExternElementwise:
+  case Opcode::InlineAsm:
     return !hasAttr(AttrKey::Pure);
   default:
     return false;
@@ -343,6 +345,7 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::GdcWait: // the other grids' writes become visible
     return true;
   case Opcode::ExternElementwise:
+  case Opcode::InlineAsm:
     return !hasAttr(AttrKey::Pure);
   default:
     return false;

@@ -88,6 +88,7 @@ enum class OpFamily : uint8_t {
   Print,
   Assert,
   ExternElementwise,
+  InlineAsm,
   Hint,
   ConvertLayout,
 };

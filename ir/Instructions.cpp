@@ -1159,6 +1159,24 @@ std::string ExternElementwiseInst::checkFamilyTypes() const {
   return "";
 }
 
+std::string InlineAsmInst::checkFamilyTypes() const {
+  TRY(allowAttrs(*this, {AttrKey::Asm, AttrKey::Constraints, AttrKey::Pure}));
+  TRY(requireAttr(*this, AttrKey::Asm));
+  TRY(requireAttr(*this, AttrKey::Constraints));
+  if (getNumResults() == 0 || getNumBlockOperands() != 0)
+    return "'inline_asm' defines one result or more and has no block operands";
+  Type *R = getResult(0)->getType();
+  for (Value *V : getResults()) {
+    TRY(elements(*this, V->getType(), isNumElem, "integer or float results"));
+    TRY(sameShape(*this, V->getType(), R, "results"));
+  }
+  for (Value *V : getOperands()) {
+    TRY(elements(*this, V->getType(), isNumElem, "integer or float operands"));
+    TRY(sameShape(*this, V->getType(), R, "operands and results"));
+  }
+  return "";
+}
+
 std::string HintInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 1));
   TRY(allowAttrs(*this, {AttrKey::Values}));

@@ -546,6 +546,17 @@ class ExternElementwiseInst : public Instruction {
   bool isPure() const { return hasAttr(AttrKey::Pure); }
 };
 
+/// %r... = inline_asm %a... {asm = "...", constraints = "=r,r"[, pure]}:
+/// the assembly snippet run once per element (tl.inline_asm_elementwise
+/// with pack 1): operands and results are blocks of one shape (or
+/// scalars), bound to the constraints' `$n` in order, outputs first.
+class InlineAsmInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(InlineAsm)
+  llvm::StringRef getAsm() const { return getStringAttr(AttrKey::Asm); }
+  llvm::StringRef getConstraints() const { return getStringAttr(AttrKey::Constraints); }
+  bool isPure() const { return hasAttr(AttrKey::Pure); }
+};
+
 /// multiple_of / max_contiguous / max_constancy: returns its operand and
 /// tells the axis analysis a fact per dimension.
 class HintInst : public Instruction {

@@ -18,7 +18,11 @@
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
+#include "ir/Diagnostics.h"
+
 #include "llvm/ADT/APFloat.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/Support/Error.h"
 
 using namespace tritium;
 
@@ -240,6 +244,37 @@ llvm::Type *pointeeType(LoweringContext &C, Type *PtrTy) {
   return C.elemType(E);
 }
 
+/// tl.inline_asm_elementwise: the snippet once per register element, its
+/// outputs (a struct when there are several) split among the results.
+void lowerInlineAsm(LoweringContext &C, const InlineAsmInst &I, unsigned N) {
+  llvm::SmallVector<llvm::Type *, 4> Outs, Ins;
+  for (Value *R : I.getResults())
+    Outs.push_back(C.elemType(R->getType()));
+  for (Value *V : I.getOperands())
+    Ins.push_back(C.elemType(V->getType()));
+  llvm::Type *Ret = Outs.size() == 1 ? Outs[0] : llvm::StructType::get(C.getLLVMContext(), Outs);
+  auto *FT = llvm::FunctionType::get(Ret, Ins, false);
+  if (llvm::Error E = llvm::InlineAsm::verify(FT, I.getConstraints())) {
+    std::string Why = llvm::toString(std::move(E));
+    reportError(I.getLoc(), "inline_asm_elementwise: the constraints \"" + I.getConstraints().str() +
+                                "\" do not fit its " + std::to_string(Outs.size()) + " result(s) and " +
+                                std::to_string(Ins.size()) + " argument(s): " + Why);
+  }
+  auto *Asm = llvm::InlineAsm::get(FT, I.getAsm(), I.getConstraints(), !I.isPure());
+  std::vector<Regs> Results(Outs.size());
+  for (unsigned R = 0; R < N; ++R) {
+    llvm::SmallVector<llvm::Value *, 4> Args;
+    for (Value *V : I.getOperands()) {
+      const Regs &Rs = C.get(V);
+      Args.push_back(Rs.size() == 1 ? Rs[0] : Rs[R]);
+    }
+    llvm::Value *Call = C.B.CreateCall(FT, Asm, Args);
+    for (unsigned K = 0; K < Outs.size(); ++K)
+      Results[K].push_back(Outs.size() == 1 ? Call : C.B.CreateExtractValue(Call, K));
+  }
+  for (unsigned K = 0; K < Outs.size(); ++K)
+    C.set(I.getResult(K), std::move(Results[K]));
+}
 } // namespace
 
 void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
@@ -252,6 +287,8 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
     return Rs.size() == 1 ? Rs[0] : Rs[R];
   };
   Regs Out;
+  if (I.getFamily() == OpFamily::InlineAsm)
+    return lowerInlineAsm(C, llvm::cast<InlineAsmInst>(I), N);
 
   switch (I.getFamily()) {
   case OpFamily::Constant: {

@@ -471,6 +471,17 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
              Self.s().deviceAssert(toOperand(Cond), Msg, toOptOperand(Mask));
            },
            py::arg("cond"), py::arg("msg"), py::arg("mask") = py::none())
+      .def("inline_asm",
+           [](S &Self, const std::string &Asm, const std::string &Constraints, py::list Args,
+              std::vector<DType *> Results, bool Pure, int64_t Pack) {
+             py::list Out;
+             for (const TValue &V :
+                  Self.s().inlineAsm(Asm, Constraints, toOperands(Args), Results, Pure, Pack))
+               Out.append(Self.wrap(V));
+             return Out;
+           },
+           py::arg("asm"), py::arg("constraints"), py::arg("args"), py::arg("results"),
+           py::arg("pure"), py::arg("pack"))
       .def("extern_elementwise",
            [](S &Self, const std::string &Symbol, py::list Args, DType *Result,
               bool Pure) {

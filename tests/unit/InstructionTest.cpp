@@ -166,6 +166,7 @@ const OpRow AllOps[] = {
     {Opcode::Print, "print", OpFamily::Print},
     {Opcode::Assert, "assert", OpFamily::Assert},
     {Opcode::ExternElementwise, "extern_elementwise", OpFamily::ExternElementwise},
+    {Opcode::InlineAsm, "inline_asm", OpFamily::InlineAsm},
     {Opcode::MultipleOf, "multiple_of", OpFamily::Hint},
     {Opcode::MaxContiguous, "max_contiguous", OpFamily::Hint},
     {Opcode::MaxConstancy, "max_constancy", OpFamily::Hint},
@@ -175,7 +176,7 @@ const OpRow AllOps[] = {
 } // namespace
 
 TEST_CASE("opcode tables name every opcode once") {
-  CHECK(getNumOpcodes() == 113u);
+  CHECK(getNumOpcodes() == 114u);
   CHECK(std::size(AllOps) == getNumOpcodes());
   std::set<std::string> Seen;
   for (unsigned I = 0; I < std::size(AllOps); ++I) {
@@ -494,7 +495,7 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
   std::set<Opcode> Effects = {Opcode::Store,  Opcode::AtomicRMW, Opcode::AtomicCAS,
                               Opcode::Barrier, Opcode::Print,   Opcode::Assert,
                               Opcode::Call,   Opcode::Ret,       Opcode::Br,
-                              Opcode::CondBr, Opcode::ExternElementwise,
+                              Opcode::CondBr, Opcode::ExternElementwise, Opcode::InlineAsm,
                               Opcode::LocalStore, Opcode::LocalDealloc,
                               Opcode::AsyncCopy, Opcode::AsyncCommitGroup, Opcode::AsyncWait,
                               Opcode::DescriptorStore, Opcode::InitBarrier,
@@ -505,13 +506,13 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
   // reads shared memory may move above it.
   std::set<Opcode> Reads = {Opcode::Load, Opcode::AtomicRMW, Opcode::AtomicCAS,
                             Opcode::Call, Opcode::Barrier,   Opcode::ExternElementwise,
-                            Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
+                            Opcode::InlineAsm, Opcode::LocalLoad, Opcode::AsyncCopy, Opcode::AsyncWait,
                             Opcode::DescriptorLoad, Opcode::BarrierExpect, Opcode::WaitBarrier,
                             Opcode::AsyncTMACopy, Opcode::AsyncTMAStore, Opcode::GdcWait};
   // An allocation writes its initial value (and two are never merged).
   std::set<Opcode> Writes = {Opcode::Store, Opcode::AtomicRMW, Opcode::AtomicCAS,
                              Opcode::Call,  Opcode::Barrier,   Opcode::ExternElementwise,
-                             Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
+                             Opcode::InlineAsm, Opcode::LocalAlloc, Opcode::LocalStore, Opcode::LocalDealloc,
                              Opcode::AsyncCopy, Opcode::AsyncWait, Opcode::DescriptorStore,
                              Opcode::InitBarrier, Opcode::BarrierExpect, Opcode::WaitBarrier,
                              Opcode::InvalBarrier, Opcode::AsyncTMACopy, Opcode::AsyncTMAStore,
@@ -526,7 +527,15 @@ TEST_CASE_FIXTURE(InstFixture, "side effects and memory") {
     CHECK(I->isTerminator() == (Terminators.count(R.Op) != 0));
     delete I;
   }
-  // Attributes that change the answer.
+  // Attributes that change the answer: a pure snippet or call has none.
+  for (Opcode Op : {Opcode::ExternElementwise, Opcode::InlineAsm}) {
+    Instruction *P = make(Op, {}, {});
+    P->setAttr(AttrKey::Pure, AttrValue::unit());
+    CHECK_FALSE(P->hasSideEffects());
+    CHECK_FALSE(P->mayReadMemory());
+    CHECK_FALSE(P->mayWriteMemory());
+    delete P;
+  }
   Instruction *L = make(Opcode::Load, {I32}, {P}, {{AttrKey::Volatile, AttrValue::unit()}});
   CHECK(L->hasSideEffects());
   CHECK_FALSE(L->mayWriteMemory());

@@ -1609,6 +1609,10 @@ class InterpreterSemantic:
         r = call_extern(symbol, arrays, [info(v.sty) for v in vs], info(res))
         return TensorHandle(np.asarray(r, dtype=info(res).np).reshape(s), res)
 
+    def inline_asm(self, asm, constraints, args, results, pure, pack):
+        # As in Triton's interpreter: assembly runs only on a GPU.
+        error("inline_asm_elementwise runs only in compiled kernels, not in the interpreter")
+
 
 class DeviceAssertionError(AssertionError):
     """A failed tl.device_assert (or ``assert`` with debug) in a kernel."""

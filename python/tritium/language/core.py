@@ -1317,4 +1317,15 @@ def extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure=T
 
 @builtin
 def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
-    raise NotImplementedError("inline_asm_elementwise is not supported by Tritium")
+    """Runs the assembly ``asm`` once per element of the broadcast ``args``
+    (LLVM inline-asm ``constraints``: outputs first, then one per argument,
+    ``$0``, ``$1``... in the text); ``dtype`` is the result's type, or a
+    tuple of them for several outputs. Only ``pack=1`` is supported. Runs
+    only in compiled kernels (PTX on NVIDIA, AMDGPU assembly on AMD)."""
+    dt = _unwrap(dtype)
+    several = isinstance(dt, (tuple, list))
+    dts = [_check_dtype(d) for d in dt] if several else [_check_dtype(dt)]
+    outs = _sem().inline_asm(_unwrap(asm), _unwrap(constraints), [_opnd(a) for a in _unwrap(args)], dts,
+                             bool(_unwrap(is_pure)), int(_unwrap(pack)))
+    outs = [_wrap(o) for o in outs]
+    return tuple(outs) if several else outs[0]

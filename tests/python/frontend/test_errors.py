@@ -650,12 +650,13 @@ def test_libdevice_without_fp16_variant():
 
 
 @jit
-def k_smid(x_ptr):
-    tl.store(x_ptr, tl.extra.cuda.smid())  # ERR
+def k_custom_fp8(x_ptr):
+    tl.store(x_ptr, tl.extra.cuda.convert_custom_float8_sm80(tl.arange(0, 16)))  # ERR
 
 
-def test_cuda_smid_unsupported():
-    expect_error(k_smid, "*i32", {}, r"smid needs inline assembly", "tl.extra.cuda.smid")
+def test_cuda_packed_asm_unsupported():
+    expect_error(k_custom_fp8, "*i32", {}, r"convert_custom_float8_sm80 needs packed inline assembly",
+                 "tl.extra.cuda.convert_custom_float8_sm80")
 
 
 @jit

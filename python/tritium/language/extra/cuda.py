@@ -6,8 +6,10 @@ launch options), and ``gdc_wait()``/``gdc_launch_dependents()`` for
 programmatic dependent launch (a kernel launched with ``launch_pdl=True``):
 PTX ``griddepcontrol.wait`` / ``griddepcontrol.launch_dependents`` on sm_90
 and later, nothing on older GPUs and AMD, where kernels on one stream run
-one after the other (what gdc_wait waits for). ``globaltimer``, ``smid`` and the custom fp8 conversions need inline
-assembly, which Tritium does not have; they raise a clear error.
+one after the other (what gdc_wait waits for). ``globaltimer()`` and
+``smid()`` read the PTX special registers through inline assembly; the
+custom fp8 conversions need packed inline assembly (several elements per
+snippet), which Tritium does not have yet: they raise a clear error.
 """
 
 from .. import core as _core
@@ -44,15 +46,27 @@ def gdc_launch_dependents():
     _core._sem().gdc_launch_dependents()
 
 
+@_core.builtin
+def globaltimer():
+    """The GPU's global nanosecond timer (int64, PTX %globaltimer)."""
+    return _core.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=_core.int64, is_pure=False,
+                                        pack=1)
+
+
+@_core.builtin
+def smid():
+    """The index of the multiprocessor running this program (int32, PTX %smid)."""
+    return _core.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=_core.int32, is_pure=True, pack=1)
+
+
 def _unsupported(name):
     def fn(*args, **kwargs):
-        raise NotImplementedError(f"tl.extra.cuda.{name} needs inline assembly, which Tritium does not support")
+        raise NotImplementedError(f"tl.extra.cuda.{name} needs packed inline assembly (pack > 1), which Tritium "
+                                  "does not support yet")
 
     fn.__name__ = name
     return _core.builtin(fn)
 
 
-globaltimer = _unsupported("globaltimer")
-smid = _unsupported("smid")
 convert_custom_float8_sm70 = _unsupported("convert_custom_float8_sm70")
 convert_custom_float8_sm80 = _unsupported("convert_custom_float8_sm80")
