@@ -749,8 +749,8 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
         input_precision = _option("default_dot_input_precision", None) or ""
     if not isinstance(input_precision, str):
         raise TypeError(f"input_precision must be a string, got {input_precision!r}")
+    a, b = to_tensor(input), to_tensor(other)
     if input_precision.lower() in ("bf16x3", "bf16x6"):
-        a, b = to_tensor(input), to_tensor(other)
         if a.dtype == float32 and b.dtype == float32:
             return _dot_bf16_split(a, b, acc, input_precision.lower() == "bf16x6")
         input_precision = "ieee"  # as tf32, an option for fp32 operands only
@@ -760,7 +760,6 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
         imprecise = -1 if imprecise is None else imprecise
     acc = _unwrap(acc)
     out = _check_dtype(out_dtype, "out_dtype")
-    a, b = to_tensor(input), to_tensor(other)
     batch = a.shape[:-2]
     if len(batch) >= 2 and len(b.shape) == len(a.shape) and b.shape[:-2] == batch:
         # Ranks 4 and up, as Triton: the batch dimensions folded into one.

@@ -308,6 +308,7 @@ def histogram(input, num_bins, mask=None):
         hit = hit & expand_dims(to_tensor(mask), 1)
     return sum(hit.to(_types.int32), 0)
 
+
 # ---------------------------------------------------------------------------
 # Microscaled dots (OCP MX formats), emulated as Triton does on GPUs without
 # microscaling instructions (Hopper and older)
@@ -352,15 +353,12 @@ def _mx_upcast(v, scale, fmt, comp, k_axis, fast_math):
         factor = (scale.to(_types.uint16) << 7).to(_types.bfloat16, bitcast=True)
     else:
         factor = (scale.to(_types.uint32) << 23).to(_types.float32, bitcast=True).to(comp)
+    if not fast_math:  # a scale of 0xFF is NaN, and so is every value it scales
+        factor = where(scale == 0xFF, float("nan"), factor)
     # [rows, K / 32] -> [rows, K], each scale repeated over its 32 elements.
     rows, groups = scale.shape
-    def spread(x):
-        x = reshape(broadcast_to(expand_dims(x, 2), [rows, groups, 32]), [rows, groups * 32])
-        return x if k_axis == 1 else trans(x)
-    up = up * spread(factor)
-    if not fast_math:  # a scale of 0xFF is NaN
-        up = where(spread(scale) == 0xFF, float("nan"), up)
-    return up
+    factor = reshape(broadcast_to(expand_dims(factor, 2), [rows, groups, 32]), [rows, groups * 32])
+    return up * (factor if k_axis == 1 else trans(factor))
 
 
 @builtin
