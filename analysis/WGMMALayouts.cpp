@@ -11,16 +11,23 @@
 using namespace tritium;
 using Basis = LinearLayout::Basis;
 
+unsigned tritium::nvmmaSwizzleBytes(int64_t RowBytes) {
+  if (RowBytes > 0 && RowBytes % 128 == 0)
+    return 128;
+  return RowBytes == 64 || RowBytes == 32 ? unsigned(RowBytes) : 0;
+}
+
 std::optional<LinearLayout> tritium::nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape,
                                                        unsigned Contiguous,
                                                        unsigned ElementBytes) {
   if (Shape.size() != 2 || Contiguous > 1 || ElementBytes == 0 || ElementBytes > 16)
     return std::nullopt;
   unsigned Outer = 1 - Contiguous;
-  int64_t RowElems = 128 / ElementBytes, Vec = 16 / ElementBytes;
   int64_t Inner = Shape[Contiguous], Rows = Shape[Outer];
-  if (Inner % RowElems != 0 || Rows % 8 != 0)
+  unsigned Swizzle = nvmmaSwizzleBytes(Inner * ElementBytes);
+  if (!Swizzle || Rows % 8 != 0)
     return std::nullopt;
+  int64_t RowElems = Swizzle / ElementBytes, Vec = 16 / ElementBytes;
   auto Along = [](unsigned Dim, int64_t At, int64_t Also = 0) {
     Basis B(2, 0);
     B[Dim] = int32_t(At);
@@ -28,13 +35,17 @@ std::optional<LinearLayout> tritium::nvmmaSharedLayout(llvm::ArrayRef<int64_t> S
     return B;
   };
   llvm::SmallVector<Basis, 16> Bases;
-  // A 128-byte row of the contiguous dimension.
+  // A row of the contiguous dimension, Swizzle bytes long.
   for (int64_t S = 1; S < RowElems; S *= 2)
     Bases.push_back(Along(Contiguous, S));
-  // Rows 1, 2, 4 of an atom also flip chunk bits 1, 2, 4 (chunk c of row r
-  // at c ^ r: its own inverse); further rows, then further row blocks.
+  // The swizzle XORs the 16-byte chunk index with the address bits from 7
+  // up (Swizzle / 16 chunks a row): row R, at R * Swizzle bytes, flips
+  // chunk bits (R * Swizzle / 128) mod (Swizzle / 16), its own inverse
+  // (128 bytes: rows 1, 2, 4; 64: rows 2, 4; 32: row 4); the atom is 8
+  // rows, then further rows, then further row blocks.
+  int64_t ChunkMask = Swizzle / 16 - 1;
   for (int64_t R = 1; R < Rows; R *= 2)
-    Bases.push_back(Along(Outer, R, R < 8 ? Vec * R : 0));
+    Bases.push_back(Along(Outer, R, Vec * (((R * Swizzle) >> 7) & ChunkMask)));
   for (int64_t S = RowElems; S < Inner; S *= 2)
     Bases.push_back(Along(Contiguous, S));
   return LinearLayout({LinearLayout::InDim{"offset", std::move(Bases)}},
@@ -59,6 +70,7 @@ bool tritium::tmaCopies(const Instruction &Access, const AxisInfoAnalysis &AI) {
     return Info.Divisibility.empty() ? int64_t(1) : Info.Divisibility[0];
   };
   return (Bytes == 1 || Bytes == 2 || Bytes == 4) && T->getShape()[0] <= 256 &&
+         nvmmaSwizzleBytes(T->getShape()[1] * Bytes) == 128 &&
          nvmmaSharedLayout(T->getShape(), 1, unsigned(Bytes)) &&
          DivisorOf(Desc->getBase()) % 16 == 0 && (DivisorOf(Desc->getStride(0)) * Bytes) % 16 == 0;
 }

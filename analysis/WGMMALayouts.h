@@ -33,10 +33,15 @@ class Instruction;
 class MemDescType;
 class Value;
 
-/// The NVMMA 128-byte-swizzled shared layout of a 2-d block of \p Shape
-/// and \p ElementBytes-byte elements, dimension \p Contiguous fastest;
-/// nullopt unless that dimension spans a multiple of 128 bytes and the
-/// other a multiple of 8.
+/// The swizzle wgmma and TMA name for rows of \p RowBytes: 128 bytes for
+/// a multiple of 128 (column blocks of 128 bytes side by side), else 64 or
+/// 32 for rows of exactly that; 0 for none.
+unsigned nvmmaSwizzleBytes(int64_t RowBytes);
+
+/// The NVMMA shared layout of a 2-d block of \p Shape and \p ElementBytes-
+/// byte elements, dimension \p Contiguous fastest, in the swizzle of
+/// nvmmaSwizzleBytes(its rows' bytes); nullopt where that is none or the
+/// other dimension is not a multiple of 8.
 std::optional<LinearLayout> nvmmaSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,
                                               unsigned ElementBytes);
 

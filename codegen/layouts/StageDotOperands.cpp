@@ -40,9 +40,12 @@
 // Option nvmma=1 (sm_90a): the operands of a dot placed for wgmma
 // (analysis/WGMMALayouts.h) take the NVMMA layout instead, which wgmma
 // reads through matrix descriptors (it is the layout above for rows of
-// 128 bytes; longer rows are split into 128-byte column blocks); where
-// that layout does not fit the block, the swizzled one stays and the dot
-// falls back to mma.sync.
+// 128 bytes; longer rows are split into 128-byte column blocks). Rows of
+// 64 or 32 bytes (a K tile of 32 fp16 or 64 fp8, attention's fp8 tiles)
+// take wgmma's 64- or 32-byte swizzle where K is the contiguous
+// dimension (K-major, the only kind 8-bit inputs have); where no NVMMA
+// layout fits the block, the swizzled one stays and the dot falls back to
+// mma.sync.
 //
 // Requires: layouts assigned, conversions final (after
 // remove-layout-conversions and licm), before insert-barriers. Preserves:
@@ -81,19 +84,21 @@ bool isRenaming(const Instruction &Convert) {
 
 /// The local_alloc of the source of \p Convert, before \p B's insertion
 /// point, in the swizzled layout that keeps its register-contiguous
-/// dimension contiguous (the NVMMA one where \p NVMMA and it fits). A
+/// dimension contiguous (the NVMMA one where \p NVMMA and it fits: a
+/// narrow swizzle only where that dimension is the K of operand \p OpIdx). A
 /// source that is a `trans %x` is stored as %x, in that layout with its
 /// dimensions permuted back, and read through memdesc_trans: the same
 /// bytes, and %x, when it is a load, stays one that pipeline-loops can
 /// stage (b.T of a loaded [N, K] tile, K^T in attention).
-Value *allocate(IRBuilder &B, Instruction &Convert, bool NVMMA) {
+Value *allocate(IRBuilder &B, Instruction &Convert, unsigned OpIdx, bool NVMMA) {
   Value *Src = Convert.getOperand(0);
   Instruction *SrcDef = Src->getDefiningInstruction();
   const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert.getLayout();
   Type *T = Src->getType();
   unsigned Contiguous = contiguousDim(From), Bytes = getSharedElementBytes(T);
   std::optional<LinearLayout> ForWGMMA;
-  if (NVMMA)
+  bool KMajor = Contiguous == (OpIdx == 0 ? 1u : 0u);
+  if (NVMMA && (KMajor || nvmmaSwizzleBytes(T->getShape()[Contiguous] * Bytes) == 128))
     ForWGMMA = nvmmaSharedLayout(T->getShape(), Contiguous, Bytes);
   LinearLayout Shared =
       ForWGMMA ? *ForWGMMA : swizzledSharedLayout(T->getShape(), Contiguous, Bytes);
@@ -154,7 +159,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     if (!Mem) {
       B.setInsertPoint(Def);
       B.setLoc(Def->getLoc());
-      Mem = allocate(B, *Def, NVMMA);
+      Mem = allocate(B, *Def, K, NVMMA);
     }
     ReadAtDot.push_back({K, Mem});
   }
@@ -167,7 +172,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
   // between a hoisted read and the dot that lowers it (isLoadedByUser).
   llvm::SmallVector<std::pair<unsigned, Value *>, 2> Reads;
   for (unsigned K : AtDot)
-    Reads.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), NVMMA)});
+    Reads.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), K, NVMMA)});
   Reads.append(ReadAtDot.begin(), ReadAtDot.end());
   for (auto [K, Mem] : Reads) {
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();

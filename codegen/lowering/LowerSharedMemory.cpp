@@ -340,9 +340,11 @@ void forEachBox(LoweringContext &C, const Instruction &I, Value *MemDesc, Value 
                 llvm::function_ref<void(llvm::Value *, llvm::ArrayRef<llvm::Value *>)> Each) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(MemDesc);
-  if (nvmmaContiguousDim(*M) != 1u)
-    C.unsupported(I, "a TMA copy's buffer must be in the NVMMA layout with its rows contiguous");
   llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
+  if (nvmmaContiguousDim(*M) != 1u ||
+      nvmmaSwizzleBytes(Shape[1] * getSharedElementBytes(M->getElementType())) != 128)
+    C.unsupported(I, "a TMA copy's buffer must be in the 128-byte NVMMA layout with its rows "
+                     "contiguous");
   int64_t BoxInner = 128 / getSharedElementBytes(M->getElementType()), Rows = Shape[0];
   for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
     llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(Col), B.getInt32(J * BoxInner)),

@@ -17,12 +17,13 @@
 //
 // A descriptor (PTX ISA, "matrix descriptor"): bits 0-13 the start address
 // / 16, 16-29 the leading byte offset / 16, 32-45 the stride byte offset /
-// 16, 62-63 the swizzle (1: 128 bytes). With 128-byte rows in 1024-byte
-// atoms the stride byte offset is 1024 (the next 8 rows of M, N or K); the
-// leading byte offset is the distance between 64-element blocks of an M-
-// or N-major operand's contiguous dimension (unused for K-major ones, whose
-// K steps move the start address by 32 bytes inside a row, or to the next
-// column block).
+// 16, 62-63 the swizzle (1: 128 bytes, 2: 64, 3: 32). With rows of S
+// swizzle bytes in atoms of 8 rows the stride byte offset is 8S (the next
+// 8 rows of M, N or K); the leading byte offset is the distance between
+// S-byte column blocks of an M- or N-major operand's contiguous dimension
+// (unused for K-major ones, whose K steps move the start address by 32
+// bytes inside a row, or to the next column block). Rows of 64 or 32
+// bytes (nvmmaSwizzleBytes) are read only K-major.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,21 +41,23 @@ using namespace tritium;
 namespace {
 /// How one operand ([Rows x K] for A, [K x Cols] for B) sits in its NVMMA
 /// buffer: the byte offset of its element (MN, K) for MN and K multiples
-/// of 64 and 16, and its descriptor's leading byte offset.
+/// of 64 and of the K step, and its descriptor's leading byte offset.
 struct NVMMAOperand {
   Value *MemDesc = nullptr;
   bool MNMajor = false;
   int64_t MNExtent = 0, KExtent = 0; // elements
   unsigned ElemBytes = 2;
+  unsigned Swizzle = 128; // bytes a row
 
   /// Bytes from the buffer's start to element (MN, K).
   int64_t offset(int64_t MN, int64_t K) const {
-    int64_t RowElems = 128 / ElemBytes;
-    if (MNMajor) // rows of K, 64-element blocks of MN outermost
-      return (MN / RowElems) * KExtent * 128 + K * 128 + (MN % RowElems) * ElemBytes;
-    return (K / RowElems) * MNExtent * 128 + MN * 128 + (K % RowElems) * ElemBytes;
+    int64_t RowElems = Swizzle / ElemBytes;
+    if (MNMajor) // rows of K, column blocks of MN outermost
+      return (MN / RowElems) * KExtent * Swizzle + K * Swizzle + (MN % RowElems) * ElemBytes;
+    return (K / RowElems) * MNExtent * Swizzle + MN * Swizzle + (K % RowElems) * ElemBytes;
   }
-  int64_t leadingBytes() const { return MNMajor ? KExtent * 128 : 16; }
+  int64_t leadingBytes() const { return MNMajor ? KExtent * Swizzle : 16; }
+  uint64_t swizzleMode() const { return Swizzle == 128 ? 1 : Swizzle == 64 ? 2 : 3; }
 };
 
 /// The operand \p OpIdx of \p Dot if it is a local_load this dot lowers
@@ -75,6 +78,9 @@ std::optional<NVMMAOperand> nvmmaOperand(const DotInst &Dot, unsigned OpIdx) {
   O.KExtent = Shape[KDim];
   O.MNExtent = Shape[1 - KDim];
   O.ElemBytes = getSharedElementBytes(M->getElementType());
+  O.Swizzle = nvmmaSwizzleBytes(Shape[*Contiguous] * O.ElemBytes);
+  if (O.Swizzle != 128 && O.MNMajor)
+    return std::nullopt;
   return O;
 }
 
@@ -87,7 +93,7 @@ llvm::Value *baseDescriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Val
   if (MNBytes)
     Addr = B.CreateAdd(Addr, MNBytes);
   uint64_t Fixed = (uint64_t((O.leadingBytes() >> 4) & 0x3fff) << 16) |
-                   (uint64_t((1024 >> 4) & 0x3fff) << 32) | (uint64_t(1) << 62);
+                   (uint64_t(((8 * O.Swizzle) >> 4) & 0x3fff) << 32) | (O.swizzleMode() << 62);
   llvm::Value *Start = B.CreateZExt(B.CreateAnd(B.CreateLShr(Addr, 4), B.getInt32(0x3fff)),
                                     B.getInt64Ty());
   return B.CreateOr(Start, B.getInt64(Fixed));
@@ -138,7 +144,8 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
     }
   };
   const char *AType = PTXType(Dot.getA()), *BType = PTXType(Dot.getB());
-  // 8-bit inputs: K steps of 32, both operands K-major in NVMMA buffers.
+  // 8-bit inputs: K steps of 32, both operands K-major in NVMMA buffers
+  // (fp8's A fragment in registers is not done: mma.sync takes those).
   bool Byte = AType[0] == 'e';
   if (Byte && (!A || A->MNMajor || Bop->MNMajor))
     return false;
@@ -153,8 +160,7 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   llvm::Value *GroupBytes = nullptr;
   if (A && NumWarps > 4) {
     llvm::Value *Group = T.shuffleIdx(B, B.CreateLShr(T.threadId(B), 7), B.getInt32(0));
-    GroupBytes = A->MNMajor ? B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))))
-                            : B.CreateMul(Group, B.getInt32(64 * 128));
+    GroupBytes = B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))));
   }
   llvm::Value *BaseA = A ? baseDescriptor(C, *A, GroupBytes) : nullptr;
   llvm::Value *BaseB = baseDescriptor(C, *Bop, nullptr);

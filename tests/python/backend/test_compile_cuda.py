@@ -460,18 +460,25 @@ def test_fp8_matmul_on_wgmma(dt):
     assert "wgmma" not in k.asm["ptx"] and "mma.sync.aligned.m16n8k16" in k.asm["ptx"]
 
 
-def test_wgmma_takes_a_from_registers_where_its_buffer_is_not_nvmma():
-    """Rows of 64 bytes (BLOCK_K 32 of f16) have no 128-byte swizzle: A
-    stays in the swizzled buffer, read by ldmatrix into wgmma's register
-    operand, B (128 N a row) goes by descriptor; cuda:90 never uses wgmma."""
+def test_wgmma_reads_rows_of_64_bytes_by_descriptor():
+    """Rows of 64 bytes (BLOCK_K 32 of f16): A (K-major) takes wgmma's
+    64-byte swizzle and goes by descriptor too (swizzle 2, stride byte
+    offset 512, leading 16: 0x8000002000010000), B (128 N a row) the
+    128-byte one; no ldmatrix.
+    cuda:90 never uses wgmma."""
     consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "ACTIVATION": ""}
     sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), consts)
     attrs = _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)
     k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90a",
                         options={"num_warps": 4})
     ptx = k.asm["ptx"]
-    assert len(re.findall(r"wgmma\.mma_async\S+ \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd", ptx)) == 4
-    assert "ldmatrix.sync.aligned.m8n8.x4.shared" in ptx and "mma.sync" not in ptx
+    assert len(re.findall(r"wgmma\.mma_async\S+ \{[^}]*\}, %rd\d+, %rd\d+, p, 1, 1, 0, 1;", ptx)) == 4
+    # A's descriptors: + 2 (32 bytes) for the second K step, + 256 (64 rows
+    # of 64 bytes) for the second 64-row block, both folded in by LLVM.
+    for bits in (-9223371899415756800, -9223371899415756798, -9223371899415756544,
+                 -9223371899415756542):
+        assert re.search(rf"(or|add)\.[bs]64\s+%rd\d+, %rd\d+, {bits};", ptx), bits
+    assert "ldmatrix" not in ptx and "mma.sync" not in ptx
     k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts, attrs), target="cuda:90",
                         options={"num_warps": 4})
     assert "mma.sync.aligned.m16n8k16" in k.asm["ptx"] and "wgmma" not in k.asm["ptx"]
