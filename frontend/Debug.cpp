@@ -101,25 +101,30 @@ std::string tritium::checkExternElementwise(llvm::StringRef Symbol,
 std::vector<TValue> Semantic::inlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                         llvm::ArrayRef<Operand> Args,
                                         llvm::ArrayRef<DType *> Results, bool Pure, int64_t Pack) {
-  if (Pack != 1)
-    error("inline_asm_elementwise: pack=" + llvm::Twine(Pack) +
-          " (several elements per snippet) is not supported yet; use pack=1");
+  if (Pack < 1 || (Pack & (Pack - 1)) != 0)
+    error("inline_asm_elementwise: pack must be a power of two, got " + llvm::Twine(Pack));
   if (Results.empty())
     error("inline_asm_elementwise needs at least one result dtype");
   llvm::SmallVector<TValue, 4> Vs;
-  llvm::SmallVector<DType *, 4> Types;
+  llvm::SmallVector<DType *, 4> Numbers;
+  Shape S;
   for (const Operand &A : Args) {
     Vs.push_back(toValue(A));
-    Types.push_back(Vs.back().Ty);
+    // Pointers go to the snippet as they are (an `l` register: Triton's
+    // test_inline_asm_with_pointers loads and stores through them).
+    DType *T = Vs.back().Ty;
+    std::string Err = checkCommonShape(S, T->getShape(), "inline_asm_elementwise");
+    if (!Err.empty())
+      error(Err);
+    S = *broadcastShapes(S, T->getShape());
+    if (!T->getScalar()->isPointer())
+      Numbers.push_back(T);
   }
   for (DType *R : Results) {
-    std::string Err = checkExternElementwise("inline_asm_elementwise", Types, R);
+    std::string Err = checkExternElementwise("inline_asm_elementwise", Numbers, R);
     if (!Err.empty())
       error(Err);
   }
-  Shape S;
-  for (const TValue &V : Vs)
-    S = *broadcastShapes(S, V.Ty->getShape());
   llvm::SmallVector<Value *, 4> IR;
   for (TValue &V : Vs)
     IR.push_back(expandToShape(V, S).V);
@@ -129,7 +134,7 @@ std::vector<TValue> Semantic::inlineAsm(llvm::StringRef Asm, llvm::StringRef Con
     RD.push_back(DType::getShaped(R->getScalar(), S));
     RT.push_back(RD.back()->toIR(getContext()));
   }
-  Instruction *I = B.createInlineAsm(Asm, Constraints, IR, RT, Pure);
+  Instruction *I = B.createInlineAsm(Asm, Constraints, IR, RT, Pure, Pack);
   std::vector<TValue> Out;
   for (unsigned K = 0; K < RD.size(); ++K)
     Out.push_back(make(I->getResult(K), RD[K]));

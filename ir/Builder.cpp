@@ -555,11 +555,14 @@ Instruction *IRBuilder::createAssert(Value *Cond, llvm::StringRef Message) {
 
 Instruction *IRBuilder::createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                         llvm::ArrayRef<Value *> Args,
-                                        llvm::ArrayRef<Type *> Results, bool Pure) {
+                                        llvm::ArrayRef<Type *> Results, bool Pure,
+                                        int64_t Pack) {
   AttrList Attrs = {attr(AttrKey::Asm, AttrValue::string(Asm)),
                     attr(AttrKey::Constraints, AttrValue::string(Constraints))};
   if (Pure)
     Attrs.push_back(unitAttr(AttrKey::Pure));
+  if (Pack != 1)
+    Attrs.push_back(attr(AttrKey::Pack, AttrValue::integer(Pack)));
   return create(Opcode::InlineAsm, Results, Args, std::move(Attrs));
 }
 

@@ -177,7 +177,7 @@ public:
   /// One result per type of \p Results (all of the operands' shape).
   Instruction *createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                llvm::ArrayRef<Value *> Args, llvm::ArrayRef<Type *> Results,
-                               bool Pure);
+                               bool Pure, int64_t Pack = 1);
   Value *createExternElementwise(llvm::StringRef Symbol,
                                  llvm::ArrayRef<Value *> Args, Type *Result,
                                  bool Pure = true);

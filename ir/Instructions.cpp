@@ -1160,18 +1160,21 @@ std::string ExternElementwiseInst::checkFamilyTypes() const {
 }
 
 std::string InlineAsmInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {AttrKey::Asm, AttrKey::Constraints, AttrKey::Pure}));
+  TRY(allowAttrs(*this, {AttrKey::Asm, AttrKey::Constraints, AttrKey::Pure, AttrKey::Pack}));
   TRY(requireAttr(*this, AttrKey::Asm));
   TRY(requireAttr(*this, AttrKey::Constraints));
   if (getNumResults() == 0 || getNumBlockOperands() != 0)
     return "'inline_asm' defines one result or more and has no block operands";
+  if (getPack() < 1 || !llvm::isPowerOf2_64(uint64_t(getPack())))
+    return "'inline_asm' pack must be a power of two";
   Type *R = getResult(0)->getType();
   for (Value *V : getResults()) {
     TRY(elements(*this, V->getType(), isNumElem, "integer or float results"));
     TRY(sameShape(*this, V->getType(), R, "results"));
   }
   for (Value *V : getOperands()) {
-    TRY(elements(*this, V->getType(), isNumElem, "integer or float operands"));
+    TRY(elements(*this, V->getType(), [](Type *E) { return isNumElem(E) || E->isPointer(); },
+                 "integer, float or pointer operands"));
     TRY(sameShape(*this, V->getType(), R, "operands and results"));
   }
   return "";

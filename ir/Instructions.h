@@ -547,14 +547,17 @@ class ExternElementwiseInst : public Instruction {
 };
 
 /// %r... = inline_asm %a... {asm = "...", constraints = "=r,r"[, pure]}:
-/// the assembly snippet run once per element (tl.inline_asm_elementwise
-/// with pack 1): operands and results are blocks of one shape (or
-/// scalars), bound to the constraints' `$n` in order, outputs first.
+/// the assembly snippet run once per element, or per `pack` elements
+/// (tl.inline_asm_elementwise): operands (numbers or pointers) and results
+/// (numbers) are blocks of one shape (or scalars), bound to the
+/// constraints' `$n` in order, outputs first; with pack > 1 each takes
+/// pack / n registers of n elements (n = 32 / bits for narrower ones).
 class InlineAsmInst : public Instruction {
   TRITIUM_FAMILY_CLASS(InlineAsm)
   llvm::StringRef getAsm() const { return getStringAttr(AttrKey::Asm); }
   llvm::StringRef getConstraints() const { return getStringAttr(AttrKey::Constraints); }
   bool isPure() const { return hasAttr(AttrKey::Pure); }
+  int64_t getPack() const { return hasAttr(AttrKey::Pack) ? getIntAttr(AttrKey::Pack) : 1; }
 };
 
 /// multiple_of / max_contiguous / max_constancy: returns its operand and

@@ -244,35 +244,75 @@ llvm::Type *pointeeType(LoweringContext &C, Type *PtrTy) {
   return C.elemType(E);
 }
 
-/// tl.inline_asm_elementwise: the snippet once per register element, its
-/// outputs (a struct when there are several) split among the results.
+/// tl.inline_asm_elementwise: the snippet once per Pack register elements
+/// (Triton's packing: an operand or result of B-bit elements, B < 32,
+/// takes Pack / n registers of n = min(Pack, 32 / B) elements, each a
+/// <n x T> vector; wider ones one element a register), its outputs (a
+/// struct when there are several) split among the results.
 void lowerInlineAsm(LoweringContext &C, const InlineAsmInst &I, unsigned N) {
-  llvm::SmallVector<llvm::Type *, 4> Outs, Ins;
+  unsigned Pack = unsigned(I.getPack());
+  if (N % Pack != 0)
+    reportError(I.getLoc(), "inline_asm_elementwise: pack=" + std::to_string(Pack) +
+                                " needs a multiple of " + std::to_string(Pack) +
+                                " elements in each thread; this block gives each " +
+                                std::to_string(N));
+  auto PerReg = [&](Type *T) {
+    Type *E = T->getScalarType();
+    unsigned Bits = E->isPointer() ? 64 : E->getScalarSizeInBits();
+    return Bits < 32 ? std::min(Pack, 32 / Bits) : 1u;
+  };
+  auto RegTy = [&](Type *T) -> llvm::Type * {
+    unsigned Per = PerReg(T);
+    llvm::Type *E = C.elemType(T);
+    return Per > 1 ? llvm::FixedVectorType::get(E, Per) : E;
+  };
+  llvm::SmallVector<llvm::Type *, 8> Outs, Ins;
   for (Value *R : I.getResults())
-    Outs.push_back(C.elemType(R->getType()));
+    Outs.append(Pack / PerReg(R->getType()), RegTy(R->getType()));
   for (Value *V : I.getOperands())
-    Ins.push_back(C.elemType(V->getType()));
+    Ins.append(Pack / PerReg(V->getType()), RegTy(V->getType()));
   llvm::Type *Ret = Outs.size() == 1 ? Outs[0] : llvm::StructType::get(C.getLLVMContext(), Outs);
   auto *FT = llvm::FunctionType::get(Ret, Ins, false);
   if (llvm::Error E = llvm::InlineAsm::verify(FT, I.getConstraints())) {
     std::string Why = llvm::toString(std::move(E));
     reportError(I.getLoc(), "inline_asm_elementwise: the constraints \"" + I.getConstraints().str() +
-                                "\" do not fit its " + std::to_string(Outs.size()) + " result(s) and " +
-                                std::to_string(Ins.size()) + " argument(s): " + Why);
+                                "\" do not fit its " + std::to_string(Outs.size()) +
+                                " output register(s) and " + std::to_string(Ins.size()) +
+                                " input register(s): " + Why);
   }
   auto *Asm = llvm::InlineAsm::get(FT, I.getAsm(), I.getConstraints(), !I.isPure());
-  std::vector<Regs> Results(Outs.size());
-  for (unsigned R = 0; R < N; ++R) {
-    llvm::SmallVector<llvm::Value *, 4> Args;
+  llvm::IRBuilder<> &B = C.B;
+  std::vector<Regs> Results(I.getNumResults());
+  for (unsigned G = 0; G < N; G += Pack) {
+    llvm::SmallVector<llvm::Value *, 8> Args;
     for (Value *V : I.getOperands()) {
       const Regs &Rs = C.get(V);
-      Args.push_back(Rs.size() == 1 ? Rs[0] : Rs[R]);
+      auto Elem = [&](unsigned R) { return Rs.size() == 1 ? Rs[0] : Rs[R]; };
+      unsigned Per = PerReg(V->getType());
+      for (unsigned J = 0; J < Pack; J += Per) {
+        if (Per == 1) {
+          Args.push_back(Elem(G + J));
+          continue;
+        }
+        llvm::Value *Vec = llvm::PoisonValue::get(RegTy(V->getType()));
+        for (unsigned E = 0; E < Per; ++E)
+          Vec = B.CreateInsertElement(Vec, Elem(G + J + E), uint64_t(E));
+        Args.push_back(Vec);
+      }
     }
-    llvm::Value *Call = C.B.CreateCall(FT, Asm, Args);
-    for (unsigned K = 0; K < Outs.size(); ++K)
-      Results[K].push_back(Outs.size() == 1 ? Call : C.B.CreateExtractValue(Call, K));
+    llvm::Value *Call = B.CreateCall(FT, Asm, Args);
+    unsigned Out = 0;
+    for (unsigned K = 0; K < I.getNumResults(); ++K) {
+      unsigned Per = PerReg(I.getResult(K)->getType());
+      for (unsigned J = 0; J < Pack; J += Per) {
+        llvm::Value *R = Outs.size() == 1 ? Call : B.CreateExtractValue(Call, Out);
+        ++Out;
+        for (unsigned E = 0; E < Per; ++E)
+          Results[K].push_back(Per == 1 ? R : B.CreateExtractElement(R, uint64_t(E)));
+      }
+    }
   }
-  for (unsigned K = 0; K < Outs.size(); ++K)
+  for (unsigned K = 0; K < I.getNumResults(); ++K)
     C.set(I.getResult(K), std::move(Results[K]));
 }
 } // namespace

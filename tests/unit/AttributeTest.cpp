@@ -76,10 +76,12 @@ TEST_CASE("attribute key table") {
   CHECK(getAttrKeyName(AttrKey::Callee) == "callee");
   CHECK(getAttrKeyName(AttrKey::Unsigned) == "unsigned");
   CHECK(getAttrKeyKind(AttrKey::Unsigned) == AttrKeyKind::Unit);
+  CHECK(getAttrKeyName(AttrKey::Pack) == "pack");
+  CHECK(getAttrKeyKind(AttrKey::Pack) == AttrKeyKind::Int);
 
   // Every key is found by its name, and names are unique.
   unsigned NumKeys = unsigned(AttrKey::Callee) + 1;
-  CHECK(NumKeys == 32u);
+  CHECK(NumKeys == 33u);
   for (unsigned I = 0; I < NumKeys; ++I) {
     std::optional<AttrKey> K = lookupAttrKey(getAttrKeyName(AttrKey(I)));
     REQUIRE(K);

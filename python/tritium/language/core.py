@@ -1319,8 +1319,9 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
     """Runs the assembly ``asm`` once per element of the broadcast ``args``
     (LLVM inline-asm ``constraints``: outputs first, then one per argument,
     ``$0``, ``$1``... in the text); ``dtype`` is the result's type, or a
-    tuple of them for several outputs. Only ``pack=1`` is supported. Runs
-    only in compiled kernels (PTX on NVIDIA, AMDGPU assembly on AMD)."""
+    tuple of them for several outputs. With ``pack`` > 1 it runs once per
+    ``pack`` elements, narrow ones packed into 32-bit registers (docs/ir.md).
+    Runs only in compiled kernels (PTX on NVIDIA, AMDGPU assembly on AMD)."""
     dt = _unwrap(dtype)
     several = isinstance(dt, (tuple, list))
     dts = [_check_dtype(d) for d in dt] if several else [_check_dtype(dt)]
