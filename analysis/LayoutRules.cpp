@@ -285,6 +285,11 @@ tritium::inferResultLayout(const Instruction &I,
     if (const LinearLayout *L = I.getLayout())
       return *L;
     return std::nullopt;
+  case Opcode::Gather:
+    // Each thread reads the elements its indices name: the indices' layout.
+    if (Ops.size() > 1 && Ops[1])
+      return *Ops[1];
+    return std::nullopt;
   default:
     return std::nullopt;
   }
@@ -302,6 +307,12 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
     return Result;
+  case Opcode::Gather:
+    // The indices as the result; the source goes through shared memory
+    // from whatever layout it has.
+    if (K == 1)
+      return Result;
+    return std::nullopt;
   case Opcode::Dot: {
     // The accumulator is in the result's layout. An mma.sync dot takes A
     // and B in its operand layouts; the FMA dot reads them through shared

@@ -120,6 +120,11 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     Type *T = I.getResult()->getType();
     return unsigned(T->getNumElements()) * getSharedElementBytes(T);
   }
+  case Opcode::Gather: {
+    // LowerShape.cpp: the source, every element at its row-major offset.
+    Type *T = I.getOperand(0)->getType();
+    return unsigned(T->getNumElements()) * getSharedElementBytes(T);
+  }
   case Opcode::Scan: {
     // LowerScan.cpp: scans along lanes or warps go through shared memory,
     // one region per operand with every element at its row-major offset.

@@ -169,6 +169,8 @@ std::string checkPermute(DType *X, llvm::ArrayRef<int64_t> Dims);
 std::string checkJoin(DType *X, DType *Y);
 std::string checkSplit(DType *X);
 std::string checkCat(DType *A, DType *B);
+/// tl.gather(src, index, axis) (Triton's messages); \p Axis may be negative.
+std::string checkGather(DType *Src, DType *Index, int64_t Axis);
 
 /// The rules of tl.load, tl.store, the atomic read-modify-writes and
 /// atomic_cas (operands: their types, a literal's own type, null where

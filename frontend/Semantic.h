@@ -279,6 +279,9 @@ public:
   TValue join(Operand A, Operand B);
   std::pair<TValue, TValue> split(TValue X);
   TValue cat(TValue A, TValue B, bool CanReorder = false);
+  /// tl.gather: \p Src's elements along \p Axis (may be negative) at the
+  /// positions \p Index holds.
+  TValue gather(TValue Src, TValue Index, int64_t Axis);
 
   //===--------------------------------------------------------------------===//
   // Block computations

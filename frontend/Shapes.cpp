@@ -130,6 +130,25 @@ std::string tritium::checkCat(DType *A, DType *B) {
   return checkBlockShape(S);
 }
 
+std::string tritium::checkGather(DType *Src, DType *Index, int64_t Axis) {
+  if (!Src->isBlock() || !Index->isBlock())
+    return "gather expects blocks, got " + Src->getName() + " and " + Index->getName();
+  if (!Index->getScalar()->isInt() || Index->getScalar()->isBool())
+    return "index must be an integer tensor, got " + Index->getName();
+  int64_t Rank = int64_t(Src->getShape().size());
+  if (int64_t(Index->getShape().size()) != Rank)
+    return "source and index tensors must have the same rank";
+  if (Axis < -Rank || Axis >= Rank)
+    return "gather axis " + std::to_string(Axis) + " must be < source rank (" +
+           std::to_string(Rank) + ")";
+  if (Axis < 0)
+    Axis += Rank;
+  for (int64_t D = 0; D < Rank; ++D)
+    if (D != Axis && Index->getShape()[D] != Src->getShape()[D])
+      return "index dim " + std::to_string(D) + " must match the corresponding source dim";
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // Broadcasting helpers
 //===----------------------------------------------------------------------===//
@@ -263,6 +282,16 @@ std::pair<TValue, TValue> Semantic::split(TValue X) {
   DType *Half =
       DType::getShaped(X.Ty->getScalar(), X.Ty->getShape().drop_back());
   return {make(L, Half), make(R, Half)};
+}
+
+TValue Semantic::gather(TValue Src, TValue Index, int64_t Axis) {
+  std::string Err = checkGather(Src.Ty, Index.Ty, Axis);
+  if (!Err.empty())
+    error(Err);
+  if (Axis < 0)
+    Axis += int64_t(Src.Ty->getShape().size());
+  return make(B.createGather(Src.V, Index.V, unsigned(Axis)),
+              DType::getBlock(Src.Ty->getScalar(), Index.Ty->getShape()));
 }
 
 TValue Semantic::cat(TValue A, TValue Bv, bool CanReorder) {

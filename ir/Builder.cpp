@@ -553,6 +553,12 @@ Instruction *IRBuilder::createAssert(Value *Cond, llvm::StringRef Message) {
                 {attr(AttrKey::Message, AttrValue::string(Message))});
 }
 
+Value *IRBuilder::createGather(Value *Src, Value *Index, unsigned Axis) {
+  Type *T = BlockType::get(Src->getType()->getScalarType(), Index->getType()->getShape());
+  return single(create(Opcode::Gather, {T}, {Src, Index},
+                       {attr(AttrKey::Axis, AttrValue::integer(int64_t(Axis)))}));
+}
+
 Instruction *IRBuilder::createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                         llvm::ArrayRef<Value *> Args,
                                         llvm::ArrayRef<Type *> Results, bool Pure,

@@ -175,6 +175,7 @@ public:
                            bool Hex = false, llvm::ArrayRef<int64_t> UnsignedOperands = {});
   Instruction *createAssert(Value *Cond, llvm::StringRef Message);
   /// One result per type of \p Results (all of the operands' shape).
+  Value *createGather(Value *Src, Value *Index, unsigned Axis);
   Instruction *createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                llvm::ArrayRef<Value *> Args, llvm::ArrayRef<Type *> Results,
                                bool Pure, int64_t Pack = 1);

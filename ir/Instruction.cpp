@@ -90,7 +90,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(MakeRange)
     FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
     FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
-    FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(ProgramInfo)
+    FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(Gather) FAMILY(ProgramInfo)
     FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
     FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise) FAMILY(InlineAsm)
     FAMILY(Hint) FAMILY(ConvertLayout)

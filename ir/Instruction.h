@@ -78,6 +78,7 @@ enum class OpFamily : uint8_t {
   Reduce,
   Scan,
   ArgMinMax,
+  Gather,
   ProgramInfo,
   Call,
   Ret,

@@ -910,6 +910,27 @@ std::string CatInst::checkFamilyTypes() const {
 // Block computations
 //===----------------------------------------------------------------------===//
 
+std::string GatherInst::checkFamilyTypes() const {
+  TRY(counts(*this, 2, 2, 1));
+  TRY(allowAttrs(*this, {AttrKey::Axis}));
+  TRY(requireAttr(*this, AttrKey::Axis));
+  Type *S = getSrc()->getType(), *X = getIndex()->getType();
+  if (!S->isBlock() || !X->isBlock())
+    return "'gather' operands must be blocks, got " + ty(S) + " and " + ty(X);
+  if (!X->getScalarType()->isInt() || X->getScalarType()->isBool())
+    return "'gather' indices must be integers, got " + ty(X);
+  if (S->getRank() != X->getRank())
+    return "'gather' source and indices must have one rank, got " + ty(S) + " and " + ty(X);
+  int64_t Axis = getIntAttr(AttrKey::Axis);
+  if (Axis < 0 || Axis >= int64_t(S->getRank()))
+    return "'gather' axis " + std::to_string(Axis) + " is out of range for " + ty(S);
+  for (unsigned D = 0; D < S->getRank(); ++D)
+    if (int64_t(D) != Axis && S->getShape()[D] != X->getShape()[D])
+      return "'gather' source and indices must have the same extents but along the axis, got " +
+             ty(S) + " and " + ty(X);
+  return expectBlockResult(*this, S->getScalarType(), X->getShape());
+}
+
 std::string DotInst::checkFamilyTypes() const {
   TRY(counts(*this, 3, 3, 1));
   TRY(allowAttrs(*this, {AttrKey::Precision, AttrKey::MaxNumImpreciseAcc}));

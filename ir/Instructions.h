@@ -380,6 +380,18 @@ class CatInst : public Instruction {
   Value *getRHS() const { return getOperand(1); }
 };
 
+/// %r = gather %src, %index {axis = A}: the block of %index's shape whose
+/// element at coordinates c is %src's at c with c[A] replaced by the index
+/// there (tl.gather; an index outside [0, src's extent along A) is
+/// undefined, as in Triton). %src and %index have one rank and the same
+/// extents but along A; %index is integers.
+class GatherInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(Gather)
+  Value *getSrc() const { return getOperand(0); }
+  Value *getIndex() const { return getOperand(1); }
+  unsigned getAxis() const { return unsigned(getIntAttr(AttrKey::Axis)); }
+};
+
 /// acc + a @ b, for <M x K>, <K x N>, <M x N> (or with a leading batch
 /// dimension).
 class DotInst : public Instruction {

@@ -67,6 +67,7 @@ bool isForwardOnly(const Instruction &I) {
   case Opcode::Join:
   case Opcode::Split:
   case Opcode::Cat:
+  case Opcode::Gather:
   case Opcode::ConvertLayout:
     return true;
   default:

@@ -147,11 +147,59 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
   C.set(I.getResult(), Access(To, /*Store=*/false, nullptr));
 }
 
+/// tl.gather through the scratch buffer: every thread stores the source
+/// elements it holds at their row-major offsets (copies of an element
+/// store the same value), waits for the others, then reads, for each
+/// result element, the source element at its own coordinates with the
+/// axis' one replaced by its index (the result has the indices' layout,
+/// so result register R and index register R are one element).
+void lowerGather(LoweringContext &C, const GatherInst &I) {
+  llvm::IRBuilder<> &B = C.B;
+  Value *Src = I.getSrc();
+  Type *T = Src->getType();
+  llvm::ArrayRef<int64_t> Shape = T->getShape();
+  unsigned Rank = Shape.size(), Axis = I.getAxis();
+  bool Bool = T->getScalarType()->isBool();
+  llvm::Type *ET = Bool ? B.getInt8Ty() : C.elemType(T);
+  unsigned Bytes = getSharedElementBytes(T);
+  unsigned Base = C.scratchOffset(I);
+  auto Ptr = [&](llvm::Value *Elem) {
+    return C.sharedPtr(B.CreateAdd(B.CreateMul(Elem, C.constI32(Bytes)), C.constI32(Base)));
+  };
+  llvm::Align A(Bytes);
+  // insert-barriers made the scratch free to write.
+  const Regs &In = C.get(Src);
+  Regs SrcOffsets = C.elementOffsets(C.layout(Src));
+  for (unsigned R = 0; R < In.size(); ++R)
+    B.CreateAlignedStore(Bool ? B.CreateZExt(In[R], ET) : In[R], Ptr(SrcOffsets[R]), A);
+  C.getTarget().barrier(B);
+  llvm::SmallVector<int64_t, 4> Stride(Rank, 1);
+  for (unsigned D = Rank; D-- > 1;)
+    Stride[D - 1] = Stride[D] * Shape[D];
+  std::vector<Regs> Coords = C.coordinates(C.layout(I.getResult()));
+  const Regs &Index = C.get(I.getIndex());
+  Regs Out;
+  for (unsigned R = 0; R < Coords.size(); ++R) {
+    llvm::Value *Elem = B.CreateMul(B.CreateSExtOrTrunc(Index[R], B.getInt32Ty()),
+                                    C.constI32(uint32_t(Stride[Axis])));
+    for (unsigned D = 0; D < Rank; ++D)
+      if (D != Axis)
+        Elem = B.CreateAdd(Elem, B.CreateMul(Coords[R][D], C.constI32(uint32_t(Stride[D]))));
+    llvm::Value *V = B.CreateAlignedLoad(ET, Ptr(Elem), A);
+    Out.push_back(Bool ? B.CreateICmpNE(V, B.getInt8(0)) : V);
+  }
+  C.set(I.getResult(), std::move(Out));
+}
+
 } // namespace
 
 void tritium::lowerShape(LoweringContext &C, Instruction &I) {
   if (I.getOpcode() == Opcode::ConvertLayout) {
     lowerConvert(C, I);
+    return;
+  }
+  if (auto *G = llvm::dyn_cast<GatherInst>(&I)) {
+    lowerGather(C, *G);
     return;
   }
   Value *Src = I.getOperand(0);

@@ -114,6 +114,7 @@ private:
     case OpFamily::Join:
     case OpFamily::Split:
     case OpFamily::Cat:
+    case OpFamily::Gather:
     case OpFamily::ConvertLayout:
       lowerShape(C, I);
       return;

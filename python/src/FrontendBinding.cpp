@@ -494,6 +494,10 @@ void bindTypeRules(py::module_ &M) {
   M.def(
       "check_cat", [Check](DType *A, DType *B) { Check(checkCat(A, B)); }, py::arg("a"),
       py::arg("b"));
+  M.def(
+      "check_gather",
+      [Check](DType *Src, DType *Index, int64_t Axis) { Check(checkGather(Src, Index, Axis)); },
+      py::arg("src"), py::arg("index"), py::arg("axis"));
   // An operand of a memory access: None, a DType (a value of that type) or
   // a Python literal (its own type).
   auto OpType = [](py::handle H) -> DType * {

@@ -393,7 +393,12 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
              return Self.wrap(
                  Self.s().cat(Self.unwrap(A), Self.unwrap(B), CanReorder));
            },
-           py::arg("a"), py::arg("b"), py::arg("can_reorder") = false);
+           py::arg("a"), py::arg("b"), py::arg("can_reorder") = false)
+      .def("gather",
+           [](S &Self, const PyTValue &Src, const PyTValue &Index, int64_t Axis) {
+             return Self.wrap(Self.s().gather(Self.unwrap(Src), Self.unwrap(Index), Axis));
+           },
+           py::arg("src"), py::arg("index"), py::arg("axis"));
 
   // Block computations.
   C.def("dot",

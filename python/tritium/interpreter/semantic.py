@@ -1282,6 +1282,10 @@ class InterpreterSemantic:
         _fe.check_cat(a.type, b.type)
         return TensorHandle(np.concatenate([a.data, b.data], axis=0), a.sty)
 
+    def gather(self, src, index, axis):
+        _fe.check_gather(src.type, index.type, axis)
+        return TensorHandle(np.take_along_axis(src.data, index.data.astype(np.int64), axis=axis), src.sty)
+
     # -- block computations --------------------------------------------------------
 
     def dot(self, a, b, acc=None, input_precision="", max_num_imprecise_acc=-1, out_dtype=None):

@@ -14,7 +14,7 @@ from .core import (
     PropagateNan, TRITON_MAX_TENSOR_NUMEL, add, advance, arange, associative_scan, assume, atomic_add, atomic_and,
     atomic_cas, atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, bfloat16, block_type, broadcast,
     broadcast_to, cast, cat, condition, constexpr, debug_barrier, device_assert, device_print, dot, dtype,
-    expand_dims, extern_elementwise, float16, float32, float64, float8e4nv, float8e5, floordiv, full, full_like,
+    expand_dims, extern_elementwise, float16, float32, float64, float8e4nv, float8e5, floordiv, full, full_like, gather,
     inline_asm_elementwise, int1, int16, int32, int64, int8, join, load, logical_and, logical_or, make_block_ptr,
     max_constancy, max_contiguous, maximum, minimum, mul, multiple_of, num_programs, permute, pi32_t, pointer_type,
     program_id, range, reduce, reshape, split, static_assert, static_print, static_range, store, sub, tensor,
@@ -48,7 +48,6 @@ def _unsupported(name, what):
 
 
 # Triton names Tritium does not implement: each fails with a clear message.
-gather = _unsupported("gather", "no gather operation in the IR")
 map_elementwise = _unsupported("map_elementwise", "write the elementwise function with tl operations")
 
 __all__ = [

@@ -657,6 +657,15 @@ def cat(input, other, can_reorder=False):
     return _wrap(_sem().cat(_to_tensor_handle(input), _to_tensor_handle(other), bool(_unwrap(can_reorder))))
 
 
+@builtin
+def gather(src, index, axis):
+    """``src``'s elements along ``axis`` at the positions ``index`` holds: a
+    block of ``index``'s shape, ``out[..., i, ...] = src[..., index[..., i,
+    ...], ...]`` (``torch.gather``); src and index have one rank and the same
+    extents but along ``axis``. An index out of range is undefined."""
+    return _wrap(_sem().gather(_to_tensor_handle(src), _to_tensor_handle(index), int(_unwrap(axis))))
+
+
 # ---------------------------------------------------------------------------
 # Elementwise
 # ---------------------------------------------------------------------------
