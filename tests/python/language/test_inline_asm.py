@@ -123,21 +123,14 @@ def k_packed_two_outputs(A, B, C, D, BLOCK: tl.constexpr):
     tl.store(D + tl.arange(0, BLOCK), d)
 
 
-def test_inline_asm_packed(backend):
+@pytest.mark.parametrize("kernel", [k_packed_shift, k_asm_pointers], ids=["packed", "with_pointers"])
+def test_inline_asm_shift_bytes(backend, kernel):
+    """Triton's test_inline_asm_packed and test_inline_asm_with_pointers."""
     _cuda_only(backend)
     if backend.is_interpreter:
         pytest.skip("compiled kernels only (test_inline_asm checks the interpreter's error)")
     x = rng(17).randint(0, 256, size=512).astype(np.uint8)
-    *_, y = backend.run(k_packed_shift, 1, x, np.zeros(512, np.uint8), BLOCK=512)
-    np.testing.assert_array_equal(y, x << np.uint8(3))
-
-
-def test_inline_asm_with_pointers(backend):
-    _cuda_only(backend)
-    if backend.is_interpreter:
-        pytest.skip("compiled kernels only (test_inline_asm checks the interpreter's error)")
-    x = rng(19).randint(0, 256, size=512).astype(np.uint8)
-    *_, y = backend.run(k_asm_pointers, 1, x, np.zeros(512, np.uint8), BLOCK=512)
+    *_, y = backend.run(kernel, 1, x, np.zeros(512, np.uint8), BLOCK=512)
     np.testing.assert_array_equal(y, x << np.uint8(3))
 
 
