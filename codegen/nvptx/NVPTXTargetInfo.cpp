@@ -584,7 +584,7 @@ bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
   bool HalfAcc = X.Acc == MMAInstr::Accum::F16;
   ID Op = X.In == In::BF16   ? nvvm_mma_m16n8k16_row_col_bf16
           : X.In == In::TF32 ? nvvm_mma_m16n8k8_row_col_tf32
-          : X.In == In::S8   ? nvvm_mma_m16n8k32_row_col_s8
+          : X.In == In::S8   ? nvvm_mma_m16n8k32_row_col_satfinite_s8
           : HalfAcc          ? nvvm_mma_m16n8k16_row_col_f16_f16
                              : nvvm_mma_m16n8k16_row_col_f32_f32;
   // The f16 forms take <2 x half> words, the others i32; an f16
