@@ -103,6 +103,7 @@ bool isElementwise(const Instruction &I) {
   case OpFamily::GetElementPtr:
   case OpFamily::ExternElementwise:
   case OpFamily::InlineAsm:
+  case OpFamily::MapElementwise:
   case OpFamily::Hint:
   case OpFamily::Phi:
   case OpFamily::Scan:

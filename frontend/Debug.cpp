@@ -141,6 +141,52 @@ std::vector<TValue> Semantic::inlineAsm(llvm::StringRef Asm, llvm::StringRef Con
   return Out;
 }
 
+std::vector<TValue> Semantic::mapElementwise(Function *Fn, llvm::ArrayRef<Operand> Args,
+                                             int64_t Pack) {
+  if (Pack < 1 || (Pack & (Pack - 1)) != 0)
+    error("map_elementwise: pack must be a power of two, got " + llvm::Twine(Pack));
+  auto It = Signatures.find(Fn);
+  if (It == Signatures.end())
+    error("map_elementwise: the scalar function has no signature");
+  const Signature &Sig = It->second;
+  llvm::SmallVector<TValue, 4> Vs;
+  Shape S;
+  for (const Operand &A : Args) {
+    Vs.push_back(toValue(A));
+    std::string Err = checkCommonShape(S, Vs.back().Ty->getShape(), "map_elementwise");
+    if (!Err.empty())
+      error(Err);
+    S = *broadcastShapes(S, Vs.back().Ty->getShape());
+  }
+  size_t P = size_t(Pack);
+  if (Sig.Params.size() != Vs.size() * P)
+    error("map_elementwise: the scalar function takes " + llvm::Twine(Sig.Params.size()) +
+          " argument(s); " + llvm::Twine(Vs.size()) + " tensor(s) with pack=" + llvm::Twine(Pack) +
+          " give " + llvm::Twine(Vs.size() * P));
+  if (Sig.Results.empty() || Sig.Results.size() % P != 0)
+    error("map_elementwise: the scalar function returns " + llvm::Twine(Sig.Results.size()) +
+          " value(s), not a multiple of pack=" + llvm::Twine(Pack));
+  llvm::SmallVector<Value *, 4> IR;
+  for (TValue &V : Vs)
+    IR.push_back(expandToShape(V, S).V);
+  llvm::SmallVector<Type *, 4> RT;
+  llvm::SmallVector<DType *, 4> RD;
+  for (size_t K = 0; K < Sig.Results.size(); K += P) {
+    for (size_t J = K + 1; J < K + P; ++J)
+      if (Sig.Results[J] != Sig.Results[K])
+        error("map_elementwise: the " + llvm::Twine(P) + " values of output " +
+              llvm::Twine(K / P) + " must have one type, got " + Sig.Results[K]->getName() +
+              " and " + Sig.Results[J]->getName());
+    RD.push_back(DType::getShaped(Sig.Results[K]->getScalar(), S));
+    RT.push_back(RD.back()->toIR(getContext()));
+  }
+  Instruction *I = B.createMapElementwise(Fn->getName(), IR, RT, Pack);
+  std::vector<TValue> Out;
+  for (unsigned K = 0; K < RD.size(); ++K)
+    Out.push_back(make(I->getResult(K), RD[K]));
+  return Out;
+}
+
 TValue Semantic::externElementwise(llvm::StringRef Symbol,
                                    llvm::ArrayRef<Operand> Args, DType *Result,
                                    bool Pure) {

@@ -282,6 +282,10 @@ public:
   /// tl.gather: \p Src's elements along \p Axis (may be negative) at the
   /// positions \p Index holds.
   TValue gather(TValue Src, TValue Index, int64_t Axis);
+  /// tl.map_elementwise: the scalar function \p Fn (built with \p Pack
+  /// parameters per argument, in order) on each \p Pack elements of the
+  /// broadcast \p Args; its results, \p Pack per output, make the outputs.
+  std::vector<TValue> mapElementwise(Function *Fn, llvm::ArrayRef<Operand> Args, int64_t Pack);
 
   //===--------------------------------------------------------------------===//
   // Block computations

@@ -559,6 +559,15 @@ Value *IRBuilder::createGather(Value *Src, Value *Index, unsigned Axis) {
                        {attr(AttrKey::Axis, AttrValue::integer(int64_t(Axis)))}));
 }
 
+Instruction *IRBuilder::createMapElementwise(llvm::StringRef Callee,
+                                             llvm::ArrayRef<Value *> Args,
+                                             llvm::ArrayRef<Type *> Results, int64_t Pack) {
+  AttrList Attrs = {attr(AttrKey::Callee, AttrValue::symbol(Callee))};
+  if (Pack != 1)
+    Attrs.push_back(attr(AttrKey::Pack, AttrValue::integer(Pack)));
+  return create(Opcode::MapElementwise, Results, Args, std::move(Attrs));
+}
+
 Instruction *IRBuilder::createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                         llvm::ArrayRef<Value *> Args,
                                         llvm::ArrayRef<Type *> Results, bool Pure,

@@ -176,6 +176,8 @@ public:
   Instruction *createAssert(Value *Cond, llvm::StringRef Message);
   /// One result per type of \p Results (all of the operands' shape).
   Value *createGather(Value *Src, Value *Index, unsigned Axis);
+  Instruction *createMapElementwise(llvm::StringRef Callee, llvm::ArrayRef<Value *> Args,
+                                    llvm::ArrayRef<Type *> Results, int64_t Pack);
   Instruction *createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                llvm::ArrayRef<Value *> Args, llvm::ArrayRef<Type *> Results,
                                bool Pure, int64_t Pack = 1);

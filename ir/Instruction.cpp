@@ -93,6 +93,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
     FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(Gather) FAMILY(ProgramInfo)
     FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
     FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise) FAMILY(InlineAsm)
+    FAMILY(MapElementwise)
     FAMILY(Hint) FAMILY(ConvertLayout)
 #undef FAMILY
   }

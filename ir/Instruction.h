@@ -90,6 +90,7 @@ enum class OpFamily : uint8_t {
   Assert,
   ExternElementwise,
   InlineAsm,
+  MapElementwise,
   Hint,
   ConvertLayout,
 };

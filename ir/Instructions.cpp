@@ -1201,6 +1201,21 @@ std::string InlineAsmInst::checkFamilyTypes() const {
   return "";
 }
 
+std::string MapElementwiseInst::checkFamilyTypes() const {
+  TRY(allowAttrs(*this, {AttrKey::Callee, AttrKey::Pack}));
+  TRY(requireAttr(*this, AttrKey::Callee));
+  if (getNumResults() == 0 || getNumBlockOperands() != 0)
+    return "'map_elementwise' defines one result or more and has no block operands";
+  if (getPack() < 1 || !llvm::isPowerOf2_64(uint64_t(getPack())))
+    return "'map_elementwise' pack must be a power of two";
+  Type *R = getResult(0)->getType();
+  for (Value *V : getResults())
+    TRY(sameShape(*this, V->getType(), R, "results"));
+  for (Value *V : getOperands())
+    TRY(sameShape(*this, V->getType(), R, "operands and results"));
+  return "";
+}
+
 std::string HintInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 1));
   TRY(allowAttrs(*this, {AttrKey::Values}));

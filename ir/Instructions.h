@@ -572,6 +572,18 @@ class InlineAsmInst : public Instruction {
   int64_t getPack() const { return hasAttr(AttrKey::Pack) ? getIntAttr(AttrKey::Pack) : 1; }
 };
 
+/// %r... = map_elementwise %a... {callee = @f[, pack = P]}: the scalar
+/// function @f of the module (not a kernel) run on each element, or on
+/// each P elements of a thread (tl.map_elementwise): its parameters are P
+/// elements of the first operand, P of the next...; its results P of the
+/// first result, P of the next... Operands and results are blocks of one
+/// shape (or scalars). Pure: what @f writes is not kept for its own sake.
+class MapElementwiseInst : public Instruction {
+  TRITIUM_FAMILY_CLASS(MapElementwise)
+  llvm::StringRef getCallee() const { return getStringAttr(AttrKey::Callee); }
+  int64_t getPack() const { return hasAttr(AttrKey::Pack) ? getIntAttr(AttrKey::Pack) : 1; }
+};
+
 /// multiple_of / max_contiguous / max_constancy: returns its operand and
 /// tells the axis analysis a fact per dimension.
 class HintInst : public Instruction {

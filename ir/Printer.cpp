@@ -152,8 +152,8 @@ void printInst(const Instruction &I, llvm::raw_ostream &OS,
 
   bool Open = false;
   for (const Attribute &A : I.getAttrs()) {
-    if (A.Key == Lead || A.Key == AttrKey::Callee)
-      continue;
+    if (A.Key == Lead || (A.Key == AttrKey::Callee && I.getOpcode() == Opcode::Call))
+      continue; // printed before the operands
     OS << (Open ? ", " : " {") << getAttrKeyName(A.Key);
     Open = true;
     if (A.Val.K != AttrValue::Kind::Unit) {

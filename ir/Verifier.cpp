@@ -111,6 +111,7 @@ private:
   void verifyRet(const Instruction &I);
   void verifyCall(const CallInst &I);
   void verifyCombine(const CombineInstBase &I);
+  void verifyMap(const MapElementwiseInst &I);
   void verifyExtern(const ExternElementwiseInst &I);
 
   /// Records "in @fn[, block[, 'inst']]: Msg".
@@ -269,6 +270,8 @@ void FunctionVerifier::verifyBlock(const BasicBlock &B) {
       verifyCall(*Call);
     else if (auto *C = llvm::dyn_cast<CombineInstBase>(&I))
       verifyCombine(*C);
+    else if (auto *Map = llvm::dyn_cast<MapElementwiseInst>(&I))
+      verifyMap(*Map);
     else if (auto *E = llvm::dyn_cast<ExternElementwiseInst>(&I))
       verifyExtern(*E);
     else if (auto *D = llvm::dyn_cast<LocalDeallocInst>(&I)) {
@@ -458,6 +461,28 @@ void FunctionVerifier::verifyCombine(const CombineInstBase &I) {
     report(I, "'" + What + "' combine function @" + I.getCombine() +
                   " must have type " + typeStr(Want) + ", got " +
                   typeStr(Fn->getFunctionType()));
+}
+
+void FunctionVerifier::verifyMap(const MapElementwiseInst &I) {
+  Module *M = F.getParent();
+  Function *Fn = M ? M->getFunction(I.getCallee()) : nullptr;
+  if (!Fn || Fn->isKernel()) {
+    report(I, "'map_elementwise' callee @" + I.getCallee() +
+                  (Fn ? " is a kernel" : " is not a function of the module"));
+    return;
+  }
+  // pack elements of each operand, then of each result, in order.
+  auto Repeat = [&](auto Values) {
+    llvm::SmallVector<Type *, 8> Out;
+    for (const Value *V : Values)
+      Out.append(size_t(I.getPack()), V->getType()->getScalarType());
+    return Out;
+  };
+  FunctionType *Want =
+      FunctionType::get(F.getContext(), Repeat(I.getOperands()), Repeat(I.getResults()));
+  if (Fn->getFunctionType() != Want)
+    report(I, "'map_elementwise' callee @" + I.getCallee() + " must have type " +
+                  typeStr(Want) + ", got " + typeStr(Fn->getFunctionType()));
 }
 
 } // namespace

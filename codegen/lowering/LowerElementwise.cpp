@@ -315,6 +315,37 @@ void lowerInlineAsm(LoweringContext &C, const InlineAsmInst &I, unsigned N) {
   for (unsigned K = 0; K < I.getNumResults(); ++K)
     C.set(I.getResult(K), std::move(Results[K]));
 }
+/// tl.map_elementwise: the lowered scalar function called once per pack
+/// elements of a thread (LLVM inlines it), pack elements of each operand
+/// in order, its results pack elements of each result.
+void lowerMapElementwise(LoweringContext &C, const MapElementwiseInst &I, unsigned N) {
+  llvm::Function *Fn = C.getLLVMModule().getFunction(I.getCallee());
+  if (!Fn)
+    C.unsupported(I, "a map_elementwise function that was not lowered");
+  unsigned Pack = unsigned(I.getPack());
+  if (N % Pack != 0)
+    reportError(I.getLoc(), "map_elementwise: pack=" + std::to_string(Pack) +
+                                " needs a multiple of " + std::to_string(Pack) +
+                                " elements in each thread; this block gives each " +
+                                std::to_string(N));
+  llvm::IRBuilder<> &B = C.B;
+  unsigned NumOut = Pack * I.getNumResults();
+  std::vector<Regs> Results(I.getNumResults());
+  for (unsigned G = 0; G < N; G += Pack) {
+    llvm::SmallVector<llvm::Value *, 8> Args;
+    for (Value *V : I.getOperands()) {
+      const Regs &Rs = C.get(V);
+      for (unsigned J = 0; J < Pack; ++J)
+        Args.push_back(Rs.size() == 1 ? Rs[0] : Rs[G + J]);
+    }
+    llvm::Value *Call = B.CreateCall(Fn, Args);
+    for (unsigned K = 0; K < I.getNumResults(); ++K)
+      for (unsigned J = 0; J < Pack; ++J)
+        Results[K].push_back(NumOut == 1 ? Call : B.CreateExtractValue(Call, K * Pack + J));
+  }
+  for (unsigned K = 0; K < I.getNumResults(); ++K)
+    C.set(I.getResult(K), std::move(Results[K]));
+}
 } // namespace
 
 void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
@@ -329,6 +360,8 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   Regs Out;
   if (I.getFamily() == OpFamily::InlineAsm)
     return lowerInlineAsm(C, llvm::cast<InlineAsmInst>(I), N);
+  if (I.getFamily() == OpFamily::MapElementwise)
+    return lowerMapElementwise(C, llvm::cast<MapElementwiseInst>(I), N);
 
   switch (I.getFamily()) {
   case OpFamily::Constant: {

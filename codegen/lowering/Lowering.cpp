@@ -257,6 +257,10 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
   }
   if (F.isKernel())
     Target.annotateKernel(LLF, Opts.NumWarps * Opts.warpSize(), Opts.MaxRegisters);
+  else if (F.isNoInline())
+    LLF->addFnAttr(llvm::Attribute::NoInline);
+  else // a combine or map_elementwise function: the lean pipeline inlines only these
+    LLF->addFnAttr(llvm::Attribute::AlwaysInline);
   return LLF;
 }
 

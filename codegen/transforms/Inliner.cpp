@@ -248,6 +248,8 @@ bool Inliner::eraseDeadFunctions() {
       for (Instruction &I : B) {
         if (auto *C = llvm::dyn_cast<CallInst>(&I))
           Referenced.insert(C->getCallee());
+        else if (auto *Map = llvm::dyn_cast<MapElementwiseInst>(&I))
+          Referenced.insert(Map->getCallee());
         else if (auto *R = llvm::dyn_cast<CombineInstBase>(&I))
           if (!R->getCombine().empty())
             Referenced.insert(R->getCombine());

@@ -192,7 +192,15 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            [](S &Self, const PyFunction &F, std::vector<PyTValue> Args) {
              return Self.wrapAll(Self.s().call(F.F, Self.unwrapAll(Args)));
            },
-           py::arg("callee"), py::arg("args"));
+           py::arg("callee"), py::arg("args"))
+      .def("map_elementwise",
+           [](S &Self, const PyFunction &F, py::list Args, int64_t Pack) {
+             py::list Out;
+             for (const TValue &V : Self.s().mapElementwise(F.F, toOperands(Args), Pack))
+               Out.append(Self.wrap(V));
+             return Out;
+           },
+           py::arg("fn"), py::arg("args"), py::arg("pack"));
 
   // Creation.
   C.def("constant",

@@ -244,6 +244,21 @@ class _ModuleBuilder:
         self.combines[key] = (ir_fn, combine_fn)
         return ir_fn
 
+    def build_map_fn(self, fn, dtypes, pack):
+        """The IR function of a map_elementwise: ``pack`` scalar arguments
+        per input dtype, in order."""
+        if not _is_jit(fn):
+            raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
+        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        params = [t for t in scalars for _ in range(pack)]
+        key = ("map", id(fn), tuple(str(t) for t in params))
+        if key not in self.combines:
+            name = f"{fn.fn.__name__}__map__{'_'.join(_type_key(t) for t in params)}"
+            gen = CodeGenerator(self, fn, name=self.unique_name(name))
+            gen.role = f"map_elementwise function (pack={pack}, {len(dtypes)} argument(s))"
+            self.combines[key] = gen.build(positional_types=params)
+        return self.combines[key][0]
+
     def _build_python_combine(self, fn, scalars):
         sem = self.semantic
         name = f"{getattr(fn, '__name__', 'combine')}__combine__{'_'.join(_type_key(t) for t in scalars)}"
@@ -304,6 +319,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.mb = mb
         self.sem = mb.semantic
         self.jit_fn = jit_fn
+        self.role = "combine function"  # what the positional-parameter errors call it
         self.src = _Source(jit_fn)
         self.name = name
         self.is_kernel = is_kernel
@@ -494,8 +510,8 @@ class CodeGenerator(ast.NodeVisitor):
                     binds.append((name, self._param_template(template, idx)))
             else:
                 if len(names) != len(positional_types):
-                    raise self.error(f"the combine function must take {len(positional_types)} parameters, "
-                                     f"got {len(names)}", fndef)
+                    raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
+                                     f"{len(positional_types)} parameters, got {len(names)}", fndef)
                 for name, ty in zip(names, positional_types):
                     binds.append((name, Leaf(len(params), ty)))
                     params.append(ty)

@@ -1384,6 +1384,23 @@ class InterpreterSemantic:
             out.append(bcast(h.data, shape))
         return out
 
+    def map_elementwise(self, fn, args, pack):
+        """The scalar function on each ``pack`` elements of the broadcast
+        arguments, one call at a time (it may branch on its arguments)."""
+        shape = np.broadcast_shapes(*[a.data.shape for a in args])
+        flats = [np.broadcast_to(a.data, shape).reshape(-1) for a in args]
+        outs, types = None, None
+        for g in range(0, int(np.prod(shape, dtype=np.int64)), pack):
+            res = fn(*[_core.tensor(TensorHandle(np.asarray(f[g + j]), a.sty), a.sty)
+                       for f, a in zip(flats, args) for j in range(pack)])
+            res = [_core.to_tensor(r).handle for r in (res if isinstance(res, (tuple, list)) else [res])]
+            if outs is None:
+                types = res[::pack]
+                outs = [[] for _ in types]
+            for k, h in enumerate(res):
+                outs[k // pack].append(h.data)
+        return [TensorHandle(np.asarray(o, dtype=info(t.sty).np).reshape(shape), t.sty) for o, t in zip(outs, types)]
+
     def _reduce_combine(self, xs, axis, combine, keep_dims):
         self._check_blocks(xs, "reduce")
         dtypes = [x.sty for x in xs]

@@ -15,6 +15,7 @@ from .core import (
     atomic_cas, atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, bfloat16, block_type, broadcast,
     broadcast_to, cast, cat, condition, constexpr, debug_barrier, device_assert, device_print, dot, dtype,
     expand_dims, extern_elementwise, float16, float32, float64, float8e4nv, float8e5, floordiv, full, full_like, gather,
+    map_elementwise,
     inline_asm_elementwise, int1, int16, int32, int64, int8, join, load, logical_and, logical_or, make_block_ptr,
     max_constancy, max_contiguous, maximum, minimum, mul, multiple_of, num_programs, permute, pi32_t, pointer_type,
     program_id, range, reduce, reshape, split, static_assert, static_print, static_range, store, sub, tensor,
@@ -36,19 +37,6 @@ class const:
 slice = slice  # noqa: A001 (Triton exports the builtin)
 tuple = tuple  # noqa: A001
 
-
-def _unsupported(name, what):
-
-    @core.builtin
-    def fn(*args, **kwargs):
-        raise NotImplementedError(f"tl.{name} is not supported by Tritium yet ({what})")
-
-    fn.__name__ = name
-    return fn
-
-
-# Triton names Tritium does not implement: each fails with a clear message.
-map_elementwise = _unsupported("map_elementwise", "write the elementwise function with tl operations")
 
 __all__ = [
     "PropagateNan", "TRITON_MAX_TENSOR_NUMEL", "abs", "add", "advance", "arange", "argmax", "argmin",

@@ -658,6 +658,22 @@ def cat(input, other, can_reorder=False):
 
 
 @builtin
+def map_elementwise(scalar_fn, *args, pack=1):
+    """Runs the @jit function ``scalar_fn`` on each element of the broadcast
+    ``args`` (scalars in, scalars out: control flow allowed), or on each
+    ``pack`` elements: it then takes ``pack`` values of the first argument,
+    ``pack`` of the next..., and returns ``pack`` values of each output."""
+    xs = [to_tensor(a) for a in args]
+    pack = int(_unwrap(pack))
+    b = _builder()
+    if b.codegen is None:
+        raise RuntimeError("tl.map_elementwise needs the code generator")
+    fn = b.codegen.build_map_fn(_unwrap(scalar_fn), [x.dtype for x in xs], pack)
+    outs = [_wrap(o) for o in _sem().map_elementwise(fn, [x.handle for x in xs], pack)]
+    return tuple(outs) if len(outs) > 1 else outs[0]
+
+
+@builtin
 def gather(src, index, axis):
     """``src``'s elements along ``axis`` at the positions ``index`` holds: a
     block of ``index``'s shape, ``out[..., i, ...] = src[..., index[..., i,

@@ -156,6 +156,12 @@ class _Combiner:
             return fn
         raise TypeError(f"the combine function must be a @jit function, got {fn!r}")
 
+    def build_map_fn(self, fn, dtypes, pack):
+        fn = _core._unwrap(fn)
+        if not _is_jit(fn):
+            raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
+        return lambda *a: call_jit(fn, a, {})
+
 
 def _is_jit(obj):
     return callable(getattr(obj, "fn", None)) and hasattr(obj, "arg_names")
