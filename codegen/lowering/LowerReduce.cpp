@@ -76,27 +76,7 @@ private:
   bool IsArg() const { return I.getFamily() == OpFamily::ArgMinMax; }
 
   llvm::Value *builtin(CombineKind K, llvm::Value *X, llvm::Value *Y) const {
-    llvm::IRBuilder<> &B = C.B;
-    bool Carried = isCarriedFloat(Elem);
-    if (Carried)
-      X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
-    llvm::Value *R = nullptr;
-    switch (K) {
-    case CombineKind::Add: R = B.CreateAdd(X, Y); break;
-    case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
-    case CombineKind::Mul: R = B.CreateMul(X, Y); break;
-    case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
-    case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
-    case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
-    case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
-    case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
-    case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
-    case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
-    case CombineKind::And: R = B.CreateAnd(X, Y); break;
-    case CombineKind::Or: R = B.CreateOr(X, Y); break;
-    case CombineKind::Xor: R = B.CreateXor(X, Y); break;
-    }
-    return Carried ? fromF32(B, R, Elem) : R;
+    return combineBuiltin(C.B, K, X, Y, Elem);
   }
 
   /// (value, index) pairs: the larger (smaller) value wins; equal values
@@ -307,4 +287,28 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   }
   for (unsigned K = 0; K < NumResults; ++K)
     C.set(I.getResult(K), std::move(Outs[K]));
+}
+
+llvm::Value *tritium::combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X,
+                                     llvm::Value *Y, Type *Elem) {
+  bool Carried = isCarriedFloat(Elem);
+  if (Carried)
+    X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
+  llvm::Value *R = nullptr;
+  switch (K) {
+  case CombineKind::Add: R = B.CreateAdd(X, Y); break;
+  case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
+  case CombineKind::Mul: R = B.CreateMul(X, Y); break;
+  case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
+  case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
+  case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
+  case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
+  case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
+  case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
+  case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
+  case CombineKind::And: R = B.CreateAnd(X, Y); break;
+  case CombineKind::Or: R = B.CreateOr(X, Y); break;
+  case CombineKind::Xor: R = B.CreateXor(X, Y); break;
+  }
+  return Carried ? fromF32(B, R, Elem) : R;
 }

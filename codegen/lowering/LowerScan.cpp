@@ -28,30 +28,8 @@ using Basis = LinearLayout::Basis;
 /// combine(a, b) for the scan's built-in kind or combine function.
 Regs combine(LoweringContext &C, ScanInst &S, const Regs &A, const Regs &Bv) {
   llvm::IRBuilder<> &B = C.B;
-  if (std::optional<CombineKind> K = S.getKind()) {
-    Type *E = S.getOperand(0)->getType()->getScalarType();
-    llvm::Value *X = A[0], *Y = Bv[0];
-    bool Carried = isCarriedFloat(E);
-    if (Carried)
-      X = toF32(B, X, E), Y = toF32(B, Y, E);
-    llvm::Value *R = nullptr;
-    switch (*K) {
-    case CombineKind::Add: R = B.CreateAdd(X, Y); break;
-    case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
-    case CombineKind::Mul: R = B.CreateMul(X, Y); break;
-    case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
-    case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
-    case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
-    case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
-    case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
-    case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
-    case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
-    case CombineKind::And: R = B.CreateAnd(X, Y); break;
-    case CombineKind::Or: R = B.CreateOr(X, Y); break;
-    case CombineKind::Xor: R = B.CreateXor(X, Y); break;
-    }
-    return {Carried ? fromF32(B, R, E) : R};
-  }
+  if (std::optional<CombineKind> K = S.getKind())
+    return {combineBuiltin(B, *K, A[0], Bv[0], S.getOperand(0)->getType()->getScalarType())};
   llvm::Function *Fn = C.getLLVMModule().getFunction(S.getCombine());
   if (!Fn)
     C.unsupported(S, "a combine function that was not lowered");

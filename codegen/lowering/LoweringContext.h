@@ -191,6 +191,10 @@ void lowerMemory(LoweringContext &C, Instruction &I);
 void lowerShape(LoweringContext &C, Instruction &I);
 void lowerReduce(LoweringContext &C, Instruction &I);
 void lowerScan(LoweringContext &C, Instruction &I);
+/// A built-in combine of reductions and scans on two elements of type
+/// \p Elem (bf16 and fp8 in f32, rounded back).
+llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
+                            Type *Elem);
 void lowerDot(LoweringContext &C, Instruction &I);
 /// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
 /// no such instruction (nothing emitted then).

@@ -85,18 +85,15 @@ bool isConstant(const Value *V) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-class Canonicalizer {
+class Canonicalizer : public WorklistRewriter {
 public:
-  explicit Canonicalizer(Function &F) : F(F), Builder(F.getContext()) {}
+  explicit Canonicalizer(Function &F) : WorklistRewriter(F) {}
 
-  bool run();
+  bool run() { return rewrite(); }
   bool changedCFG() const { return ChangedCFG; }
 
 private:
-  /// A value equivalent to \p I (existing, or new and inserted before
-  /// \p I), or null if no rule applies. May instead change \p I in place,
-  /// then returns null and sets Changed.
-  Value *simplify(Instruction *I);
+  Value *simplify(Instruction *I) override;
   Value *simplifyBinary(BinaryInst *I);
   Value *simplifyUnary(UnaryInst *I);
   Value *simplifyFma(FmaInst *I);
@@ -114,53 +111,8 @@ private:
   /// A new cast of \p V to \p To before the current instruction.
   Value *makeCast(Opcode Op, Value *V, Type *To);
 
-  /// Replaces every result of \p I by \p V and erases \p I.
-  void replace(Instruction *I, Value *V);
-  /// Erases \p I (unused), queueing the definitions of its operands.
-  void erase(Instruction *I);
-
-  Function &F;
-  IRBuilder Builder;
-  InstructionWorklist Worklist;
-  bool Changed = false;
   bool ChangedCFG = false;
 };
-
-bool Canonicalizer::run() {
-  Worklist.pushFunction(F);
-  while (Instruction *I = Worklist.pop()) {
-    if (isTriviallyDead(*I)) {
-      erase(I);
-      continue;
-    }
-    Builder.setInsertPoint(I);
-    Builder.setLoc(I->getLoc());
-    if (Value *V = simplify(I))
-      replace(I, V);
-  }
-  return Changed;
-}
-
-void Canonicalizer::replace(Instruction *I, Value *V) {
-  Value *Old = I->getResult();
-  // Unreachable blocks may hold an instruction that uses itself (I4 does not
-  // look there); `%x = add %x, 0` simplifying to itself is no change.
-  if (V == Old)
-    return;
-  for (Instruction *User : Old->getUsers())
-    Worklist.push(User);
-  Old->replaceAllUsesWith(V);
-  erase(I);
-}
-
-void Canonicalizer::erase(Instruction *I) {
-  for (Value *Op : I->getOperands())
-    Worklist.pushDefOf(Op);
-  Worklist.remove(I);
-  I->dropAllReferences();
-  I->eraseFromParent();
-  Changed = true;
-}
 
 Value *Canonicalizer::makeInt(Type *T, const APInt &V) {
   unsigned W = T->getScalarSizeInBits();

@@ -68,15 +68,17 @@ Instruction *getDef(Value *V, Opcode Op) {
   return I && I->getOpcode() == Op ? I : nullptr;
 }
 
-class Peephole {
+class Peephole : public WorklistRewriter {
 public:
-  Peephole(Function &F, const LoopInfo &LI) : F(F), LI(LI), Builder(F.getContext()) {}
-  bool run();
+  Peephole(Function &F, const LoopInfo &LI) : WorklistRewriter(F), LI(LI) {}
+  bool run() {
+    foldProvenMasks();
+    return rewrite();
+  }
 
 private:
-  /// A value equivalent to \p I (existing, or new and inserted before
-  /// \p I), or null. Mask rules change \p I in place or erase it instead.
-  Value *simplify(Instruction *I);
+  /// Mask rules change \p I in place or erase it instead.
+  Value *simplify(Instruction *I) override;
   Value *simplifyBroadcast(Instruction *I);
   Value *simplifyReshape(ReshapeInst *I);
   Value *simplifyTrans(TransInst *I);
@@ -95,56 +97,13 @@ private:
   void foldProvenMasks();
   /// Removes operands from \p First on, queueing what they were defined by.
   void dropOperandsFrom(Instruction *I, unsigned First);
-  void replace(Instruction *I, Value *V);
-  void erase(Instruction *I);
   Value *queued(Value *V) {
     Worklist.pushDefOf(V);
     return V;
   }
 
-  Function &F;
   const LoopInfo &LI;
-  IRBuilder Builder;
-  InstructionWorklist Worklist;
-  bool Changed = false;
 };
-
-bool Peephole::run() {
-  foldProvenMasks();
-  Worklist.pushFunction(F);
-  while (Instruction *I = Worklist.pop()) {
-    if (isTriviallyDead(*I)) {
-      erase(I);
-      continue;
-    }
-    Builder.setInsertPoint(I);
-    Builder.setLoc(I->getLoc());
-    if (Value *V = simplify(I))
-      replace(I, V);
-  }
-  return Changed;
-}
-
-void Peephole::replace(Instruction *I, Value *V) {
-  Value *Old = I->getResult();
-  // Unreachable blocks may hold an instruction that uses itself (I4 does not
-  // look there); `%x = add %x, 0` simplifying to itself is no change.
-  if (V == Old)
-    return;
-  for (Instruction *User : Old->getUsers())
-    Worklist.push(User);
-  Old->replaceAllUsesWith(V);
-  erase(I);
-}
-
-void Peephole::erase(Instruction *I) {
-  for (Value *Op : I->getOperands())
-    Worklist.pushDefOf(Op);
-  Worklist.remove(I);
-  I->dropAllReferences();
-  I->eraseFromParent();
-  Changed = true;
-}
 
 void Peephole::dropOperandsFrom(Instruction *I, unsigned First) {
   while (I->getNumOperands() > First) {

@@ -97,3 +97,41 @@ bool tritium::mergeBlockIntoPredecessor(BasicBlock *B) {
   B->eraseFromParent();
   return true;
 }
+
+WorklistRewriter::WorklistRewriter(Function &F) : F(F), Builder(F.getContext()) {}
+
+bool WorklistRewriter::rewrite() {
+  Worklist.pushFunction(F);
+  while (Instruction *I = Worklist.pop()) {
+    if (isTriviallyDead(*I)) {
+      erase(I);
+      continue;
+    }
+    Builder.setInsertPoint(I);
+    Builder.setLoc(I->getLoc());
+    if (Value *V = simplify(I))
+      replace(I, V);
+  }
+  return Changed;
+}
+
+void WorklistRewriter::replace(Instruction *I, Value *V) {
+  Value *Old = I->getResult();
+  // Unreachable blocks may hold an instruction that uses itself (I4 does not
+  // look there); `%x = add %x, 0` simplifying to itself is no change.
+  if (V == Old)
+    return;
+  for (Instruction *User : Old->getUsers())
+    Worklist.push(User);
+  Old->replaceAllUsesWith(V);
+  erase(I);
+}
+
+void WorklistRewriter::erase(Instruction *I) {
+  for (Value *Op : I->getOperands())
+    Worklist.pushDefOf(Op);
+  Worklist.remove(I);
+  I->dropAllReferences();
+  I->eraseFromParent();
+  Changed = true;
+}

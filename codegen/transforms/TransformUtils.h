@@ -8,6 +8,8 @@
 #ifndef TRITIUM_CODEGEN_TRANSFORMS_TRANSFORMUTILS_H
 #define TRITIUM_CODEGEN_TRANSFORMS_TRANSFORMUTILS_H
 
+#include "ir/Builder.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -50,6 +52,33 @@ public:
 private:
   llvm::SmallVector<Instruction *, 64> List;
   llvm::DenseSet<Instruction *> Members;
+};
+
+/// The driver of a rewrite to a fixed point (canonicalize, peephole): each
+/// instruction of the function is offered to simplify(), first in program
+/// order, then again whenever an operand's definition or a user changed; a
+/// value it returns replaces the instruction, and dead instructions go.
+class WorklistRewriter {
+public:
+  explicit WorklistRewriter(Function &F);
+  virtual ~WorklistRewriter() = default;
+  /// Whether anything changed.
+  bool rewrite();
+
+protected:
+  /// A value equivalent to \p I (existing, or new and inserted before \p I
+  /// at the builder's point), or null; may change or erase \p I instead
+  /// (then sets Changed).
+  virtual Value *simplify(Instruction *I) = 0;
+  /// Replaces \p I's result by \p V and erases \p I, queueing its users.
+  void replace(Instruction *I, Value *V);
+  /// Erases \p I (unused), queueing the definitions of its operands.
+  void erase(Instruction *I);
+
+  Function &F;
+  IRBuilder Builder;
+  InstructionWorklist Worklist;
+  bool Changed = false;
 };
 
 /// Whether `a Op b` equals `b Op a` for every a and b.
