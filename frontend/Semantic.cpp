@@ -282,7 +282,7 @@ bool Semantic::isTerminated() const {
 void Semantic::br(BasicBlock *Dest) { B.createBr(Dest); }
 
 void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
-                      std::optional<int64_t> NumStages) {
+                      std::optional<int64_t> NumStages, bool DisableLicm) {
   TValue C = toValue(Cond);
   if (C.Ty->isBlock() && C.Ty->getNumElements() != 1)
     error("Boolean value of Tensor with more than one value is ambiguous: "
@@ -295,6 +295,8 @@ void Semantic::condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
   Instruction *Br = B.createCondBr(toBool(C).V, T, F);
   if (NumStages)
     Br->setAttr(AttrKey::NumStages, AttrValue::integer(*NumStages));
+  if (DisableLicm)
+    Br->setAttr(AttrKey::DisableLicm, AttrValue::unit());
 }
 
 void Semantic::seal(BasicBlock *BB) {

@@ -127,9 +127,10 @@ public:
   void br(BasicBlock *Dest);
   /// \p Cond is converted to int1 (a scalar; != 0 for ints and floats).
   /// \p NumStages: the cond_br controls a loop that asked for that many
-  /// pipeline stages (`tl.range(..., num_stages=)`).
+  /// pipeline stages (`tl.range(..., num_stages=)`); \p DisableLicm: its
+  /// invariant code stays in it.
   void condBr(Operand Cond, BasicBlock *T, BasicBlock *F,
-              std::optional<int64_t> NumStages = std::nullopt);
+              std::optional<int64_t> NumStages = std::nullopt, bool DisableLicm = false);
   /// Declares that all predecessors of \p BB are known: completes its phis
   /// and checks that each variable has one type on every path into it.
   /// A TValue read from a phi of \p BB before sealing may be replaced by

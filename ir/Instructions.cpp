@@ -1091,7 +1091,7 @@ std::string tritium::checkNumStages(int64_t N) {
 
 std::string CondBrInst::checkFamilyTypes() const {
   TRY(counts(*this, 1, 1, 0, 2));
-  TRY(allowAttrs(*this, {AttrKey::NumStages}));
+  TRY(allowAttrs(*this, {AttrKey::NumStages, AttrKey::DisableLicm}));
   if (hasAttr(AttrKey::NumStages))
     if (std::string Why = checkNumStages(getIntAttr(AttrKey::NumStages)); !Why.empty())
       return "'cond_br' " + Why;

@@ -508,6 +508,8 @@ class CondBrInst : public Instruction {
       return std::nullopt;
     return getIntAttr(AttrKey::NumStages);
   }
+  /// Whether the loop controlled by this branch keeps its invariant code.
+  bool disablesLicm() const { return hasAttr(AttrKey::DisableLicm); }
   BasicBlock *getTrueDest() const { return getBlockOperand(0); }
   BasicBlock *getFalseDest() const { return getBlockOperand(1); }
 };

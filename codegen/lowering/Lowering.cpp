@@ -88,9 +88,20 @@ private:
       Phis.push_back({llvm::cast<PhiInst>(&I), LL});
       return;
     }
-    case OpFamily::Br:
-      B.CreateBr(C.getBlock(I.getBlockOperand(0)));
+    case OpFamily::Br: {
+      llvm::BranchInst *Br = B.CreateBr(C.getBlock(I.getBlockOperand(0)));
+      // Into a loop header that keeps its invariant code: the latch's
+      // branch carries llvm.licm.disable (on the entry edge it is ignored).
+      auto *Head = llvm::dyn_cast_or_null<CondBrInst>(I.getBlockOperand(0)->getTerminator());
+      if (Head && Head->disablesLicm()) {
+        llvm::LLVMContext &Ctx = B.getContext();
+        llvm::Metadata *Licm = llvm::MDNode::get(Ctx, llvm::MDString::get(Ctx, "llvm.licm.disable"));
+        llvm::MDNode *Loop = llvm::MDNode::getDistinct(Ctx, {nullptr, Licm});
+        Loop->replaceOperandWith(0, Loop);
+        Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+      }
       return;
+    }
     case OpFamily::CondBr:
       B.CreateCondBr(C.scalar(I.getOperand(0)), C.getBlock(I.getBlockOperand(0)),
                      C.getBlock(I.getBlockOperand(1)));

@@ -10,6 +10,8 @@
 //      it branches only to the header, or else a new block that the
 //      outside predecessors branch to instead, taking over their phi
 //      entries in the header.
+//      A loop whose header's cond_br says disable_licm is left as it is
+//      (tl.range / tl.condition's disable_licm; LLVM gets llvm.licm.disable).
 //   4. Hoist, with a worklist, every instruction whose operands are all
 //      defined outside the loop and that is safe to run even when the loop
 //      would not have reached it: no side effects, no memory access at all
@@ -87,9 +89,13 @@ bool LoopInvariantCodeMotion::run() {
   // Innermost first, so that what leaves an inner loop can leave the outer
   // one too; a new preheader of an inner loop is a block of the loops
   // around it (LoopInfo::addBlockToLoop).
-  for (Loop *L : LI.getLoopsInnermostFirst())
+  for (Loop *L : LI.getLoopsInnermostFirst()) {
+    auto *Br = llvm::dyn_cast_or_null<CondBrInst>(L->getHeader()->getTerminator());
+    if (Br && Br->disablesLicm())
+      continue; // the user keeps its invariant code in it
     if (BasicBlock *Preheader = getOrCreatePreheader(*L))
       Changed |= hoist(*L, Preheader);
+  }
   return Changed || CreatedPreheader;
 }
 

@@ -166,11 +166,11 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("dest"))
       .def("cond_br",
            [](S &Self, py::object Cond, const PyBlock &T, const PyBlock &F,
-              std::optional<int64_t> NumStages) {
-             Self.s().condBr(toOperand(Cond), T.B, F.B, NumStages);
+              std::optional<int64_t> NumStages, bool DisableLicm) {
+             Self.s().condBr(toOperand(Cond), T.B, F.B, NumStages, DisableLicm);
            },
            py::arg("cond"), py::arg("true_dest"), py::arg("false_dest"),
-           py::arg("num_stages") = py::none())
+           py::arg("num_stages") = py::none(), py::arg("disable_licm") = false)
       .def("seal", [](S &Self, const PyBlock &B) { Self.s().seal(B.B); },
            py::arg("block"))
       .def("ret",

@@ -926,10 +926,11 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
                              "the loop", node)
 
-    def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None):
+    def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
         header -> exit. ``header_fn`` returns the condition; ``num_stages``
-        (tl.range's) goes on the header's branch."""
+        and ``disable_licm`` (tl.range's, or a callable asked after the
+        header, for tl.condition's) go on the header's branch."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
         header = sem.create_block(f"{header_fn.__name__}")
@@ -940,7 +941,9 @@ class CodeGenerator(ast.NodeVisitor):
         body = sem.create_block("loop.body")
         exit_b = sem.create_block("loop.exit")
         self._set_loc(node)
-        sem.cond_br(cond, body, exit_b, num_stages)
+        if callable(disable_licm):
+            disable_licm = disable_licm()
+        sem.cond_br(cond, body, exit_b, num_stages, bool(disable_licm))
         sem.seal(body)
         sem.seal(exit_b)
         sem.set_insert_block(body)
@@ -967,9 +970,12 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error("`while ... else` is not supported", node)
         self._check_constexpr_reassign(node.body, node)
 
+        hints = {}
+
         def header():
             c = _unwrap(self.visit(node.test))
             if isinstance(c, tl.condition):
+                hints["disable_licm"] = _unwrap(c.disable_licm)
                 c = _unwrap(c.condition)
             return c.handle if isinstance(c, tl.tensor) else c
 
@@ -977,7 +983,7 @@ class CodeGenerator(ast.NodeVisitor):
             self._visit_body(node.body)
 
         header.__name__ = "while.header"
-        self._loop(node, header, body)
+        self._loop(node, header, body, disable_licm=lambda: hints.get("disable_licm", False))
 
     def _check_constexpr_reassign(self, body, node):
         for name in self._assigned_names(body):
@@ -1071,7 +1077,7 @@ class CodeGenerator(ast.NodeVisitor):
         stages = _unwrap(iterator.num_stages)
         if stages is not None and not isinstance(stages, int):
             raise self.error(f"num_stages must be an int, got {stages!r}", node.iter)
-        self._loop(node, header, body, latch, stages)
+        self._loop(node, header, body, latch, stages, _unwrap(getattr(iterator, "disable_licm", False)))
 
     # -- expressions ----------------------------------------------------------
 

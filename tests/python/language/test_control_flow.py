@@ -528,3 +528,41 @@ def k_item_of_block(X, Y):
 
 def test_item_of_a_larger_block_is_an_error(backend):
     expect_error(backend.run, k_item_of_block, 1, np.zeros(4, np.float32), np.zeros(1, np.float32))
+
+
+def k_licm_loops(X, Out, n, WHICH: tl.constexpr):
+    acc = 0
+    if WHICH == 0:
+        i = 0
+        while tl.condition(i < n, disable_licm=True):
+            acc += tl.load(X) * 3
+            i += 1
+    elif WHICH == 1:
+        for i in tl.range(0, n, disable_licm=True):
+            acc += tl.load(X) * 3
+    else:
+        i = 0
+        while tl.condition(i < n):
+            acc += tl.load(X) * 3
+            i += 1
+    tl.store(Out, acc)
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_disable_licm_values(backend, which):
+    """Triton's test_disable_licm: the loops compute the same either way."""
+    *_, out = backend.run(k_licm_loops, 1, np.array([7], np.int32), np.zeros(1, np.int32), 5, WHICH=which)
+    assert out[0] == 105
+
+
+@pytest.mark.parametrize("which,kept", [(0, True), (1, True), (2, False)])
+def test_disable_licm_llvm(monkeypatch, which, kept):
+    """tl.condition(..., disable_licm=True) and tl.range(..., disable_licm=True)
+    give the loop llvm.licm.disable (Triton's test reads the LLVM IR) and
+    the attribute on its branch, which Tritium's licm honours (lit
+    licm/disable-licm.tir)."""
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:90")
+    k = tritium.jit(k_licm_loops).warmup(MockTensor("i32"), MockTensor("i32"), 5, WHICH=which, grid=(1, ))
+    assert ("llvm.licm.disable" in k.asm["llir"]) == kept
+    assert ("disable_licm" in k.asm["tir"]) == kept
