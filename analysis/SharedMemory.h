@@ -7,13 +7,13 @@
 //      A scratch buffer is needed by one instruction only while it runs (a
 //      layout conversion through shared memory, the cross-warp step of a
 //      reduction, a scan along lanes or warps, the FMA dot's staging of A
-//      and B, a scalar atomic sharing its old value); getScratchBytes says
-//      how much, in the terms its lowering uses. An allocation is the buffer
-//      of a local_alloc: all its buffers (the memdesc's leading dimension),
-//      aligned to one buffer's size up to 1024 bytes (the largest swizzle
-//      and TMA want that), live from the local_alloc to the last use of its
-//      memdesc or of one derived from it (memdesc_index, phis), by
-//      ProgramOrder::getLiveRange.
+//      and B, a scalar atomic sharing its old value, a gather's source);
+//      getScratchBytes says how much, in the terms its lowering uses. An
+//      allocation is the buffer of a local_alloc: all its buffers (the
+//      memdesc's leading dimension), aligned to one buffer's size up to
+//      1024 bytes (the largest swizzle and TMA want that), live from the
+//      local_alloc to the last use of its memdesc or of one derived from it
+//      (memdesc_index, phis), by ProgramOrder::getLiveRange.
 //
 //   2. Program order. The reachable blocks in reverse post-order with each
 //      loop's blocks kept together (a loop goes out whole at its header),

@@ -8,9 +8,9 @@
 //   1. The model. SharedMemoryAllocation::getAccesses says what each
 //      instruction does to shared memory, as steps: a scratch user (a
 //      layout conversion, a cross-warp reduction, a scan, the FMA dot, a
-//      scalar atomic's broadcast) writes its buffer, synchronizes (the
-//      barrier its lowering emits between its writes and its reads) and
-//      reads its buffer; a call that may touch shared memory is opaque.
+//      scalar atomic's broadcast, a gather) writes its buffer, synchronizes
+//      (the barrier its lowering emits between its writes and its reads)
+//      and reads its buffer; a call that may touch shared memory is opaque.
 //   2. The state at a point: the byte intervals read and written since the
 //      last barrier on some path to it. A kernel starts with none; a device
 //      function with every byte (its caller's accesses are unknown).
