@@ -98,66 +98,69 @@ std::string tritium::checkExternElementwise(llvm::StringRef Symbol,
   return "";
 }
 
+llvm::SmallVector<TValue, 4> Semantic::broadcastAll(llvm::ArrayRef<Operand> Args,
+                                                    llvm::StringRef What, Shape &S) {
+  llvm::SmallVector<TValue, 4> Vs;
+  S.clear();
+  for (const Operand &A : Args) {
+    Vs.push_back(toValue(A));
+    S = commonShape(S, Vs.back().Ty->getShape(), What);
+  }
+  for (TValue &V : Vs)
+    V = expandToShape(V, S);
+  return Vs;
+}
+
+void Semantic::checkPack(llvm::StringRef What, int64_t Pack) const {
+  if (Pack < 1 || (Pack & (Pack - 1)) != 0)
+    error(What + ": pack must be a power of two, got " + llvm::Twine(Pack));
+}
+
+std::vector<TValue> Semantic::makeResults(Instruction *I, llvm::ArrayRef<DType *> Types) {
+  std::vector<TValue> Out;
+  for (unsigned K = 0; K < Types.size(); ++K)
+    Out.push_back(make(I->getResult(K), Types[K]));
+  return Out;
+}
+
 std::vector<TValue> Semantic::inlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
                                         llvm::ArrayRef<Operand> Args,
                                         llvm::ArrayRef<DType *> Results, bool Pure, int64_t Pack) {
-  if (Pack < 1 || (Pack & (Pack - 1)) != 0)
-    error("inline_asm_elementwise: pack must be a power of two, got " + llvm::Twine(Pack));
+  checkPack("inline_asm_elementwise", Pack);
   if (Results.empty())
     error("inline_asm_elementwise needs at least one result dtype");
-  llvm::SmallVector<TValue, 4> Vs;
-  llvm::SmallVector<DType *, 4> Numbers;
   Shape S;
-  for (const Operand &A : Args) {
-    Vs.push_back(toValue(A));
-    // Pointers go to the snippet as they are (an `l` register: Triton's
-    // test_inline_asm_with_pointers loads and stores through them).
-    DType *T = Vs.back().Ty;
-    std::string Err = checkCommonShape(S, T->getShape(), "inline_asm_elementwise");
-    if (!Err.empty())
-      error(Err);
-    S = *broadcastShapes(S, T->getShape());
-    if (!T->getScalar()->isPointer())
-      Numbers.push_back(T);
+  llvm::SmallVector<TValue, 4> Vs = broadcastAll(Args, "inline_asm_elementwise", S);
+  // Pointers go to the snippet as they are (an `l` register: Triton's
+  // test_inline_asm_with_pointers loads and stores through them).
+  llvm::SmallVector<DType *, 4> Numbers;
+  llvm::SmallVector<Value *, 4> IR;
+  for (const TValue &V : Vs) {
+    IR.push_back(V.V);
+    if (!V.Ty->getScalar()->isPointer())
+      Numbers.push_back(V.Ty);
   }
+  llvm::SmallVector<Type *, 4> RT;
+  llvm::SmallVector<DType *, 4> RD;
   for (DType *R : Results) {
     std::string Err = checkExternElementwise("inline_asm_elementwise", Numbers, R);
     if (!Err.empty())
       error(Err);
-  }
-  llvm::SmallVector<Value *, 4> IR;
-  for (TValue &V : Vs)
-    IR.push_back(expandToShape(V, S).V);
-  llvm::SmallVector<Type *, 4> RT;
-  llvm::SmallVector<DType *, 4> RD;
-  for (DType *R : Results) {
     RD.push_back(DType::getShaped(R->getScalar(), S));
     RT.push_back(RD.back()->toIR(getContext()));
   }
-  Instruction *I = B.createInlineAsm(Asm, Constraints, IR, RT, Pure, Pack);
-  std::vector<TValue> Out;
-  for (unsigned K = 0; K < RD.size(); ++K)
-    Out.push_back(make(I->getResult(K), RD[K]));
-  return Out;
+  return makeResults(B.createInlineAsm(Asm, Constraints, IR, RT, Pure, Pack), RD);
 }
 
 std::vector<TValue> Semantic::mapElementwise(Function *Fn, llvm::ArrayRef<Operand> Args,
                                              int64_t Pack) {
-  if (Pack < 1 || (Pack & (Pack - 1)) != 0)
-    error("map_elementwise: pack must be a power of two, got " + llvm::Twine(Pack));
+  checkPack("map_elementwise", Pack);
   auto It = Signatures.find(Fn);
   if (It == Signatures.end())
     error("map_elementwise: the scalar function has no signature");
   const Signature &Sig = It->second;
-  llvm::SmallVector<TValue, 4> Vs;
   Shape S;
-  for (const Operand &A : Args) {
-    Vs.push_back(toValue(A));
-    std::string Err = checkCommonShape(S, Vs.back().Ty->getShape(), "map_elementwise");
-    if (!Err.empty())
-      error(Err);
-    S = *broadcastShapes(S, Vs.back().Ty->getShape());
-  }
+  llvm::SmallVector<TValue, 4> Vs = broadcastAll(Args, "map_elementwise", S);
   size_t P = size_t(Pack);
   if (Sig.Params.size() != Vs.size() * P)
     error("map_elementwise: the scalar function takes " + llvm::Twine(Sig.Params.size()) +
@@ -167,8 +170,8 @@ std::vector<TValue> Semantic::mapElementwise(Function *Fn, llvm::ArrayRef<Operan
     error("map_elementwise: the scalar function returns " + llvm::Twine(Sig.Results.size()) +
           " value(s), not a multiple of pack=" + llvm::Twine(Pack));
   llvm::SmallVector<Value *, 4> IR;
-  for (TValue &V : Vs)
-    IR.push_back(expandToShape(V, S).V);
+  for (const TValue &V : Vs)
+    IR.push_back(V.V);
   llvm::SmallVector<Type *, 4> RT;
   llvm::SmallVector<DType *, 4> RD;
   for (size_t K = 0; K < Sig.Results.size(); K += P) {
@@ -180,11 +183,7 @@ std::vector<TValue> Semantic::mapElementwise(Function *Fn, llvm::ArrayRef<Operan
     RD.push_back(DType::getShaped(Sig.Results[K]->getScalar(), S));
     RT.push_back(RD.back()->toIR(getContext()));
   }
-  Instruction *I = B.createMapElementwise(Fn->getName(), IR, RT, Pack);
-  std::vector<TValue> Out;
-  for (unsigned K = 0; K < RD.size(); ++K)
-    Out.push_back(make(I->getResult(K), RD[K]));
-  return Out;
+  return makeResults(B.createMapElementwise(Fn->getName(), IR, RT, Pack), RD);
 }
 
 TValue Semantic::externElementwise(llvm::StringRef Symbol,

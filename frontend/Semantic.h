@@ -379,6 +379,15 @@ private:
   /// Pads \p X's rank with leading 1s and broadcasts it to \p Dims, which
   /// must be compatible (see commonShape).
   TValue expandToShape(TValue X, llvm::ArrayRef<int64_t> Dims);
+  /// \p Args as values broadcast to their common shape (\p What names the
+  /// operation in the error), which \p S receives: the operands of an
+  /// elementwise snippet or function.
+  llvm::SmallVector<TValue, 4> broadcastAll(llvm::ArrayRef<Operand> Args, llvm::StringRef What,
+                                            Shape &S);
+  /// Checks \p Pack, the elements per run of a snippet or function.
+  void checkPack(llvm::StringRef What, int64_t Pack) const;
+  /// The results of \p I, typed \p Types.
+  std::vector<TValue> makeResults(Instruction *I, llvm::ArrayRef<DType *> Types);
   /// The broadcast shape of \p A and \p B; throws "incompatible shapes
   /// [128] and [64] for \p What".
   Shape commonShape(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B,

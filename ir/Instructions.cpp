@@ -1180,40 +1180,46 @@ std::string ExternElementwiseInst::checkFamilyTypes() const {
   return "";
 }
 
+/// The rules inline_asm and map_elementwise share: one result or more, no
+/// block operands, a pack that is a power of two, operands and results of
+/// one shape; where \p Results / \p Operands are given, of the elements
+/// they accept (\p ResultsAre / \p OperandsAre in the messages).
+static std::string checkElementRuns(const Instruction &I, llvm::StringRef Name, int64_t Pack,
+                                    bool (*Results)(Type *) = nullptr,
+                                    const char *ResultsAre = nullptr,
+                                    bool (*Operands)(Type *) = nullptr,
+                                    const char *OperandsAre = nullptr) {
+  if (I.getNumResults() == 0 || I.getNumBlockOperands() != 0)
+    return "'" + Name.str() + "' defines one result or more and has no block operands";
+  if (Pack < 1 || !llvm::isPowerOf2_64(uint64_t(Pack)))
+    return "'" + Name.str() + "' pack must be a power of two";
+  Type *R = I.getResult(0)->getType();
+  for (Value *V : I.getResults()) {
+    if (Results)
+      TRY(elements(I, V->getType(), Results, ResultsAre));
+    TRY(sameShape(I, V->getType(), R, "results"));
+  }
+  for (Value *V : I.getOperands()) {
+    if (Operands)
+      TRY(elements(I, V->getType(), Operands, OperandsAre));
+    TRY(sameShape(I, V->getType(), R, "operands and results"));
+  }
+  return "";
+}
+
 std::string InlineAsmInst::checkFamilyTypes() const {
   TRY(allowAttrs(*this, {AttrKey::Asm, AttrKey::Constraints, AttrKey::Pure, AttrKey::Pack}));
   TRY(requireAttr(*this, AttrKey::Asm));
   TRY(requireAttr(*this, AttrKey::Constraints));
-  if (getNumResults() == 0 || getNumBlockOperands() != 0)
-    return "'inline_asm' defines one result or more and has no block operands";
-  if (getPack() < 1 || !llvm::isPowerOf2_64(uint64_t(getPack())))
-    return "'inline_asm' pack must be a power of two";
-  Type *R = getResult(0)->getType();
-  for (Value *V : getResults()) {
-    TRY(elements(*this, V->getType(), isNumElem, "integer or float results"));
-    TRY(sameShape(*this, V->getType(), R, "results"));
-  }
-  for (Value *V : getOperands()) {
-    TRY(elements(*this, V->getType(), [](Type *E) { return isNumElem(E) || E->isPointer(); },
-                 "integer, float or pointer operands"));
-    TRY(sameShape(*this, V->getType(), R, "operands and results"));
-  }
-  return "";
+  return checkElementRuns(
+      *this, "inline_asm", getPack(), isNumElem, "integer or float results",
+      [](Type *E) { return isNumElem(E) || E->isPointer(); }, "integer, float or pointer operands");
 }
 
 std::string MapElementwiseInst::checkFamilyTypes() const {
   TRY(allowAttrs(*this, {AttrKey::Callee, AttrKey::Pack}));
   TRY(requireAttr(*this, AttrKey::Callee));
-  if (getNumResults() == 0 || getNumBlockOperands() != 0)
-    return "'map_elementwise' defines one result or more and has no block operands";
-  if (getPack() < 1 || !llvm::isPowerOf2_64(uint64_t(getPack())))
-    return "'map_elementwise' pack must be a power of two";
-  Type *R = getResult(0)->getType();
-  for (Value *V : getResults())
-    TRY(sameShape(*this, V->getType(), R, "results"));
-  for (Value *V : getOperands())
-    TRY(sameShape(*this, V->getType(), R, "operands and results"));
-  return "";
+  return checkElementRuns(*this, "map_elementwise", getPack());
 }
 
 std::string HintInst::checkFamilyTypes() const {

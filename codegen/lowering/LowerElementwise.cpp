@@ -244,6 +244,16 @@ llvm::Type *pointeeType(LoweringContext &C, Type *PtrTy) {
   return C.elemType(E);
 }
 
+/// Reports an error unless a thread's \p N register elements split into
+/// runs of \p Pack (for \p What, a snippet or function taking that many).
+void checkPackFits(const Instruction &I, llvm::StringRef What, unsigned Pack, unsigned N) {
+  if (N % Pack != 0)
+    reportError(I.getLoc(), What.str() + ": pack=" + std::to_string(Pack) +
+                                " needs a multiple of " + std::to_string(Pack) +
+                                " elements in each thread; this block gives each " +
+                                std::to_string(N));
+}
+
 /// tl.inline_asm_elementwise: the snippet once per Pack register elements
 /// (Triton's packing: an operand or result of B-bit elements, B < 32,
 /// takes Pack / n registers of n = min(Pack, 32 / B) elements, each a
@@ -251,11 +261,7 @@ llvm::Type *pointeeType(LoweringContext &C, Type *PtrTy) {
 /// struct when there are several) split among the results.
 void lowerInlineAsm(LoweringContext &C, const InlineAsmInst &I, unsigned N) {
   unsigned Pack = unsigned(I.getPack());
-  if (N % Pack != 0)
-    reportError(I.getLoc(), "inline_asm_elementwise: pack=" + std::to_string(Pack) +
-                                " needs a multiple of " + std::to_string(Pack) +
-                                " elements in each thread; this block gives each " +
-                                std::to_string(N));
+  checkPackFits(I, "inline_asm_elementwise", Pack, N);
   auto PerReg = [&](Type *T) {
     Type *E = T->getScalarType();
     unsigned Bits = E->isPointer() ? 64 : E->getScalarSizeInBits();
@@ -315,6 +321,7 @@ void lowerInlineAsm(LoweringContext &C, const InlineAsmInst &I, unsigned N) {
   for (unsigned K = 0; K < I.getNumResults(); ++K)
     C.set(I.getResult(K), std::move(Results[K]));
 }
+
 /// tl.map_elementwise: the lowered scalar function called once per pack
 /// elements of a thread (LLVM inlines it), pack elements of each operand
 /// in order, its results pack elements of each result.
@@ -323,11 +330,7 @@ void lowerMapElementwise(LoweringContext &C, const MapElementwiseInst &I, unsign
   if (!Fn)
     C.unsupported(I, "a map_elementwise function that was not lowered");
   unsigned Pack = unsigned(I.getPack());
-  if (N % Pack != 0)
-    reportError(I.getLoc(), "map_elementwise: pack=" + std::to_string(Pack) +
-                                " needs a multiple of " + std::to_string(Pack) +
-                                " elements in each thread; this block gives each " +
-                                std::to_string(N));
+  checkPackFits(I, "map_elementwise", Pack, N);
   llvm::IRBuilder<> &B = C.B;
   unsigned NumOut = Pack * I.getNumResults();
   std::vector<Regs> Results(I.getNumResults());
