@@ -928,9 +928,9 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
-        header -> exit. ``header_fn`` returns the condition; ``num_stages``
-        and ``disable_licm`` (tl.range's, or a callable asked after the
-        header, for tl.condition's) go on the header's branch."""
+        header -> exit. ``header_fn`` returns the condition (a handle, a
+        tensor, or a tl.condition with its own disable_licm); ``num_stages``
+        and ``disable_licm`` (tl.range's) go on the header's branch."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
         header = sem.create_block(f"{header_fn.__name__}")
@@ -938,11 +938,14 @@ class CodeGenerator(ast.NodeVisitor):
         sem.set_insert_block(header)
         before = dict(self.scope)
         cond = header_fn()
+        if isinstance(cond, tl.condition):
+            disable_licm = disable_licm or _unwrap(cond.disable_licm)
+            cond = _unwrap(cond.condition)
+        if isinstance(cond, tl.tensor):
+            cond = cond.handle
         body = sem.create_block("loop.body")
         exit_b = sem.create_block("loop.exit")
         self._set_loc(node)
-        if callable(disable_licm):
-            disable_licm = disable_licm()
         sem.cond_br(cond, body, exit_b, num_stages, bool(disable_licm))
         sem.seal(body)
         sem.seal(exit_b)
@@ -970,20 +973,14 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error("`while ... else` is not supported", node)
         self._check_constexpr_reassign(node.body, node)
 
-        hints = {}
-
         def header():
-            c = _unwrap(self.visit(node.test))
-            if isinstance(c, tl.condition):
-                hints["disable_licm"] = _unwrap(c.disable_licm)
-                c = _unwrap(c.condition)
-            return c.handle if isinstance(c, tl.tensor) else c
+            return _unwrap(self.visit(node.test))
 
         def body():
             self._visit_body(node.body)
 
         header.__name__ = "while.header"
-        self._loop(node, header, body, disable_licm=lambda: hints.get("disable_licm", False))
+        self._loop(node, header, body)
 
     def _check_constexpr_reassign(self, body, node):
         for name in self._assigned_names(body):
