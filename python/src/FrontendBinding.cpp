@@ -84,29 +84,6 @@ std::optional<Operand> tritium::pybind::toOptOperand(const py::object &H) {
 
 namespace {
 
-/// Literal flags and types for the type-rule functions: a DType stands for
-/// a value of that type, a Python bool/int/float for a literal.
-std::pair<DType *, bool> typeArg(py::handle H) {
-  if (py::isinstance<DType>(H))
-    return {H.cast<DType *>(), false};
-  Operand O = toOperand(H);
-  return {O.isValue() ? O.getValue().Ty : O.getLiteralType(), O.isLiteral()};
-}
-
-py::dict typingResult(const BinaryTyping &T) {
-  if (!T.Error.empty())
-    throw CompileError(T.Error);
-  py::dict D;
-  auto Opt = [](DType *Ty) {
-    return Ty ? py::cast(Ty, py::return_value_policy::reference) : py::none();
-  };
-  D["computation"] = Opt(T.CompTy);
-  D["lhs"] = Opt(T.LhsTy);
-  D["rhs"] = Opt(T.RhsTy);
-  D["result"] = Opt(T.ResultTy);
-  return D;
-}
-
 void bindDType(py::module_ &M) {
   // Uniqued and immortal: Python never deletes one.
   py::class_<DType, std::unique_ptr<DType, py::nodelete>> D(
@@ -354,25 +331,14 @@ void bindEnums(py::module_ &M) {
       .value("MaxConstancy", Hint::MaxConstancy);
 }
 
+/// The checks the interpreter makes itself, around the Python code of a
+/// combine function (semantic.py), and the descriptor type of a host-side
+/// TensorDescriptor argument: the Semantic's messages, as CompilationError.
 void bindTypeRules(py::module_ &M) {
-  M.def(
-      "literal_type",
-      [](py::handle X) { return typeArg(X).first; }, Ref, py::arg("x"),
-      "The dtype a Python literal takes on its own (Triton's to_tensor)");
-  M.def(
-      "computation_type",
-      [](py::handle A, py::handle B, bool DivOrMod) {
-        auto [TA, LA] = typeArg(A);
-        auto [TB, LB] = typeArg(B);
-        TypeResult R = computationType(TA->getScalar(), LA, TB->getScalar(), LB,
-                                       DivOrMod, DivOrMod ? "/" : "+");
-        if (!R)
-          throw CompileError(R.Error);
-        return R.Ty;
-      },
-      Ref, py::arg("a"), py::arg("b"), py::arg("div_or_mod") = false,
-      "The scalar type an arithmetic operator computes in; a DType stands "
-      "for a value, a Python bool/int/float for a (weak) literal");
+  auto Check = [](const std::string &Why) {
+    if (!Why.empty())
+      throw CompileError(Why);
+  };
   M.def(
       "tensor_descriptor_typing",
       [](DType *Base, size_t NumShape, size_t NumStrides, std::vector<int64_t> Block,
@@ -383,266 +349,16 @@ void bindTypeRules(py::module_ &M) {
         return R.Ty;
       },
       Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"),
-      py::arg("block_shape"), py::arg("last_stride"),
-      "The descriptor type of tl.make_tensor_descriptor; raises CompilationError "
-      "with the semantic's message");
-  M.def(
-      "block_pointer_typing",
-      [](DType *Base, size_t NumShape, size_t NumStrides, size_t NumOffsets,
-         std::vector<int64_t> Block, std::vector<int64_t> Order) {
-        TypeResult R = typeBlockPointer(Base, NumShape, NumStrides, NumOffsets, Block, Order);
-        if (!R)
-          throw CompileError(R.Error);
-        return R.Ty;
-      },
-      Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"),
-      py::arg("num_offsets"), py::arg("block_shape"), py::arg("order"),
-      "The descriptor type of tl.make_block_ptr; raises CompilationError "
-      "with the semantic's message");
-  M.def(
-      "check_descriptor_access",
-      [](DType *Desc, size_t NumOffsets, DType *Value, std::optional<std::vector<int64_t>> Boundary,
-         const std::string &Padding) {
-        std::string Why = checkDescriptorAccess(Desc, NumOffsets, Value);
-        if (Why.empty() && Boundary)
-          Why = checkBlockAccess(Desc, *Boundary, Padding);
-        if (!Why.empty())
-          throw CompileError(Why);
-      },
-      py::arg("desc"), py::arg("num_offsets"), py::arg("value") = nullptr,
-      py::arg("boundary") = py::none(), py::arg("padding") = "",
-      "Raises CompilationError where desc.load/desc.store (value: the "
-      "stored value's dtype; boundary and padding: a block pointer's) is wrong");
-  M.def(
-      "binary_typing",
-      [](Semantic::BinOp Op, py::handle L, py::handle R) {
-        auto [TL, LL] = typeArg(L);
-        auto [TR, LR] = typeArg(R);
-        return typingResult(
-            typeBinary(Op, TL->getScalar(), LL, TR->getScalar(), LR));
-      },
-      py::arg("op"), py::arg("lhs"), py::arg("rhs"),
-      "{computation, lhs, rhs, result}: the scalar types of a binary "
-      "operator (None where an operand keeps its type); raises "
-      "CompilationError with the semantic's message");
-  M.def(
-      "compare_typing",
-      [](Semantic::CmpOp Op, py::handle L, py::handle R) {
-        return typingResult(
-            typeCompare(Op, typeArg(L).first->getScalar(),
-                        typeArg(R).first->getScalar()));
-      },
-      py::arg("op"), py::arg("lhs"), py::arg("rhs"));
-  // The checks of one operation each, as the Semantic makes them: each
-  // raises CompilationError with the Semantic's message.
-  auto Check = [](const std::string &Why) {
-    if (!Why.empty())
-      throw CompileError(Why);
-  };
-  M.def(
-      "check_constant",
-      [Check](py::handle Value, DType *Ty) {
-        Check(py::isinstance<DType>(Value) ? notAConstant(Value.cast<DType *>())
-                                           : checkConstant(toOperand(Value), Ty->getScalar()));
-      },
-      py::arg("value"), py::arg("dtype"),
-      "tl.full / constant of a Python literal (a DType stands for a value)");
-  M.def(
-      "check_weak_literal",
-      [Check](py::handle Lit, DType *Ty) { Check(checkWeakLiteral(toOperand(Lit), Ty)); },
-      py::arg("literal"), py::arg("dtype"),
-      "A Python int next to an integer computation of type dtype");
-  M.def(
-      "block_shape_error", [](std::vector<int64_t> Dims) { return checkBlockShape(Dims); },
-      py::arg("dims"),
-        "Why dims cannot be a block's shape, or \"\"");
-  M.def(
-      "dot_typing",
-      [](DType *A, DType *B, DType *Acc, const std::string &InputPrecision,
-         int64_t MaxNumImpreciseAcc, DType *OutDType) {
-        TypeResult R = typeDot(A, B, Acc, InputPrecision, MaxNumImpreciseAcc, OutDType);
-        if (!R)
-          throw CompileError(R.Error);
-        return R.Ty;
-      },
-      Ref, py::arg("a"), py::arg("b"), py::arg("acc") = nullptr,
-      py::arg("input_precision") = "", py::arg("max_num_imprecise_acc") = -1,
-      py::arg("out_dtype") = nullptr, "The block type tl.dot returns, or CompilationError");
-  using Dims = std::vector<int64_t>;
-  M.def(
-      "check_common_shape",
-      [Check](Dims A, Dims B, const std::string &What) { Check(checkCommonShape(A, B, What)); },
-      py::arg("a"), py::arg("b"), py::arg("what"));
-  M.def(
-      "check_broadcast_to",
-      [Check](Dims Src, bool IsBlock, Dims To) { Check(checkBroadcastTo(Src, IsBlock, To)); },
-      py::arg("src"), py::arg("is_block"), py::arg("dims"));
-  M.def(
-      "check_reshape", [Check](DType *X, Dims To) { Check(checkReshape(X, To)); },
-      py::arg("x"), py::arg("dims"));
+      py::arg("block_shape"), py::arg("last_stride"));
   M.def(
       "check_axis", [Check](int64_t Axis, int64_t Rank) { Check(checkAxis(Axis, Rank)); },
       py::arg("axis"), py::arg("rank"));
-  M.def(
-      "check_permute", [Check](DType *X, Dims To) { Check(checkPermute(X, To)); },
-      py::arg("x"), py::arg("dims"));
-  M.def(
-      "check_join", [Check](DType *X, DType *Y) { Check(checkJoin(X, Y)); }, py::arg("x"),
-      py::arg("y"));
-  M.def(
-      "check_split", [Check](DType *X) { Check(checkSplit(X)); }, py::arg("x"));
-  M.def(
-      "check_cat", [Check](DType *A, DType *B) { Check(checkCat(A, B)); }, py::arg("a"),
-      py::arg("b"));
-  M.def(
-      "check_gather",
-      [Check](DType *Src, DType *Index, int64_t Axis) { Check(checkGather(Src, Index, Axis)); },
-      py::arg("src"), py::arg("index"), py::arg("axis"));
-  // An operand of a memory access: None, a DType (a value of that type) or
-  // a Python literal (its own type).
-  auto OpType = [](py::handle H) -> DType * {
-    return H.is_none() ? nullptr : typeArg(H).first;
-  };
-  M.def(
-      "check_load",
-      [Check, OpType](DType *Ptr, py::handle Mask, py::handle Other) {
-        Check(checkLoad(Ptr, OpType(Mask), OpType(Other)));
-      },
-      py::arg("ptr"), py::arg("mask") = py::none(), py::arg("other") = py::none());
-  M.def(
-      "check_store",
-      [Check, OpType](DType *Ptr, py::handle Value, py::handle Mask) {
-        Check(checkStore(Ptr, OpType(Value), OpType(Mask)));
-      },
-      py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none());
-  M.def(
-      "check_atomic_rmw",
-      [Check, OpType](const std::string &Op, DType *Ptr, py::handle Value, py::handle Mask,
-                      const std::string &Sem, const std::string &Scope) {
-        Check(checkAtomicRMW(Op, Ptr, OpType(Value), OpType(Mask), Sem, Scope));
-      },
-      py::arg("op"), py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none(),
-      py::arg("sem") = "", py::arg("scope") = "");
-  M.def(
-      "check_atomic_cas",
-      [Check, OpType](DType *Ptr, py::handle Cmp, py::handle Value, const std::string &Sem,
-                      const std::string &Scope) {
-        Check(checkAtomicCAS(Ptr, OpType(Cmp), OpType(Value), Sem, Scope));
-      },
-      py::arg("ptr"), py::arg("cmp"), py::arg("value"), py::arg("sem") = "",
-      py::arg("scope") = "");
-  M.def(
-      "reduction_typing",
-      [](const std::string &Kind, bool Scan, DType *X, DType *Acc) {
-        TypeResult R = typeReduction(Kind, Scan, X, Acc);
-        if (!R)
-          throw CompileError(R.Error);
-        return R.Ty;
-      },
-      Ref, py::arg("kind"), py::arg("scan"), py::arg("x"), py::arg("acc_dtype") = nullptr,
-      "The element type a built-in reduction or scan computes in");
   M.def(
       "check_reduction_inputs",
       [Check](std::vector<DType *> Xs, const std::string &What) {
         Check(checkReductionInputs(Xs, What));
       },
       py::arg("inputs"), py::arg("what"));
-  M.def(
-      "check_hint",
-      [Check](const std::string &Name, DType *X, std::vector<int64_t> Values) {
-        Check(checkHint(Name, X, Values));
-      },
-      py::arg("name"), py::arg("x"), py::arg("values"));
-  M.def(
-      "check_integers",
-      [Check](const std::string &What, DType *T) { Check(checkIntegers(What, T)); },
-      py::arg("what"), py::arg("dtype"));
-  M.def(
-      "check_extern_elementwise",
-      [Check](const std::string &Symbol, std::vector<DType *> Args, DType *Result) {
-        Check(checkExternElementwise(Symbol, Args, Result));
-      },
-      py::arg("symbol"), py::arg("args"), py::arg("result"));
-  M.def(
-      "check_full_value",
-      [Check](DType *Value) { Check(Value->isBlock() ? notAScalarFill(Value) : ""); },
-      py::arg("value"));
-  M.def(
-      "check_arange", [Check](int64_t Start, int64_t End) { Check(checkArange(Start, End)); },
-      py::arg("start"), py::arg("end"));
-  M.def(
-      "check_program_axis",
-      [Check](const std::string &What, int64_t Axis) { Check(checkProgramAxis(What, Axis)); },
-      py::arg("what"), py::arg("axis"));
-  M.def(
-      "check_memory_hints",
-      [Check](const std::string &Cache, const std::string &Evict, bool IsLoad) {
-        Check(checkMemoryHints(Cache, Evict, IsLoad));
-      },
-      py::arg("cache"), py::arg("evict"), py::arg("is_load"));
-  M.def(
-      "check_atomic_order",
-      [Check](const std::string &Sem, const std::string &Scope) {
-        Check(checkAtomicOrder(Sem, Scope));
-      },
-      py::arg("sem"), py::arg("scope"));
-  M.def(
-      "check_cast",
-      [Check](DType *From, DType *To, bool Rounding, bool Bitcast) {
-        Check(checkCast(From, To->getScalar(), Rounding, Bitcast));
-      },
-      py::arg("source"), py::arg("dest"), py::arg("rounding") = false,
-      py::arg("bitcast") = false);
-  M.def(
-      "min_max_typing",
-      [](bool IsMax, py::handle L, py::handle R) {
-        auto [TL, LL] = typeArg(L);
-        auto [TR, LR] = typeArg(R);
-        return typingResult(typeMinMax(IsMax, TL->getScalar(), LL, TR->getScalar(), LR));
-      },
-      py::arg("is_max"), py::arg("lhs"), py::arg("rhs"));
-  M.def(
-      "where_typing",
-      [](py::handle X, py::handle Y) {
-        auto [TX, LX] = typeArg(X);
-        auto [TY, LY] = typeArg(Y);
-        return typingResult(typeWhere(TX->getScalar(), LX, TY->getScalar(), LY));
-      },
-      py::arg("x"), py::arg("y"));
-  auto Typed = [](const TypeResult &R) {
-    if (!R)
-      throw CompileError(R.Error);
-    return R.Ty;
-  };
-  M.def(
-      "unary_typing",
-      [Typed](Semantic::UnaryOp Op, DType *X) { return Typed(typeUnary(Op, X->getScalar())); },
-      Ref, py::arg("op"), py::arg("x"), "The scalar type of a unary operator's result");
-  M.def(
-      "fma_typing",
-      [Typed](DType *A, DType *B, DType *C) {
-        return Typed(typeFma(A->getScalar(), B->getScalar(), C->getScalar()));
-      },
-      Ref, py::arg("a"), py::arg("b"), py::arg("c"));
-  M.def(
-      "clamp_typing",
-      [Typed](py::handle X, py::handle Lo, py::handle Hi) {
-        auto [TX, LX] = typeArg(X);
-        auto [TL, LL] = typeArg(Lo);
-        auto [TH, LH] = typeArg(Hi);
-        return Typed(typeClamp(TX->getScalar(), LX, TL->getScalar(), LL, TH->getScalar(), LH));
-      },
-      Ref, py::arg("x"), py::arg("lo"), py::arg("hi"));
-  M.def(
-      "broadcast_shapes",
-      [](std::vector<int64_t> A, std::vector<int64_t> B) -> py::object {
-        std::optional<Shape> S = broadcastShapes(A, B);
-        if (!S)
-          return py::none();
-        return py::cast(std::vector<int64_t>(S->begin(), S->end()));
-      },
-      py::arg("a"), py::arg("b"),
-      "The common shape (lower rank padded with leading 1s), or None");
 }
 
 } // namespace
@@ -655,4 +371,5 @@ void bindFrontend(py::module_ &Parent) {
   bindEnums(M);
   bindTypeRules(M);
   bindSemantic(M);
+  bindFragments(M);
 }

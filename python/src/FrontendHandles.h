@@ -78,6 +78,8 @@ constexpr auto Ref = py::return_value_policy::reference;
 
 /// _C.frontend.Semantic (SemanticBinding.cpp).
 void bindSemantic(py::module_ &M);
+/// _C.frontend.describe_function (FragmentBinding.cpp).
+void bindFragments(py::module_ &M);
 
 } // namespace pybind
 } // namespace tritium

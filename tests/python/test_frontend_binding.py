@@ -325,25 +325,26 @@ bb0:
         _C.nvptx.lower_to_llvm_ir(m, 90, 4)
 
 
-# -- The type rules, for the interpreter -------------------------------------
 
 
-def test_type_rules():
-    assert fe.literal_type(2**31) is u32
-    assert fe.literal_type(True) is i1
-    assert fe.literal_type(1.5) is f32
-    assert fe.computation_type(f16, 2.0) is f16
-    assert fe.computation_type(f16, f16, div_or_mod=True) is f32
-    assert fe.computation_type(i32, u32) is u32
-    with pytest.raises(CompilationError, match="different signedness"):
-        fe.computation_type(i32, u32, div_or_mod=True)
-    t = fe.binary_typing(fe.BinOp.TrueDiv, i32, 3)
-    assert t == {"computation": i32, "lhs": f32, "rhs": f32, "result": f32}
-    t = fe.binary_typing(fe.BinOp.Add, DType.get_pointer(f16), i32)
-    assert t["result"].name == "pointer<fp16>" and t["lhs"] is None
-    with pytest.raises(CompilationError, match="cannot add pointers together"):
-        fe.binary_typing(fe.BinOp.Add, DType.get_pointer(f16), DType.get_pointer(f16))
-    assert fe.compare_typing(fe.CmpOp.LT, f16, 1)["lhs"] is f16
-    assert fe.compare_typing(fe.CmpOp.LT, f16, 0.5)["lhs"] is f32
-    assert fe.broadcast_shapes([4, 1], [8]) == [4, 8]
-    assert fe.broadcast_shapes([128], [64]) is None
+# -- The interpreter's view of a traced operation ----------------------------
+
+
+def test_describe_function_numbers_values_in_order():
+    s = fe.Semantic(_C.ir.Module())
+    blk = DType.get_block(f16, [4, 8])
+    f = s.begin_function("f", [blk, DType.get_pointer(i1)], ["a", "p"], False)
+    a = s.get_arg(0)
+    total = s.binary(fe.BinOp.Add, a, 1.5)
+    lo, hi = s.split(s.join(a, a))
+    steps, outs = fe.describe_function(f, [total, lo, hi])
+    s.end_function()
+    assert [st[0] for st in steps] == ["constant", "fadd", "join", "split"]
+    assert steps[0][2] == {"value": 1.5} and steps[0][3] == (("f16", (4, 8), 2),)
+    assert steps[1][1] == (0, 2)  # a, then the constant (values 0, 1 are the parameters)
+    assert steps[3][3] == (("f16", (4, 8), 2),) * 2 and outs == [3, 5, 6]
+    g = s.begin_function("g", [DType.get_pointer(f16)], ["p"], False)
+    x = s.load(s.get_arg(0))
+    steps, outs = fe.describe_function(g, [x])
+    s.end_function()
+    assert steps == [("load", (0,), {}, (("f16", (), 2),), (("ptr", (), 2),))] and outs == [1]

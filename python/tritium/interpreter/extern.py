@@ -103,10 +103,11 @@ def _int_fn(name, arrays, infos):
             r = [(p * q) >> bits for p, q in zip(a, b)]
         r = [v & ((1 << bits) - 1) for v in r]
         return np.array(r, dtype=np.uint64).reshape(arrays[0].shape)
-    if name in ("min", "umin", "llmin", "ullmin"):
-        return np.minimum(arrays[0], arrays[1])
-    if name in ("max", "umax", "llmax", "ullmax"):
-        return np.maximum(arrays[0], arrays[1])
+    if name in ("min", "umin", "llmin", "ullmin", "max", "umax", "llmax", "ullmax"):
+        a, b = arrays
+        if name.startswith("u"):  # integers are held signed (evaluate.py)
+            a, b = (v.astype(np.int64).astype(np.uint64) & np.uint64((1 << bits) - 1) for v in (a, b))
+        return (np.minimum if "min" in name else np.maximum)(a, b)
     if name in ("abs", "llabs"):
         return np.abs(x)
     return None
@@ -122,7 +123,7 @@ def call_extern(symbol, arrays, infos, res):
             if r is not None:
                 return _to_result(r, res)
         f64 = [a.astype(np.float64) if not i.is_int else a for a, i in zip(arrays, infos)]
-        single = all(i.name != "fp64" for i in infos if i.is_float)
+        single = all(i.bits != 64 for i in infos if i.is_float)
         base = name
         for mode in ("_rn", "_rz", "_rd", "_ru"):
             if base.endswith(mode):

@@ -21,7 +21,7 @@ FP8 = {
 
 
 def _f32(x):
-    return np.ascontiguousarray(x, dtype=np.float32)
+    return np.asarray(x, dtype=np.float32, order="C")
 
 
 # -- bf16 ---------------------------------------------------------------------
@@ -142,7 +142,7 @@ def f64_to_f32_odd(x):
         over = finite & (np.abs(back) > np.abs(x))
         f = np.where(over, np.nextafter(f, np.float32(0)), f)
         inexact = finite & (f.astype(np.float64) != x)
-        bits = np.ascontiguousarray(f).view(_U32)
+        bits = np.asarray(f, order="C").view(_U32)
         bits = np.where(inexact, bits | _U32(1), bits)
     return bits.astype(_U32).view(np.float32)
 

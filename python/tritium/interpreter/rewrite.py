@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
-from .semantic import BlockConditionError, TensorHandle
+from .semantic import BlockConditionError, TensorHandle, host_value
 
 #: Code objects of the functions the interpreter runs (rewritten and
 #: original), to find the kernel's line in a stack.
@@ -149,7 +149,7 @@ def _dynamic_range(iterator):
         lb, ub, st = (_core.cast(v, iv_type) for v in (lb, ub, st))
     ty = lb.dtype
     npd = lb.handle.data.dtype
-    i, e, s = int(lb.handle.data), int(ub.handle.data), int(st.handle.data)
+    i, e, s = host_value(lb.handle), host_value(ub.handle), host_value(st.handle)
     bits = ty.bit_width
     mask = (1 << bits) - 1
     signed = ty.is_signed()
@@ -159,7 +159,7 @@ def _dynamic_range(iterator):
         return v - (1 << bits) if signed and v >> (bits - 1) else v
 
     while (s > 0 and i < e) or (s < 0 and i > e):
-        a = np.array(i, dtype=npd)
+        a = np.array(i - (1 << bits) if not signed and i >> (bits - 1) else i, dtype=npd)
         yield _core.tensor(TensorHandle(a, ty), ty)
         i = wrap(i + s)
 

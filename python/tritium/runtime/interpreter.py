@@ -42,7 +42,8 @@ from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
 from ..interpreter.memory import Memory, MisalignedAccessError, OutOfBoundsError, ReadOnlyMemoryError
-from ..interpreter.semantic import DescHandle, DeviceAssertionError, InterpreterSemantic, TensorHandle, lit_array
+from ..interpreter.evaluate import Desc
+from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, constant
 from .._C import frontend as _fe
 from .. import language as tl
 from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
@@ -253,8 +254,7 @@ def _scalar_arg(p, v):
     dt = tl.str_to_ty(ty)
     if isinstance(v, np.generic):
         v = v.item()
-    a = np.array(lit_array(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt))
-    return _core.tensor(TensorHandle(a, dt), dt)
+    return _core.tensor(constant(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt), dt)
 
 
 def _pointer_arg(p, v, launch_state):
@@ -277,7 +277,8 @@ def _descriptor_arg(p, d, launch_state):
     base = _pointer_arg(p, d.base, launch_state)
     rank = len(d.shape)
     ty = _fe.tensor_descriptor_typing(base.sty, rank, rank, list(d.block_shape), d.strides[-1])
-    return _core.tensor_descriptor(DescHandle(ty, base, list(d.shape), list(d.strides)), ty)
+    desc = Desc(int(base.data), [int(x) for x in d.shape], [int(x) for x in d.strides], (ty.desc_element.bit_width + 7) // 8)
+    return _core.tensor_descriptor(TensorHandle(desc, ty, ty), ty)
 
 
 def _convert_args(jit_fn, values, launch_state):

@@ -8,7 +8,6 @@ import pytest
 import tritium
 import tritium.language as tl
 from tritium.interpreter import floats
-from tritium.interpreter.semantic import literal_type
 from tritium._C import frontend as _fe
 from tritium.runtime.jit import reinterpret
 
@@ -325,13 +324,6 @@ def test_weak_literal_errors_are_compile_errors():
     with pytest.raises(tritium.CompilationError, match="unsigned tensor and a negative scalar") as e:
         run1(_negative_literal_with_unsigned, np.zeros(1, np.uint32))
     assert e.value.line is not None and "u + -1" in str(e.value)
-
-
-@pytest.mark.parametrize("value", [0, 1, -1, 2**31 - 1, 2**31, 2**32 - 1, 2**32, -2**31 - 1, 2**63 - 1, 2**63,
-                                   2**64 - 1, True, False, 0.0, 1.5, 1e-40, 1e300, float("inf"), float("nan"),
-                                   3.4e38, 3.5e38, -1e-38])
-def test_literal_types_match_the_core(value):
-    assert literal_type(value) == _fe.literal_type(value)
 
 
 @jit

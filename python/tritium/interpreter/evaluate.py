@@ -1,0 +1,561 @@
+"""Tritium IR instructions evaluated on numpy arrays: the interpreter's half
+of every ``tl`` operation (the Semantic builds the instructions,
+semantic.py hands them here).
+
+A value is a numpy array (0-d for a scalar) in the representation of its IR
+type: integers as signed numpy integers of their width (the IR's integers
+have no sign; the instructions say how to read them), i1 as bool, f16, f32
+and f64 as themselves, bf16 and fp8 as float32 values exactly representable
+in the format (floats.py), pointers as int64 addresses, a descriptor
+as a ``Desc``. Numbers are those of the NVIDIA lowering
+(codegen/lowering/): integers wrap, division truncates like C, shifts by the
+width or more give 0 (or the sign for ``ashr``) as PTX clamps them, fp16
+rounds after every operation, bf16 and fp8 compute in fp32 and round back,
+float-to-int conversions saturate (NaN gives 0). Math functions are numpy's
+(correctly rounded where the GPU uses approximations).
+
+``compile_step(step)`` turns one instruction of
+``_C.frontend.describe_function`` into ``fn(ctx, *operands)``; ``ctx`` is
+the running InterpreterSemantic (program id, memory, output).
+"""
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from . import floats as F
+
+Desc = namedtuple("Desc", "base shape strides elem_bytes")
+
+
+class Elem:
+    """What the evaluator needs of an IR element type."""
+
+    __slots__ = ("name", "np", "bits", "is_float", "is_int", "carried", "storage")
+
+    def __init__(self, name, np_type, bits, is_float, carried=None, storage=None):
+        self.name, self.np, self.bits, self.is_float = name, np.dtype(np_type), bits, is_float
+        self.is_int = not is_float and name.startswith("i")
+        self.carried = carried
+        self.storage = np.dtype(storage or np_type)
+
+
+ELEMS = {f"i{b}": Elem(f"i{b}", f"int{b}", b, False) for b in (8, 16, 32, 64)}
+ELEMS.update({
+    "i1": Elem("i1", np.bool_, 1, False, storage=np.uint8),
+    "f16": Elem("f16", np.float16, 16, True), "f32": Elem("f32", np.float32, 32, True),
+    "f64": Elem("f64", np.float64, 64, True),
+    "bf16": Elem("bf16", np.float32, 16, True, "bf16", np.uint16),
+    "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv", np.uint8),
+    "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5", np.uint8),
+    "ptr": Elem("ptr", np.int64, 64, False), "desc": Elem("desc", object, 0, False),
+})
+UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def elem(t):
+    return ELEMS[t[0]]
+
+
+def bcast(a, shape):
+    """``a`` broadcast to ``shape`` (a fresh array for scalars: cheaper than
+    np.broadcast_to)."""
+    if a.shape == shape:
+        return a
+    if a.ndim == 0:
+        return np.full(shape, a, dtype=a.dtype)
+    return np.broadcast_to(a, shape)
+
+
+def unsigned(a, e):
+    """The bits of integers ``a`` (type ``e``) read as unsigned."""
+    return a.astype(np.uint8) if e.bits == 1 else np.asarray(a).view(UNSIGNED[e.bits])
+
+
+def rounded(r, e):
+    """A float result computed wider, in the representation of ``e``."""
+    if e.carried:
+        return F.round_to(np.asarray(r, dtype=np.float32), e.carried)
+    return np.asarray(r).astype(e.np)
+
+
+def to_bits(a, e):
+    if e.carried:
+        return F.to_bits(a, e.carried)
+    return unsigned(np.asarray(a, order="C"), e) if e.bits > 1 else a.astype(np.uint8)
+
+
+def from_bits(bits, e):
+    if e.carried:
+        return F.from_bits(bits, e.carried)
+    return np.asarray(bits, order="C").view(e.np) if e.bits > 1 else bits != 0
+
+
+def constant_of(value, e):
+    """A constant's attribute value in the representation of ``e``."""
+    if e.is_float:
+        if e.carried:
+            return F.round_to(F.f64_to_f32_odd(float(value)), e.carried)
+        return np.array(float(value), dtype=e.np)
+    if e.bits == 1:
+        return np.array(value != 0)
+    return np.array(int(value) & ((1 << e.bits) - 1), dtype=UNSIGNED[e.bits]).view(e.np)
+
+
+# ---------------------------------------------------------------------------
+# Integer arithmetic
+# ---------------------------------------------------------------------------
+
+
+def _trunc_div(a, b):
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+    return q + fix.astype(q.dtype) if np.any(fix) else q
+
+
+def _shift(a, b, e, kind):
+    """PTX shl/shr: amounts >= the width are clamped to it."""
+    if e.bits == 1:
+        return np.where(np.asarray(b), a if kind == "ashr" else False, a)
+    ua, amt = unsigned(a, e), unsigned(b, e)
+    big = amt >= e.bits
+    s = np.where(big, 0, amt).astype(ua.dtype)
+    if kind == "shl":
+        r = np.where(big, 0, np.left_shift(ua, s)).astype(ua.dtype).view(e.np)
+    elif kind == "lshr":
+        r = np.where(big, 0, np.right_shift(ua, s)).astype(ua.dtype).view(e.np)
+    else:
+        r = np.where(big, np.where(a < 0, -1, 0), np.right_shift(a, s.astype(e.np))).astype(e.np)
+    return r
+
+
+def _umulhi(a, b, e):
+    ua, ub = unsigned(a, e), unsigned(b, e)
+    if e.bits <= 32:
+        return (ua.astype(np.uint64) * ub.astype(np.uint64) >> np.uint64(e.bits)).astype(ua.dtype).view(e.np)
+    m, s = np.uint64(0xFFFFFFFF), np.uint64(32)
+    al, ah, bl, bh = ua & m, ua >> s, ub & m, ub >> s
+    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
+    mid = (ll >> s) + (lh & m) + (hl & m)
+    return (hh + (lh >> s) + (hl >> s) + (mid >> s)).view(e.np)
+
+
+def _on_unsigned(fn):
+    return lambda a, b, e: fn(unsigned(a, e), unsigned(b, e)).astype(unsigned(a, e).dtype).view(e.np) \
+        if e.bits > 1 else fn(a, b)
+
+
+def _bool_arith(op):
+    """add/sub/mul/... of i1 values: arithmetic modulo 2."""
+    return {"add": np.not_equal, "sub": np.not_equal, "mul": np.logical_and}.get(op, lambda a, b: np.zeros_like(a & b))
+
+
+INT_BINARY = {
+    "add": lambda a, b, e: np.add(a, b), "sub": lambda a, b, e: np.subtract(a, b),
+    "mul": lambda a, b, e: np.multiply(a, b), "and": lambda a, b, e: np.bitwise_and(a, b),
+    "or": lambda a, b, e: np.bitwise_or(a, b), "xor": lambda a, b, e: np.bitwise_xor(a, b),
+    "sdiv": lambda a, b, e: _trunc_div(a, b), "srem": lambda a, b, e: np.fmod(a, b),
+    "udiv": _on_unsigned(np.floor_divide), "urem": _on_unsigned(np.remainder),
+    "smin": lambda a, b, e: np.minimum(a, b), "smax": lambda a, b, e: np.maximum(a, b),
+    "umin": _on_unsigned(np.minimum), "umax": _on_unsigned(np.maximum),
+    "shl": lambda a, b, e: _shift(a, b, e, "shl"), "lshr": lambda a, b, e: _shift(a, b, e, "lshr"),
+    "ashr": lambda a, b, e: _shift(a, b, e, "ashr"), "umulhi": _umulhi,
+}
+FLOAT_BINARY = {"fadd": np.add, "fsub": np.subtract, "fmul": np.multiply, "fdiv": np.divide, "frem": np.fmod,
+                "fmin": np.fmin, "fmax": np.fmax, "fminimum": np.minimum, "fmaximum": np.maximum}
+
+
+def _binary(op, e):
+    if op in FLOAT_BINARY:
+        f = FLOAT_BINARY[op]
+        if e.carried:
+            return lambda ctx, a, b: F.round_to(f(a, b), e.carried)
+        return lambda ctx, a, b: np.asarray(f(a, b))
+    if e.bits == 1 and op in ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem"):
+        f = _bool_arith(op) if op in ("add", "sub", "mul") else \
+            (lambda a, b: np.logical_and(a, b) if op in ("sdiv", "udiv") else np.zeros_like(a & b))
+        return lambda ctx, a, b: np.asarray(f(a, b))
+    f = INT_BINARY[op]
+    return lambda ctx, a, b: np.asarray(f(a, b, e))
+
+
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+MATH = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
+        "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil, "erf": _erf,
+        "rsqrt": lambda x: 1.0 / np.sqrt(x.astype(np.float64))}
+
+
+def _unary(op, e):
+    if op == "neg":
+        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.negative(a)))
+    if op == "abs":
+        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.abs(a)))
+    f = MATH[op]
+    return lambda ctx, a: rounded(f(a), e)
+
+
+# ---------------------------------------------------------------------------
+# Comparisons and conversions
+# ---------------------------------------------------------------------------
+
+_ORDERED = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+            "ge": np.greater_equal}
+
+
+def _icmp(pred, e):
+    f = _ORDERED[pred[1:] if pred[0] in "su" else pred]
+    if pred[0] == "u":
+        return lambda ctx, a, b: np.asarray(f(unsigned(a, e), unsigned(b, e)))
+    if pred[0] == "s" and e.bits == 1:  # a true i1 is -1
+        return lambda ctx, a, b: np.asarray(f(-a.astype(np.int8), -b.astype(np.int8)))
+    return lambda ctx, a, b: np.asarray(f(a, b))
+
+
+def _fcmp(pred):
+    if pred in ("ord", "uno"):
+        return lambda ctx, a, b: np.asarray((np.isnan(a) | np.isnan(b)) == (pred == "uno"))
+    if pred == "une":
+        return lambda ctx, a, b: np.asarray(np.not_equal(a, b))
+    if pred == "one":
+        return lambda ctx, a, b: np.asarray(np.not_equal(a, b) & ~(np.isnan(a) | np.isnan(b)))
+    f = _ORDERED[pred[1:]]
+    if pred[0] == "o":
+        return lambda ctx, a, b: np.asarray(f(a, b))
+    return lambda ctx, a, b: np.asarray(f(a, b) | np.isnan(a) | np.isnan(b))
+
+
+def float_to_int(x, e, is_signed):
+    """fptosi/fptoui: truncation toward zero, saturating, NaN -> 0."""
+    t = np.trunc(np.asarray(x, dtype=np.float64))
+    lo, hi = (-2.0 ** (e.bits - 1), 2.0 ** (e.bits - 1)) if is_signed else (0.0, 2.0 ** e.bits)
+    nan, big, small = t != t, t >= hi, t < lo
+    target = e.np if is_signed else np.dtype(UNSIGNED[e.bits])
+    safe = np.where(nan | big | small, 0.0, t)
+    r = safe.astype(target) if e.bits == 64 else safe.astype(np.int64).astype(target)
+    r = np.where(big, np.iinfo(target).max, np.where(small, np.iinfo(target).min, r)).astype(target)
+    return r.view(e.np)
+
+
+def _fp_to_fp(s, t, rtz):
+    if t.bits > s.bits or (t.bits == s.bits and not t.carried):  # fpext: exact
+        return lambda a: rounded(a, t)
+    if t.carried:
+        return lambda a: F.round_to(np.asarray(a, dtype=np.float32), t.carried, rtz)
+    if t.name == "f16":
+        if rtz:
+            return lambda a: F.round_f16_rtz(a)
+        return lambda a: np.asarray(a).astype(np.float32).astype(np.float16)
+    return (lambda a: F.round_f32_rtz(a)) if rtz else (lambda a: np.asarray(a).astype(np.float32))
+
+
+def _cast(op, s, t, rtz):
+    if op == "trunc":
+        return (lambda a: (a & 1) != 0) if t.bits == 1 else (lambda a: a.astype(t.np))
+    if op in ("zext", "inttoptr"):
+        return lambda a: unsigned(a, s).astype(t.np)
+    if op == "sext":
+        return (lambda a: -a.astype(t.np)) if s.bits == 1 else (lambda a: a.astype(t.np))
+    if op in ("fptrunc", "fpext"):
+        return _fp_to_fp(s, t, rtz)
+    if op in ("fptosi", "fptoui"):
+        if t.bits == 1:
+            return lambda a: np.asarray(a) != 0
+        return lambda a: float_to_int(a, t, op == "fptosi")
+    if op in ("sitofp", "uitofp"):
+        wide = (lambda a: -a.astype(np.int8)) if op == "sitofp" and s.bits == 1 else \
+            (lambda a: unsigned(a, s)) if op == "uitofp" else (lambda a: a)
+        if t.carried or (t.name == "f16" and s.bits == 64):
+            return lambda a: rounded(wide(a).astype(np.float32), t)
+        return lambda a: wide(a).astype(t.np)
+    if op == "ptrtoint":
+        return (lambda a: a != 0) if t.bits == 1 else (lambda a: a.astype(t.np))
+    if s.name == "ptr" or t.name == "ptr":  # bitcast of pointers
+        return lambda a: a
+    return lambda a: from_bits(to_bits(a, s), t)
+
+
+# ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+
+def positions(shape, selected):
+    """Maps an index into the accessed (masked) elements to the element's
+    position in the block, for messages."""
+    def pos(k):
+        if not shape:
+            return "(scalar)"
+        flat = int(selected[k]) if selected is not None else k
+        return "(" + ", ".join(str(int(i)) for i in np.unravel_index(flat, shape)) + ")"
+    return pos
+
+
+def from_storage(raw, e):
+    return raw != 0 if e.bits == 1 else F.from_bits(raw, e.carried) if e.carried else raw
+
+
+def to_storage(vals, e):
+    return vals.astype(np.uint8) if e.bits == 1 else F.to_bits(vals, e.carried) if e.carried else vals
+
+
+def load(ctx, e, ptr, mask=None, other=None):
+    shape = ptr.shape
+    flat = ptr.reshape(-1)
+    sel = None
+    if mask is not None and not mask.all():
+        sel = np.flatnonzero(bcast(mask, shape))
+        flat = flat[sel]
+    raw = ctx.memory.read(flat, e.storage, "load", ctx.location, positions(shape, sel))
+    vals = from_storage(raw, e)
+    if sel is None:
+        return vals.reshape(shape)
+    out = np.array(bcast(other, shape), dtype=e.np).reshape(-1) if other is not None \
+        else np.zeros(ptr.size, dtype=e.np)
+    out[sel] = vals
+    return out.reshape(shape)
+
+
+def store(ctx, e, ptr, vals, mask=None):
+    shape = ptr.shape
+    flat, vals = ptr.reshape(-1), to_storage(bcast(vals, shape), e).reshape(-1)
+    sel = None
+    if mask is not None and not mask.all():
+        sel = np.flatnonzero(bcast(mask, shape))
+        flat, vals = flat[sel], vals[sel]
+    ctx.memory.write(flat, vals, e.storage, "store", ctx.location, positions(shape, sel))
+
+
+_RMW = {"add": np.add, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+        "max": np.maximum, "min": np.minimum, "fadd": np.add}
+
+
+def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
+    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given): the elements'
+    atomics one after another; masked-off elements read 0."""
+    shape = ptr.shape
+    flat, vals = ptr.reshape(-1), bcast(vals, shape).reshape(-1)
+    sel = None
+    if mask is not None and not mask.all():
+        sel = np.flatnonzero(bcast(mask, shape))
+        flat, vals = flat[sel], vals[sel]
+    if cmp is not None:
+        cmp = bcast(cmp, shape).reshape(-1)
+
+    def fn(old_raw, k):
+        old = from_storage(old_raw, e)
+        if cmp is not None:
+            new = np.where(old == cmp[k], vals[k], old)
+        elif kind == "xchg":
+            new = vals[k]
+        elif kind in ("umax", "umin"):
+            f = np.maximum if kind == "umax" else np.minimum
+            new = f(unsigned(old, e), unsigned(vals[k], e)).view(e.np)
+        else:
+            new = _RMW[kind](old, vals[k])
+            if e.is_float:
+                new = rounded(new, e)
+        return to_storage(np.asarray(new, dtype=e.np), e).astype(e.storage)
+
+    what = "atomic_cas" if cmp is not None else "atomic_" + kind.lstrip("fu")  # the tl name
+    old = from_storage(ctx.memory.rmw(flat, e.storage, fn, what, ctx.location, positions(shape, sel)), e)
+    if sel is None:
+        return old.reshape(shape)
+    out = np.zeros(ptr.size, dtype=e.np)
+    out[sel] = old
+    return out.reshape(shape)
+
+
+def descriptor_block(d, offsets, shape, boundary):
+    """The addresses of the block at ``offsets`` and the mask of those
+    inside the tensor along the dimensions checked (all, or a block
+    pointer's ``boundary``)."""
+    grids = np.meshgrid(*[np.arange(b, dtype=np.int64) + int(o) for b, o in zip(shape, offsets)], indexing="ij")
+    addrs = np.full(shape, d.base, dtype=np.int64)
+    inside = np.ones(shape, dtype=bool)
+    for k, (g, extent, stride) in enumerate(zip(grids, d.shape, d.strides)):
+        addrs = addrs + g * stride * d.elem_bytes
+        if boundary is None or k in boundary:
+            inside &= (g >= 0) & (g < extent)
+    return addrs, inside
+
+
+# ---------------------------------------------------------------------------
+# Block computations
+# ---------------------------------------------------------------------------
+
+
+def dot(a, b, acc, e):
+    if not e.is_float:
+        return (np.matmul(a.astype(np.int64), b.astype(np.int64)) + acc).astype(e.np)
+    wide = np.float64 if e.bits == 64 else np.float32
+    return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
+
+
+_REDUCE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "smin": np.minimum,
+           "smax": np.maximum, "fmin": np.fmin, "fmax": np.fmax, "and": np.bitwise_and, "or": np.bitwise_or,
+           "xor": np.bitwise_xor}
+
+
+def reduce(x, kind, axis, e):
+    if kind in ("umin", "umax"):
+        f = np.minimum if kind == "umin" else np.maximum
+        return np.asarray(f.reduce(unsigned(x, e), axis=axis)).view(e.np)
+    f = _REDUCE[kind]
+    if e.is_float and e.bits < 32:  # a pairwise tree, rounding every step as the GPU combines
+        x = np.moveaxis(x, axis, -1)
+        while x.shape[-1] > 1:
+            x = rounded(f(x[..., 0::2], x[..., 1::2]), e)
+        return x[..., 0]
+    if e.bits == 1 and kind in ("add", "mul"):
+        f = np.logical_xor if kind == "add" else np.logical_and
+    return np.asarray(f.reduce(x, axis=axis, dtype=e.np if not e.bits == 1 else None))
+
+
+def scan(x, kind, axis, reverse, e):
+    if reverse:
+        x = np.flip(x, axis=axis)
+    f = _REDUCE[kind]
+    if e.carried or e.bits == 1 or kind not in ("add", "fadd", "mul", "fmul"):
+        m = np.moveaxis(x, axis, -1)
+        out = np.empty_like(m)
+        cur = out[..., 0] = m[..., 0]
+        for j in range(1, m.shape[-1]):
+            cur = out[..., j] = rounded(f(cur, m[..., j]), e) if e.is_float else f(cur, m[..., j])
+        r = np.moveaxis(out, -1, axis)
+    else:
+        r = (np.cumsum if f is np.add else np.cumprod)(x, axis=axis, dtype=e.np)
+    if reverse:
+        r = np.flip(r, axis=axis)
+    return np.ascontiguousarray(r, dtype=e.np)
+
+
+def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
+    d = np.moveaxis(unsigned(x, e) if is_unsigned else x, axis, -1)
+    if e.is_float:
+        nan = d != d
+        best = (np.fmax if is_max else np.fmin).reduce(d, axis=-1, keepdims=True)
+        cand = np.where(nan.any(axis=-1, keepdims=True), nan, d == best)
+    else:
+        cand = d == (np.max if is_max else np.min)(d, axis=-1, keepdims=True)
+    idx = np.argmax(cand, axis=-1) if tie_left else d.shape[-1] - 1 - np.argmax(cand[..., ::-1], axis=-1)
+    return np.asarray(idx, dtype=np.int32)
+
+
+# ---------------------------------------------------------------------------
+# Instructions
+# ---------------------------------------------------------------------------
+
+CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
+         "ptrtoint", "inttoptr")
+NO_OPS = ("barrier", "gdc_wait", "gdc_launch_dependents")
+
+
+def compile_step(step):
+    """``fn(ctx, *operands)`` computing one instruction of
+    ``describe_function`` (several results come back as a tuple)."""
+    op, _, attrs, rtypes, otypes = step
+    r = elem(rtypes[0]) if rtypes else None
+    shape = tuple(rtypes[0][1]) if rtypes else ()
+    o = elem(otypes[0]) if otypes else None
+    axis = attrs.get("axis")
+    if op in FLOAT_BINARY or op in INT_BINARY:
+        return _binary(op, o)
+    if op in MATH or op in ("neg", "abs"):
+        return _unary(op, o)
+    if op in CASTS:
+        f = _cast(op, o, r, attrs.get("rounding") == "rtz")
+        return lambda ctx, a: np.asarray(f(a))
+    if op == "constant":
+        v = np.array(bcast(constant_of(attrs["value"], r), shape))
+        v.flags.writeable = False  # shared by every run of the plan
+        return lambda ctx: v
+    if op == "icmp":
+        return _icmp(attrs["ipredicate"], o)
+    if op == "fcmp":
+        return _fcmp(attrs["fpredicate"])
+    if op == "select":
+        return lambda ctx, c, a, b: np.asarray(np.where(c, a, b))
+    if op == "fma":
+        return lambda ctx, a, b, c: rounded(a.astype(np.float64) * b + c, r)
+    if op == "getelementptr":
+        size = otypes[0][2]
+        return lambda ctx, p, off: np.asarray(p + np.multiply(off, size, dtype=np.int64))
+    if op == "load":
+        return lambda ctx, *a: load(ctx, r, *a)
+    if op == "store":
+        return lambda ctx, *a: store(ctx, elem(otypes[1]), *a)
+    if op == "atomic_rmw":
+        return lambda ctx, p, v, m=None: atomic(ctx, r, attrs["rmw_kind"], p, v, m)
+    if op == "atomic_cas":
+        return lambda ctx, p, c, v: atomic(ctx, r, None, p, v, None, c)
+    if op == "make_range":
+        a = np.arange(attrs["start"], attrs["end"], dtype=np.int32)
+        a.flags.writeable = False
+        return lambda ctx: a
+    if op in ("splat", "broadcast"):
+        return lambda ctx, a: bcast(a, shape)
+    if op == "reshape":
+        return lambda ctx, a: np.reshape(a, shape)
+    if op == "expand_dims":
+        return lambda ctx, a: np.expand_dims(a, axis)
+    if op == "trans":
+        return lambda ctx, a: np.transpose(a, attrs["order"])
+    if op == "join":
+        return lambda ctx, a, b: np.stack([a, b], axis=-1)
+    if op == "split":
+        return lambda ctx, a: (a[..., 0], a[..., 1])
+    if op == "cat":
+        return lambda ctx, a, b: np.concatenate([a, b], axis=0)
+    if op == "gather":
+        return lambda ctx, s, i: np.take_along_axis(s, i.astype(np.int64), axis=axis)
+    if op == "dot":
+        return lambda ctx, a, b, c: dot(a, b, c, r)
+    if op == "reduce":
+        return lambda ctx, x: reduce(x, attrs["kind"], axis, o)
+    if op == "scan":
+        return lambda ctx, x: scan(x, attrs["kind"], axis, "reverse" in attrs, o)
+    if op in ("argmin", "argmax"):
+        return lambda ctx, x: arg_min_max(x, op == "argmax", axis, "tie_break_left" in attrs, o,
+                                          "unsigned" in attrs)
+    if op == "get_program_id":
+        return lambda ctx: ctx.pid_value(axis)
+    if op == "get_num_programs":
+        return lambda ctx: ctx.grid_value(axis)
+    if op in ("multiple_of", "max_contiguous", "max_constancy"):
+        return lambda ctx, a: a
+    if op in NO_OPS:
+        return lambda ctx: None
+    if op == "print":
+        elems, unsigned_ops = [elem(t) for t in otypes], set(attrs.get("unsigned_operands", ()))
+        return lambda ctx, *v: ctx.print_values(attrs.get("prefix", ""), v, elems, "hex" in attrs, unsigned_ops)
+    if op == "assert":
+        return lambda ctx, c: ctx.check_assert(c, attrs.get("message", ""))
+    if op == "extern_elementwise":
+        from .extern import call_extern
+        elems = [elem(t) for t in otypes]
+        return lambda ctx, *a: call_extern(attrs["symbol"], [bcast(x, shape) for x in a], elems, r)
+    if op == "make_tensor_descriptor":
+        rank = (len(otypes) - 1) // 2
+        return lambda ctx, base, *v: Desc(int(base), [int(x) for x in v[:rank]], [int(x) for x in v[rank:]],
+                                          rtypes[0][2])
+    if op == "descriptor_load":
+        fill = np.nan if attrs.get("padding") == "nan" else 0
+
+        def descriptor_load(ctx, d, *offsets):
+            addrs, inside = descriptor_block(d, offsets, shape, attrs.get("boundary"))
+            return load(ctx, r, addrs, inside, np.array(fill, dtype=r.np))
+        return descriptor_load
+    if op == "descriptor_store":
+        def descriptor_store(ctx, d, *rest):
+            addrs, inside = descriptor_block(d, rest[:-1], rest[-1].shape, attrs.get("boundary"))
+            store(ctx, elem(otypes[-1]), addrs, rest[-1], inside)
+        return descriptor_store
+    if op == "inline_asm":
+        def inline_asm(ctx, *a):  # as in Triton's interpreter: assembly runs only on a GPU
+            raise NotImplementedError("inline_asm_elementwise runs only in compiled kernels, not in the interpreter")
+        return inline_asm
+    raise NotImplementedError(f"the interpreter cannot evaluate the instruction '{op}'")
