@@ -43,6 +43,7 @@ AxisInfo AxisInfo::unknown(llvm::ArrayRef<int64_t> Shape) {
   I.Contiguity.assign(R, 1);
   I.Divisibility.assign(R, 1);
   I.Constancy.assign(R, 1);
+  I.Prefix.assign(R, 1);
   return I;
 }
 
@@ -63,6 +64,7 @@ AxisInfo AxisInfo::join(const AxisInfo &O) const {
     R.Contiguity[D] = std::gcd(Contiguity[D], O.Contiguity[D]);
     R.Divisibility[D] = std::gcd(Divisibility[D], O.Divisibility[D]);
     R.Constancy[D] = std::gcd(Constancy[D], O.Constancy[D]);
+    R.Prefix[D] = std::gcd(Prefix[D], O.Prefix[D]);
   }
   if (Constant != O.Constant)
     R.Constant.reset();
@@ -84,6 +86,11 @@ void AxisInfo::print(llvm::raw_ostream &OS) const {
   List("contiguity", Contiguity);
   List(" divisibility", Divisibility);
   List(" constancy", Constancy);
+  for (unsigned D = 0; D < getRank(); ++D)
+    if (Prefix[D] > Constancy[D]) {
+      List(" prefix", Prefix);
+      break;
+    }
   if (Constant)
     OS << " constant=" << *Constant;
   else if (Range)
@@ -218,6 +225,27 @@ AxisInfo constancyOnly(const AxisInfo &L, const AxisInfo &R) {
   }
   Out.Constant.reset();
   return Out;
+}
+
+/// Runs along \p D of `L pred R` whose true elements come first: x < n or
+/// x <= n (n > x, n >= x) with x contiguous from an aligned start (runs of
+/// consecutive values that cross no signed or unsigned wrap) and n
+/// constant over the run, whatever n is.
+int64_t prefixOfCompare(ICmpPredicate P, const AxisInfo &L, const AxisInfo &R, unsigned D) {
+  auto Rising = [&](const AxisInfo &X, const AxisInfo &N) {
+    return std::min(std::gcd(X.Contiguity[D], X.Divisibility[D]), N.Constancy[D]);
+  };
+  switch (P) {
+  case ICmpPredicate::SLT:
+  case ICmpPredicate::SLE:
+  case ICmpPredicate::ULT:
+  case ICmpPredicate::ULE: return Rising(L, R);
+  case ICmpPredicate::SGT:
+  case ICmpPredicate::SGE:
+  case ICmpPredicate::UGT:
+  case ICmpPredicate::UGE: return Rising(R, L);
+  default: return 1;
+  }
 }
 
 bool isOrdering(const Instruction &I) {
@@ -429,8 +457,33 @@ int64_t AxisInfoAnalysis::getMaskConstancy(const Value *Mask, unsigned Dim) cons
   return Dim < I.getRank() ? I.Constancy[Dim] : 1;
 }
 
+int64_t AxisInfoAnalysis::getMaskPrefix(const Value *Mask, unsigned Dim) const {
+  const AxisInfo &I = get(Mask);
+  return Dim < I.getRank() ? std::max(I.Prefix[Dim], I.Constancy[Dim]) : 1;
+}
+
+/// The instructions whose results keep (or compute) prefix runs; every
+/// other result has none beyond its constancy.
+static bool keepsPrefix(Opcode Op) {
+  switch (Op) {
+  case Opcode::ICmp:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Broadcast:
+  case Opcode::ExpandDims:
+  case Opcode::Trans:
+  case Opcode::ConvertLayout:
+  case Opcode::MultipleOf:
+  case Opcode::MaxContiguous:
+  case Opcode::MaxConstancy: return true;
+  default: return false;
+  }
+}
+
 AxisInfo AxisInfoAnalysis::visit(const Instruction &I, unsigned Res) const {
   AxisInfo A = visitFacts(I, Res);
+  if (!keepsPrefix(I.getOpcode()))
+    A.Prefix.assign(A.getRank(), 1);
   if (Res != 0 || !I.getResult(0)->getType()->getScalarType()->isInt())
     return A;
   A.Range = rangeOf(I, [&](unsigned K) -> const AxisInfo & {
@@ -502,6 +555,7 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
     A.Contiguity.insert(A.Contiguity.begin() + Axis, 1);
     A.Divisibility.insert(A.Divisibility.begin() + Axis, Elem);
     A.Constancy.insert(A.Constancy.begin() + Axis, 1);
+    A.Prefix.insert(A.Prefix.begin() + Axis, 1);
     return A;
   }
   case Opcode::Trans: {
@@ -512,6 +566,7 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
       A.Contiguity[D] = S.Contiguity[Order[D]];
       A.Divisibility[D] = S.Divisibility[Order[D]];
       A.Constancy[D] = S.Constancy[Order[D]];
+      A.Prefix[D] = S.Prefix[Order[D]];
     }
     return A;
   }
@@ -568,6 +623,9 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
                                  L.Constancy[D]);
         A.Constancy[D] = std::max({A.Constancy[D], FromL, FromR});
       }
+    if (I.getOpcode() == Opcode::ICmp)
+      for (unsigned D = 0; D < A.getRank(); ++D)
+        A.Prefix[D] = prefixOfCompare(llvm::cast<CmpInst>(I).getIPredicate(), L, R, D);
     return A;
   }
   case Opcode::Select: {
@@ -584,7 +642,16 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
     return A;
   }
   case Opcode::And:
-  case Opcode::Or:
+  case Opcode::Or: {
+    // Two masks made of prefixes along d (constant runs are prefixes too):
+    // their intersection and their union are prefixes.
+    AxisInfo A = constancyOnly(Op(0), Op(1));
+    if (T->getScalarType()->isBool())
+      for (unsigned D = 0; D < A.getRank(); ++D)
+        A.Prefix[D] = std::min(std::max(Op(0).Prefix[D], Op(0).Constancy[D]),
+                               std::max(Op(1).Prefix[D], Op(1).Constancy[D]));
+    return A;
+  }
   case Opcode::Xor:
     return constancyOnly(Op(0), Op(1));
   case Opcode::SMin:

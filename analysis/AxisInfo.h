@@ -10,6 +10,10 @@
 //                   (for pointers: the address, in bytes);
 //   constancy[d]    the value is made of runs of this many equal elements
 //                   along d;
+//   prefix[d]       (masks) the value is made of runs of this many elements
+//                   along d whose true elements come first (T..TF..F):
+//                   `x < n` for x contiguous from an aligned start, whatever
+//                   n is (a run of equal elements is a prefix too);
 //
 // all powers of two, plus the constant value when it is known and, for
 // integers, a range [lo, hi] every element lies in (so that `arange(0, 64) <
@@ -45,7 +49,7 @@ struct AxisInfo {
   /// cannot overflow.
   static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
 
-  llvm::SmallVector<int64_t, 4> Contiguity, Divisibility, Constancy;
+  llvm::SmallVector<int64_t, 4> Contiguity, Divisibility, Constancy, Prefix;
   std::optional<int64_t> Constant;
   /// Every element lies in [first, second] (signed).
   std::optional<std::pair<int64_t, int64_t>> Range;
@@ -64,7 +68,7 @@ struct AxisInfo {
 
   bool operator==(const AxisInfo &O) const {
     return Contiguity == O.Contiguity && Divisibility == O.Divisibility &&
-           Constancy == O.Constancy && Constant == O.Constant &&
+           Constancy == O.Constancy && Prefix == O.Prefix && Constant == O.Constant &&
            Range == O.Range;
   }
   bool operator!=(const AxisInfo &O) const { return !(*this == O); }
@@ -87,6 +91,9 @@ public:
   int64_t getPtrVectorWidth(const Value *Ptr, unsigned Dim) const;
   /// How many consecutive elements along \p Dim share one mask bit.
   int64_t getMaskConstancy(const Value *Mask, unsigned Dim) const;
+  /// Runs of how many consecutive elements along \p Dim have their true
+  /// mask bits first (at least getMaskConstancy).
+  int64_t getMaskPrefix(const Value *Mask, unsigned Dim) const;
 
 private:
   void compute(Function &F);

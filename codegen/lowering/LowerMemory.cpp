@@ -61,7 +61,7 @@ llvm::Value *fromMem(LoweringContext &C, llvm::Value *V, Type *T) {
 } // namespace
 
 Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask,
-                                        Type *ElemTy, unsigned MaxVec) {
+                                        Type *ElemTy, unsigned MaxVec, bool PrefixMasks) {
   Vectorization V;
   unsigned Bytes = memBytes(ElemTy);
   if (Ptr->getType()->isBlock()) {
@@ -76,8 +76,11 @@ Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *M
     }
     int64_t Vec = Best;
     Vec = std::min<int64_t>(Vec, C.getAxisInfo().getPtrVectorWidth(Ptr, Dim));
-    if (Mask)
-      Vec = std::min<int64_t>(Vec, C.getAxisInfo().getMaskConstancy(Mask, Dim));
+    if (Mask) {
+      const AxisInfoAnalysis &AI = C.getAxisInfo();
+      V.MaskRun = unsigned(std::min<int64_t>(~0u, AI.getMaskConstancy(Mask, Dim)));
+      Vec = std::min<int64_t>(Vec, PrefixMasks ? AI.getMaskPrefix(Mask, Dim) : V.MaskRun);
+    }
     Vec = std::min<int64_t>({Vec, std::max(1u, 16 / Bytes), MaxVec});
     // Powers of two only (facts are, but stay safe).
     while (Vec & (Vec - 1))

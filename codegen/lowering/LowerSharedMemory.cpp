@@ -261,10 +261,25 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   return true;
 }
 
+/// The bytes of the vector at register \p R an asynchronous copy reads:
+/// all or none where one mask bit covers it, else as many elements as its
+/// mask, a prefix of the vector, holds (Vectorization::MaskRun).
+llvm::Value *copiedBytes(llvm::IRBuilder<> &B, const Regs &Masks, unsigned R,
+                         const Vectorization &V, unsigned Bytes) {
+  if (V.MaskRun >= V.Vec)
+    return B.CreateSelect(Masks[R], B.getInt32(V.Vec * Bytes), B.getInt32(0));
+  llvm::Value *Count = B.CreateZExt(Masks[R], B.getInt32Ty());
+  for (unsigned E = 1; E < V.Vec; ++E)
+    Count = B.CreateAdd(Count, B.CreateZExt(Masks[R + E], B.getInt32Ty()));
+  return B.CreateMul(Count, B.getInt32(Bytes));
+}
+
 /// async_copy: each thread copies its registers' elements in vectors as
 /// wide as both sides allow (what a global load of the pointers would use,
 /// and consecutive in the buffer), with the target's asynchronous copy
-/// where it has one for that size, else a predicated load and a store.
+/// where it has one for that size (which may read a prefix of a vector: a
+/// mask true on a prefix of each, such as a K tail `k < K` whatever K is,
+/// keeps the copies wide), else a predicated load and a store.
 void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   llvm::IRBuilder<> &B = C.B;
   MemDescType *M = memdescOf(I.getMemDesc());
@@ -273,8 +288,11 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   unsigned Bytes = getSharedElementBytes(M->getElementType());
   LinearLayout ToOffset = toOffsets(L, M->getLayout());
   // The global side's vectors, no wider than the buffer keeps consecutive.
-  Vectorization V = planGlobalAccess(C, Ptr, Mask, M->getElementType(),
-                                     vectorWidth(ToOffset, Bytes));
+  unsigned MaxVec = vectorWidth(ToOffset, Bytes);
+  Vectorization V = planGlobalAccess(C, Ptr, Mask, M->getElementType(), MaxVec, true);
+  bool Async = C.getTarget().canAsyncCopy(V.Vec * Bytes);
+  if (!Async)
+    V = planGlobalAccess(C, Ptr, Mask, M->getElementType(), MaxVec);
   llvm::Value *Thread = threadOffset(C, ToOffset);
   int32_t Bits = threadBits(ToOffset);
   llvm::Value *Base = C.scalar(I.getMemDesc());
@@ -284,9 +302,12 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   for (unsigned R = 0; R < Ptrs.size(); R += V.Vec) {
     llvm::Value *P =
         addressOf(C, Base, Thread, Bits, ToOffset.applyIn(kRegister, int32_t(R))[0], Bytes);
-    llvm::Value *Pred = Masks ? (*Masks)[R] : nullptr;
-    if (C.getTarget().asyncCopy(B, P, Ptrs[R], Total, Pred))
+    if (Async) {
+      C.getTarget().asyncCopy(B, P, Ptrs[R], Total,
+                              Masks ? copiedBytes(B, *Masks, R, V, Bytes) : nullptr);
       continue;
+    }
+    llvm::Value *Pred = Masks ? (*Masks)[R] : nullptr;
     llvm::Type *WordsTy = llvm::FixedVectorType::get(B.getIntNTy(V.WordBits), V.NumWords);
     llvm::Value *Words = C.getTarget().loadGlobal(B, Ptrs[R], V.NumWords, V.WordBits, Pred,
                                                   Pred ? llvm::Constant::getNullValue(WordsTy)

@@ -216,15 +216,19 @@ void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false
 /// How a block access through \p Ptr (with \p Mask, may be null) splits
 /// into vectors: elements consecutive in a thread's registers along one
 /// dimension, contiguous and aligned in memory as the axis facts say, the
-/// mask constant over each, at most 16 bytes and \p MaxVec elements; each
-/// vector as NumWords words of WordBits bits.
+/// mask constant over each (with \p PrefixMasks: true on a prefix of each,
+/// for an access that can read a prefix), at most 16 bytes and \p MaxVec
+/// elements; each vector as NumWords words of WordBits bits.
 struct Vectorization {
   unsigned Vec = 1;       ///< elements per access
   unsigned WordBits = 32; ///< bits of each word of the access
   unsigned NumWords = 1;
+  /// Elements of a vector that share one mask bit; fewer than Vec where
+  /// the mask is a prefix of each vector.
+  unsigned MaskRun = ~0u;
 };
 Vectorization planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy,
-                               unsigned MaxVec = ~0u);
+                               unsigned MaxVec = ~0u, bool PrefixMasks = false);
 /// Loads or stores (\p Vals non-null) registers [From, From + Count) of a
 /// block of type \p BlockTy in layout \p L, in a buffer at byte offset
 /// \p Base laid out by the shared layout \p Shared ("offset" -> the

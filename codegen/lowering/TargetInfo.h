@@ -118,15 +118,15 @@ public:
                        llvm::SmallVectorImpl<llvm::Value *> &D) const {
     return false;
   }
-  /// Starts an asynchronous copy of \p Bytes (4, 8 or 16) from the global
-  /// address \p Global to the shared address \p Shared, writing zeros
-  /// where \p Pred (i1, may be null) is false (NVIDIA's cp.async). False
-  /// where the target has none: the caller then copies synchronously, and
-  /// the group and wait hooks below do nothing.
-  virtual bool asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
-                         unsigned Bytes, llvm::Value *Pred) const {
-    return false;
-  }
+  /// Whether the target has an asynchronous copy of \p Bytes from global
+  /// to shared memory (asyncCopy below).
+  virtual bool canAsyncCopy(unsigned Bytes) const { return false; }
+  /// Starts an asynchronous copy of \p Bytes (one canAsyncCopy accepts)
+  /// from the global address \p Global to the shared address \p Shared
+  /// that reads only the first \p SrcBytes bytes (i32; null: all) and
+  /// writes zeros after them (NVIDIA's cp.async with a source size).
+  virtual void asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
+                         unsigned Bytes, llvm::Value *SrcBytes) const {}
   /// Closes this thread's group of asynchronous copies.
   virtual void asyncCommitGroup(llvm::IRBuilder<> &B) const {}
   /// Waits until at most the \p Num most recent groups are in flight.

@@ -517,27 +517,27 @@ llvm::Value *NVPTXTargetInfo::truncTowardZero(llvm::IRBuilder<> &B, llvm::Value 
   return B.CreateCall(llvm::InlineAsm::get(FT, Asm, ToHalf ? "=h,f" : "=f,d", false), {X});
 }
 
-bool NVPTXTargetInfo::asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
-                                unsigned Bytes, llvm::Value *Pred) const {
-  if (!GPU.has(Target::CpAsync) || (Bytes != 4 && Bytes != 8 && Bytes != 16))
-    return false;
+bool NVPTXTargetInfo::canAsyncCopy(unsigned Bytes) const {
+  return GPU.has(Target::CpAsync) && (Bytes == 4 || Bytes == 8 || Bytes == 16);
+}
+
+void NVPTXTargetInfo::asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global,
+                                unsigned Bytes, llvm::Value *SrcBytes) const {
   // Inline PTX: LLVM 16's cp.async intrinsics have no source-size operand,
-  // which is how a masked copy writes zeros (src-size 0 reads nothing).
-  // 16 bytes bypass L1 (.cg, as Triton); 4 and 8 can only go through it.
-  // A 32-bit shared address (the state space's own width), as ld.shared
-  // and ldmatrix take: half the registers of a 64-bit one.
+  // which is how a masked copy writes zeros (src-size 0 reads nothing, a
+  // smaller one a prefix). 16 bytes bypass L1 (.cg, as Triton); 4 and 8
+  // can only go through it. A 32-bit shared address (the state space's
+  // own width), as ld.shared and ldmatrix take: half the registers of a
+  // 64-bit one.
   llvm::Value *Dst = B.CreatePtrToInt(Shared, B.getInt32Ty());
   llvm::Value *Src = B.CreatePtrToInt(
       B.CreateAddrSpaceCast(Global, llvm::PointerType::get(B.getContext(), 1)), B.getInt64Ty());
   std::string Op = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") +
                    ".shared.global [$0], [$1], " + std::to_string(Bytes);
-  if (!Pred) {
+  if (!SrcBytes)
     callAsm(B, {}, {Dst, Src}, Op + ";", "r,l,~{memory}", true);
-    return true;
-  }
-  llvm::Value *Size = B.CreateSelect(Pred, B.getInt32(Bytes), B.getInt32(0));
-  callAsm(B, {}, {Dst, Src, Size}, Op + ", $2;", "r,l,r,~{memory}", true);
-  return true;
+  else
+    callAsm(B, {}, {Dst, Src, SrcBytes}, Op + ", $2;", "r,l,r,~{memory}", true);
 }
 
 void NVPTXTargetInfo::asyncCommitGroup(llvm::IRBuilder<> &B) const {

@@ -55,8 +55,9 @@ public:
                   llvm::StringRef Func) const override;
   void annotateKernel(llvm::Function *F, unsigned NumThreads,
                       unsigned MaxRegisters) const override;
-  bool asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global, unsigned Bytes,
-                 llvm::Value *Pred) const override;
+  bool canAsyncCopy(unsigned Bytes) const override;
+  void asyncCopy(llvm::IRBuilder<> &B, llvm::Value *Shared, llvm::Value *Global, unsigned Bytes,
+                 llvm::Value *SrcBytes) const override;
   void asyncCommitGroup(llvm::IRBuilder<> &B) const override;
   void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
   // NVPTXWGMMA.cpp

@@ -52,8 +52,9 @@ TEST_CASE("vector add: offsets, pointers and the bounds mask") {
   CHECK(K.info(Offs) == "contiguity=[1024] divisibility=[1024] constancy=[1]");
   // 16-byte aligned base, 4-byte elements advancing by one.
   CHECK(K.info(Ptrs) == "contiguity=[1024] divisibility=[16] constancy=[1]");
-  // The bound is a multiple of 16, so the mask is uniform in aligned runs of 16.
-  CHECK(K.info(Mask) == "contiguity=[1] divisibility=[1] constancy=[16]");
+  // The bound is a multiple of 16, so the mask is uniform in aligned runs of
+  // 16; and the whole block is true on a prefix (offsets below n first).
+  CHECK(K.info(Mask) == "contiguity=[1] divisibility=[1] constancy=[16] prefix=[1024]");
   AxisInfoAnalysis AI(*K.F);
   CHECK(AI.getPtrVectorWidth(Ptrs, 0) == 4);
   CHECK(AI.getMaskConstancy(Mask, 0) == 16);
@@ -190,7 +191,8 @@ TEST_CASE("ranges prove masks: arange(0, 64) < 64 is all true") {
   CHECK(K.info(In) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
   CHECK(K.info(Out) ==
         "contiguity=[1] divisibility=[1073741824] constancy=[64] constant=0");
-  CHECK(K.info(Maybe) == "contiguity=[1] divisibility=[1] constancy=[32]");
+  // True on the first half: runs of 32, and a prefix of the 64.
+  CHECK(K.info(Maybe) == "contiguity=[1] divisibility=[1] constancy=[32] prefix=[64]");
   CHECK(K.info(Both) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
   CHECK(K.info(U) == "contiguity=[1] divisibility=[1] constancy=[64] constant=1");
 }
@@ -244,4 +246,37 @@ TEST_CASE("min and max divide by what both operands divide by") {
   CHECK(K.info(Odd) == "contiguity=[1] divisibility=[8] constancy=[1]");
   AxisInfoAnalysis AI(*K.F);
   CHECK(AI.getMaskConstancy(Mask, 0) == 16);
+}
+
+TEST_CASE("a bound nothing is known of cuts aligned runs into prefixes") {
+  // A [16 x 64] tile at rows r < m, columns k + c < n: n is not known to
+  // divide anything, so the column mask is not uniform over any run, but
+  // each aligned run of 64 columns is true on a prefix (what a copy that
+  // can read a prefix of a vector needs).
+  Kernel K;
+  IRBuilder &B = K.B;
+  Value *N = B.createBinary(Opcode::Add, K.F->getArg(1), B.getInt32(1)); // divisibility 1
+  Value *Kk = B.createBinary(Opcode::Mul, B.createProgramId(0), B.getInt32(64));
+  Value *Cols = B.createBinary(Opcode::Add, B.createSplat(Kk, {64}), B.createMakeRange(0, 64));
+  Value *Bound = B.createSplat(N, {64});
+  Value *In = B.createICmp(ICmpPredicate::SLT, Cols, Bound);
+  Value *Rev = B.createICmp(ICmpPredicate::UGT, Bound, Cols);
+  Value *Out = B.createICmp(ICmpPredicate::SGE, Cols, Bound); // a suffix, not a prefix
+  Value *Rows = B.createICmp(ICmpPredicate::SLT, B.createMakeRange(0, 16), B.createSplat(N, {16}));
+  Value *Tile = B.createBinary(Opcode::And,
+                               B.createBroadcast(B.createExpandDims(In, 0), {16, 64}),
+                               B.createBroadcast(B.createExpandDims(Rows, 1), {16, 64}));
+  Value *Not = B.createBinary(Opcode::Xor, In, B.createSplat(B.getBool(true), {64}));
+  B.createRet();
+
+  CHECK(K.info(In) == "contiguity=[1] divisibility=[1] constancy=[1] prefix=[64]");
+  CHECK(K.info(Rev) == "contiguity=[1] divisibility=[1] constancy=[1] prefix=[64]");
+  CHECK(K.info(Out) == "contiguity=[1] divisibility=[1] constancy=[1]");
+  CHECK(K.info(Not) == "contiguity=[1] divisibility=[1] constancy=[1]");
+  CHECK(K.info(Tile) ==
+        "contiguity=[1, 1] divisibility=[1, 1] constancy=[1, 1] prefix=[16, 64]");
+  AxisInfoAnalysis AI(*K.F);
+  CHECK(AI.getMaskConstancy(Tile, 1) == 1);
+  CHECK(AI.getMaskPrefix(Tile, 1) == 64);
+  CHECK(AI.getMaskPrefix(Out, 0) == 1);
 }

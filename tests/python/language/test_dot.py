@@ -8,9 +8,12 @@ allow any summation order of fp32 products, and tf32 rounding of fp32
 inputs where the precision allows it (the CUDA backend's FMA dot is exact
 fp32; a tensor-core dot would not be)."""
 
+import re
+
 import numpy as np
 import pytest
 
+import tritium
 import tritium.language as tl
 
 from .helpers import assert_close, expect_error, io_name, np_value, random_values, rng, round_bf16, tlt
@@ -142,7 +145,7 @@ def test_dot(backend, in_dtype, mode, shape):
     _check(out, ref, a, b, out_dtype, tf32=tf32, extra=extra, rel=rel)
 
 
-def k_dot_loop(A, B, D, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr, IN: tl.constexpr,
+def k_dot_loop(A, B, D, K, LDA, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr, IN: tl.constexpr,
                MASKED: tl.constexpr, OUT: tl.constexpr):
     # The tutorial's K loop: its loads feed only the dot, so the pipeliner
     # copies them num_stages - 1 iterations ahead (bf16 arrives as int16
@@ -150,7 +153,7 @@ def k_dot_loop(A, B, D, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr, I
     rm = tl.arange(0, M)
     rn = tl.arange(0, N)
     rk = tl.arange(0, BK)
-    a_ptrs = A.to(tl.pointer_type(IN)) + rm[:, None] * K + rk[None, :]
+    a_ptrs = A.to(tl.pointer_type(IN)) + rm[:, None] * LDA + rk[None, :]
     b_ptrs = B.to(tl.pointer_type(IN)) + rk[:, None] * N + rn[None, :]
     acc = tl.zeros((M, N), dtype=OUT)
     for k in range(0, tl.cdiv(K, BK)):
@@ -188,13 +191,56 @@ def test_dot_loop_num_stages(backend, in_dtype, stages, k, masked):
         a_io, b_io = a, b
     out_dtype = "int32" if in_dtype == "int8" else "float32"
     d = np.zeros((m, n), dtype=out_dtype)
-    *_, out = backend.run(k_dot_loop, 1, a_io, b_io, d, k, M=m, N=n, BK=32, IN=tlt(in_dtype), MASKED=masked,
+    *_, out = backend.run(k_dot_loop, 1, a_io, b_io, d, k, k, M=m, N=n, BK=32, IN=tlt(in_dtype), MASKED=masked,
                           OUT=tlt(out_dtype), num_stages=stages)
+    _check_loop(out, a, b, in_dtype, out_dtype)
+
+
+def _check_loop(out, a, b, in_dtype, out_dtype):
     if in_dtype == "int8":
         ref = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
     else:
         ref = a.astype(np.float64) @ b.astype(np.float64)
     _check(out, ref, a, b, out_dtype, tf32=in_dtype == "float32")
+
+
+@pytest.mark.parametrize("in_dtype", ["float16", "float32", "int8"])
+@pytest.mark.parametrize("stages", [1, 3])
+def test_dot_loop_k_tail_of_aligned_rows(backend, in_dtype, stages):
+    """K = 171 in rows padded to 192: the rows are aligned but the K bound
+    is not a multiple of anything, so each copy of A's tile is true on a
+    prefix (compiled: 16-byte cp.async reading that prefix, zeros after)."""
+    rs = rng(62)
+    m = n = 64
+    k, lda = 171, 192
+    a, b = _inputs(in_dtype, m, n, k, rs)
+    padded = np.zeros((m, lda), dtype=a.dtype)
+    padded[:, :k] = a
+    padded[:, k:] = 7  # past K: must not be read into the product
+    out_dtype = "int32" if in_dtype == "int8" else "float32"
+    d = np.zeros((m, n), dtype=out_dtype)
+    *_, out = backend.run(k_dot_loop, 1, padded, b, d, k, lda, M=m, N=n, BK=32, IN=tlt(in_dtype), MASKED=True,
+                          OUT=tlt(out_dtype), num_stages=stages)
+    _check_loop(out, a, b, in_dtype, out_dtype)
+
+
+def test_dot_loop_k_tail_copies_stay_wide(monkeypatch):
+    """cuda:80: with rows known aligned and K not known to divide anything,
+    A's tile is still copied 16 bytes at a time (each copy reads the prefix
+    its mask holds) instead of one synchronous 2-byte load per element;
+    assembled by ptxas where it is installed."""
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+    k = tritium.jit(k_dot_loop).warmup(MockTensor("fp16"), MockTensor("fp16"), MockTensor("fp32"), 171, 192, M=64,
+                                       N=64, BK=32, IN=tl.float16, MASKED=True, OUT=tl.float32, num_stages=3,
+                                       grid=(1, ))
+    ptx = k.asm["ptx"]
+    assert re.search(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16, %r\d+;", ptx)
+    assert not re.search(r"ld\.global[.a-z0-9]*\.[bu]16", ptx)
+    from tritium._C import nvptx
+    ptxas = nvptx.find_ptxas()
+    if ptxas:
+        nvptx.assemble_cubin(ptx, "cuda:80", ptxas)
 
 
 def k_dot_fp8(A, B, D, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, TA: tl.constexpr, TB: tl.constexpr,
