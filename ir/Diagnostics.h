@@ -47,15 +47,17 @@ private:
 
 /// A kernel needs more of a device resource than the device has: the
 /// resource ("shared memory"), what the kernel needs and the limit (in
-/// bytes). The Python binding turns it into tritium.OutOfResources, which
+/// bytes); or more than the compiler handles well (\p LimitKind "Compiler
+/// limit"). The Python binding turns it into tritium.OutOfResources, which
 /// the autotuner skips.
 class OutOfResourcesError : public CompileError {
 public:
   OutOfResourcesError(const std::string &Kernel, const std::string &Resource,
-                      uint64_t Required, uint64_t Limit)
+                      uint64_t Required, uint64_t Limit,
+                      const std::string &LimitKind = "Hardware limit")
       : CompileError("out of resource: " + Resource + " in kernel '" + Kernel +
-                     "', Required: " + std::to_string(Required) +
-                     ", Hardware limit: " + std::to_string(Limit)),
+                     "', Required: " + std::to_string(Required) + ", " + LimitKind + ": " +
+                     std::to_string(Limit)),
         Resource(Resource), Required(Required), Limit(Limit) {}
 
   std::string Resource;

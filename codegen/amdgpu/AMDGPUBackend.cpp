@@ -104,9 +104,6 @@ void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
 
 LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
   checkOptionsOrThrow(Opts);
-  llvm::SmallVector<Function *, 4> Functions = M.functions();
-  if (llvm::none_of(Functions, [](Function *F) { return F->isKernel(); }))
-    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
   llvm::LLVMContext Ctx;
   LoweringOptions LO;
   LO.NumWarps = Opts.NumWarps;
@@ -129,7 +126,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
   if (Err.empty())
     Err = undefinedFunction(*LLM);
   if (!Err.empty())
-    reportError({}, Err);
+    reportLinkError(M, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);

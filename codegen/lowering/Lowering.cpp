@@ -277,12 +277,50 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
 
 } // namespace
 
+namespace {
+
+/// Elements of one block a thread may hold. The lowering unrolls every
+/// element, and past this the assembler's time explodes (2^20 f32 on 4
+/// warps, 8,192 a thread: 1.7 MB of PTX, five minutes of ptxas on two
+/// cores; 4,096: 20 s).
+constexpr unsigned kMaxElementsPerThread = 4096;
+
+/// Refuses a function with a block spread that thinly, as a configuration
+/// too large (OutOfResources, which the autotuner skips), before any time
+/// is spent on it.
+void checkElementsPerThread(Function &F) {
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (const LinearLayout *L = I.getLayout(); L && getNumRegisters(*L) > kMaxElementsPerThread)
+        throw OutOfResourcesError(F.getName().str(), "elements of one block per thread",
+                                  getNumRegisters(*L), kMaxElementsPerThread, "Compiler limit");
+}
+
+} // namespace
+
+void tritium::reportLinkError(const Module &M, const std::string &Err) {
+  size_t Open = Err.find('\'');
+  size_t Close = Open == std::string::npos ? Open : Err.find('\'', Open + 1);
+  if (Close != std::string::npos) {
+    llvm::StringRef Symbol = llvm::StringRef(Err).slice(Open + 1, Close);
+    for (Function *F : M.functions())
+      for (BasicBlock &BB : *F)
+        for (Instruction &I : BB)
+          if (auto *E = llvm::dyn_cast<ExternElementwiseInst>(&I); E && E->getSymbol() == Symbol)
+            reportError(I.getLoc(), Err);
+  }
+  reportError({}, Err);
+}
+
 std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext &Ctx,
                                                    const LoweringOptions &Opts,
                                                    const TargetInfo &Target,
                                                    unsigned &SharedBytes) {
   auto LLM = std::make_unique<llvm::Module>("tritium", Ctx);
   SharedBytes = 0;
+  llvm::SmallVector<Function *, 4> All = M.functions();
+  if (llvm::none_of(All, [](Function *F) { return F->isKernel(); }))
+    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
   // Declare everything first so calls resolve in any order.
   std::vector<std::pair<Function *, llvm::Function *>> Fns;
   for (Function *F : M.functions())
@@ -309,6 +347,7 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
       throw OutOfResourcesError(F->getName().str(), "shared memory", Smem.getTotalBytes(),
                                 Opts.GPU.getMaxSharedBytes());
     SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
+    checkElementsPerThread(*F);
     LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
     FunctionLowering(C, *F).run();
   }

@@ -104,11 +104,9 @@ bool isReservedName(llvm::StringRef Name) {
 }
 
 /// What makes \p M impossible to lower for NVIDIA GPUs before lowering
-/// starts: no kernel, or a name the lowering reserves.
+/// starts: a name the lowering reserves.
 void checkModule(Module &M) {
   llvm::SmallVector<Function *, 4> Functions = M.functions();
-  if (llvm::none_of(Functions, [](Function *F) { return F->isKernel(); }))
-    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
   for (Function *F : Functions) {
     if (isReservedName(F->getName()))
       reportError({}, "the name @" + F->getName() +
@@ -143,7 +141,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   prepareNVPTXModule(*LLM, *TM);
   std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibdevicePath);
   if (!Err.empty())
-    reportError({}, Err);
+    reportLinkError(M, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
   rematerializeAfterLoops(*LLM);
   llvm::raw_string_ostream OS(Result.IR);

@@ -14,6 +14,7 @@ the reason.
 
 import dataclasses
 import re
+import time
 
 import pytest
 
@@ -508,6 +509,49 @@ def test_too_much_shared_memory_is_out_of_resources():
         assert e.value.limit == nvptx.max_shared_bytes(target)
         assert e.value.required > e.value.limit
         assert "out of resource: shared memory in kernel 'matmul_kernel'" in str(e.value)
+
+
+@tritium.jit
+def thin_block(X, Y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    tl.store(Y + offs, x * 2 + tl.sum(x, axis=0))
+
+
+@pytest.mark.parametrize("target,warps", [("cuda:80", 4), ("hip:gfx90a", 2)])
+def test_block_spread_too_thin_is_out_of_resources(monkeypatch, target, warps):
+    """2^20 f32 on 128 threads holds 8,192 elements in each: unrolled, that
+    is 1.7 MB of PTX and five minutes of ptxas. It is refused before
+    lowering as OutOfResources naming the compiler's limit (4,096 a
+    thread), which the autotuner skips, in well under a second."""
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", target)
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    t0 = time.perf_counter()
+    with pytest.raises(tritium.OutOfResources) as e:
+        thin_block.warmup(MockTensor("fp32"), MockTensor("fp32"), N=1 << 20, grid=(1, ), num_warps=warps)
+    assert time.perf_counter() - t0 < 10
+    assert (e.value.name, e.value.required, e.value.limit) == ("elements of one block per thread", 8192, 4096)
+    assert "Compiler limit: 4096" in str(e.value)
+
+
+@tritium.jit
+def unknown_libdevice(X):
+    x = tl.load(X)
+    tl.store(X, tl.extern_elementwise("libdevice", "", [x], {(tl.float32, ): ("__nv_nosuchfn", tl.float32)},
+                                      is_pure=True))
+
+
+def test_unknown_libdevice_function_is_located(monkeypatch):
+    """libdevice has no __nv_nosuchfn: found when linking it into the
+    lowered module, and reported at the kernel line that called it."""
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    with pytest.raises(tritium.CompilationError) as e:
+        unknown_libdevice.warmup(MockTensor("fp32"), grid=(1, ))
+    assert "undefined function '__nv_nosuchfn': libdevice has no such function" in str(e.value)
+    assert e.value.line == unknown_libdevice.fn.__code__.co_firstlineno + 3
 
 
 @tritium.jit
