@@ -24,6 +24,7 @@ import warnings
 from .. import knobs
 from ..errors import OutOfResources  # noqa: F401  (Triton's code imports it from here)
 from . import driver as _driver
+from ..compiler.descriptors import is_descriptor
 from .jit import KernelInterface, JITFunction
 
 __all__ = ["Config", "Autotuner", "Heuristics", "autotune", "heuristics"]
@@ -168,7 +169,15 @@ class Autotuner(KernelInterface):
     def _tuning_key(self, args, kwargs):
         all_args = {**dict(zip(self.arg_names, args)), **kwargs}
         key = [all_args[k] for k in self.keys if k in all_args]
-        key += [str(a.dtype) for a in args if hasattr(a, "dtype")]
+        # Each tensor argument's dtype, as Triton; and a host descriptor's
+        # (its base's), which Triton leaves out: fp32 and bf16 tiles of one
+        # shape are different problems (Liger's MLP kernels tuned on bf16
+        # chose a config whose fp32 tiles did not fit shared memory).
+        for a in args:
+            if hasattr(a, "dtype"):
+                key.append(str(a.dtype))
+            elif is_descriptor(a) and hasattr(a.base, "dtype"):
+                key.append(str(a.base.dtype))
         return tuple(key)
 
     def prune_configs(self, kwargs, nargs):

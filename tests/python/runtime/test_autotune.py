@@ -74,6 +74,25 @@ def test_best_config_is_the_fastest_once_per_key(fake_driver, frontend):
     assert k.configs_timings[CONFIGS[0]] == [0.5, 0.5, 0.5]
 
 
+def test_host_descriptors_join_the_key_by_their_element_type():
+    """Two calls with the same key values but descriptors of fp32 and fp16
+    tiles are tuned apart (a config that fits one may not fit the other)."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+
+    @autotune(configs=CONFIGS, key=["n"])
+    @jit
+    def tuned(desc, n, BLOCK: tl.constexpr):
+        pass
+
+    def desc(dtype):
+        return TensorDescriptor(FakeTensor(256, dtype), [16, 16], [16, 1], [16, 16])
+
+    k32 = tuned._tuning_key((desc("float32"), 256), {})
+    k16 = tuned._tuning_key((desc("float16"), 256), {})
+    assert k32 == (256, "float32") and k16 == (256, "float16")
+    assert tuned._tuning_key((FakeTensor(256), 256), {}) == (256, "float32")
+
+
 def test_failing_config_gets_infinite_time(fake_driver):
     timer = FakeTimer({32: 3.0, 64: 1.0, 128: 2.0})
     configs = CONFIGS + [Config({"BLOCK": 16}, num_warps=3)]  # num_warps=3 cannot compile
