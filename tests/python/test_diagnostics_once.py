@@ -15,10 +15,8 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 # file (relative to python/tritium) -> copies of frontend messages it still has
 REMAINING = {
     "language/core.py": 6,
-    "compiler/codegen.py": 1,
     "compiler/compiler.py": 1,
     "compiler/errors.py": 1,
-    "interpreter/rewrite.py": 1,
     "language/_types.py": 1,
     "language/extra/cuda.py": 1,
     "runtime/jit.py": 1,

@@ -1034,21 +1034,10 @@ class CodeGenerator(ast.NodeVisitor):
         if not isinstance(node.target, ast.Name):
             raise self.error("the target of a for loop must be a name", node.target)
         self._check_constexpr_reassign(node.body, node)
-        start, end, step = _unwrap(iterator.start), _unwrap(iterator.end), _unwrap(iterator.step)
-        for what, v in (("start", start), ("end", end), ("step", step)):
-            if not (isinstance(v, tl.tensor) or isinstance(v, int)):
-                raise self.error(f"for loop bounds and step must be integers, got {what} = {v!r}", node.iter)
-        if isinstance(step, int) and step == 0:
-            raise self.error("range() arg 3 must not be zero", node.iter)
-        lb, ub, st = tl.to_tensor(start), tl.to_tensor(end), tl.to_tensor(step)
-        for what, v in (("start", lb), ("end", ub), ("step", st)):
-            if not v.dtype.is_int() or _types.is_block(v.type):
-                raise self.error(f"for loop bounds and step must be integer scalars, got {what} of type {v.type}",
-                                 node.iter)
-        if not (lb.dtype == ub.dtype == st.dtype):
-            # The induction variable takes the type the three promote to.
-            iv_type = ((lb + ub) + st).dtype
-            lb, ub, st = (tl.cast(v, iv_type) for v in (lb, ub, st))
+        try:
+            lb, ub, st, step = iterator.bounds()
+        except (TypeError, ValueError) as e:
+            raise self.error(str(e), node.iter) from None
         iv_var = self.new_var("for.iv")
         self.sem.write_var(iv_var, lb.handle)
         negative = isinstance(step, int) and step < 0

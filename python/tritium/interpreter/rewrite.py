@@ -134,19 +134,7 @@ def assert_(cond, msg=""):
 def _dynamic_range(iterator):
     """A loop over ``range``/``tl.range``: the induction variable is a
     scalar tensor of the bounds' (promoted) type, as compiled."""
-    start, end, step = _unwrap(iterator.start), _unwrap(iterator.end), _unwrap(iterator.step)
-    for what, v in (("start", start), ("end", end), ("step", step)):
-        if not (isinstance(v, _core.tensor) or (isinstance(v, int) and not isinstance(v, bool))):
-            raise TypeError(f"for loop bounds and step must be integers, got {what} = {v!r}")
-    if isinstance(step, int) and step == 0:
-        raise ValueError("range() arg 3 must not be zero")
-    lb, ub, st = _core.to_tensor(start), _core.to_tensor(end), _core.to_tensor(step)
-    for what, v in (("start", lb), ("end", ub), ("step", st)):
-        if not v.dtype.is_int() or v.type.is_block():
-            raise TypeError(f"for loop bounds and step must be integer scalars, got {what} of type {v.type}")
-    if not (lb.dtype == ub.dtype == st.dtype):
-        iv_type = ((lb + ub) + st).dtype
-        lb, ub, st = (_core.cast(v, iv_type) for v in (lb, ub, st))
+    lb, ub, st, _ = iterator.bounds()
     ty = lb.dtype
     npd = lb.handle.data.dtype
     i, e, s = host_value(lb.handle), host_value(ub.handle), host_value(st.handle)

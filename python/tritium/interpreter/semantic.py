@@ -64,8 +64,10 @@ def block_type(scalar, shape):
     key = (id(scalar), shape)
     t = _BLOCK_TYPES.get(key)
     if t is None:
-        t = _BLOCK_TYPES[key] = tl.dtype.get_block(scalar, list(shape))
-    return t
+        # The scalar is kept with its block: while its wrapper lives, no
+        # other DType's wrapper can take its id.
+        t = _BLOCK_TYPES[key] = (scalar, tl.dtype.get_block(scalar, list(shape)))
+    return t[1]
 
 
 def host_value(h):
@@ -102,10 +104,14 @@ class Plan:
     """One traced operation: steps (fn, operand numbers, result count) over
     the handles' arrays, and how to wrap the results."""
 
-    __slots__ = ("steps", "outs", "types", "form")
+    __slots__ = ("steps", "outs", "types", "form", "params")
 
     def __init__(self, name, args, kwargs, handles):
-        fn = _Scratch.begin([h.type for h in handles])
+        # The operand types' wrappers live as long as the plan, so the ids
+        # in its key name no other DType (pybind may free a wrapper nothing
+        # holds, and a new one may take its address).
+        self.params = [h.type for h in handles]
+        fn = _Scratch.begin(self.params)
         sem = _Scratch.sem
         try:
             numbers = iter(range(len(handles)))
@@ -150,7 +156,7 @@ def _key(x, handles):
     t = type(x)
     if t is TensorHandle:
         handles.append(x)
-        return id(x.type)
+        return id(x.type)  # kept alive by the plan (Plan.params)
     if t is float:
         return (float, x.hex())
     if t is list or t is tuple:

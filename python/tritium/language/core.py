@@ -1314,6 +1314,26 @@ class range:
         self.warp_specialize = _unwrap(warp_specialize)
         self.disable_licm = _unwrap(disable_licm)
 
+    def bounds(self):
+        """The loop's start, end and step as scalar tensors of the integer
+        type the three promote to (as compiled), and the step as a Python
+        int where it is one: the checks the code generator and the
+        interpreter share."""
+        start, end, step = _unwrap(self.start), _unwrap(self.end), _unwrap(self.step)
+        for what, v in (("start", start), ("end", end), ("step", step)):
+            if not isinstance(v, (tensor, int)):
+                raise TypeError(f"for loop bounds and step must be integers, got {what} = {v!r}")
+        if isinstance(step, int) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        lb, ub, st = to_tensor(start), to_tensor(end), to_tensor(step)
+        for what, v in (("start", lb), ("end", ub), ("step", st)):
+            if not v.dtype.is_int() or v.type.is_block():
+                raise TypeError(f"for loop bounds and step must be integer scalars, got {what} of type {v.type}")
+        if not (lb.dtype == ub.dtype == st.dtype):
+            iv_type = ((lb + ub) + st).dtype
+            lb, ub, st = (cast(v, iv_type) for v in (lb, ub, st))
+        return lb, ub, st, step if isinstance(step, int) else None
+
     def __iter__(self):
         stack = _builders()
         iterate = getattr(stack[-1].semantic, "iterate_range", None) if stack else None
