@@ -33,6 +33,7 @@ import inspect
 import linecache
 import sys
 import threading
+import types
 
 import numpy as np
 
@@ -67,6 +68,16 @@ class InterpretedFunction(_jit.JITFunction):
 
     def run(self, *args, grid, warmup, **kwargs):
         return launch(self, args, kwargs, grid, warmup)
+
+    def rewrite(self):
+        """Triton's InterpretedFunction.rewrite(): prepares the kernel's code
+        for the interpreter now (interpreter/rewrite.py); ``rewriter.
+        def_file_lineno`` is then the line of its ``def`` in its file."""
+        _rw.rewritten(self)
+        lines, first = inspect.getsourcelines(self.fn)
+        offset = next((k for k, line in enumerate(lines) if line.lstrip().startswith(("def ", "async def "))), 0)
+        self.rewriter = types.SimpleNamespace(def_file_lineno=first + offset)
+        return self.rewriter
 
 
 def is_interpreting():
