@@ -213,6 +213,7 @@ Function *Semantic::beginFunction(llvm::StringRef Name,
   if (!F)
     error("function '" + Name + "' is already defined in this module");
   F->setKernel(IsKernel);
+  F->setLoc(getLoc());
   Signatures[F].Params.assign(Params.begin(), Params.end());
 
   auto S = std::make_unique<FunctionState>(F, getContext());

@@ -9,6 +9,7 @@
 #define TRITIUM_IR_FUNCTION_H
 
 #include "ir/BasicBlock.h"
+#include "ir/Location.h"
 #include "ir/Value.h"
 
 #include "llvm/ADT/ilist.h"
@@ -49,6 +50,10 @@ public:
   /// Keep calls to this function as calls (the inliner skips it).
   bool isNoInline() const { return NoInline; }
   void setNoInline(bool N) { NoInline = N; }
+  /// Where the function is defined (its `func`/`kernel` in IR text, its
+  /// `def` in Python), for errors about it as a whole.
+  Loc getLoc() const { return Location; }
+  void setLoc(Loc L) { Location = L; }
 
   // Arguments.
   unsigned getNumArgs() const { return Args.size(); }
@@ -97,6 +102,7 @@ private:
   FunctionType *Ty;
   bool Kernel = false;
   bool NoInline = false;
+  Loc Location;
   std::vector<std::unique_ptr<Argument>> Args;
   BlockListType Blocks;
   unsigned NumValueIds = 0, NumInstIds = 0, NumBlockIds = 0;

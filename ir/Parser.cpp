@@ -432,6 +432,7 @@ std::unique_ptr<Module> Parser::parseModule() {
 ///   blocks
 /// }
 void Parser::parseFunction() {
+  Loc Start{Name, Tok.Line, Tok.Col};
   bool Kernel = Tok.isIdent("kernel");
   if (!Kernel && !Tok.isIdent("func"))
     error(Tok, "expected 'kernel' or 'func'");
@@ -477,6 +478,7 @@ void Parser::parseFunction() {
     error(FnName, "redefinition of function " + FnName.Text);
   F->setKernel(Kernel);
   F->setNoInline(NoInline);
+  F->setLoc(Start);
   for (unsigned I = 0; I < Args.size(); ++I) {
     checkNewValue(Args[I].Name);
     defineValue(Args[I].Name, F->getArg(I));

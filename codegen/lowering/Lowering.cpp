@@ -320,7 +320,8 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
   SharedBytes = 0;
   llvm::SmallVector<Function *, 4> All = M.functions();
   if (llvm::none_of(All, [](Function *F) { return F->isKernel(); }))
-    reportError({}, "the module has no kernel to compile (a 'kernel @name(...)' function)");
+    reportError(All.empty() ? Loc{} : All.front()->getLoc(),
+                "the module has no kernel to compile (a 'kernel @name(...)' function)");
   // Declare everything first so calls resolve in any order.
   std::vector<std::pair<Function *, llvm::Function *>> Fns;
   for (Function *F : M.functions())
