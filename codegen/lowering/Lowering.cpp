@@ -275,10 +275,6 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
   return LLF;
 }
 
-} // namespace
-
-namespace {
-
 /// Elements of one block a thread may hold. The lowering unrolls every
 /// element, and past this the assembler's time explodes (2^20 f32 on 4
 /// warps, 8,192 a thread: 1.7 MB of PTX, five minutes of ptxas on two

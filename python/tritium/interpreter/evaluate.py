@@ -283,15 +283,27 @@ def _cast(op, s, t, rtz):
 # ---------------------------------------------------------------------------
 
 
+def index_text(flat, shape):
+    """The position of element ``flat`` of a block of ``shape``: "(i, j)"."""
+    return "(" + ", ".join(str(int(i)) for i in np.unravel_index(int(flat), shape)) + ")"
+
+
 def positions(shape, selected):
     """Maps an index into the accessed (masked) elements to the element's
     position in the block, for messages."""
     def pos(k):
         if not shape:
             return "(scalar)"
-        flat = int(selected[k]) if selected is not None else k
-        return "(" + ", ".join(str(int(i)) for i in np.unravel_index(flat, shape)) + ")"
+        return index_text(selected[k] if selected is not None else k, shape)
     return pos
+
+
+def selected(mask, shape):
+    """The flat indices of the elements ``mask`` lets through, or None for
+    all of them (no mask, or all true)."""
+    if mask is None or mask.all():
+        return None
+    return np.flatnonzero(bcast(mask, shape))
 
 
 def from_storage(raw, e):
@@ -305,9 +317,8 @@ def to_storage(vals, e):
 def load(ctx, e, ptr, mask=None, other=None):
     shape = ptr.shape
     flat = ptr.reshape(-1)
-    sel = None
-    if mask is not None and not mask.all():
-        sel = np.flatnonzero(bcast(mask, shape))
+    sel = selected(mask, shape)
+    if sel is not None:
         flat = flat[sel]
     raw = ctx.memory.read(flat, e.storage, "load", ctx.location, positions(shape, sel))
     vals = from_storage(raw, e)
@@ -322,9 +333,8 @@ def load(ctx, e, ptr, mask=None, other=None):
 def store(ctx, e, ptr, vals, mask=None):
     shape = ptr.shape
     flat, vals = ptr.reshape(-1), to_storage(bcast(vals, shape), e).reshape(-1)
-    sel = None
-    if mask is not None and not mask.all():
-        sel = np.flatnonzero(bcast(mask, shape))
+    sel = selected(mask, shape)
+    if sel is not None:
         flat, vals = flat[sel], vals[sel]
     ctx.memory.write(flat, vals, e.storage, "store", ctx.location, positions(shape, sel))
 
@@ -338,9 +348,8 @@ def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
     atomics one after another; masked-off elements read 0."""
     shape = ptr.shape
     flat, vals = ptr.reshape(-1), bcast(vals, shape).reshape(-1)
-    sel = None
-    if mask is not None and not mask.all():
-        sel = np.flatnonzero(bcast(mask, shape))
+    sel = selected(mask, shape)
+    if sel is not None:
         flat, vals = flat[sel], vals[sel]
     if cmp is not None:
         cmp = bcast(cmp, shape).reshape(-1)

@@ -190,7 +190,7 @@ def constant(value, dtype):
 class InterpreterSemantic:
     """The semantic protocol for one launch: ``pid`` and ``grid`` are the
     program being run and the launch grid, ``memory`` the launch's buffers,
-    ``where()`` the kernel location for messages. Methods not defined here
+    ``location()`` the kernel location for messages. Methods not defined here
     are the C++ Semantic's, traced (run_traced)."""
 
     def __init__(self, memory, grid, where, stdout=None):
@@ -231,7 +231,7 @@ class InterpreterSemantic:
         x, y, z = self.pid
         lines = []
         for k in range(int(np.prod(shape)) if shape else 1):
-            idx = " idx (" + ", ".join(str(int(i)) for i in np.unravel_index(k, shape)) + ")" if shape else ""
+            idx = " idx " + E.index_text(k, shape) if shape else ""
             lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}" + ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols))
         (self._stdout or sys.stdout).write("\n".join(lines) + "\n")
 
@@ -239,9 +239,7 @@ class InterpreterSemantic:
         if np.all(cond):
             return
         bad = np.flatnonzero(~np.asarray(cond).reshape(-1))
-        idx = ""
-        if cond.shape:
-            idx = " idx (" + ", ".join(str(int(i)) for i in np.unravel_index(int(bad[0]), cond.shape)) + ")"
+        idx = " idx " + E.index_text(bad[0], cond.shape) if cond.shape else ""
         x, y, z = self.pid
         raise DeviceAssertionError(f"{self.location()}: pid ({x}, {y}, {z}){idx}: Assertion `{msg}` failed "
                                    f"({bad.size} element{'s' if bad.size != 1 else ''})")
@@ -329,13 +327,14 @@ class InterpreterSemantic:
     def _reduce_combine(self, xs, axis, combine, keep_dims=False):
         dtypes = [x.sty for x in xs]
         rank = xs[0].data.ndim
-        cur, a = self._blocks(xs, axis, "reduce")
+        blocks, a = self._blocks(xs, axis, "reduce")
+        cur = blocks
         try:
             while cur[0].shape[-1] > 1:
                 cur = self._call_combine(combine, [c[..., 0::2] for c in cur], [c[..., 1::2] for c in cur], dtypes)
             res = [c[..., 0] for c in cur]
         except BlockConditionError:
-            res = self._scalarwise(combine, self._blocks(xs, axis, "reduce")[0], dtypes, False)
+            res = self._scalarwise(combine, blocks, dtypes, False)
         if keep_dims:
             res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * rank) for r in res]
         return [TensorHandle(np.asarray(r, dtype=x.data.dtype), t) for r, x, t in zip(res, xs, dtypes)]
