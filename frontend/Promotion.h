@@ -3,8 +3,8 @@
 // The pure type rules of Triton 3.6, with no IR involved: which type the
 // operands of an operator are converted to, what the result type is, how
 // shapes broadcast, which literals fit. The Semantic layer asks these before
-// it emits anything, and the interpreter asks the same functions (through the
-// binding) so that both agree on every result type and error message.
+// it emits anything; the interpreter runs every operation through the
+// Semantic itself, so both agree on every result type and error message.
 //
 // The rules, in Triton's order:
 //  * A Python literal is *weak*: against a value of the same or a higher kind

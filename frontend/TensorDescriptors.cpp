@@ -10,8 +10,8 @@
 // whose loads and stores carry the boundary_check dimensions (`boundary`)
 // and padding_option (`padding = nan`); the offsets and tl.advance stay in
 // the Python block_ptr, which holds the descriptor. The type rules are
-// free functions so that the interpreter asks them too
-// (_C.frontend.tensor_descriptor_typing, block_pointer_typing).
+// free functions; the interpreter asks typeTensorDescriptor for a host-side
+// descriptor argument (_C.frontend.tensor_descriptor_typing).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,10 @@
 //===- FrontendBinding.cpp - tritium._C.frontend ---------------------------===//
 //
-// The semantic layer (frontend/Semantic.h) for the Python code generator and
-// language layer, and its type rules (frontend/Promotion.h) for the
-// interpreter. Thin: every rule and message is C++'s; this file converts
-// arguments and owns nothing but handles.
+// The semantic layer (frontend/Semantic.h) for the Python code generator,
+// the language layer and the interpreter (which also reads the instructions
+// it emits: FragmentBinding.cpp), and the few type rules the interpreter
+// asks on its own. Thin: every rule and message is C++'s; this file
+// converts arguments and owns nothing but handles.
 //
 //   m = _C.ir.Module()
 //   s = _C.frontend.Semantic(m)

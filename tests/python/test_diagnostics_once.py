@@ -1,7 +1,7 @@
 """One semantics (issue 12): the frontend's diagnostics are written once, in
 frontend/*.cpp. This test collects the message text of every string literal
-there and looks for it in the Python package; the interpreter asks the C++
-checks (_C.frontend.check_*) instead of restating them.
+there and looks for it in the Python package; the interpreter runs every
+operation through the C++ Semantic instead of restating its checks.
 
 Copies that remain are counted per file in REMAINING, and the count may only
 go down: a new copy fails the test, and so does a file with fewer copies
