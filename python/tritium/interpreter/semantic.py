@@ -232,7 +232,8 @@ class InterpreterSemantic:
         lines = []
         for k in range(int(np.prod(shape)) if shape else 1):
             idx = " idx " + E.index_text(k, shape) if shape else ""
-            lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}" + ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols))
+            values = ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols)
+            lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}{values}")
         (self._stdout or sys.stdout).write("\n".join(lines) + "\n")
 
     def check_assert(self, cond, msg):

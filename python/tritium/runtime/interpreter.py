@@ -288,7 +288,8 @@ def _descriptor_arg(p, d, launch_state):
     base = _pointer_arg(p, d.base, launch_state)
     rank = len(d.shape)
     ty = _fe.tensor_descriptor_typing(base.sty, rank, rank, list(d.block_shape), d.strides[-1])
-    desc = Desc(int(base.data), [int(x) for x in d.shape], [int(x) for x in d.strides], (ty.desc_element.bit_width + 7) // 8)
+    desc = Desc(int(base.data), [int(x) for x in d.shape], [int(x) for x in d.strides],
+                (ty.desc_element.bit_width + 7) // 8)
     return _core.tensor_descriptor(TensorHandle(desc, ty, ty), ty)
 
 
