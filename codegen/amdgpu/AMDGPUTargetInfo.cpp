@@ -10,6 +10,7 @@
 
 #include "codegen/amdgpu/AMDGPUTargetInfo.h"
 #include "codegen/lowering/FloatConversions.h"
+#include "codegen/lowering/LoweringContext.h"
 
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
@@ -422,4 +423,8 @@ bool AMDGPUTargetInfo::mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T,
   for (unsigned I = 0; I < C.size(); ++I)
     D.push_back(B.CreateExtractElement(R, uint64_t(I)));
   return true;
+}
+
+bool AMDGPUTargetInfo::lowerInstruction(LoweringContext &C, Instruction &I) const {
+  return I.getOpcode() == Opcode::Dot && lowerMFMADot(C, I, *this);
 }

@@ -47,18 +47,31 @@ public:
                   llvm::StringRef File, unsigned Line, llvm::StringRef Func) const override;
   void annotateKernel(llvm::Function *F, unsigned NumThreads,
                       unsigned MaxRegisters) const override;
-  unsigned mfmaKWidth(Type *Elem) const override;
-  bool mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T, llvm::ArrayRef<llvm::Value *> A,
-            llvm::ArrayRef<llvm::Value *> Bv, llvm::ArrayRef<llvm::Value *> C,
-            llvm::SmallVectorImpl<llvm::Value *> &D) const override;
+  /// Dots in MFMA's layouts (AMDGPULowerMFMA.cpp).
+  bool lowerInstruction(LoweringContext &C, Instruction &I) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
   llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
                                llvm::Type *To) const override;
 
+  /// K elements of \p Elem inputs a lane gives one MFMA (its kWidth); 0
+  /// where the GPU has none for them.
+  unsigned mfmaKWidth(Type *Elem) const;
+  /// One wave's D = A * B + C on a \p T x \p T tile (T = 32 or 16) of
+  /// \p Elem inputs (v_mfma_*): \p A and \p Bv this lane's mfmaKWidth
+  /// elements, \p C its 16 (T = 32) or 4 accumulator values, in the
+  /// instruction's order; D's go to \p D. False where the GPU has none.
+  bool mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T, llvm::ArrayRef<llvm::Value *> A,
+            llvm::ArrayRef<llvm::Value *> Bv, llvm::ArrayRef<llvm::Value *> C,
+            llvm::SmallVectorImpl<llvm::Value *> &D) const;
+
 private:
   Target GPU;
 };
+
+/// A dot in MFMA's layouts (analysis/MFMALayouts.h); false, nothing
+/// emitted, where it is not or \p TI has no instruction for its inputs.
+bool lowerMFMADot(LoweringContext &C, Instruction &I, const AMDGPUTargetInfo &TI);
 
 } // namespace tritium
 

@@ -14,12 +14,11 @@
 // in flight (codegen/layouts/InsertBarriers.cpp).
 //
 // Products are formed and summed in f32 for float inputs (exact for fp16,
-// bf16 and fp8 products), f64 for f64, i32 for i8. Dots in mma.sync's
-// layouts go to LowerMMA.cpp instead, and dots in MFMA's to LowerMFMA.cpp.
+// bf16 and fp8 products), f64 for f64, i32 for i8. Dots the target lowers
+// on its matrix cores (TargetInfo::lowerInstruction) never come here.
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MFMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -47,12 +46,6 @@ void stage(LoweringContext &C, Value *V, unsigned Base) {
 } // namespace
 
 void tritium::lowerDot(LoweringContext &C, Instruction &I) {
-  if (lowerWGMMADot(C, I))
-    return;
-  if (isMMADot(I) && lowerMMADot(C, I))
-    return;
-  if (isMFMADot(I) && lowerMFMADot(C, I))
-    return;
   // The FMA dot reads its operands' registers: a local_load its matrix-core
   // lowering would have read itself is read now.
   for (Value *Op : {llvm::cast<DotInst>(I).getA(), llvm::cast<DotInst>(I).getB()})

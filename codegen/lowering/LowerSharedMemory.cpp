@@ -16,7 +16,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MFMALayouts.h"
-#include "analysis/WGMMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -317,83 +316,6 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   }
 }
 
-/// Whether this thread is thread 0 of the block (the one that acts for it)
-/// and \p Pred holds.
-llvm::Value *firstThreadAnd(LoweringContext &C, llvm::Value *Pred) {
-  llvm::IRBuilder<> &B = C.B;
-  llvm::Value *First = B.CreateICmpEQ(B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0));
-  return Pred ? B.CreateAnd(First, Pred) : First;
-}
-
-void mbarrier(LoweringContext &C, const MBarrierInst &I) {
-  llvm::IRBuilder<> &B = C.B;
-  const TargetInfo &T = C.getTarget();
-  if (!T.hasTMA())
-    C.unsupported(I, "mbarriers on a target without them (sm_90a has them)");
-  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
-  if (I.getOpcode() == Opcode::InitBarrier)
-    T.mbarrierInit(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, nullptr));
-  else if (I.getOpcode() == Opcode::InvalBarrier)
-    T.mbarrierInval(B, Bar, firstThreadAnd(C, nullptr));
-  else if (I.getOpcode() == Opcode::BarrierExpect)
-    T.mbarrierExpect(B, Bar, unsigned(I.getNum()), firstThreadAnd(C, C.scalar(I.getPred())));
-  else
-    T.mbarrierWait(B, Bar, C.scalar(I.getPhase()));
-}
-
-/// The tensor map of \p Desc's make_tensor_descriptor.
-llvm::Value *tensorMapOf(LoweringContext &C, const Instruction &I, Value *Desc) {
-  if (!C.getTarget().hasTMA())
-    C.unsupported(I, "TMA copies on a target without them (sm_90a has them)");
-  auto *Made = llvm::dyn_cast_or_null<MakeTensorDescInst>(Desc->getDefiningInstruction());
-  if (!Made || !Made->getTensorMap())
-    C.unsupported(I, "a TMA copy of a descriptor that is not a make_tensor_descriptor with a "
-                     "tensormap");
-  auto *Param = llvm::cast<llvm::Argument>(C.scalar(Made->getTensorMap()));
-  return C.getTarget().tensorMapAddress(C.B, Param);
-}
-
-/// \p Each(box's shared address, its coordinates innermost first) for
-/// each 128-byte column block of the NVMMA buffer \p MemDesc at \p Offsets
-/// (the box the host encoded: tools/tensor_descriptor.py's tma_box), each
-/// rows x 128 bytes after the last.
-void forEachBox(LoweringContext &C, const Instruction &I, Value *MemDesc, Value *Row, Value *Col,
-                llvm::function_ref<void(llvm::Value *, llvm::ArrayRef<llvm::Value *>)> Each) {
-  llvm::IRBuilder<> &B = C.B;
-  MemDescType *M = memdescOf(MemDesc);
-  llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
-  if (nvmmaContiguousDim(*M) != 1u ||
-      nvmmaSwizzleBytes(Shape[1] * getSharedElementBytes(M->getElementType())) != 128)
-    C.unsupported(I, "a TMA copy's buffer must be in the 128-byte NVMMA layout with its rows "
-                     "contiguous");
-  int64_t BoxInner = 128 / getSharedElementBytes(M->getElementType()), Rows = Shape[0];
-  for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
-    llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(Col), B.getInt32(J * BoxInner)),
-                              C.scalar(Row)};
-    Each(C.sharedPtr(C.scalar(MemDesc), uint32_t(J * Rows * 128)), Coords);
-  }
-}
-
-void tmaCopy(LoweringContext &C, const AsyncTMACopyInst &I) {
-  llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
-  llvm::Value *Bar = C.sharedPtr(C.scalar(I.getBarrier()));
-  llvm::Value *Pred = firstThreadAnd(C, C.scalar(I.getPred()));
-  forEachBox(C, I, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
-             [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
-               C.getTarget().tmaLoad(C.B, Box, Map, Coords, Bar, Pred);
-             });
-}
-
-void tmaStore(LoweringContext &C, const AsyncTMAStoreInst &I) {
-  llvm::Value *Map = tensorMapOf(C, I, I.getDesc());
-  llvm::Value *Pred = firstThreadAnd(C, nullptr);
-  forEachBox(C, I, I.getMemDesc(), I.getOffset(0), I.getOffset(1),
-             [&](llvm::Value *Box, llvm::ArrayRef<llvm::Value *> Coords) {
-               C.getTarget().tmaStore(C.B, Map, Coords, Box, Pred);
-             });
-  C.getTarget().tmaStoreWait(C.B, Pred);
-}
-
 } // namespace
 
 void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred) {
@@ -406,14 +328,14 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     C.set(I.getResult(0), {C.constI32(Buf->Offset)});
     if (Value *Init = llvm::cast<LocalAllocInst>(I).getInit()) {
       storeBlock(C, I.getResult(0), Init);
-      C.getTarget().fenceProxyAsync(B); // wgmma may read it
+      C.getTarget().fenceForAsyncReaders(B); // a matrix core may read it
     }
     return;
   }
   case Opcode::LocalStore: {
     auto &S = llvm::cast<LocalStoreInst>(I);
     storeBlock(C, S.getMemDesc(), S.getValue());
-    C.getTarget().fenceProxyAsync(B);
+    C.getTarget().fenceForAsyncReaders(B);
     return;
   }
   case Opcode::LocalLoad: {
@@ -457,18 +379,15 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     // a MEMBAR.ALL.CTA per iteration in SASS.
     C.getTarget().asyncWait(B, unsigned(llvm::cast<AsyncWaitInst>(I).getNum()));
     return;
+  // The target lowers these itself where it has them (lowerInstruction).
   case Opcode::InitBarrier:
   case Opcode::BarrierExpect:
   case Opcode::WaitBarrier:
   case Opcode::InvalBarrier:
-    mbarrier(C, llvm::cast<MBarrierInst>(I));
-    return;
+    C.unsupported(I, "mbarriers on a target without them");
   case Opcode::AsyncTMACopy:
-    tmaCopy(C, llvm::cast<AsyncTMACopyInst>(I));
-    return;
   case Opcode::AsyncTMAStore:
-    tmaStore(C, llvm::cast<AsyncTMAStoreInst>(I));
-    return;
+    C.unsupported(I, "TMA copies on a target without them");
   default:
     C.unsupported(I, "not a shared memory instruction");
   }

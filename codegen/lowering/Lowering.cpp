@@ -44,10 +44,11 @@ public:
     for (BasicBlock *BB : DT.getReversePostOrder()) {
       B.SetInsertPoint(C.getBlock(BB));
       for (Instruction &I : *BB) {
-        C.flushWGMMA(&I);
-        lower(I);
+        C.flushPendingDot(&I);
+        if (!C.getTarget().lowerInstruction(C, I))
+          lower(I);
       }
-      C.flushWGMMA(nullptr);
+      C.flushPendingDot(nullptr);
       Last[BB] = B.GetInsertBlock();
     }
     // Blocks not reachable from the entry still need a terminator.
@@ -215,8 +216,8 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
   auto ScalarTy = [&](Type *T) -> llvm::Type * {
     if (T->isBlock())
       reportError({}, "function @" + F.getName() +
-                          " takes or returns a block; the NVIDIA backend needs "
-                          "such functions inlined (they may not be noinline)");
+                          " takes or returns a block; the " + Opts.GPU.str() +
+                          " backend needs such functions inlined (they may not be noinline)");
     switch (T->getKind()) {
     case Type::Kind::Int: return llvm::IntegerType::get(Ctx, T->getScalarSizeInBits());
     case Type::Kind::F16: return llvm::Type::getHalfTy(Ctx);

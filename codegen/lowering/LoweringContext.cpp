@@ -1,7 +1,10 @@
 //===- LoweringContext.cpp - State shared by the lowering files -----------===//
 
 #include "codegen/lowering/LoweringContext.h"
+#include "ir/BasicBlock.h"
 #include "ir/Diagnostics.h"
+
+#include "llvm/IR/Dominators.h"
 
 using namespace tritium;
 
@@ -207,9 +210,7 @@ llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {
     G = new llvm::GlobalVariable(LLM, Ty, false, llvm::GlobalValue::ExternalLinkage,
                                  nullptr, "global_smem", nullptr,
                                  llvm::GlobalValue::NotThreadLocal, AS);
-    // wgmma's 128-byte swizzle works on address bits 4-9: its buffers
-    // start at multiples of 1024 bytes (the allocator's alignment).
-    G->setAlignment(llvm::Align(Target.hasWGMMA() ? 1024 : 16));
+    G->setAlignment(llvm::Align(Target.sharedMemoryAlignment()));
   }
   return B.CreateGEP(B.getInt8Ty(), G, ByteOffset);
 }
@@ -226,5 +227,87 @@ unsigned LoweringContext::scratchOffset(const Instruction &I) const {
 }
 
 void LoweringContext::unsupported(const Instruction &I, const llvm::Twine &What) const {
-  reportError(I.getLoc(), "the NVIDIA backend does not support " + What);
+  reportError(I.getLoc(), "the " + Opts.GPU.str() + " backend does not support " + What);
+}
+
+void LoweringContext::flushPendingDot(const Instruction *Next) {
+  if (!Pending.Dot)
+    return;
+  // What may run while the dot is in flight: the asynchronous copies
+  // into other ring slots and the pure arithmetic of their addresses and
+  // masks, none of it reading the dot's result.
+  bool ReadsResult = false;
+  for (unsigned K = 0; Next && K < Next->getNumOperands(); ++K)
+    ReadsResult |= Next->getOperand(K) == Pending.Dot->getResult(0);
+  if (Next && !ReadsResult && !Next->hasSideEffects() && !Next->mayReadMemory() &&
+      !Next->mayWriteMemory()) {
+    switch (Next->getFamily()) {
+    case OpFamily::Constant:
+    case OpFamily::Binary:
+    case OpFamily::Cmp:
+    case OpFamily::Select:
+    case OpFamily::Cast:
+    case OpFamily::GetElementPtr:
+    case OpFamily::MakeRange:
+    case OpFamily::Splat:
+    case OpFamily::Broadcast:
+    case OpFamily::ExpandDims:
+    case OpFamily::MemDescIndex:
+    case OpFamily::MemDescTrans:
+      return;
+    default:
+      break;
+    }
+  }
+  if (Next && !ReadsResult &&
+      (Next->getFamily() == OpFamily::AsyncCopy ||
+       Next->getFamily() == OpFamily::AsyncCommitGroup))
+    return;
+  if (Pending.InFlight) {
+    // The group before this one (the previous iteration's) is done; this
+    // one's registers go to the header's phi as they are.
+    Target.waitAsyncDots(B, 1, {});
+    const Value *Phi = Pending.Dot->getOperand(2);
+    const BasicBlock *Header = Phi->getDefiningInstruction()->getParent();
+    for (BasicBlock *S : Header->successors())
+      if (S != Pending.Dot->getParent())
+        InFlightExits.push_back({Phi, S});
+    Pending = PendingDot();
+    return;
+  }
+  Regs Acc = get(Pending.Dot->getResult(0));
+  llvm::SmallVector<llvm::Value *, 128> Waited;
+  for (unsigned R : Pending.Regs)
+    Waited.push_back(Acc[R]);
+  Target.waitAsyncDots(B, 0, Waited);
+  for (unsigned X = 0; X < Pending.Regs.size(); ++X)
+    Acc[Pending.Regs[X]] = Waited[X];
+  const Value *Result = Pending.Dot->getResult(0);
+  Pending = PendingDot();
+  set(Result, std::move(Acc));
+}
+
+void LoweringContext::waitAtLoopExits() {
+  if (InFlightExits.empty())
+    return;
+  llvm::SmallVector<std::pair<llvm::Value *, llvm::Value *>, 128> Replace;
+  for (auto [Phi, Exit] : InFlightExits) {
+    llvm::BasicBlock *At = getBlock(Exit);
+    B.SetInsertPoint(At, At->getFirstInsertionPt());
+    const Regs &Acc = get(Phi);
+    llvm::SmallVector<llvm::Value *, 128> Waited(Acc.begin(), Acc.end());
+    Target.waitAsyncDots(B, 0, Waited);
+    for (unsigned K = 0; K < Acc.size(); ++K)
+      Replace.push_back({Acc[K], Waited[K]});
+  }
+  // Every use the wait dominates reads the waited value.
+  llvm::DominatorTree DT(*B.GetInsertBlock()->getParent());
+  for (auto [Old, New] : Replace) {
+    auto *NewI = llvm::cast<llvm::Instruction>(New);
+    Old->replaceUsesWithIf(New, [&](llvm::Use &U) {
+      auto *User = llvm::dyn_cast<llvm::Instruction>(U.getUser());
+      return User && User != NewI &&
+             DT.dominates(NewI, U);
+    });
+  }
 }

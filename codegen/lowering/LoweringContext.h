@@ -5,8 +5,10 @@
 // its layout (the elements this thread holds, in register order); a scalar
 // becomes one LLVM value, the same in every thread. Each op family lowers in
 // its own file (LowerElementwise, LowerMemory, LowerShape, LowerReduce,
-// LowerDot, LowerControl), all through this context: the LLVM builder, the
-// value map, layouts, thread coordinates and the target's primitives.
+// LowerDot, LowerSharedMemory, ...), or in the target's folder where the
+// target lowers it itself (TargetInfo::lowerInstruction: its matrix cores,
+// barriers and tensor copies), all through this context: the LLVM builder,
+// the value map, layouts, thread coordinates and the target's primitives.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CODEGEN_LOWERING_LOWERINGCONTEXT_H
@@ -134,29 +136,31 @@ public:
 
   [[noreturn]] void unsupported(const Instruction &I, const llvm::Twine &What) const;
 
-  /// A wgmma group this block has issued and not waited for: the dot's
-  /// result and which of its registers the group writes (LowerWGMMA.cpp).
-  /// The copies the pipeliner issues after the dot go out while it runs;
-  /// the wait comes before the first instruction that could read its
-  /// registers or its operands' shared memory (flushWGMMA).
-  /// InFlight (wgmmaStaysInFlight): the wait there is for the group
-  /// before it (wait_group 1), and the loop's exit waits for the last one.
-  struct PendingWGMMA {
+  /// A dot on asynchronous matrix cores that this block has issued and not
+  /// waited for (the target's lowerInstruction defers it): the dot and
+  /// which of its result's registers it writes. The copies the pipeliner
+  /// issues after the dot go out while it runs; the wait
+  /// (TargetInfo::waitAsyncDots) comes before the first instruction that
+  /// could read its registers or its operands' shared memory
+  /// (flushPendingDot). InFlight: the dot stays in flight into the next
+  /// iteration (the wait there is for the one before it, and the loop's
+  /// exit waits for the last one).
+  struct PendingDot {
     const Instruction *Dot = nullptr;
     llvm::SmallVector<unsigned, 128> Regs;
     bool InFlight = false;
   };
-  void deferWGMMAWait(PendingWGMMA P) { Pending = std::move(P); }
-  /// Waits for the pending wgmma group, if any, before lowering \p Next
-  /// (null: the block ends), unless \p Next may run while it is in flight.
-  void flushWGMMA(const Instruction *Next);
-  /// At the exits of the loops whose last wgmma group is in flight, waits
-  /// for it: the accumulators' uses there read them through the wait.
-  /// Once the function's blocks and phis are complete.
+  void deferDotWait(PendingDot P) { Pending = std::move(P); }
+  /// Waits for the pending dot, if any, before lowering \p Next (null:
+  /// the block ends), unless \p Next may run while it is in flight.
+  void flushPendingDot(const Instruction *Next);
+  /// At the exits of the loops whose last dot is in flight, waits for it:
+  /// the accumulators' uses there read them through the wait. Once the
+  /// function's blocks and phis are complete.
   void waitAtLoopExits();
 
 private:
-  PendingWGMMA Pending;
+  PendingDot Pending;
   /// The accumulator phis of in-flight dots, and the blocks their loops
   /// exit to.
   llvm::SmallVector<std::pair<const Value *, const BasicBlock *>, 2> InFlightExits;
@@ -196,19 +200,6 @@ void lowerScan(LoweringContext &C, Instruction &I);
 llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
                             Type *Elem);
 void lowerDot(LoweringContext &C, Instruction &I);
-/// A dot in mma.sync's layouts (LowerMMA.cpp); false where the target has
-/// no such instruction (nothing emitted then).
-bool lowerMMADot(LoweringContext &C, Instruction &I);
-/// \p E (1, 2 or 4 elements of 32 bits in all) as one i32 word of an
-/// mma.sync (or wgmma) fragment; two f32 rounded to f16 take one
-/// cvt.rn.f16x2 (LowerMMA.cpp).
-llvm::Value *packMMAWord(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> E);
-/// A dot placed for wgmma with NVMMA operands (LowerWGMMA.cpp); false
-/// where it is not, or the target has no wgmma (nothing emitted then).
-bool lowerWGMMADot(LoweringContext &C, Instruction &I);
-/// A dot in MFMA's layouts (LowerMFMA.cpp); false where the target has no
-/// such instruction.
-bool lowerMFMADot(LoweringContext &C, Instruction &I);
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
 void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false);

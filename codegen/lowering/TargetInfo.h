@@ -20,7 +20,7 @@
 
 namespace tritium {
 
-struct MMAInstr; // analysis/MMALayouts.h
+class LoweringContext; // LoweringContext.h
 
 /// Cache and eviction hints of a memory access, as Triton spells them.
 struct MemoryHints {
@@ -107,17 +107,6 @@ public:
                             llvm::SmallVectorImpl<llvm::Value *> &Words) const {
     return false;
   }
-  /// One warp's D = A * B + C on one tile of NVIDIA's mma.sync of \p X's
-  /// input and accumulator types (m16n8k16 f16 / bf16, m16n8k8 tf32,
-  /// m16n8k32 s8): \p A four 32-bit words, \p B two, \p C four
-  /// accumulator elements (f32, f16 or i32), in the PTX ISA's fragment
-  /// order; the four elements of D go to \p D. False where the target has
-  /// no such instruction.
-  virtual bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,
-                       llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
-                       llvm::SmallVectorImpl<llvm::Value *> &D) const {
-    return false;
-  }
   /// Whether the target has an asynchronous copy of \p Bytes from global
   /// to shared memory (asyncCopy below).
   virtual bool canAsyncCopy(unsigned Bytes) const { return false; }
@@ -132,89 +121,27 @@ public:
   /// Waits until at most the \p Num most recent groups are in flight.
   virtual void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const {}
 
-  /// Hopper's warpgroup matrix multiply (sm_90a), analysis/WGMMALayouts.h.
-  virtual bool hasWGMMA() const { return false; }
-  /// One warpgroup's wgmma.mma_async m64nNk16 (k32 for 8-bit inputs) with
-  /// f32 accumulation, inputs of PTX types \p AType and \p BType (f16,
-  /// bf16; e4m3, e5m2: K-major only, no transpose bits) read through the
-  /// shared memory matrix
-  /// descriptors \p DescA and \p DescB (i64), \p TransA / \p TransB for
-  /// M- / N-major operands, or with A from registers: \p AWords, four
-  /// 32-bit words in mma.sync's A fragment order (then \p DescA is null):
-  /// \p Acc (N / 2 f32, the PTX ISA's order) in, its new values (defined
-  /// once the group is waited for) to \p D; \p Accumulate false: D = A * B
-  /// (scale-d 0, \p Acc's values unused).
-  virtual void wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType, llvm::StringRef BType,
-                     llvm::Value *DescA,
-                     llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA,
-                     bool TransB, bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
-                     llvm::SmallVectorImpl<llvm::Value *> &D) const {}
-  /// wgmma.fence: registers written before it may be wgmma's accumulators.
-  virtual void wgmmaFence(llvm::IRBuilder<> &B) const {}
-  /// Closes this warpgroup's group of wgmma instructions.
-  virtual void wgmmaCommitGroup(llvm::IRBuilder<> &B) const {}
-  /// Waits until at most \p Num groups are in flight; \p Regs (the
-  /// accumulators of those waited for) pass through it, so that nothing
-  /// reads them before it.
-  virtual void wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
-                         llvm::MutableArrayRef<llvm::Value *> Regs) const {}
-  /// Orders this thread's shared memory writes (generic proxy) before
-  /// reads of the asynchronous proxy (wgmma, TMA) that a barrier then
-  /// lets see them; nothing where the target has no such reads.
-  virtual void fenceProxyAsync(llvm::IRBuilder<> &B) const {}
-
-  /// Hopper's mbarriers and TMA (sm_90a). \p Bar is a barrier's shared
-  /// address (ptr addrspace(3)); \p Pred says which threads act (one, for
-  /// all but the wait). Targets without TMA never get its ops: the
-  /// layout pipeline keeps descriptor loads for TMA only where wgmma runs.
-  /// Makes \p Bar a barrier of \p Count arrivals, visible to the
-  /// asynchronous proxy (a barrier must still order it before other
-  /// threads' use).
-  virtual void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
-                            llvm::Value *Pred) const {}
-  /// Arrives on \p Bar, announcing \p Bytes that asynchronous copies will
-  /// complete on it.
-  virtual void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
-                              llvm::Value *Pred) const {}
-  /// Ends the barrier \p Bar, so that its bytes may hold other data.
-  virtual void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const {}
-  /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
-  virtual void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const {}
-  /// Whether the target has the hooks below (sm_90a).
-  virtual bool hasTMA() const { return false; }
+  /// The target's own lowering of \p I at the builder's position: the
+  /// instructions it has units of its own for (a dot on its matrix cores,
+  /// its barriers and tensor copies). False, having emitted nothing, leaves
+  /// I to the generic lowering (the FMA dot; an error for the others).
+  virtual bool lowerInstruction(LoweringContext &C, Instruction &I) const { return false; }
+  /// Waits until at most \p Num of the dots lowerInstruction left in
+  /// flight (LoweringContext::deferDotWait) still run; \p Regs (the
+  /// accumulators of those waited for) pass through the wait, so that
+  /// nothing reads them before it.
+  virtual void waitAsyncDots(llvm::IRBuilder<> &B, unsigned Num,
+                             llvm::MutableArrayRef<llvm::Value *> Regs) const {}
+  /// Orders this thread's shared memory writes before the reads of the
+  /// target's asynchronous units (matrix cores, tensor copies) that a
+  /// barrier then lets see them; nothing where the target has none.
+  virtual void fenceForAsyncReaders(llvm::IRBuilder<> &B) const {}
+  /// The alignment of the kernel's shared memory, in bytes.
+  virtual unsigned sharedMemoryAlignment() const { return 16; }
   /// Whether a tensormap argument is a 128-byte parameter passed by value
-  /// (where a target has no TMA, a pointer holds its place, unread).
+  /// (where a target has no tensor copies, a pointer holds its place,
+  /// unread).
   virtual bool passesTensorMapsByValue() const { return false; }
-  /// The generic address (i64) of the kernel parameter \p Param, a
-  /// CUtensorMap passed by value.
-  virtual llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const {
-    return nullptr;
-  }
-  /// Starts the TMA copy of the box at \p Coords (i32, innermost first) of
-  /// the tensor \p TensorMap describes into \p Dst, completing on \p Bar.
-  virtual void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
-                       llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
-                       llvm::Value *Pred) const {}
-  /// Starts the TMA store of the box in \p Src to \p Coords of the tensor
-  /// \p TensorMap describes (in the open bulk group).
-  virtual void tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
-                        llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Src,
-                        llvm::Value *Pred) const {}
-  /// Closes the bulk group and waits until its stores have read shared
-  /// memory.
-  virtual void tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const {}
-  /// K elements of \p Elem inputs a lane gives one of the target's wave-wide
-  /// matrix instructions (AMD's MFMA kWidth); 0 where it has none.
-  virtual unsigned mfmaKWidth(Type *Elem) const { return 0; }
-  /// One wave's D = A * B + C on a \p T x \p T tile (T = 32 or 16) of
-  /// \p Elem inputs (AMD's v_mfma_*): \p A and \p Bv this lane's
-  /// mfmaKWidth elements, \p C its 16 (T = 32) or 4 accumulator values, in
-  /// the instruction's order; D's go to \p D.
-  virtual bool mfma(llvm::IRBuilder<> &B, Type *Elem, unsigned T, llvm::ArrayRef<llvm::Value *> A,
-                    llvm::ArrayRef<llvm::Value *> Bv, llvm::ArrayRef<llvm::Value *> C,
-                    llvm::SmallVectorImpl<llvm::Value *> &D) const {
-    return false;
-  }
   /// Marks \p F a kernel of \p NumThreads threads whose threads use at most
   /// \p MaxRegisters registers (0: no limit).
   virtual void annotateKernel(llvm::Function *F, unsigned NumThreads,

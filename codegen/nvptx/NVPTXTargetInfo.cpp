@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
+#include "codegen/nvptx/NVPTXLowering.h"
 #include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 
@@ -620,4 +621,16 @@ llvm::Value *tritium::callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *>
   auto *FT = llvm::FunctionType::get(Ret, InTys, false);
   auto *IA = llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects);
   return B.CreateCall(IA, Ins);
+}
+
+bool NVPTXTargetInfo::lowerInstruction(LoweringContext &C, Instruction &I) const {
+  if (I.getOpcode() == Opcode::Dot)
+    return lowerWGMMADot(C, I, *this) || lowerMMADot(C, I, *this);
+  return lowerTMAInstruction(C, I, *this);
+}
+
+unsigned NVPTXTargetInfo::sharedMemoryAlignment() const {
+  // wgmma's 128-byte swizzle works on address bits 4-9: its buffers start
+  // at multiples of 1024 bytes (the allocator's alignment).
+  return GPU.has(Target::WGMMA) ? 1024 : 16;
 }

@@ -8,6 +8,7 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
 #define TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
 
+#include "analysis/MMALayouts.h"
 #include "codegen/lowering/TargetInfo.h"
 #include "ir/Target.h"
 
@@ -60,43 +61,84 @@ public:
                  llvm::Value *SrcBytes) const override;
   void asyncCommitGroup(llvm::IRBuilder<> &B) const override;
   void asyncWait(llvm::IRBuilder<> &B, unsigned Num) const override;
-  // NVPTXWGMMA.cpp
-  bool hasWGMMA() const override { return GPU.has(Target::WGMMA); }
-  void wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType, llvm::StringRef BType,
-             llvm::Value *DescA,
-             llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB, bool TransA, bool TransB,
-             bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
-             llvm::SmallVectorImpl<llvm::Value *> &D) const override;
-  void wgmmaFence(llvm::IRBuilder<> &B) const override;
-  void wgmmaCommitGroup(llvm::IRBuilder<> &B) const override;
-  void wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
-                 llvm::MutableArrayRef<llvm::Value *> Regs) const override;
-  void fenceProxyAsync(llvm::IRBuilder<> &B) const override;
-  // NVPTXTMA.cpp
-  bool hasTMA() const override { return GPU.has(Target::WGMMA); }
+  /// Dots on wgmma and mma.sync, mbarriers and TMA copies
+  /// (NVPTXLowering.h).
+  bool lowerInstruction(LoweringContext &C, Instruction &I) const override;
+  void waitAsyncDots(llvm::IRBuilder<> &B, unsigned Num,
+                     llvm::MutableArrayRef<llvm::Value *> Regs) const override;
+  void fenceForAsyncReaders(llvm::IRBuilder<> &B) const override;
+  unsigned sharedMemoryAlignment() const override;
   bool passesTensorMapsByValue() const override { return true; }
-  void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
-                    llvm::Value *Pred) const override;
-  void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
-                      llvm::Value *Pred) const override;
-  void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const override;
-  void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const override;
-  llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const override;
-  void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
-               llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
-               llvm::Value *Pred) const override;
-  void tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap, llvm::ArrayRef<llvm::Value *> Coords,
-                llvm::Value *Src, llvm::Value *Pred) const override;
-  void tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
-  bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,
-               llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
-               llvm::SmallVectorImpl<llvm::Value *> &D) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
   llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
                                llvm::Type *To) const override;
+
+  // The instructions NVPTXLowering.h's files build on.
+
+  /// One warp's D = A * B + C on one tile of mma.sync of \p X's input and
+  /// accumulator types (m16n8k16 f16 / bf16, m16n8k8 tf32, m16n8k32 s8):
+  /// \p A four 32-bit words, \p Bw two, \p C four accumulator elements
+  /// (f32, f16 or i32), in the PTX ISA's fragment order; the four elements
+  /// of D go to \p D. False where the GPU has no such instruction.
+  bool mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X, llvm::ArrayRef<llvm::Value *> A,
+               llvm::ArrayRef<llvm::Value *> Bw, llvm::ArrayRef<llvm::Value *> C,
+               llvm::SmallVectorImpl<llvm::Value *> &D) const;
+
+  // Hopper's warpgroup matrix multiply (sm_90a; NVPTXWGMMA.cpp).
+  bool hasWGMMA() const { return GPU.has(Target::WGMMA); }
+  /// One warpgroup's wgmma.mma_async m64nNk16 (k32 for 8-bit inputs) with
+  /// f32 accumulation, inputs of PTX types \p AType and \p BType (f16,
+  /// bf16; e4m3, e5m2: K-major only, no transpose bits) read through the
+  /// shared memory matrix descriptors \p DescA and \p DescB (i64),
+  /// \p TransA / \p TransB for M- / N-major operands, or with A from
+  /// registers: \p AWords, four 32-bit words in mma.sync's A fragment order
+  /// (then \p DescA is null): \p Acc (N / 2 f32, the PTX ISA's order) in,
+  /// its new values (defined once the group is waited for) to \p D;
+  /// \p Accumulate false: D = A * B (scale-d 0, \p Acc's values unused).
+  void wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType, llvm::StringRef BType,
+             llvm::Value *DescA, llvm::ArrayRef<llvm::Value *> AWords, llvm::Value *DescB,
+             bool TransA, bool TransB, bool Accumulate, llvm::ArrayRef<llvm::Value *> Acc,
+             llvm::SmallVectorImpl<llvm::Value *> &D) const;
+  /// wgmma.fence: registers written before it may be wgmma's accumulators.
+  void wgmmaFence(llvm::IRBuilder<> &B) const;
+  /// Closes this warpgroup's group of wgmma instructions (waitAsyncDots
+  /// waits for groups).
+  void wgmmaCommitGroup(llvm::IRBuilder<> &B) const;
+
+  // Hopper's mbarriers and TMA (sm_90a; NVPTXTMA.cpp). \p Bar is a
+  // barrier's shared address (ptr addrspace(3)); \p Pred says which
+  // threads act (one, for all but the wait).
+  bool hasTMA() const { return GPU.has(Target::WGMMA); }
+  /// Makes \p Bar a barrier of \p Count arrivals, visible to the
+  /// asynchronous proxy (a barrier must still order it before other
+  /// threads' use).
+  void mbarrierInit(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Count,
+                    llvm::Value *Pred) const;
+  /// Arrives on \p Bar, announcing \p Bytes that asynchronous copies will
+  /// complete on it.
+  void mbarrierExpect(llvm::IRBuilder<> &B, llvm::Value *Bar, unsigned Bytes,
+                      llvm::Value *Pred) const;
+  /// Waits until \p Bar's phase of parity \p Phase (i32) has completed.
+  void mbarrierWait(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Phase) const;
+  /// Ends the barrier \p Bar, so that its bytes may hold other data.
+  void mbarrierInval(llvm::IRBuilder<> &B, llvm::Value *Bar, llvm::Value *Pred) const;
+  /// The generic address (i64) of the kernel parameter \p Param, a
+  /// CUtensorMap passed by value.
+  llvm::Value *tensorMapAddress(llvm::IRBuilder<> &B, llvm::Argument *Param) const;
+  /// Starts the TMA copy of the box at \p Coords (i32, innermost first) of
+  /// the tensor \p TensorMap describes into \p Dst, completing on \p Bar.
+  void tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *TensorMap,
+               llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar, llvm::Value *Pred) const;
+  /// Starts the TMA store of the box in \p Src to \p Coords of the tensor
+  /// \p TensorMap describes (in the open bulk group).
+  void tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap, llvm::ArrayRef<llvm::Value *> Coords,
+                llvm::Value *Src, llvm::Value *Pred) const;
+  /// Closes the bulk group and waits until its stores have read shared
+  /// memory.
+  void tmaStoreWait(llvm::IRBuilder<> &B, llvm::Value *Pred) const;
 
 private:
   Target GPU;

@@ -111,8 +111,8 @@ void NVPTXTargetInfo::wgmmaCommitGroup(llvm::IRBuilder<> &B) const {
   plainAsm(B, "wgmma.commit_group.sync.aligned;");
 }
 
-void NVPTXTargetInfo::wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
-                                llvm::MutableArrayRef<llvm::Value *> Regs) const {
+void NVPTXTargetInfo::waitAsyncDots(llvm::IRBuilder<> &B, unsigned Num,
+                                    llvm::MutableArrayRef<llvm::Value *> Regs) const {
   if (Regs.empty()) {
     plainAsm(B, "wgmma.wait_group.sync.aligned " + std::to_string(Num) + ";");
     return;
@@ -124,7 +124,7 @@ void NVPTXTargetInfo::wgmmaWait(llvm::IRBuilder<> &B, unsigned Num,
   llvm::copy(Out, Regs.begin());
 }
 
-void NVPTXTargetInfo::fenceProxyAsync(llvm::IRBuilder<> &B) const {
+void NVPTXTargetInfo::fenceForAsyncReaders(llvm::IRBuilder<> &B) const {
   if (GPU.has(Target::WGMMA))
     plainAsm(B, "fence.proxy.async.shared::cta;");
 }

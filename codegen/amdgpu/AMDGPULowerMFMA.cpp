@@ -1,4 +1,4 @@
-//===- LowerMFMA.cpp - dot on AMD's matrix cores --------------------------===//
+//===- AMDGPULowerMFMA.cpp - dot on AMD's matrix cores --------------------===//
 //
 // A dot in MFMA's layouts (analysis/MFMALayouts.h) is a grid of T x T tiles
 // per wave, accumulated over K in chunks of W * 64 / T: each chunk is W /
@@ -6,23 +6,26 @@
 // kWidth) of every lane's W (the K permutation the layouts describe; A and B
 // agree on it, so the sum is the same). An accumulator in the transposed
 // variant has each instruction compute B^T A^T instead. A lane's fragment is found by the
-// layouts' register bases at the tile's origin, as in LowerMMA.cpp; operands
+// layouts' register bases at the tile's origin, as in codegen/nvptx/NVPTXLowerMMA.cpp; operands
 // read from shared memory right before the dot are loaded a chunk at a time
 // (DeferredLocalLoad).
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MFMALayouts.h"
+#include "codegen/amdgpu/AMDGPUTargetInfo.h"
 #include "codegen/lowering/LoweringContext.h"
 
 using namespace tritium;
 
-bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
+bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I, const AMDGPUTargetInfo &TI) {
+  if (!isMFMADot(I))
+    return false;
   llvm::IRBuilder<> &B = C.B;
   auto &Dot = llvm::cast<DotInst>(I);
   Value *AV = Dot.getA(), *BV = Dot.getB();
   Type *Elem = AV->getType()->getScalarType();
-  unsigned KWidth = C.getTarget().mfmaKWidth(Elem);
+  unsigned KWidth = TI.mfmaKWidth(Elem);
   MFMAConfig Match = *matchMFMADot(I); // isMFMADot holds
   unsigned T = Match.Tile, W = Match.Width;
   if (!KWidth || W % KWidth)
@@ -61,8 +64,7 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I) {
           for (unsigned R : CRegs)
             Cs.push_back(Acc[R]);
           // The transposed tile is B^T A^T: the operands trade places.
-          if (!C.getTarget().mfma(B, Elem, T, Match.Transposed ? Bv : A,
-                                  Match.Transposed ? A : Bv, Cs, D))
+          if (!TI.mfma(B, Elem, T, Match.Transposed ? Bv : A, Match.Transposed ? A : Bv, Cs, D))
             return false; // the first instruction: nothing emitted but loads
           for (unsigned V = 0; V < NumAcc; ++V)
             Acc[CRegs[V]] = D[V];

@@ -1,4 +1,4 @@
-//===- LowerWGMMA.cpp - dot on Hopper's wgmma -----------------------------===//
+//===- NVPTXLowerWGMMA.cpp - dot on Hopper's wgmma ------------------------===//
 //
 // A dot placed for wgmma (analysis/WGMMALayouts.h) whose B is read right
 // before it from a buffer in the NVMMA layout, and A too or A in registers
@@ -9,7 +9,7 @@
 // accumulator stays in mma.sync's registers. wgmma.fence before the
 // first, one commit_group after the last, and wait_group 0 before the next
 // instruction that could read its registers or write shared memory other
-// than by an asynchronous copy (LoweringContext::flushWGMMA): on sm_90a the
+// than by an asynchronous copy (LoweringContext::flushPendingDot): on sm_90a the
 // pipeliner issues its copies after the dot, into the slot the previous
 // iteration read, and they go out while the group runs. Before anything
 // else the dot has read its operands, as the barrier placement assumes of
@@ -30,11 +30,9 @@
 #include "analysis/MMALayouts.h"
 #include "analysis/SharedMemory.h"
 #include "analysis/WGMMALayouts.h"
-#include "codegen/lowering/LoweringContext.h"
+#include "codegen/nvptx/NVPTXLowering.h"
 #include "ir/BasicBlock.h"
 #include "ir/Instructions.h"
-
-#include "llvm/IR/Dominators.h"
 
 using namespace tritium;
 
@@ -112,8 +110,7 @@ llvm::Value *descriptor(LoweringContext &C, const NVMMAOperand &O, llvm::Value *
 }
 } // namespace
 
-bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
-  const TargetInfo &T = C.getTarget();
+bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetInfo &T) {
   if (!T.hasWGMMA() || !isWGMMADot(I))
     return false;
   auto &Dot = llvm::cast<DotInst>(I);
@@ -235,7 +232,7 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
       K0 += KStep;
       if (Chunk && (K0 % Chunk == 0 || K0 == K)) {
         T.wgmmaCommitGroup(B);
-        T.wgmmaWait(B, 0, Partial);
+        T.waitAsyncDots(B, 0, Partial);
         for (unsigned X = 0; X < Sum.size(); ++X)
           Sum[X] = ZeroAcc && K0 <= Chunk ? Partial[X] : B.CreateFAdd(Sum[X], Partial[X]);
       }
@@ -254,88 +251,6 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I) {
   // dot read, which the wait for that dot frees).
   const Instruction *Next = I.getNextNode();
   bool InFlight = wgmmaStaysInFlight(I) && Next && Next->getOpcode() == Opcode::Barrier;
-  C.deferWGMMAWait({&I, std::move(Touched), InFlight});
+  C.deferDotWait({&I, std::move(Touched), InFlight});
   return true;
-}
-
-void LoweringContext::flushWGMMA(const Instruction *Next) {
-  if (!Pending.Dot)
-    return;
-  // What may run while the group is in flight: the asynchronous copies
-  // into other ring slots and the pure arithmetic of their addresses and
-  // masks, none of it reading the dot's result.
-  bool ReadsResult = false;
-  for (unsigned K = 0; Next && K < Next->getNumOperands(); ++K)
-    ReadsResult |= Next->getOperand(K) == Pending.Dot->getResult(0);
-  if (Next && !ReadsResult && !Next->hasSideEffects() && !Next->mayReadMemory() &&
-      !Next->mayWriteMemory()) {
-    switch (Next->getFamily()) {
-    case OpFamily::Constant:
-    case OpFamily::Binary:
-    case OpFamily::Cmp:
-    case OpFamily::Select:
-    case OpFamily::Cast:
-    case OpFamily::GetElementPtr:
-    case OpFamily::MakeRange:
-    case OpFamily::Splat:
-    case OpFamily::Broadcast:
-    case OpFamily::ExpandDims:
-    case OpFamily::MemDescIndex:
-    case OpFamily::MemDescTrans:
-      return;
-    default:
-      break;
-    }
-  }
-  if (Next && !ReadsResult &&
-      (Next->getFamily() == OpFamily::AsyncCopy ||
-       Next->getFamily() == OpFamily::AsyncCommitGroup))
-    return;
-  if (Pending.InFlight) {
-    // The group before this one (the previous iteration's) is done; this
-    // one's registers go to the header's phi as they are.
-    Target.wgmmaWait(B, 1, {});
-    const Value *Phi = Pending.Dot->getOperand(2);
-    const BasicBlock *Header = Phi->getDefiningInstruction()->getParent();
-    for (BasicBlock *S : Header->successors())
-      if (S != Pending.Dot->getParent())
-        InFlightExits.push_back({Phi, S});
-    Pending = PendingWGMMA();
-    return;
-  }
-  Regs Acc = get(Pending.Dot->getResult(0));
-  llvm::SmallVector<llvm::Value *, 128> Waited;
-  for (unsigned R : Pending.Regs)
-    Waited.push_back(Acc[R]);
-  Target.wgmmaWait(B, 0, Waited);
-  for (unsigned X = 0; X < Pending.Regs.size(); ++X)
-    Acc[Pending.Regs[X]] = Waited[X];
-  const Value *Result = Pending.Dot->getResult(0);
-  Pending = PendingWGMMA();
-  set(Result, std::move(Acc));
-}
-
-void LoweringContext::waitAtLoopExits() {
-  if (InFlightExits.empty())
-    return;
-  llvm::SmallVector<std::pair<llvm::Value *, llvm::Value *>, 128> Replace;
-  for (auto [Phi, Exit] : InFlightExits) {
-    llvm::BasicBlock *At = getBlock(Exit);
-    B.SetInsertPoint(At, At->getFirstInsertionPt());
-    const Regs &Acc = get(Phi);
-    llvm::SmallVector<llvm::Value *, 128> Waited(Acc.begin(), Acc.end());
-    Target.wgmmaWait(B, 0, Waited);
-    for (unsigned K = 0; K < Acc.size(); ++K)
-      Replace.push_back({Acc[K], Waited[K]});
-  }
-  // Every use the wait dominates reads the waited value.
-  llvm::DominatorTree DT(*B.GetInsertBlock()->getParent());
-  for (auto [Old, New] : Replace) {
-    auto *NewI = llvm::cast<llvm::Instruction>(New);
-    Old->replaceUsesWithIf(New, [&](llvm::Use &U) {
-      auto *User = llvm::dyn_cast<llvm::Instruction>(U.getUser());
-      return User && User != NewI &&
-             DT.dominates(NewI, U);
-    });
-  }
 }

@@ -1,4 +1,4 @@
-//===- LowerMMA.cpp - dot on mma.sync -------------------------------------===//
+//===- NVPTXLowerMMA.cpp - dot on mma.sync --------------------------------===//
 //
 // A dot whose result and operands are in mma.sync's layouts
 // (analysis/MMALayouts.h, placed by assign-layouts and brought there by
@@ -27,7 +27,7 @@
 
 #include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
-#include "codegen/lowering/LoweringContext.h"
+#include "codegen/nvptx/NVPTXLowering.h"
 
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -133,7 +133,9 @@ llvm::Value *tritium::packMMAWord(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Val
   return pack(B, E);
 }
 
-bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
+bool tritium::lowerMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetInfo &T) {
+  if (!isMMADot(I))
+    return false;
   llvm::IRBuilder<> &B = C.B;
   auto &Dot = llvm::cast<DotInst>(I);
   Value *AV = Dot.getA(), *BV = Dot.getB();
@@ -175,7 +177,7 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I) {
           llvm::SmallVector<llvm::Value *, 4> Cs, D;
           for (unsigned R : CRegs)
             Cs.push_back(Acc[R]);
-          if (!C.getTarget().mmaSync(B, X, P.A, P.B, Cs, D))
+          if (!T.mmaSync(B, X, P.A, P.B, Cs, D))
             return false; // the first tile: nothing emitted but its loads
           for (unsigned Q = 0; Q < 4; ++Q)
             Acc[CRegs[Q]] = D[Q];

@@ -1,0 +1,88 @@
+"""One target, one folder (issue 40): the generic lowering and transforms name
+no vendor's instructions, and TargetInfo, what lowering asks of a target, has
+no hook named after one. A target lowers its own matrix cores, barriers and
+tensor copies (TargetInfo::lowerInstruction) in codegen/nvptx/ or
+codegen/amdgpu/.
+
+The vendor layouts (analysis/MMALayouts.h, WGMMALayouts.h, MFMALayouts.h)
+still sit in analysis/ and are read by a few generic files, listed in
+VENDOR_LAYOUT_READERS: the list must match exactly, so it only shrinks as
+that code moves into the targets' folders."""
+
+import os
+import re
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+GENERIC = ["codegen/lowering", "codegen/transforms"]
+
+# An NVPTX or AMDGPU intrinsic, target header, or instruction mnemonic.
+VENDOR_CODE = re.compile(
+    r"Intrinsic::(nvvm|amdgcn)_|llvm\.(nvvm|amdgcn)\.|Intrinsics(NVPTX|AMDGPU)\.h"
+    r"|codegen/(nvptx|amdgpu)/"
+    r"|\b(mma\.sync|wgmma\.|ldmatrix|stmatrix|cp\.async|mbarrier\.|shfl\.sync|bar\.sync"
+    r"|cvt\.rn\.|fence\.proxy|cvta\.|v_mfma|ds_bpermute|s_waitcnt|s_barrier)")
+VENDOR_LAYOUT = re.compile(r'#include "analysis/(MMA|WGMMA|MFMA)Layouts\.h"')
+# Names of hooks that would be an instruction's or a vendor unit's.
+VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|hopper|warpgroup",
+                         re.IGNORECASE)
+
+# Generic files that still read a vendor layout header (what they ask of it).
+VENDOR_LAYOUT_READERS = {
+    "codegen/lowering/LowerShape.cpp",          # swizzledSharedLayout for a convert's scratch
+    "codegen/lowering/LowerSharedMemory.cpp",   # isMatrixCoreDot: a dot that loads its operands
+    "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
+}
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def sources(folder):
+    for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+        if name.endswith((".cpp", ".h")):
+            path = f"{folder}/{name}"
+            with open(os.path.join(ROOT, path)) as f:
+                yield path, f.read()
+
+
+def vendor_code(text):
+    return sorted({m.group(0) for m in VENDOR_CODE.finditer(strip_comments(text))})
+
+
+def virtual_hooks(text):
+    return re.findall(r"virtual\s[^;{(]*?\b(\w+)\s*\(", strip_comments(text))
+
+
+def test_generic_lowering_and_transforms_name_no_vendor_instruction():
+    found = {}
+    for folder in GENERIC:
+        for path, text in sources(folder):
+            if hits := vendor_code(text):
+                found[path] = hits
+    assert not found, f"vendor instructions outside the targets' folders: {found}"
+
+
+def test_vendor_layouts_are_read_only_where_listed():
+    readers = {path for folder in GENERIC for path, text in sources(folder)
+               if VENDOR_LAYOUT.search(text)}
+    assert readers == VENDOR_LAYOUT_READERS
+
+
+def test_target_info_has_no_vendor_named_hook():
+    with open(os.path.join(ROOT, "codegen/lowering/TargetInfo.h")) as f:
+        hooks = virtual_hooks(f.read())
+    assert "lowerInstruction" in hooks and "threadId" in hooks
+    assert not [h for h in hooks if VENDOR_HOOK.search(h)]
+
+
+def test_the_checks_see_what_they_forbid():
+    code = ('B.CreateIntrinsic(llvm::Intrinsic::nvvm_ldmatrix, {}, {});\n'
+            'callAsm(B, {}, {}, "wgmma.fence.sync.aligned;", "", true);\n'
+            '// a comment may say mma.sync\n')
+    assert vendor_code(code) == ["Intrinsic::nvvm_", "wgmma."]
+    header = ("virtual void wgmmaWait(llvm::IRBuilder<> &B) const {}\n"
+              "virtual llvm::Value *threadId(llvm::IRBuilder<> &B) const = 0;\n")
+    assert virtual_hooks(header) == ["wgmmaWait", "threadId"]
+    assert VENDOR_HOOK.search("wgmmaWait") and not VENDOR_HOOK.search("threadId")
