@@ -8,15 +8,13 @@
 // Parses FILE (Tritium IR), optionally runs the machine-independent default
 // pipeline (--passes), then the target's stages up to the one asked for, and
 // writes it: tgir, llvm, ptx or cubin for cuda targets (ptx by default);
-// tgir, llvm, amdgcn or hsaco for hip targets (amdgcn by default). For
-// inspection and for tests; the Python compiler runs the same stages.
+// tgir, llvm, amdgcn or hsaco for hip targets (amdgcn by default), through
+// compileStages (codegen/Backend.h), the stages the Python compiler runs.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Backend.h"
 #include "codegen/Passes.h"
-#include "codegen/amdgpu/AMDGPUBackend.h"
-#include "codegen/nvptx/NVPTXBackend.h"
-#include "codegen/nvptx/PTXEmitter.h"
 #include "ir/Context.h"
 #include "ir/Parser.h"
 #include "ir/PassManager.h"
@@ -52,89 +50,29 @@ bool isOn(const char *Env) {
 /// What the command line asks for.
 struct Request {
   std::string Input, Output = "-", Emit;
-  Target GPU;
-  unsigned NumWarps = 4, NumStages = NVPTXOptions().NumStages, MaxNReg = 0, WavesPerEU = 0;
-  bool RunPasses = false, Debug = false;
+  CompileOptions Opts;
+  bool RunPasses = false;
 };
 
-/// \p R's options for an NVIDIA target.
-NVPTXOptions nvptxOptions(const Request &R) {
-  NVPTXOptions Opts;
-  Opts.GPU = R.GPU;
-  Opts.NumWarps = R.NumWarps;
-  Opts.NumStages = R.NumStages;
-  Opts.MaxNReg = R.MaxNReg;
-  Opts.Debug = R.Debug;
-  Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
-  Opts.TMA = isOn("TRITIUM_TMA");        // knobs.nvidia.tma
-  return Opts;
-}
-
-/// The NVIDIA stages after tgir: llvm, ptx, cubin.
-std::string translateNVIDIA(Module &M, const Request &R) {
-  NVPTXOptions Opts = nvptxOptions(R);
-  runGPUPipeline(M, Opts);
-  verifyModuleOrThrow(M);
-  if (R.Emit == "tgir")
-    return M.str();
-  LLVMIRResult LL = lowerToLLVMIR(M, Opts);
-  if (R.Emit == "llvm")
-    return LL.IR;
-  std::string PTX = compileToPTX(LL.IR, Opts.GPU);
-  if (R.Emit == "ptx")
-    return PTX;
-  std::string Ptxas = findPtxas();
-  if (Ptxas.empty())
-    throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
-  CubinResult C = assembleCubin(PTX, Opts.GPU, Ptxas);
-  if (!C.Error.empty())
-    throw CompileError(C.Error);
-  return C.Cubin;
-}
-
-/// The AMD stages after tgir: llvm, amdgcn, hsaco.
-std::string translateAMD(Module &M, const Request &R) {
-  AMDGPUOptions Opts;
-  Opts.GPU = R.GPU;
-  Opts.NumWarps = R.NumWarps;
-  Opts.WavesPerEU = R.WavesPerEU;
-  Opts.Debug = R.Debug;
-  Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3");
-  runGPUPipeline(M, Opts);
-  verifyModuleOrThrow(M);
-  if (R.Emit == "tgir")
-    return M.str();
-  LLVMIRResult LL = lowerToLLVMIR(M, Opts);
-  if (R.Emit == "llvm")
-    return LL.IR;
-  std::string Asm = compileToAMDGCN(LL.IR, Opts.GPU);
-  if (R.Emit == "amdgcn")
-    return Asm;
-  return assembleHsaco(Asm, Opts.GPU).Hsaco;
-}
-
-/// "" if \p R's options fit its target, else why not.
+/// "" if \p R names a stage of its target and options the target takes,
+/// else why not. The stage after LLVM IR unless --emit says (ptx for cuda
+/// targets, amdgcn for hip targets).
 std::string checkRequest(Request &R) {
-  static const llvm::StringRef NVIDIA[] = {"tgir", "llvm", "ptx", "cubin"};
-  static const llvm::StringRef AMD[] = {"tgir", "llvm", "amdgcn", "hsaco"};
-  llvm::ArrayRef<llvm::StringRef> Stages = R.GPU.isNVIDIA() ? NVIDIA : AMD;
+  R.Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
+  R.Opts.TMA = isOn("TRITIUM_TMA");        // knobs.nvidia.tma
+  const Backend *B = getBackend(R.Opts.GPU);
+  if (!B)
+    return "no backend compiles for " + R.Opts.GPU.str();
+  std::vector<std::string> Stages = B->getStages(R.Opts);
+  for (std::string &S : Stages)
+    if (S == "llir")
+      S = "llvm"; // the command line's name for it
   if (R.Emit.empty())
-    R.Emit = R.GPU.isNVIDIA() ? "ptx" : "amdgcn";
-  if (!llvm::is_contained(Stages, llvm::StringRef(R.Emit)))
-    return "--emit " + R.Emit + " is not a stage of " + R.GPU.str() + ": expected " +
+    R.Emit = Stages.size() > 2 ? Stages[2] : Stages.back();
+  if (!llvm::is_contained(Stages, R.Emit))
+    return "--emit " + R.Emit + " is not a stage of " + R.Opts.GPU.str() + ": expected " +
            llvm::join(Stages, ", ");
-  if (R.GPU.isNVIDIA()) {
-    if (R.WavesPerEU)
-      return "--waves-per-eu is for hip targets";
-    return checkOptions(nvptxOptions(R));
-  }
-  if (R.MaxNReg)
-    return "--maxnreg is for cuda targets (hip targets take --waves-per-eu)";
-  AMDGPUOptions O;
-  O.GPU = R.GPU;
-  O.NumWarps = R.NumWarps;
-  O.WavesPerEU = R.WavesPerEU;
-  return checkOptions(O);
+  return B->checkOptions(R.Opts);
 }
 } // namespace
 
@@ -156,23 +94,19 @@ int main(int Argc, char **Argv) {
       TargetText = Argv[++I];
     } else if (A == "--emit") {
       R.Emit = Argv[++I];
-      static const llvm::StringRef All[] = {"tgir", "llvm", "ptx", "cubin", "amdgcn", "hsaco"};
-      if (!llvm::is_contained(All, llvm::StringRef(R.Emit)))
-        return badUsage("unknown --emit '" + R.Emit +
-                        "': expected tgir, llvm, ptx or cubin (cuda), amdgcn or hsaco (hip)");
     } else if (A == "--num-warps" || A == "--num-stages" || A == "--maxnreg" ||
                A == "--waves-per-eu") {
       llvm::StringRef V = Argv[++I];
-      unsigned &Field = A == "--num-warps"    ? R.NumWarps
-                        : A == "--num-stages" ? R.NumStages
-                        : A == "--maxnreg"    ? R.MaxNReg
-                                              : R.WavesPerEU;
+      unsigned &Field = A == "--num-warps"    ? R.Opts.NumWarps
+                        : A == "--num-stages" ? R.Opts.NumStages
+                        : A == "--maxnreg"    ? R.Opts.MaxNReg
+                                              : R.Opts.WavesPerEU;
       if (V.getAsInteger(10, Field))
         return badUsage("option '" + A + "' expects a number, got '" + V + "'");
     } else if (A == "--passes") {
       R.RunPasses = true;
     } else if (A == "--debug") {
-      R.Debug = true;
+      R.Opts.Debug = true;
     } else if (A == "-o") {
       R.Output = Argv[++I];
     } else if (!A.startswith("-") || A == "-") {
@@ -185,7 +119,7 @@ int main(int Argc, char **Argv) {
   }
   if (R.Input.empty())
     return badUsage("no input file");
-  std::string Err = Target::parse(TargetText, R.GPU);
+  std::string Err = Target::parse(TargetText, R.Opts.GPU);
   if (!Err.empty())
     return badUsage("bad --target '" + TargetText + "': " + Err);
   Err = checkRequest(R);
@@ -201,6 +135,7 @@ int main(int Argc, char **Argv) {
   llvm::StringRef Text = (*Buf)->getBuffer();
   std::string Name = R.Input == "-" ? "<stdin>" : R.Input;
   std::string Result;
+  bool Binary = false;
   try {
     Context Ctx;
     std::unique_ptr<Module> M = parseModule(Text, Ctx, Name);
@@ -212,12 +147,14 @@ int main(int Argc, char **Argv) {
       Reg.parsePipeline(getDefaultPipeline(), PM);
       PM.run(*M);
     }
-    Result = R.GPU.isNVIDIA() ? translateNVIDIA(*M, R) : translateAMD(*M, R);
+    // LLVM IR is the llir stage; --emit says llvm.
+    auto Stages = compileStages(*M, R.Opts, R.Emit == "llvm" ? "llir" : R.Emit);
+    Result = std::move(Stages.back().second.Data);
+    Binary = Stages.back().second.Binary;
   } catch (const CompileError &E) {
     llvm::errs() << formatError(E, Text, Name);
     return 1;
   }
-  bool Binary = R.Emit == "cubin" || R.Emit == "hsaco";
   std::error_code EC;
   llvm::raw_fd_ostream OS(R.Output, EC, Binary ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text);
   if (EC) {

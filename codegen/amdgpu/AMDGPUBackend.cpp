@@ -40,8 +40,8 @@ std::unique_ptr<llvm::Module> parseLLVMIR(llvm::StringRef IR, llvm::LLVMContext 
   return M;
 }
 
-void checkOptionsOrThrow(const AMDGPUOptions &Opts) {
-  std::string Err = checkOptions(Opts);
+void checkOptionsOrThrow(const CompileOptions &Opts) {
+  std::string Err = checkAMDGPUOptions(Opts);
   if (!Err.empty())
     reportError({}, Err);
 }
@@ -70,9 +70,7 @@ void sizeSharedMemory(llvm::Module &M, unsigned Bytes) {
 
 } // namespace
 
-AMDGPUOptions::AMDGPUOptions() { Target::parse("hip:gfx90a", GPU); }
-
-std::string tritium::checkOptions(const AMDGPUOptions &Opts) {
+std::string tritium::checkAMDGPUOptions(const CompileOptions &Opts) {
   if (!Opts.GPU.isAMD())
     return "the AMDGPU backend compiles for hip targets, not " + Opts.GPU.str();
   // A workgroup holds at most 1024 work-items.
@@ -83,10 +81,12 @@ std::string tritium::checkOptions(const AMDGPUOptions &Opts) {
            std::to_string(Opts.GPU.getWarpSize()) + "), got " + std::to_string(Opts.NumWarps);
   if (Opts.WavesPerEU > 10)
     return "waves_per_eu must be at most 10, got " + std::to_string(Opts.WavesPerEU);
+  if (Opts.MaxNReg)
+    return "maxnreg is for cuda targets (hip targets take waves_per_eu)";
   return "";
 }
 
-void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
+void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
@@ -102,7 +102,7 @@ void tritium::runGPUPipeline(Module &M, const AMDGPUOptions &Opts) {
   verifyModuleOrThrow(M);
 }
 
-LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
+LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   llvm::LLVMContext Ctx;
   LoweringOptions LO;
@@ -122,7 +122,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts) {
         F.addFnAttr("amdgpu-waves-per-eu", std::to_string(Opts.WavesPerEU));
   std::string Err = replaceLibdeviceCalls(*LLM);
   if (Err.empty())
-    Err = linkDeviceLibs(*LLM, Opts.GPU, Opts.DeviceLibsPath);
+    Err = linkDeviceLibs(*LLM, Opts.GPU, Opts.LibraryPath);
   if (Err.empty())
     Err = undefinedFunction(*LLM);
   if (!Err.empty())
@@ -152,3 +152,40 @@ std::string tritium::compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU) 
   Errors.throwIfAny("LLVM cannot compile the kernel for " + GPU.getArchName());
   return std::string(Buf.str());
 }
+
+namespace {
+/// The "hip" targets' stages for the stage loop (codegen/Backend.h).
+class AMDGPUBackend : public Backend {
+public:
+  std::vector<std::string> getStages(const CompileOptions &) const override {
+    return {"tgir", "llir", "amdgcn", "hsaco"};
+  }
+  std::string checkOptions(const CompileOptions &Opts) const override {
+    return checkAMDGPUOptions(Opts);
+  }
+  StageOutput runStage(llvm::StringRef Stage, Module &M, llvm::StringRef Input,
+                       const CompileOptions &Opts) const override {
+    StageOutput Out;
+    if (Stage == "tgir") {
+      runAMDGPUPipeline(M, Opts);
+    } else if (Stage == "llir") {
+      LLVMIRResult R = lowerAMDGPUToLLVMIR(M, Opts);
+      Out.Data = std::move(R.IR);
+      Out.Metadata["shared"] = R.SharedBytes; // static LDS: launches pass none
+    } else if (Stage == "amdgcn") {
+      Out.Data = compileToAMDGCN(Input, Opts.GPU);
+    } else {
+      HsacoResult H = assembleHsaco(Input, Opts.GPU);
+      Out.Data = std::move(H.Hsaco);
+      Out.Binary = true;
+      Out.Metadata["n_regs"] = H.VGPRs;
+      Out.Metadata["n_sgprs"] = H.SGPRs;
+      Out.Metadata["scratch"] = H.ScratchBytes;
+      Out.Metadata["n_spills"] = H.ScratchBytes > 0 ? H.ScratchBytes / 4 : 0;
+    }
+    return Out;
+  }
+};
+
+const bool Registered = (registerBackend("hip", std::make_unique<AMDGPUBackend>()), true);
+} // namespace

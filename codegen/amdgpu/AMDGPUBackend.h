@@ -1,12 +1,11 @@
 //===- AMDGPUBackend.h - Tritium IR to an AMD code object --------*- C++ -*-===//
 //
-// The stages of the AMDGPU backend, each usable on its own (the Python
-// compiler runs them one by one so every stage can be dumped and
-// overridden):
+// The stages of the AMDGPU backend (registered for "hip" targets, see
+// codegen/Backend.h), each usable on its own:
 //
-//   tgir    runGPUPipeline: the layout pipeline for wavefronts of the
+//   tgir    runAMDGPUPipeline: the layout pipeline for wavefronts of the
 //           target's size (64 on CDNA, 32 on RDNA)
-//   llir    lowerToLLVMIR: lowering (AMDGPUTargetInfo), the ROCm device
+//   llir    lowerAMDGPUToLLVMIR: lowering (AMDGPUTargetInfo), the ROCm device
 //           libraries linked (ocml, ockl and the oclc controls), optimized
 //   amdgcn  compileToAMDGCN: LLVM's AMDGPU backend, as assembly
 //   hsaco   assembleHsaco: the assembly assembled by LLVM's MC layer and
@@ -32,31 +31,18 @@ namespace tritium {
 
 class Module;
 
-struct AMDGPUOptions {
-  /// An AMD target (ir/Target.h); hip:gfx90a unless set.
-  Target GPU;
-  unsigned NumWarps = 4;
-  /// AMD's occupancy hint: waves per execution unit (0: LLVM decides).
-  unsigned WavesPerEU = 0;
-  bool Debug = false;
-  /// LLVM's default<O3> instead of the backend's short pipeline.
-  bool LLVMO3 = false;
-  /// The folder of ocml.bc and the oclc_*.bc; empty: findDeviceLibs().
-  std::string DeviceLibsPath;
-  AMDGPUOptions();
-};
-
-/// "" if \p Opts can be compiled for, else why not.
-std::string checkOptions(const AMDGPUOptions &Opts);
+/// "" if \p Opts can be compiled for, else why not (a target that is not
+/// AMD's, the wavefront count, an option of cuda's).
+std::string checkAMDGPUOptions(const CompileOptions &Opts);
 
 /// Runs the tgir pipeline on \p M. Throws CompileError.
-void runGPUPipeline(Module &M, const AMDGPUOptions &Opts);
+void runAMDGPUPipeline(Module &M, const CompileOptions &Opts);
 
 /// Lowers layout-level \p M to optimized LLVM IR for Opts.GPU with the
 /// device libraries linked; its shared memory is one LDS array of
 /// SharedBytes (static, so the code object's group segment holds it).
 /// Throws CompileError.
-LLVMIRResult lowerToLLVMIR(Module &M, const AMDGPUOptions &Opts);
+LLVMIRResult lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts);
 
 /// LLVM IR text to AMDGPU assembly for \p GPU. Throws CompileError.
 std::string compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU);

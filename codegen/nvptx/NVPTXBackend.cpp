@@ -49,7 +49,7 @@ std::mutex LastLoweredMutex;
 LoweredModule &LastLowered = *new LoweredModule;
 } // namespace
 
-std::string tritium::checkOptions(const NVPTXOptions &Opts) {
+std::string tritium::checkNVPTXOptions(const CompileOptions &Opts) {
   if (!Opts.GPU.isNVIDIA())
     return "the NVIDIA backend compiles for cuda targets, not " + Opts.GPU.str();
   if (Opts.NumWarps == 0 || Opts.NumWarps > 32 || !llvm::isPowerOf2_32(Opts.NumWarps))
@@ -60,18 +60,20 @@ std::string tritium::checkOptions(const NVPTXOptions &Opts) {
   // PTX allows .maxnreg up to 255; ptxas rounds small values up itself.
   if (Opts.MaxNReg > 255)
     return "maxnreg must be between 1 and 255, got " + std::to_string(Opts.MaxNReg);
+  if (Opts.WavesPerEU)
+    return "waves_per_eu is for hip targets";
   return "";
 }
 
 namespace {
-void checkOptionsOrThrow(const NVPTXOptions &Opts) {
-  std::string Err = checkOptions(Opts);
+void checkOptionsOrThrow(const CompileOptions &Opts) {
+  std::string Err = checkNVPTXOptions(Opts);
   if (!Err.empty())
     reportError({}, Err);
 }
 } // namespace
 
-std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
+std::string tritium::getNVPTXPipeline(const CompileOptions &Opts) {
   // Pipelining needs cp.async (sm_80+): elsewhere a copy is a load and a
   // store, which would only add the ring's shared memory.
   std::optional<unsigned> Stages;
@@ -84,12 +86,12 @@ std::string tritium::getGPUPipeline(const NVPTXOptions &Opts) {
                            Stages, Opts.TMA && Opts.GPU.has(Target::WGMMA));
 }
 
-void tritium::runGPUPipeline(Module &M, const NVPTXOptions &Opts) {
+void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManager PM;
-  R.parsePipeline(getGPUPipeline(Opts), PM);
+  R.parsePipeline(getNVPTXPipeline(Opts), PM);
   PM.run(M);
   // A pass that broke the IR is an error here, not a crash in lowering.
   verifyModuleOrThrow(M);
@@ -122,7 +124,7 @@ void checkModule(Module &M) {
 }
 } // namespace
 
-LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
+LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   checkModule(M);
   auto CtxOwner = std::make_unique<llvm::LLVMContext>();
@@ -139,7 +141,7 @@ LLVMIRResult tritium::lowerToLLVMIR(Module &M, const NVPTXOptions &Opts) {
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
-  std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibdevicePath);
+  std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibraryPath);
   if (!Err.empty())
     reportLinkError(M, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3);
@@ -195,3 +197,46 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU) {
                          GPU.getArchName());
   return PTX;
 }
+
+namespace {
+/// The "cuda" targets' stages for the stage loop (codegen/Backend.h).
+class NVPTXBackend : public Backend {
+public:
+  std::vector<std::string> getStages(const CompileOptions &) const override {
+    return {"tgir", "llir", "ptx", "cubin"};
+  }
+  std::string checkOptions(const CompileOptions &Opts) const override {
+    return checkNVPTXOptions(Opts);
+  }
+  StageOutput runStage(llvm::StringRef Stage, Module &M, llvm::StringRef Input,
+                       const CompileOptions &Opts) const override {
+    StageOutput Out;
+    if (Stage == "tgir") {
+      runNVPTXPipeline(M, Opts);
+    } else if (Stage == "llir") {
+      LLVMIRResult R = lowerNVPTXToLLVMIR(M, Opts);
+      Out.Data = std::move(R.IR);
+      Out.Metadata["shared"] = R.SharedBytes;
+    } else if (Stage == "ptx") {
+      Out.Data = compileToPTX(Input, Opts.GPU);
+      if (llvm::StringRef Line = llvm::StringRef(Out.Data).split(".version ").second;
+          !Line.empty())
+        Out.Metadata["ptx_version"] = Line.split('\n').first.trim().str();
+    } else {
+      std::string Ptxas = Opts.AssemblerPath.empty() ? findPtxas() : Opts.AssemblerPath;
+      if (Ptxas.empty())
+        throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
+      CubinResult C = assembleCubin(Input, Opts.GPU, Ptxas);
+      if (!C.Error.empty())
+        throw CompileError(C.Error);
+      Out.Data = std::move(C.Cubin);
+      Out.Binary = true;
+      Out.Metadata["n_regs"] = C.Registers;
+      Out.Metadata["n_spills"] = std::max(C.SpillStores, 0);
+    }
+    return Out;
+  }
+};
+
+const bool Registered = (registerBackend("cuda", std::make_unique<NVPTXBackend>()), true);
+} // namespace

@@ -44,10 +44,8 @@ using namespace tritium;
 
 // _C.frontend (FrontendBinding.cpp).
 void bindFrontend(py::module_ &M);
-// _C.nvptx (NVPTXBinding.cpp).
-void bindNVPTX(py::module_ &M);
-// _C.amdgpu (AMDGPUBinding.cpp).
-void bindAMDGPU(py::module_ &M);
+// _C.backend_stages, _C.run_stage, _C.nvptx, _C.amdgpu (BackendBinding.cpp).
+void bindBackends(py::module_ &M);
 // _C.runtime (RuntimeBinding.cpp).
 void bindRuntime(py::module_ &M);
 
@@ -225,6 +223,5 @@ PYBIND11_MODULE(_C, M) {
 
   bindFrontend(M);
   bindRuntime(M);
-  bindNVPTX(M);
-  bindAMDGPU(M);
+  bindBackends(M);
 }

@@ -322,7 +322,7 @@ bb0:
 }}
 """)
     with pytest.raises(CompilationError, match="cannot lower '%c = fadd.*operand 0 has the layout"):
-        _C.nvptx.lower_to_llvm_ir(m, 90, 4)
+        _C.run_stage("llir", m, "cuda:90", {"num_warps": 4})
 
 
 

@@ -36,43 +36,46 @@ entry:
 }
 )";
 
-AMDGPUOptions options(const char *GPU) {
-  AMDGPUOptions O;
+CompileOptions options(const char *GPU) {
+  CompileOptions O;
   REQUIRE(Target::parse(GPU, O.GPU).empty());
   return O;
 }
 
-LLVMIRResult lower(const AMDGPUOptions &Opts) {
+LLVMIRResult lower(const CompileOptions &Opts) {
   Context Ctx;
   std::unique_ptr<Module> M = parseModule(Reduce, Ctx);
-  runGPUPipeline(*M, Opts);
-  return lowerToLLVMIR(*M, Opts);
+  runAMDGPUPipeline(*M, Opts);
+  return lowerAMDGPUToLLVMIR(*M, Opts);
 }
 
 bool contains(const std::string &S, const char *Part) { return S.find(Part) != std::string::npos; }
 } // namespace
 
 TEST_CASE("AMDGPU options are checked against the target") {
-  AMDGPUOptions O = options("hip:gfx90a");
-  CHECK(checkOptions(O) == "");
+  CompileOptions O = options("hip:gfx90a");
+  CHECK(checkAMDGPUOptions(O) == "");
   O.NumWarps = 16; // 1024 work-items: the most a workgroup holds
-  CHECK(checkOptions(O) == "");
+  CHECK(checkAMDGPUOptions(O) == "");
   O.NumWarps = 32;
-  CHECK(contains(checkOptions(O), "at most 1024 threads (16 wavefronts of 64), got 32"));
+  CHECK(contains(checkAMDGPUOptions(O), "at most 1024 threads (16 wavefronts of 64), got 32"));
   O = options("hip:gfx1030");
   O.NumWarps = 32; // wave32: 1024 work-items
-  CHECK(checkOptions(O) == "");
+  CHECK(checkAMDGPUOptions(O) == "");
   O.NumWarps = 3;
-  CHECK(contains(checkOptions(O), "num_warps must be a power of 2"));
+  CHECK(contains(checkAMDGPUOptions(O), "num_warps must be a power of 2"));
   O = options("hip:gfx90a");
   O.WavesPerEU = 11;
-  CHECK(checkOptions(O) == "waves_per_eu must be at most 10, got 11");
+  CHECK(checkAMDGPUOptions(O) == "waves_per_eu must be at most 10, got 11");
+  O.WavesPerEU = 0;
+  O.MaxNReg = 64;
+  CHECK(checkAMDGPUOptions(O) == "maxnreg is for cuda targets (hip targets take waves_per_eu)");
   O = options("cuda:90");
-  CHECK(checkOptions(O) == "the AMDGPU backend compiles for hip targets, not cuda:90");
+  CHECK(checkAMDGPUOptions(O) == "the AMDGPU backend compiles for hip targets, not cuda:90");
 }
 
 TEST_CASE("the llir stage sizes the LDS statically and the code object says so") {
-  AMDGPUOptions Opts = options("hip:gfx90a");
+  CompileOptions Opts = options("hip:gfx90a");
   LLVMIRResult R = lower(Opts);
   REQUIRE(R.SharedBytes > 0);
   std::string Global = "@global_smem = internal addrspace(3) global [" +
@@ -108,7 +111,7 @@ TEST_CASE("the llir stage sizes the LDS statically and the code object says so")
 }
 
 TEST_CASE("wave32 targets lay out 32-lane wavefronts") {
-  AMDGPUOptions Opts = options("hip:gfx1030");
+  CompileOptions Opts = options("hip:gfx1030");
   LLVMIRResult R = lower(Opts);
   HsacoResult H = assembleHsaco(compileToAMDGCN(R.IR, Opts.GPU), Opts.GPU);
   CHECK(H.WavefrontSize == 32);

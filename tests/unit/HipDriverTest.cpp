@@ -58,9 +58,10 @@ entry:
 )";
   Context Ctx;
   std::unique_ptr<Module> M = parseModule(IR, Ctx);
-  AMDGPUOptions O;
-  runGPUPipeline(*M, O);
-  LLVMIRResult L = lowerToLLVMIR(*M, O);
+  CompileOptions O;
+  REQUIRE(Target::parse("hip:gfx90a", O.GPU).empty());
+  runAMDGPUPipeline(*M, O);
+  LLVMIRResult L = lowerAMDGPUToLLVMIR(*M, O);
   return assembleHsaco(compileToAMDGCN(L.IR, O.GPU), O.GPU).Hsaco;
 }
 

@@ -228,8 +228,8 @@ entry:
 }
 )",
                                           Ctx);
-  NVPTXOptions Opts;
-  runPipeline(*M, getGPUPipeline(Opts));
+  CompileOptions Opts;
+  runPipeline(*M, getNVPTXPipeline(Opts));
   std::string S = summary(*M);
   CHECK(S.find("%x %max") != std::string::npos);
   CHECK(S.find("barrier %sum") != std::string::npos);

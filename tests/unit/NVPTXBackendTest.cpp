@@ -27,16 +27,16 @@ entry:
 }
 )";
 
-LLVMIRResult lower(const NVPTXOptions &Opts) {
+LLVMIRResult lower(const CompileOptions &Opts) {
   Context Ctx;
   std::unique_ptr<Module> M = parseModule(VectorAdd, Ctx);
-  runGPUPipeline(*M, Opts);
-  return lowerToLLVMIR(*M, Opts);
+  runNVPTXPipeline(*M, Opts);
+  return lowerNVPTXToLLVMIR(*M, Opts);
 }
 } // namespace
 
 TEST_CASE("the ptx stage gives the same PTX from the kept module and from text") {
-  NVPTXOptions Opts;
+  CompileOptions Opts;
   LLVMIRResult R = lower(Opts);
   std::string Kept = compileToPTX(R.IR, Target());   // the module the llir stage kept
   std::string Parsed = compileToPTX(R.IR, Target()); // nothing kept now: parsed

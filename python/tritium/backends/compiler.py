@@ -7,8 +7,10 @@ attributes. Tritium, like Triton 3.6, has none (the attributes are a plain
 dict), so the name is absent.
 """
 
+import functools
 import types
 
+from .. import _C
 from ..compiler.compiler import GPUTarget, make_options, parse_target
 
 __all__ = ["GPUTarget", "BaseBackend"]
@@ -44,3 +46,30 @@ class BaseBackend:
 
     def add_stages(self, stages, options, target):
         raise NotImplementedError
+
+
+class NativeBackend(BaseBackend):
+    """A target compiled by the C++ core (codegen/Backend.h): its stages are
+    the core's, each one call of ``_C.run_stage``; what a stage reports
+    joins the kernel's metadata. A subclass names the target kind and the
+    knobs that join the options (``tool_options``)."""
+
+    def tool_options(self):
+        """The options the knobs decide (libraries, tools, LLVM's pipeline)."""
+        return {}
+
+    def add_stages(self, stages, options, target):
+        opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
+                "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
+                "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
+        gpu = str(target)
+        for stage in _C.backend_stages(gpu, opts):  # ValueError: options it refuses
+            stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
+
+
+def _run_stage(stage, gpu, opts, options, target, value, metadata, _options):
+    out, found = _C.run_stage(stage, value, gpu, opts)
+    metadata.update(found)
+    if stage == "llir":
+        metadata["n_max_threads"] = int(options["num_warps"]) * target.warp_size
+    return out

@@ -1,4 +1,4 @@
-"""The NVIDIA compile stages after ``tir`` (see codegen/nvptx/NVPTXBackend.h):
+"""The NVIDIA compile stages after ``tir`` (codegen/nvptx/NVPTXBackend.h):
 
     tgir   layouts assigned (layout-level Tritium IR)
     llir   LLVM IR, optimized, libdevice linked
@@ -6,8 +6,8 @@
     cubin  ptxas; skipped when no ptxas is found (the driver then JIT-compiles
            the PTX when the kernel is loaded)
 
-Each stage is one call into the C++ core; this module only wires them up and
-records what they report in the kernel's metadata.
+The stages are the C++ core's (NativeBackend); this module says which knobs
+join their options and the cache key.
 """
 
 import os
@@ -15,7 +15,7 @@ import os
 from .. import knobs
 from .._C import nvptx as _nvptx
 from ..compiler import compiler as _compiler
-from .compiler import BaseBackend
+from .compiler import NativeBackend
 
 
 def _ptxas():
@@ -25,7 +25,7 @@ def _ptxas():
     return _nvptx.find_ptxas()
 
 
-class CudaBackend(BaseBackend):
+class CudaBackend(NativeBackend):
     kind = "cuda"
     binary_ext = "cubin"
 
@@ -36,50 +36,14 @@ class CudaBackend(BaseBackend):
         return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
                 + (" tma" if knobs.nvidia.tma else ""))
 
+    def tool_options(self):
+        return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),
+                "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas()}
+
     def add_stages(self, stages, options, target):
-        gpu = str(target)  # the C++ stages read the target description from it
-        num_warps = int(options["num_warps"])
-        debug = bool(options["debug"])
-        maxnreg = options["maxnreg"] or 0
-        num_stages = int(options["num_stages"])
-
-        def tgir(module, metadata, opts):
-            _nvptx.run_gpu_pipeline(module, gpu, num_warps, debug, num_stages,
-                                    tma=bool(knobs.nvidia.tma))
-            return module
-
-        def llir(module, metadata, opts):
-            ir, shared = _nvptx.lower_to_llvm_ir(module, gpu, num_warps, debug,
-                                                 llvm_o3=bool(knobs.compilation.llvm_o3),
-                                                 libdevice=knobs.nvidia.libdevice_path or "",
-                                                 maxnreg=maxnreg)
-            metadata["shared"] = shared
-            metadata["n_max_threads"] = num_warps * target.warp_size
-            return ir
-
-        def ptx(llir_text, metadata, opts):
-            text = _nvptx.compile_to_ptx(llir_text, gpu)
-            metadata["ptx_version"] = _ptx_version(text)
-            return text
-
-        stages["tgir"] = tgir
-        stages["llir"] = llir
-        stages["ptx"] = ptx
-        ptxas = _ptxas()
-        if ptxas:
-            def cubin(ptx_text, metadata, opts):
-                res = _nvptx.assemble_cubin(ptx_text, gpu, ptxas)
-                metadata["n_regs"] = res["registers"]
-                metadata["n_spills"] = max(res["spill_stores"], 0)
-                return res["cubin"]
-            stages["cubin"] = cubin
-
-
-def _ptx_version(text):
-    for line in text.splitlines():
-        if line.startswith(".version "):
-            return line.split()[1]
-    return None
+        super().add_stages(stages, options, target)
+        if not _ptxas():
+            del stages["cubin"]
 
 
 _compiler.STAGE_PARSERS["tgir"] = lambda text: _compiler.parse_verified(text, "<override>")

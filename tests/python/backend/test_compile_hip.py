@@ -175,7 +175,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %p) {
     with pytest.raises(tritium.CompilationError,
                        match=r"LLVM cannot compile the kernel for gfx90a: local memory \(100000\) "
                              r"exceeds limit \(65536\) in function 'k'"):
-        amdgpu.compile_to_amdgcn(ir, "hip:gfx90a")
+        tritium._C.run_stage("amdgcn", ir, "hip:gfx90a")
 
 
 def _kernel_calling_ocml():
