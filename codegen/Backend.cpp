@@ -24,8 +24,7 @@ void tritium::registerBackend(llvm::StringRef Kind, std::unique_ptr<Backend> B) 
 }
 
 const Backend *tritium::getBackend(const Target &GPU) {
-  std::string Text = GPU.str();
-  auto It = registry().find(llvm::StringRef(Text).split(':').first);
+  auto It = registry().find(GPU.getKind());
   return It == registry().end() ? nullptr : It->second.get();
 }
 

@@ -47,6 +47,14 @@ struct CompileOptions {
   /// hip: waves per execution unit, an occupancy hint; 0: LLVM decides.
   unsigned WavesPerEU = 0;
   bool Debug = false;
+  /// The verifier after every pass of tgir (a pass that breaks the IR is
+  /// named); debug does it too, and so do debug builds (the tests turn it
+  /// on: TRITIUM_VERIFY_EACH).
+#ifdef TRITIUM_DEBUG_BUILD
+  bool VerifyEach = true;
+#else
+  bool VerifyEach = false;
+#endif
   /// LLVM's default<O3> instead of the backends' short pipeline.
   bool LLVMO3 = false;
   /// cuda sm_90a: descriptor loads through TMA.
@@ -88,8 +96,9 @@ public:
                                const CompileOptions &Opts) const = 0;
 };
 
-/// Registers \p B for targets of \p Kind (what Target::str() starts with:
-/// "cuda", "hip"). A target's folder does it once, from a static object.
+/// Registers \p B for targets of \p Kind (Target::getKind(): "cuda",
+/// "hip", or a kind the folder registered with Target::registerKind). A
+/// target's folder does it once, from a static object.
 void registerBackend(llvm::StringRef Kind, std::unique_ptr<Backend> B);
 
 /// The backend of \p GPU's kind, or null if no folder registered one.

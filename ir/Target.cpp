@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace tritium;
 
@@ -48,6 +49,12 @@ std::string nvidiaList() {
   for (const NVIDIAArch &A : NVIDIAArchs)
     S += (S.empty() ? "" : ", ") + std::to_string(A.Number);
   return S + ", 90a";
+}
+
+/// The kinds registerKind made: kind -> (warp size, shared bytes).
+llvm::StringMap<std::pair<unsigned, unsigned>> &otherKinds() {
+  static llvm::StringMap<std::pair<unsigned, unsigned>> Kinds;
+  return Kinds;
 }
 
 std::string amdList() {
@@ -109,15 +116,37 @@ std::string Target::parse(llvm::StringRef Text, Target &Out) {
     R.PTXVersion = 0;
     R.Features = A->Features;
     R.MaxSharedBytes = 64 * 1024;
+  } else if (auto It = otherKinds().find(T.split(':').first); It != otherKinds().end()) {
+    R.V = Vendor::Other;
+    R.Kind = It->first().str();
+    R.ArchName = T.split(':').second.str();
+    R.Number = 0;
+    R.WarpSize = It->second.first;
+    R.PTXVersion = 0;
+    R.Features = 0;
+    R.MaxSharedBytes = It->second.second;
   } else {
+    std::string Others;
+    for (const auto &K : otherKinds())
+      Others += ", " + K.first().str() + ":<arch>";
     return "unknown target '" + Text.str() + "': expected cuda:<cc> (one of " + nvidiaList() +
-           ") or hip:<gfx> (one of " + amdList() + ")";
+           ") or hip:<gfx> (one of " + amdList() + ")" + Others;
   }
   Out = std::move(R);
   return "";
 }
 
+void Target::registerKind(llvm::StringRef Kind, unsigned WarpSize, unsigned MaxSharedBytes) {
+  otherKinds()[Kind] = {WarpSize, MaxSharedBytes};
+}
+
+std::string Target::getKind() const {
+  return V == Vendor::NVIDIA ? "cuda" : V == Vendor::AMD ? "hip" : Kind;
+}
+
 std::string Target::str() const {
+  if (V == Vendor::Other)
+    return Kind + (ArchName.empty() ? "" : ":" + ArchName);
   if (V == Vendor::AMD)
     return "hip:" + ArchName;
   return "cuda:" + std::to_string(Number) + (ArchSpecific ? "a" : "");

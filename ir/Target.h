@@ -23,7 +23,8 @@ namespace tritium {
 
 class Target {
 public:
-  enum class Vendor { NVIDIA, AMD };
+  /// Other: a kind registered by a target's folder (registerKind).
+  enum class Vendor { NVIDIA, AMD, Other };
 
   /// What the compiler may use (a bit each).
   enum Feature : uint32_t {
@@ -47,8 +48,15 @@ public:
   /// Reads a target as users write it (see the file comment). Returns "" and
   /// sets \p Out, or says what is wrong and lists what is accepted.
   static std::string parse(llvm::StringRef Text, Target &Out);
+  /// Makes `<Kind>:<arch>` (any architecture name) and `<Kind>` targets of a
+  /// vendor Other with \p WarpSize lanes, \p MaxSharedBytes of shared
+  /// memory and no features: a target that a new folder of codegen/ brings
+  /// (its Backend registered for the same kind).
+  static void registerKind(llvm::StringRef Kind, unsigned WarpSize, unsigned MaxSharedBytes);
 
   Vendor getVendor() const { return V; }
+  /// What str() starts with: "cuda", "hip", or a registered kind.
+  std::string getKind() const;
   bool isNVIDIA() const { return V == Vendor::NVIDIA; }
   bool isAMD() const { return V == Vendor::AMD; }
   /// The architecture as the hardware names it: "sm_90a", "gfx90a".
@@ -75,6 +83,7 @@ public:
 
 private:
   Vendor V = Vendor::NVIDIA;
+  std::string Kind; ///< Vendor Other's
   std::string ArchName;
   unsigned Number = 0;
   bool ArchSpecific = false;

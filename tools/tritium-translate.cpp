@@ -3,7 +3,7 @@
 //   tritium-translate FILE [--target cuda:90|hip:gfx90a] [--emit STAGE]
 //                     [--num-warps N] [--num-stages N] [--maxnreg N]
 //                     [--waves-per-eu N]
-//                     [--passes] [--debug] [-o OUT]
+//                     [--passes] [--debug] [--verify-each] [-o OUT]
 //
 // Parses FILE (Tritium IR), optionally runs the machine-independent default
 // pipeline (--passes), then the target's stages up to the one asked for, and
@@ -32,7 +32,7 @@ namespace {
 const char *Usage = "usage: tritium-translate FILE [--target cuda:NN|hip:gfxNNN] "
                     "[--emit tgir|llvm|ptx|cubin|amdgcn|hsaco] [--num-warps N] [--num-stages N] "
                     "[--maxnreg N] "
-                    "[--waves-per-eu N] [--passes] [--debug] [-o OUT]\n";
+                    "[--waves-per-eu N] [--passes] [--debug] [--verify-each] [-o OUT]\n";
 
 /// A bad command line: what is wrong, then the usage line; exit status 2.
 int badUsage(const llvm::Twine &Why) {
@@ -60,6 +60,7 @@ struct Request {
 std::string checkRequest(Request &R) {
   R.Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
   R.Opts.TMA = isOn("TRITIUM_TMA");        // knobs.nvidia.tma
+  R.Opts.VerifyEach |= isOn("TRITIUM_VERIFY_EACH"); // knobs.compilation.verify_each
   const Backend *B = getBackend(R.Opts.GPU);
   if (!B)
     return "no backend compiles for " + R.Opts.GPU.str();
@@ -107,6 +108,8 @@ int main(int Argc, char **Argv) {
       R.RunPasses = true;
     } else if (A == "--debug") {
       R.Opts.Debug = true;
+    } else if (A == "--verify-each") {
+      R.Opts.VerifyEach = true;
     } else if (A == "-o") {
       R.Output = Argv[++I];
     } else if (!A.startswith("-") || A == "-") {
@@ -143,7 +146,9 @@ int main(int Argc, char **Argv) {
     if (R.RunPasses) {
       PassRegistry &Reg = PassRegistry::global();
       registerAllPasses(Reg);
-      PassManager PM;
+      PassManagerOptions PMO;
+      PMO.VerifyEach |= R.Opts.VerifyEach;
+      PassManager PM(std::move(PMO));
       Reg.parsePipeline(getDefaultPipeline(), PM);
       PM.run(*M);
     }

@@ -90,7 +90,9 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
-  PassManager PM;
+  PassManagerOptions PMO;
+  PMO.VerifyEach |= Opts.VerifyEach || Opts.Debug;
+  PassManager PM(std::move(PMO));
   // MFMA where both of Triton's CDNA targets have it: gfx90a and gfx940
   // (gfx908 lacks the bf16 instructions; RDNA has none).
   llvm::StringRef Arch = Opts.GPU.getArchName();

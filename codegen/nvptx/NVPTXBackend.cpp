@@ -90,7 +90,9 @@ void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
-  PassManager PM;
+  PassManagerOptions PMO;
+  PMO.VerifyEach |= Opts.VerifyEach || Opts.Debug;
+  PassManager PM(std::move(PMO));
   R.parsePipeline(getNVPTXPipeline(Opts), PM);
   PM.run(M);
   // A pass that broke the IR is an error here, not a crash in lowering.

@@ -10,7 +10,7 @@
 // returns it), else the text (or bytes) of the stage before; the metadata
 // are the names of the compiled kernel's ("shared", "n_regs", ...).
 // `options` is a dict: num_warps, num_stages, maxnreg, waves_per_eu, debug,
-// llvm_o3, tma, library_path, assembler_path (each optional). Options a
+// verify_each, llvm_o3, tma, library_path, assembler_path (each optional). Options a
 // target refuses raise ValueError. The stages that only run LLVM, ptxas or
 // LLD release the GIL.
 //
@@ -24,6 +24,7 @@
 
 #include "codegen/Backend.h"
 #include "codegen/amdgpu/AMDGPUBackend.h"
+#include "codegen/amdgpu/AMDGPUDeviceLibs.h"
 #include "codegen/nvptx/PTXEmitter.h"
 #include "ir/Diagnostics.h"
 
@@ -74,6 +75,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Count("maxnreg", O.MaxNReg);
   Count("waves_per_eu", O.WavesPerEU);
   Flag("debug", O.Debug);
+  Flag("verify_each", O.VerifyEach);
   Flag("llvm_o3", O.LLVMO3);
   Flag("tma", O.TMA);
   Text("library_path", O.LibraryPath);

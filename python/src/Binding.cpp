@@ -205,7 +205,7 @@ PYBIND11_MODULE(_C, M) {
         if (!Err.empty())
           throw py::value_error(Err);
         py::dict D;
-        D["backend"] = T.isNVIDIA() ? "cuda" : "hip";
+        D["backend"] = T.getKind();
         D["arch"] = T.isNVIDIA() ? py::object(py::int_(T.getNumber()))
                                  : py::object(py::str(T.getArchName()));
         D["warp_size"] = T.getWarpSize();

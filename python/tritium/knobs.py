@@ -259,6 +259,9 @@ class compilation_knobs(base_knobs):
     llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
                     "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
                     "pipeline (both targets).")
+    verify_each = _Knob("TRITIUM_VERIFY_EACH", False, "bool",
+                        "Verify the IR after every pass of the tir and tgir stages (a pass "
+                        "that breaks it is named); debug kernels always do. The tests set it.")
 
 
 class runtime_knobs(base_knobs):

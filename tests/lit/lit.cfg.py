@@ -16,6 +16,8 @@ config.substitutions.append(("tritium-opt", os.path.join(config.tritium_tools_di
 config.substitutions.append(("tritium-translate", os.path.join(config.tritium_tools_dir, "tritium-translate")))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append((r"\bnot\b", config.llvm_not))
+# Every pass of tritium-translate's pipelines is followed by the verifier.
+config.environment["TRITIUM_VERIFY_EACH"] = "1"
 
 # ptxas, found the way tritium-translate finds it (codegen/nvptx/PTXEmitter.cpp):
 # tests that assemble to a cubin say `REQUIRES: ptxas`.

@@ -14,6 +14,10 @@ import sys
 
 import pytest
 
+# Every pass of the tir and tgir stages is followed by the verifier in the
+# tests (knobs.compilation.verify_each): a pass that breaks the IR is named.
+os.environ.setdefault("TRITIUM_VERIFY_EACH", "1")
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _IN_TREE = os.path.join(REPO, "python")
 if glob.glob(os.path.join(_IN_TREE, "tritium", "_C*.so")):

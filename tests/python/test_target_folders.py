@@ -86,3 +86,20 @@ def test_the_checks_see_what_they_forbid():
               "virtual llvm::Value *threadId(llvm::IRBuilder<> &B) const = 0;\n")
     assert virtual_hooks(header) == ["wgmmaWait", "threadId"]
     assert VENDOR_HOOK.search("wgmmaWait") and not VENDOR_HOOK.search("threadId")
+
+
+def test_the_toy_target_is_a_folder_and_nothing_else():
+    """tests/toytarget/ registers a target kind, a TargetInfo and a Backend
+    (doctest ToyTargetTest compiles the vector add through it); no source
+    outside that folder names it."""
+    folder = os.path.join(ROOT, "tests", "toytarget")
+    assert sorted(os.listdir(folder)) == ["ToyTarget.cpp", "ToyTargetTest.cpp"]
+    named = []
+    for top in ("ir", "frontend", "analysis", "codegen", "runtime", "python", "tools"):
+        for dirpath, _, files in os.walk(os.path.join(ROOT, top)):
+            for name in files:
+                if name.endswith((".cpp", ".h", ".py", ".txt")):
+                    with open(os.path.join(dirpath, name), errors="replace") as f:
+                        if re.search(r"\btoy\b", f.read(), re.IGNORECASE):
+                            named.append(os.path.relpath(os.path.join(dirpath, name), ROOT))
+    assert not named

@@ -114,3 +114,18 @@ TEST_CASE("options and stages a target lacks are errors") {
                        "maxnreg is for cuda targets (hip targets take waves_per_eu)",
                        CompileError);
 }
+
+TEST_CASE("the verifier may follow every pass of tgir; debug builds always do") {
+  Context Ctx;
+  std::unique_ptr<Module> M = parseModule(Copy, Ctx), N = parseModule(Copy, Ctx);
+  CompileOptions O = options("cuda:90a");
+  O.VerifyEach = false;
+  std::string Plain = compileStages(*M, O, "tgir")[0].second.Data;
+  O.VerifyEach = true;
+  CHECK(compileStages(*N, O, "tgir")[0].second.Data == Plain);
+#ifdef TRITIUM_DEBUG_BUILD
+  CHECK(CompileOptions().VerifyEach);
+#else
+  CHECK_FALSE(CompileOptions().VerifyEach);
+#endif
+}

@@ -10,7 +10,7 @@ dict), so the name is absent.
 import functools
 import types
 
-from .. import _C
+from .. import _C, knobs
 from ..compiler.compiler import GPUTarget, make_options, parse_target
 
 __all__ = ["GPUTarget", "BaseBackend"]
@@ -61,6 +61,7 @@ class NativeBackend(BaseBackend):
     def add_stages(self, stages, options, target):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
+                "verify_each": bool(knobs.compilation.verify_each),
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
         for stage in _C.backend_stages(gpu, opts):  # ValueError: options it refuses

@@ -452,7 +452,7 @@ def _make_tir_stage(name, timings):
         passes = tir_pipeline()
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
-        verify_each = bool(options.get("debug"))
+        verify_each = bool(options.get("debug") or knobs.compilation.verify_each)
         if _wants_dump(knobs.compilation.print_ir, name):
             out = sys.stderr
             for p in passes:

@@ -275,3 +275,29 @@ def test_num_warps_not_a_power_of_2_is_also_an_assertion_error():
         compiler.make_options(compiler.parse_target("cuda:90"), {"num_warps": 3})
     with pytest.raises(ValueError, match="must be a power of 2"):
         compiler.make_options(compiler.parse_target("cuda:90"), {"num_warps": 6})
+
+
+def test_verify_each_reaches_both_pipelines(monkeypatch):
+    """knobs.compilation.verify_each (on in these tests, conftest.py) asks the
+    tir stage and the target's tgir for the verifier after every pass."""
+    import tritium
+    from tritium.backends.cuda import CudaBackend
+    seen = []
+
+    class Recording:
+        def __init__(self, module):
+            self.module = module
+
+        def run_passes(self, pipeline, verify_each):
+            seen.append(verify_each)
+            return self.module.run_passes(pipeline, verify_each)
+
+    for on in (True, False):
+        monkeypatch.setattr(tritium.knobs.compilation, "verify_each", on)
+        options = compiler.make_options(parse_target("cuda:80"), {})
+        stages = {"tir": compiler._make_tir_stage("k", {})}
+        CudaBackend().add_stages(stages, options, parse_target("cuda:80"))
+        assert stages["tgir"].args[2]["verify_each"] is on
+        module = tritium._C.parse_module("kernel @k() {\nbb0:\n  ret\n}\n")
+        stages["tir"](Recording(module), {}, options)
+    assert seen == [True, False]
