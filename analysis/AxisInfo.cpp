@@ -447,7 +447,7 @@ int64_t AxisInfoAnalysis::getPtrVectorWidth(const Value *Ptr, unsigned Dim) cons
   if (Dim >= I.getRank())
     return 1;
   auto *PT = llvm::dyn_cast<PointerType>(Ptr->getType()->getScalarType());
-  int64_t Bytes = PT ? std::max(1u, PT->getPointee()->getScalarSizeInBits() / 8) : 1;
+  int64_t Bytes = PT ? PT->getPointee()->getScalarSizeInBytes() : 1;
   return std::max<int64_t>(
       1, std::min(I.Contiguity[Dim], I.Divisibility[Dim] / Bytes));
 }
@@ -576,7 +576,7 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
     return addLike(Op(0), Op(1), /*IsSub=*/true, 1);
   case Opcode::GetElementPtr: {
     auto *PT = llvm::cast<PointerType>(T->getScalarType());
-    int64_t Bytes = std::max(1u, PT->getPointee()->getScalarSizeInBits() / 8);
+    int64_t Bytes = PT->getPointee()->getScalarSizeInBytes();
     return addLike(Op(0), Op(1), /*IsSub=*/false, Bytes);
   }
   case Opcode::Mul:

@@ -1,8 +1,7 @@
 //===- LayoutRules.cpp - How layouts flow through instructions ------------===//
 
 #include "analysis/LayoutRules.h"
-#include "analysis/MFMALayouts.h"
-#include "analysis/WGMMALayouts.h"
+#include "analysis/MatrixCores.h"
 #include "analysis/AxisInfo.h"
 #include "ir/Instructions.h"
 
@@ -134,7 +133,7 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
   llvm::SmallVector<unsigned, 4> Order = accessOrder(Ptr, AI);
   unsigned Fast = Order[0];
   auto *PT = llvm::cast<PointerType>(Ptr->getType()->getScalarType());
-  int64_t ElemBytes = std::max(1u, PT->getPointee()->getScalarSizeInBits() / 8);
+  int64_t ElemBytes = PT->getPointee()->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   int64_t PerThread = std::min<int64_t>(16 / ElemBytes, AI.getPtrVectorWidth(Ptr, Fast));
   // Don't give one thread more than its share: every thread should access.
@@ -154,7 +153,7 @@ LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptio
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
   for (unsigned D = Shape.size(); D-- > 0;)
     Order.push_back(D);
-  int64_t Bytes = std::max(1u, Block->getScalarSizeInBits() / 8);
+  int64_t Bytes = Block->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   int64_t PerThread = std::min({16 / Bytes, Shape.back(),
                                 std::max<int64_t>(1, Block->getNumElements() / Threads)});
@@ -181,16 +180,10 @@ LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
 }
 
 LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opts) {
-  llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
-  if (Opts.MMA && Opts.WarpSize == 32 && isMMACandidate(Dot))
-    return mmaAccumulatorLayout(Shape, isChainedDot(Dot) ||
-                                               (Opts.WGMMA && isWGMMACandidate(Dot, Opts.NumWarps))
-                                           ? mmaWarpsAlongM(Shape, Opts.NumWarps)
-                                           : mmaWarps(Shape, Opts.NumWarps));
-  if (Opts.MFMA && Opts.WarpSize == 64)
-    if (std::optional<MFMAConfig> C = chooseMFMA(Dot, Opts.NumWarps))
-      return mfmaAccumulatorLayout(Shape, *C);
-  return fmaDotLayout(Shape, Opts);
+  if (Opts.Cores)
+    if (std::optional<LinearLayout> L = Opts.Cores->accumulatorLayout(Dot, Opts))
+      return *L;
+  return fmaDotLayout(Dot.getResult(0)->getType()->getShape(), Opts);
 }
 
 LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
@@ -315,23 +308,15 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
       return Result;
     return std::nullopt;
   case Opcode::Dot: {
-    // The accumulator is in the result's layout. An mma.sync dot takes A
-    // and B in its operand layouts; the FMA dot reads them through shared
-    // memory, whatever their layouts.
+    // The accumulator is in the result's layout. A dot on matrix units
+    // (the result's layout says whose) takes A and B in their operand
+    // layouts; the FMA dot reads them through shared memory, whatever their
+    // layouts.
     if (K == 2)
       return Result;
-    llvm::ArrayRef<int64_t> Shape = I.getResult(0)->getType()->getShape();
-    if (std::optional<MMAInstr> X = mmaInstrOf(I))
-      if (std::optional<MMAWarps> W = matchMMAAccumulator(Result, Shape))
-        return mmaOperandLayout(K, Op->getType()->getShape(), Shape, *W, X->KWidth);
-    if (Result.hasInDim(kWarp) && Result.getInDimSizeLog2(kLane) == 6)
-      if (std::optional<MFMAConfig> C = chooseMFMA(I, unsigned(Result.getInDimSize(kWarp)))) {
-        MFMAConfig Plain = *C;
-        Plain.Transposed = false;
-        if (Result == mfmaAccumulatorLayout(Shape, *C) ||
-            Result == mfmaAccumulatorLayout(Shape, Plain))
-          return mfmaOperandLayout(K, Op->getType()->getShape(), Shape, *C);
-      }
+    for (const MatrixCores *C : allMatrixCores())
+      if (std::optional<LinearLayout> L = C->operandLayout(I, K, Result))
+        return L;
     return std::nullopt;
   }
   case Opcode::ExpandDims:
@@ -486,30 +471,6 @@ LinearLayout tritium::projectLayout(const LinearLayout &L,
     Ins.push_back(std::move(N));
   }
   return LinearLayout(Ins, outsFor(SrcShape));
-}
-
-std::optional<llvm::SmallVector<int32_t, 16>>
-tritium::registerMapping(const LinearLayout &Src, const LinearLayout &Dst) {
-  if (Src.getOutDims() != Dst.getOutDims())
-    return std::nullopt;
-  for (const char *Dim : {kLane, kWarp})
-    if (Src.getBases(Dim) != Dst.getBases(Dim))
-      return std::nullopt;
-  llvm::ArrayRef<Basis> Regs = Dst.getBases(kRegister);
-  unsigned Rank = Dst.getOutDims().size();
-  llvm::SmallVector<int32_t, 16> Map;
-  for (uint32_t R = 0; R < (1u << Regs.size()); ++R) {
-    Basis Coord(Rank, 0);
-    for (unsigned B = 0; B < Regs.size(); ++B)
-      if (R >> B & 1)
-        for (unsigned D = 0; D < Rank; ++D)
-          Coord[D] ^= Regs[B][D];
-    std::optional<int32_t> From = Src.findInput(kRegister, Coord);
-    if (!From)
-      return std::nullopt;
-    Map.push_back(*From);
-  }
-  return Map;
 }
 
 bool tritium::isRematerializable(const Instruction &I) {

@@ -24,17 +24,15 @@ class AxisInfoAnalysis;
 class Instruction;
 class Value;
 
+class MatrixCores;
+
 /// What the layout passes need to know about the target.
 struct LayoutOptions {
   unsigned NumWarps = 4;
   unsigned WarpSize = 32;
-  /// Dots that fit go to NVIDIA's mma.sync (analysis/MMALayouts.h).
-  bool MMA = false;
-  /// Dots that fit go to AMD's MFMA (analysis/MFMALayouts.h; wave64).
-  bool MFMA = false;
-  /// Dots that fit Hopper's wgmma (analysis/WGMMALayouts.h) take mma.sync's
-  /// accumulator layout with every warp along M, wgmma's (sm_90a).
-  bool WGMMA = false;
+  /// The target's matrix units (analysis/MatrixCores.h): the dots that fit
+  /// them take their layouts; null: every dot is the FMA dot.
+  const MatrixCores *Cores = nullptr;
 };
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis
@@ -72,8 +70,8 @@ LinearLayout scalarLayout(const LayoutOptions &Opts);
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                           const LayoutOptions &Opts);
 
-/// The result layout of \p Dot: mma.sync's or MFMA's accumulator where
-/// the target has them and the dot fits, else fmaDotLayout.
+/// The result layout of \p Dot: the accumulator of Opts.Cores where the
+/// dot fits them, else fmaDotLayout.
 LinearLayout dotLayout(const Instruction &Dot, const LayoutOptions &Opts);
 
 /// \p L restricted to a block of \p SrcShape broadcast into it: dimensions
@@ -100,17 +98,6 @@ std::optional<LinearLayout> requiredOperandLayout(const Instruction &I,
 /// every register: what each register of a broadcast's result holds, seen
 /// in its source's coordinates.
 LinearLayout projectLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape);
-
-/// When the same lane and warp hold the same elements in both layouts, the
-/// register of \p Src holding each register of \p Dst (both layouts over
-/// the same tensor shape); nullopt when data has to cross threads.
-std::optional<llvm::SmallVector<int32_t, 16>>
-registerMapping(const LinearLayout &Src, const LinearLayout &Dst);
-
-/// Number of registers a thread uses for a value in layout \p L.
-inline unsigned getNumRegisters(const LinearLayout &L) {
-  return 1u << L.getInDimSizeLog2(kRegister);
-}
 
 /// Whether \p I is cheap enough to recompute in another layout instead of
 /// converting its result (make_range, splat, constant, undef).

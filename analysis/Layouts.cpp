@@ -140,3 +140,27 @@ LinearLayout tritium::expandDimsLayout(const LinearLayout &L, unsigned Dim) {
   }
   return LinearLayout(Ins, Outs);
 }
+
+std::optional<llvm::SmallVector<int32_t, 16>>
+tritium::registerMapping(const LinearLayout &Src, const LinearLayout &Dst) {
+  if (Src.getOutDims() != Dst.getOutDims())
+    return std::nullopt;
+  for (const char *Dim : {kLane, kWarp})
+    if (Src.getBases(Dim) != Dst.getBases(Dim))
+      return std::nullopt;
+  llvm::ArrayRef<LinearLayout::Basis> Regs = Dst.getBases(kRegister);
+  unsigned Rank = Dst.getOutDims().size();
+  llvm::SmallVector<int32_t, 16> Map;
+  for (uint32_t R = 0; R < (1u << Regs.size()); ++R) {
+    LinearLayout::Basis Coord(Rank, 0);
+    for (unsigned B = 0; B < Regs.size(); ++B)
+      if (R >> B & 1)
+        for (unsigned D = 0; D < Rank; ++D)
+          Coord[D] ^= Regs[B][D];
+    std::optional<int32_t> From = Src.findInput(kRegister, Coord);
+    if (!From)
+      return std::nullopt;
+    Map.push_back(*From);
+  }
+  return Map;
+}

@@ -10,6 +10,8 @@
 
 #include "ir/LinearLayout.h"
 
+#include <optional>
+
 namespace tritium {
 
 /// Names of the hardware dimensions.
@@ -51,6 +53,17 @@ LinearLayout sliceLayout(const LinearLayout &Parent, unsigned Dim);
 LinearLayout expandDimsLayout(const LinearLayout &L, unsigned Dim);
 
 /// The rank of the tensor a layout describes.
+/// When the same lane and warp hold the same elements in both layouts, the
+/// register of \p Src holding each register of \p Dst (both layouts over
+/// the same tensor shape); nullopt when data has to cross threads.
+std::optional<llvm::SmallVector<int32_t, 16>>
+registerMapping(const LinearLayout &Src, const LinearLayout &Dst);
+
+/// Number of registers a thread uses for a value in layout \p L.
+inline unsigned getNumRegisters(const LinearLayout &L) {
+  return 1u << L.getInDimSizeLog2(kRegister);
+}
+
 inline unsigned getRank(const LinearLayout &L) { return L.getOutDims().size(); }
 
 } // namespace tritium

@@ -47,7 +47,7 @@ LinearLayout make(llvm::SmallVector<Basis, 8> Regs, llvm::SmallVector<Basis, 8> 
 } // namespace
 
 unsigned tritium::mfmaLoadWidth(const Type *Elem) {
-  return 16 / std::max(1u, Elem->getScalarSizeInBits() / 8);
+  return 16 / Elem->getScalarSizeInBytes();
 }
 
 unsigned tritium::mfmaTileFor(int64_t M, int64_t N, int64_t K, unsigned W) {

@@ -83,10 +83,6 @@ std::optional<MFMAConfig> chooseMFMA(const Instruction &Dot, unsigned NumWarps);
 std::optional<MFMAConfig> matchMFMADot(const Instruction &Dot);
 inline bool isMFMADot(const Instruction &Dot) { return matchMFMADot(Dot).has_value(); }
 
-/// A dot on matrix cores of either vendor: its operands arrive in registers
-/// in the instruction's layouts (stage-dot-operands brings them there).
-inline bool isMatrixCoreDot(const Instruction &Dot) { return isMMADot(Dot) || isMFMADot(Dot); }
-
 } // namespace tritium
 
 #endif // TRITIUM_ANALYSIS_MFMALAYOUTS_H

@@ -7,8 +7,8 @@
 
 #include "analysis/SharedMemory.h"
 #include "analysis/LoopInfo.h"
-#include "analysis/MFMALayouts.h"
-#include "analysis/LayoutRules.h"
+#include "analysis/MatrixCores.h"
+#include "analysis/Layouts.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
 #include "ir/Instructions.h"
@@ -27,10 +27,6 @@ char SharedMemoryAllocation::ID;
 //===----------------------------------------------------------------------===//
 // Scratch sizes (in the terms of codegen/lowering/Lower*.cpp)
 //===----------------------------------------------------------------------===//
-
-unsigned tritium::getSharedElementBytes(Type *T) {
-  return std::max(1u, T->getScalarSizeInBits() / 8);
-}
 
 const Value &tritium::stripMemDescViews(const Value &MemDesc) {
   const Value *V = &MemDesc;
@@ -67,7 +63,7 @@ const LinearLayout *operandLayout(const Instruction &I) {
 unsigned operandElementBytes(const Instruction &I) {
   unsigned Bytes = 0;
   for (Value *Op : I.getOperands())
-    Bytes += getSharedElementBytes(Op->getType());
+    Bytes += Op->getType()->getScalarSizeInBytes();
   return Bytes;
 }
 
@@ -82,7 +78,7 @@ unsigned scratchAlignment(const Instruction &I) {
   case Opcode::Scan: {
     unsigned Align = I.getFamily() == OpFamily::ArgMinMax ? 4 : 1;
     for (Value *Op : I.getOperands())
-      Align = std::max(Align, getSharedElementBytes(Op->getType()));
+      Align = std::max(Align, Op->getType()->getScalarSizeInBytes());
     return unsigned(llvm::PowerOf2Ceil(Align));
   }
   case Opcode::AtomicRMW:
@@ -118,12 +114,12 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (Src && !conversionNeedsSharedMemory(*Src, *I.getLayout()))
       return 0;
     Type *T = I.getResult()->getType();
-    return unsigned(T->getNumElements()) * getSharedElementBytes(T);
+    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
   }
   case Opcode::Gather: {
     // LowerShape.cpp: the source, every element at its row-major offset.
     Type *T = I.getOperand(0)->getType();
-    return unsigned(T->getNumElements()) * getSharedElementBytes(T);
+    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
   }
   case Opcode::Scan: {
     // LowerScan.cpp: scans along lanes or warps go through shared memory,
@@ -158,7 +154,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     // One region per tuple member, each starting 8-byte aligned.
     unsigned Total = 0;
     for (Value *Op : I.getOperands())
-      Total += unsigned(llvm::alignTo(Slots * getSharedElementBytes(Op->getType()), 8));
+      Total += unsigned(llvm::alignTo(Slots * Op->getType()->getScalarSizeInBytes(), 8));
     if (I.getFamily() == OpFamily::ArgMinMax)
       Total += unsigned(llvm::alignTo(Slots * 4, 8)); // the i32 index
     return Total;
@@ -169,9 +165,9 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
       return 0;
     // LowerDot.cpp's FMA dot: A, then B at the next 16-byte boundary.
     Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
-    unsigned ABytes = unsigned(A->getNumElements()) * getSharedElementBytes(A);
+    unsigned ABytes = unsigned(A->getNumElements()) * A->getScalarSizeInBytes();
     return unsigned(llvm::alignTo(ABytes, 16)) +
-           unsigned(B->getNumElements()) * getSharedElementBytes(B);
+           unsigned(B->getNumElements()) * B->getScalarSizeInBytes();
   }
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS: {
@@ -180,7 +176,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (!atomicSharesResult(I))
       return 0;
     Type *T = I.getResult()->getType();
-    return T->isBlock() ? unsigned(T->getNumElements()) * getSharedElementBytes(T) : 8;
+    return T->isBlock() ? unsigned(T->getNumElements()) * T->getScalarSizeInBytes() : 8;
   }
   default:
     return 0;
@@ -424,7 +420,7 @@ SharedMemoryAllocation::SharedMemoryAllocation(const Function &F, const Dominato
       if (I.getOpcode() == Opcode::LocalAlloc) {
         auto *M = llvm::cast<MemDescType>(I.getResult(0)->getType());
         uint64_t BufferBytes =
-            uint64_t(M->getBufferElements()) * getSharedElementBytes(M->getElementType());
+            uint64_t(M->getBufferElements()) * M->getElementType()->getScalarSizeInBytes();
         SharedBuffer Buf;
         Buf.BufferKind = SharedBuffer::Kind::Allocation;
         Buf.Owner = &I;

@@ -76,9 +76,6 @@ class LinearLayout;
 class Type;
 class Value;
 
-/// Bytes one element of \p T takes in shared memory (i1 takes a byte).
-unsigned getSharedElementBytes(Type *T);
-
 /// \p MemDesc seen through the views that keep its bytes (memdesc_trans):
 /// the memdesc that names which bytes they are.
 const Value &stripMemDescViews(const Value &MemDesc);

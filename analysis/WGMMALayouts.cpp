@@ -64,7 +64,7 @@ bool tritium::tmaCopies(const Instruction &Access, const AxisInfoAnalysis &AI) {
     return false;
   Type *T = Load ? Access.getResult(0)->getType()
                  : llvm::cast<DescriptorStoreInst>(Access).getValue()->getType();
-  int64_t Bytes = getSharedElementBytes(T);
+  int64_t Bytes = T->getScalarSizeInBytes();
   auto DivisorOf = [&](const Value *V) {
     const AxisInfo &Info = AI.get(V);
     return Info.Divisibility.empty() ? int64_t(1) : Info.Divisibility[0];
@@ -81,7 +81,7 @@ std::optional<unsigned> tritium::nvmmaContiguousDim(const MemDescType &M) {
     return std::nullopt;
   for (unsigned C = 0; C < 2; ++C)
     if (std::optional<LinearLayout> L =
-            nvmmaSharedLayout(Shape, C, getSharedElementBytes(M.getElementType())))
+            nvmmaSharedLayout(Shape, C, M.getElementType()->getScalarSizeInBytes()))
       if (*L == M.getLayout())
         return C;
   return std::nullopt;

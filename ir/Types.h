@@ -82,6 +82,9 @@ public:
   /// Bit width of an int or float, 64 for pointers, of the element for a
   /// block; 0 for void and functions.
   unsigned getScalarSizeInBits() const;
+  /// Bytes one element takes in memory, global or shared: an i1 takes a
+  /// byte.
+  unsigned getScalarSizeInBytes() const { return std::max(1u, getScalarSizeInBits() / 8); }
   /// Number of significant mantissa bits of a float type (f32: 24).
   unsigned getFPMantissaWidth() const;
 

@@ -71,10 +71,6 @@ HsacoResult assembleHsaco(llvm::StringRef AMDGCN, const Target &GPU);
 /// "" or what is wrong with the image.
 std::string readHsacoMetadata(llvm::StringRef Hsaco, HsacoResult &R);
 
-/// Where the ROCm device libraries are: TRITIUM_ROCM_DEVICE_LIBS_PATH, then
-/// $ROCM_PATH/amdgcn/bitcode, Debian's /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
-/// and ROCm's /opt/rocm/amdgcn/bitcode; empty if none holds ocml.bc.
-std::string findDeviceLibs();
 
 /// The LDS a workgroup of \p GPU may use, in bytes (64 KiB on every AMD
 /// target LLVM 16 knows).

@@ -1,7 +1,6 @@
 //===- AMDGPUDeviceLibs.cpp - The ROCm device libraries -------------------===//
 
 #include "codegen/amdgpu/AMDGPUDeviceLibs.h"
-#include "codegen/amdgpu/AMDGPUBackend.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -35,6 +35,11 @@ std::string replaceLibdeviceCalls(llvm::Module &M);
 /// "" if everything \p M calls is defined, else the first undefined function.
 std::string undefinedFunction(const llvm::Module &M);
 
+/// Where the ROCm device libraries are: TRITIUM_ROCM_DEVICE_LIBS_PATH, then
+/// $ROCM_PATH/amdgcn/bitcode, Debian's /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+/// and ROCm's /opt/rocm/amdgcn/bitcode; empty if none holds ocml.bc.
+std::string findDeviceLibs();
+
 } // namespace tritium
 
 #endif // TRITIUM_CODEGEN_AMDGPU_AMDGPUDEVICELIBS_H

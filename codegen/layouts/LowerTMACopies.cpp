@@ -57,7 +57,7 @@ void copyWithTMA(DescriptorLoadInst &Load) {
   B.setInsertPoint(&Load);
   B.setLoc(Load.getLoc());
   Type *T = Load.getResult()->getType();
-  unsigned Bytes = getSharedElementBytes(T);
+  unsigned Bytes = T->getScalarSizeInBytes();
   // lower-tensor-descriptors kept only blocks this layout fits (tmaCopies).
   LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, Bytes);
   Value *Buf = B.createLocalAlloc(MemDescType::get(T->getScalarType(), T->getShape(), Shared, true));
@@ -90,7 +90,7 @@ void storeWithTMA(DescriptorStoreInst &Store) {
   B.setInsertPoint(&Store);
   B.setLoc(Store.getLoc());
   Type *T = Store.getValue()->getType();
-  LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, getSharedElementBytes(T));
+  LinearLayout Shared = *nvmmaSharedLayout(T->getShape(), 1, T->getScalarSizeInBytes());
   Value *Buf = B.createLocalAlloc(
       MemDescType::get(T->getScalarType(), T->getShape(), Shared, false), Store.getValue());
   B.createAsyncTMAStore(Store.getDesc(), Store.getOffsets(), Buf);

@@ -403,7 +403,7 @@ private:
 
   static int64_t bytesOf(const StagedLoad &S) {
     Type *T = S.Load->getResult(0)->getType();
-    return T->getNumElements() * getSharedElementBytes(T);
+    return T->getNumElements() * T->getScalarSizeInBytes();
   }
   /// Whether some staged loads are cp.async copies (pointer loads).
   bool hasPointerLoads() const {

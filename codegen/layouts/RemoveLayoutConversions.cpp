@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/LayoutRules.h"
+#include "analysis/MatrixCores.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
@@ -171,8 +172,8 @@ bool parseFlag(llvm::StringRef Key, llvm::StringRef Value) {
 }
 
 /// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
-/// the target's), mma=0|1, mfma=0|1 and wgmma=0|1 (dots on mma.sync,
-/// MFMA or wgmma where they fit; wgmma=1 implies mma=1).
+/// the target's), and the target's matrix units as a flag of their name
+/// (analysis/MatrixCores.h: mma=1, wgmma=1 or mfma=1), one at most.
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
   for (auto &KV : Opts) {
@@ -188,13 +189,16 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
       if (Bad || (N != 32 && N != 64))
         throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
       L.WarpSize = N;
-    } else if (Key == "mma" || Key == "mfma" || Key == "wgmma") {
-      (Key == "mma" ? L.MMA : Key == "mfma" ? L.MFMA : L.WGMMA) = parseFlag(Key, Value);
+    } else if (const MatrixCores *C = getMatrixCores(Key)) {
+      if (!parseFlag(Key, Value))
+        continue;
+      if (L.Cores)
+        throw CompileError("assign-layouts takes one target's matrix units, not two");
+      L.Cores = C;
     } else {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
   }
-  L.MMA |= L.WGMMA;
   return L;
 }
 

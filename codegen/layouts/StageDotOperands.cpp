@@ -54,6 +54,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MFMALayouts.h"
+#include "analysis/MatrixCores.h"
 #include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
@@ -95,7 +96,7 @@ Value *allocate(IRBuilder &B, Instruction &Convert, unsigned OpIdx, bool NVMMA) 
   Instruction *SrcDef = Src->getDefiningInstruction();
   const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert.getLayout();
   Type *T = Src->getType();
-  unsigned Contiguous = contiguousDim(From), Bytes = getSharedElementBytes(T);
+  unsigned Contiguous = contiguousDim(From), Bytes = T->getScalarSizeInBytes();
   std::optional<LinearLayout> ForWGMMA;
   bool KMajor = Contiguous == (OpIdx == 0 ? 1u : 0u);
   if (NVMMA && (KMajor || nvmmaSwizzleBytes(T->getShape()[Contiguous] * Bytes) == 128))

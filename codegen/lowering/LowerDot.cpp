@@ -35,7 +35,7 @@ using Basis = LinearLayout::Basis;
 /// value to the same place).
 void stage(LoweringContext &C, Value *V, unsigned Base) {
   llvm::IRBuilder<> &B = C.B;
-  unsigned Bytes = getSharedElementBytes(V->getType());
+  unsigned Bytes = V->getType()->getScalarSizeInBytes();
   Regs Offsets = C.elementOffsets(C.layout(V));
   const Regs &Vals = C.get(V);
   for (unsigned R = 0; R < Vals.size(); ++R) {
@@ -78,8 +78,8 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
 
   // Stage A and B.
   unsigned Base = C.scratchOffset(I);
-  unsigned ABytes = getSharedElementBytes(AV->getType());
-  unsigned BBytes = getSharedElementBytes(BV->getType());
+  unsigned ABytes = AV->getType()->getScalarSizeInBytes();
+  unsigned BBytes = BV->getType()->getScalarSizeInBytes();
   unsigned BBase = Base + (unsigned(AV->getType()->getNumElements()) * ABytes + 15) / 16 * 16;
   stage(C, AV, Base);
   stage(C, BV, BBase);

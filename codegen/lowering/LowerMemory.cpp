@@ -24,11 +24,6 @@ namespace {
 
 using Regs = LoweringContext::Regs;
 
-/// Bytes an element of \p T occupies in global memory (i1 is a byte).
-unsigned memBytes(Type *T) {
-  Type *E = T->getScalarType();
-  return E->isBool() ? 1 : std::max(1u, E->getScalarSizeInBits() / 8);
-}
 
 /// The LLVM type an element has in memory.
 llvm::Type *memType(LoweringContext &C, Type *T) {
@@ -63,7 +58,7 @@ llvm::Value *fromMem(LoweringContext &C, llvm::Value *V, Type *T) {
 Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask,
                                         Type *ElemTy, unsigned MaxVec, bool PrefixMasks) {
   Vectorization V;
-  unsigned Bytes = memBytes(ElemTy);
+  unsigned Bytes = ElemTy->getScalarSizeInBytes();
   if (Ptr->getType()->isBlock()) {
     const LinearLayout &L = C.layout(Ptr);
     unsigned Rank = L.getOutDims().size();
@@ -246,7 +241,7 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
     // The slots are free to write: insert-barriers put a barrier before
     // this instruction in the IR if an earlier access may still be in
     // flight.
-    unsigned Bytes = getSharedElementBytes(T);
+    unsigned Bytes = T->getScalarSizeInBytes();
     Regs Offsets = Scalar ? Regs{C.constI32(0)} : C.elementOffsets(C.layout(Ptr));
     auto SlotOf = [&](unsigned R) {
       return C.sharedPtr(B.CreateAdd(B.CreateMul(Offsets[R], C.constI32(Bytes)),

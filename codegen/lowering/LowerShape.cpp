@@ -82,7 +82,7 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
   unsigned Rank = Shape.size();
   bool Bool = T->getScalarType()->isBool();
   llvm::Type *ET = Bool ? B.getInt8Ty() : C.elemType(T);
-  unsigned Bytes = getSharedElementBytes(T);
+  unsigned Bytes = T->getScalarSizeInBytes();
   unsigned Base = C.scratchOffset(I);
 
   // Elements a thread keeps consecutive along the last dimension, with
@@ -161,7 +161,7 @@ void lowerGather(LoweringContext &C, const GatherInst &I) {
   unsigned Rank = Shape.size(), Axis = I.getAxis();
   bool Bool = T->getScalarType()->isBool();
   llvm::Type *ET = Bool ? B.getInt8Ty() : C.elemType(T);
-  unsigned Bytes = getSharedElementBytes(T);
+  unsigned Bytes = T->getScalarSizeInBytes();
   unsigned Base = C.scratchOffset(I);
   auto Ptr = [&](llvm::Value *Elem) {
     return C.sharedPtr(B.CreateAdd(B.CreateMul(Elem, C.constI32(Bytes)), C.constI32(Base)));

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MFMALayouts.h"
+#include "analysis/MatrixCores.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
@@ -109,7 +109,7 @@ Regs tritium::accessShared(LoweringContext &C, llvm::Value *Base, const LinearLa
                            const LinearLayout &L, Type *BlockTy, const Regs *Vals,
                            unsigned From, unsigned Count, unsigned MaxWidth) {
   llvm::IRBuilder<> &B = C.B;
-  unsigned Bytes = getSharedElementBytes(BlockTy);
+  unsigned Bytes = BlockTy->getScalarSizeInBytes();
   LinearLayout ToOffset = toOffsets(L, Shared);
   llvm::Value *Thread = threadOffset(C, ToOffset);
   llvm::Type *ET = C.elemType(BlockTy);
@@ -177,7 +177,7 @@ struct MatrixLoad {
 
 /// The matrix loads of layout \p L from \p M, or nullopt where they do not fit.
 std::optional<MatrixLoad> matchMatrixLoad(MemDescType *M, const LinearLayout &L) {
-  unsigned Bytes = getSharedElementBytes(M->getElementType());
+  unsigned Bytes = M->getElementType()->getScalarSizeInBytes();
   if (Bytes != 1 && Bytes != 2 && Bytes != 4)
     return std::nullopt;
   MatrixLoad X;
@@ -235,7 +235,7 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   llvm::Value *Base = C.scalar(MemDesc);
   unsigned PerLoad = X->registers();
   llvm::Type *ET = C.elemType(M->getElementType());
-  unsigned Bytes = getSharedElementBytes(M->getElementType());
+  unsigned Bytes = M->getElementType()->getScalarSizeInBytes();
   unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(NumRegs, ~0u - From));
   // The bits the lanes' row addresses can set.
   int32_t Bits = 0;
@@ -284,7 +284,7 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
   MemDescType *M = memdescOf(I.getMemDesc());
   Value *Ptr = I.getPtr(), *Mask = I.getMask();
   const LinearLayout &L = C.layout(Ptr);
-  unsigned Bytes = getSharedElementBytes(M->getElementType());
+  unsigned Bytes = M->getElementType()->getScalarSizeInBytes();
   LinearLayout ToOffset = toOffsets(L, M->getLayout());
   // The global side's vectors, no wider than the buffer keeps consecutive.
   unsigned MaxVec = vectorWidth(ToOffset, Bytes);
@@ -355,7 +355,7 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
     auto &X = llvm::cast<MemDescIndexInst>(I);
     MemDescType *M = memdescOf(X.getMemDesc());
     uint64_t BufferBytes =
-        uint64_t(M->getBufferElements()) * getSharedElementBytes(M->getElementType());
+        uint64_t(M->getBufferElements()) * M->getElementType()->getScalarSizeInBytes();
     C.set(I.getResult(0),
           {B.CreateAdd(C.scalar(X.getMemDesc()),
                        B.CreateMul(C.scalar(X.getIndex()), B.getInt32(uint32_t(BufferBytes))))});

@@ -59,10 +59,10 @@ void forEachBox(LoweringContext &C, const Instruction &I, Value *MemDesc, Value 
   auto *M = llvm::cast<MemDescType>(MemDesc->getType());
   llvm::ArrayRef<int64_t> Shape = M->getBufferShape();
   if (nvmmaContiguousDim(*M) != 1u ||
-      nvmmaSwizzleBytes(Shape[1] * getSharedElementBytes(M->getElementType())) != 128)
+      nvmmaSwizzleBytes(Shape[1] * M->getElementType()->getScalarSizeInBytes()) != 128)
     C.unsupported(I, "a TMA copy's buffer must be in the 128-byte NVMMA layout with its rows "
                      "contiguous");
-  int64_t BoxInner = 128 / getSharedElementBytes(M->getElementType()), Rows = Shape[0];
+  int64_t BoxInner = 128 / M->getElementType()->getScalarSizeInBytes(), Rows = Shape[0];
   for (int64_t J = 0; J * BoxInner < Shape[1]; ++J) {
     llvm::Value *Coords[2] = {B.CreateAdd(C.scalar(Col), B.getInt32(J * BoxInner)),
                               C.scalar(Row)};

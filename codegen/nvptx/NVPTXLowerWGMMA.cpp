@@ -75,7 +75,7 @@ std::optional<NVMMAOperand> nvmmaOperand(const DotInst &Dot, unsigned OpIdx) {
   O.MNMajor = *Contiguous != KDim;
   O.KExtent = Shape[KDim];
   O.MNExtent = Shape[1 - KDim];
-  O.ElemBytes = getSharedElementBytes(M->getElementType());
+  O.ElemBytes = M->getElementType()->getScalarSizeInBytes();
   O.Swizzle = nvmmaSwizzleBytes(Shape[*Contiguous] * O.ElemBytes);
   if (O.Swizzle != 128 && O.MNMajor)
     return std::nullopt;

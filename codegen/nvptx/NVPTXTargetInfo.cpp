@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
-#include "codegen/nvptx/NVPTXLowering.h"
 #include "analysis/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 
@@ -621,12 +620,6 @@ llvm::Value *tritium::callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *>
   auto *FT = llvm::FunctionType::get(Ret, InTys, false);
   auto *IA = llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects);
   return B.CreateCall(IA, Ins);
-}
-
-bool NVPTXTargetInfo::lowerInstruction(LoweringContext &C, Instruction &I) const {
-  if (I.getOpcode() == Opcode::Dot)
-    return lowerWGMMADot(C, I, *this) || lowerMMADot(C, I, *this);
-  return lowerTMAInstruction(C, I, *this);
 }
 
 unsigned NVPTXTargetInfo::sharedMemoryAlignment() const {

@@ -30,9 +30,6 @@ using namespace tritium::pybind;
 
 namespace {
 
-/// Bytes of one element of \p T in memory (an i1 takes a byte).
-int64_t storageBytes(Type *T) { return (T->getScalarSizeInBits() + 7) / 8; }
-
 py::object describeType(Type *T) {
   if (T->isVoid())
     return py::none();
@@ -42,10 +39,10 @@ py::object describeType(Type *T) {
     T = B->getElementType();
   }
   if (auto *P = llvm::dyn_cast<PointerType>(T))
-    return py::make_tuple("ptr", Shape, storageBytes(P->getPointee()));
+    return py::make_tuple("ptr", Shape, P->getPointee()->getScalarSizeInBytes());
   if (auto *D = llvm::dyn_cast<TensorDescType>(T))
-    return py::make_tuple("desc", py::tuple(), storageBytes(D->getElementType()));
-  return py::make_tuple(T->str(), Shape, storageBytes(T));
+    return py::make_tuple("desc", py::tuple(), D->getElementType()->getScalarSizeInBytes());
+  return py::make_tuple(T->str(), Shape, T->getScalarSizeInBytes());
 }
 
 py::object attrValue(const Attribute &A) {

@@ -1,19 +1,20 @@
-"""One target, one folder (issue 40): the generic lowering and transforms name
-no vendor's instructions, and TargetInfo, what lowering asks of a target, has
-no hook named after one. A target lowers its own matrix cores, barriers and
-tensor copies (TargetInfo::lowerInstruction) in codegen/nvptx/ or
-codegen/amdgpu/.
+"""One target, one folder (issue 40): the analyses, the generic lowering and
+the transforms name no vendor's instructions, and TargetInfo, what lowering
+asks of a target, has no hook named after one. A target lowers its own
+matrix cores, barriers and tensor copies (TargetInfo::lowerInstruction) in
+codegen/nvptx/ or codegen/amdgpu/, and tells the layout rules which dots its
+matrix units take (analysis/MatrixCores.h).
 
-The vendor layouts (analysis/MMALayouts.h, WGMMALayouts.h, MFMALayouts.h)
-still sit in analysis/ and are read by a few generic files, listed in
-VENDOR_LAYOUT_READERS: the list must match exactly, so it only shrinks as
-that code moves into the targets' folders."""
+The vendor layouts themselves (analysis/MMALayouts.*, WGMMALayouts.*,
+MFMALayouts.*) still sit in analysis/ and are read by a few generic files,
+listed in VENDOR_LAYOUT_READERS: the list must match exactly, so it only
+shrinks as that code moves into the targets' folders."""
 
 import os
 import re
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-GENERIC = ["codegen/lowering", "codegen/transforms"]
+GENERIC = ["analysis", "codegen/lowering", "codegen/transforms"]
 
 # An NVPTX or AMDGPU intrinsic, target header, or instruction mnemonic.
 VENDOR_CODE = re.compile(
@@ -26,10 +27,12 @@ VENDOR_LAYOUT = re.compile(r'#include "analysis/(MMA|WGMMA|MFMA)Layouts\.h"')
 VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|hopper|warpgroup",
                          re.IGNORECASE)
 
-# Generic files that still read a vendor layout header (what they ask of it).
+# Generic files that still read a vendor layout header (what they ask of it);
+# the vendor layouts read one another.
 VENDOR_LAYOUT_READERS = {
+    "analysis/MFMALayouts.cpp", "analysis/MFMALayouts.h", "analysis/MMALayouts.cpp",
+    "analysis/WGMMALayouts.cpp",
     "codegen/lowering/LowerShape.cpp",          # swizzledSharedLayout for a convert's scratch
-    "codegen/lowering/LowerSharedMemory.cpp",   # isMatrixCoreDot: a dot that loads its operands
     "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
 }
 
@@ -55,7 +58,7 @@ def virtual_hooks(text):
     return re.findall(r"virtual\s[^;{(]*?\b(\w+)\s*\(", strip_comments(text))
 
 
-def test_generic_lowering_and_transforms_name_no_vendor_instruction():
+def test_analyses_lowering_and_transforms_name_no_vendor_instruction():
     found = {}
     for folder in GENERIC:
         for path, text in sources(folder):
