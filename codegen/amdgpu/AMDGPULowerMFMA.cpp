@@ -1,6 +1,6 @@
 //===- AMDGPULowerMFMA.cpp - dot on AMD's matrix cores --------------------===//
 //
-// A dot in MFMA's layouts (analysis/MFMALayouts.h) is a grid of T x T tiles
+// A dot in MFMA's layouts (codegen/amdgpu/MFMALayouts.h) is a grid of T x T tiles
 // per wave, accumulated over K in chunks of W * 64 / T: each chunk is W /
 // kWidth instructions, the j-th taking elements [j * kWidth, (j + 1) *
 // kWidth) of every lane's W (the K permutation the layouts describe; A and B
@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MFMALayouts.h"
+#include "codegen/amdgpu/MFMALayouts.h"
 #include "codegen/amdgpu/AMDGPUTargetInfo.h"
 #include "codegen/lowering/LoweringContext.h"
 

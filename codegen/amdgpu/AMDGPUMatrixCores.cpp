@@ -1,12 +1,12 @@
 //===- AMDGPUMatrixCores.cpp - MFMA for the layout rules ------------------===//
 //
 // AMD's matrix units as analysis/MatrixCores.h asks for them: "mfma" (CDNA's
-// v_mfma on wave64), in analysis/MFMALayouts.h's layouts.
+// v_mfma on wave64), in codegen/amdgpu/MFMALayouts.h's layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/LayoutRules.h"
-#include "analysis/MFMALayouts.h"
+#include "codegen/amdgpu/MFMALayouts.h"
 #include "analysis/MatrixCores.h"
 #include "ir/Instruction.h"
 

@@ -69,7 +69,7 @@ private:
   Target GPU;
 };
 
-/// A dot in MFMA's layouts (analysis/MFMALayouts.h); false, nothing
+/// A dot in MFMA's layouts (codegen/amdgpu/MFMALayouts.h); false, nothing
 /// emitted, where it is not or \p TI has no instruction for its inputs.
 bool lowerMFMADot(LoweringContext &C, Instruction &I, const AMDGPUTargetInfo &TI);
 

@@ -2,8 +2,9 @@
 //
 // stage-dot-operands turns the conversions that bring a dot's A and B into
 // the operand layouts of mma.sync or MFMA (analysis/MMALayouts.h,
-// MFMALayouts.h) into a trip through
-// shared memory the hardware is built for:
+// codegen/amdgpu/MFMALayouts.h: a target's matrix units, analysis/
+// MatrixCores.h) into a trip through shared memory the hardware is built
+// for:
 //
 //   %a2 = convert_layout %a {layout = <A operand>}
 //   %b2 = convert_layout %b {layout = <B operand>}
@@ -53,7 +54,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MFMALayouts.h"
+#include "analysis/MMALayouts.h"
 #include "analysis/MatrixCores.h"
 #include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"

@@ -5,10 +5,10 @@ matrix cores, barriers and tensor copies (TargetInfo::lowerInstruction) in
 codegen/nvptx/ or codegen/amdgpu/, and tells the layout rules which dots its
 matrix units take (analysis/MatrixCores.h).
 
-The vendor layouts themselves (analysis/MMALayouts.*, WGMMALayouts.*,
-MFMALayouts.*) still sit in analysis/ and are read by a few generic files,
-listed in VENDOR_LAYOUT_READERS: the list must match exactly, so it only
-shrinks as that code moves into the targets' folders."""
+AMD's layouts are in its folder (codegen/amdgpu/MFMALayouts.*); NVIDIA's
+(analysis/MMALayouts.*, WGMMALayouts.*) still sit in analysis/ and are read
+by a few generic files, listed in VENDOR_LAYOUT_READERS: the list must match
+exactly, so it only shrinks as that code moves into the targets' folders."""
 
 import os
 import re
@@ -22,7 +22,7 @@ VENDOR_CODE = re.compile(
     r"|codegen/(nvptx|amdgpu)/"
     r"|\b(mma\.sync|wgmma\.|ldmatrix|stmatrix|cp\.async|mbarrier\.|shfl\.sync|bar\.sync"
     r"|cvt\.rn\.|fence\.proxy|cvta\.|v_mfma|ds_bpermute|s_waitcnt|s_barrier)")
-VENDOR_LAYOUT = re.compile(r'#include "analysis/(MMA|WGMMA|MFMA)Layouts\.h"')
+VENDOR_LAYOUT = re.compile(r'#include "(analysis|codegen/amdgpu)/(MMA|WGMMA|MFMA)Layouts\.h"')
 # Names of hooks that would be an instruction's or a vendor unit's.
 VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|hopper|warpgroup",
                          re.IGNORECASE)
@@ -30,8 +30,7 @@ VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|
 # Generic files that still read a vendor layout header (what they ask of it);
 # the vendor layouts read one another.
 VENDOR_LAYOUT_READERS = {
-    "analysis/MFMALayouts.cpp", "analysis/MFMALayouts.h", "analysis/MMALayouts.cpp",
-    "analysis/WGMMALayouts.cpp",
+    "analysis/MMALayouts.cpp", "analysis/WGMMALayouts.cpp",
     "codegen/lowering/LowerShape.cpp",          # swizzledSharedLayout for a convert's scratch
     "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
 }

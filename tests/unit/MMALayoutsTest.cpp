@@ -2,7 +2,7 @@
 // element against the PTX and CDNA ISAs' fragment tables, and the swizzled
 // shared layout's bank conflicts counted.
 #include "analysis/Layouts.h"
-#include "analysis/MFMALayouts.h"
+#include "codegen/amdgpu/MFMALayouts.h"
 #include "analysis/MMALayouts.h"
 #include "ir/Context.h"
 #include "ir/Types.h"

@@ -20,8 +20,8 @@
 // instruction takes 8 K elements a lane, gfx90a's 4).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TRITIUM_ANALYSIS_MFMALAYOUTS_H
-#define TRITIUM_ANALYSIS_MFMALAYOUTS_H
+#ifndef TRITIUM_CODEGEN_AMDGPU_MFMALAYOUTS_H
+#define TRITIUM_CODEGEN_AMDGPU_MFMALAYOUTS_H
 
 #include "analysis/MMALayouts.h"
 
@@ -85,4 +85,4 @@ inline bool isMFMADot(const Instruction &Dot) { return matchMFMADot(Dot).has_val
 
 } // namespace tritium
 
-#endif // TRITIUM_ANALYSIS_MFMALAYOUTS_H
+#endif // TRITIUM_CODEGEN_AMDGPU_MFMALAYOUTS_H

@@ -1,6 +1,6 @@
 //===- MFMALayouts.cpp - Layouts of AMD's MFMA and its operands -----------===//
 
-#include "analysis/MFMALayouts.h"
+#include "codegen/amdgpu/MFMALayouts.h"
 #include "analysis/Layouts.h"
 #include "ir/Instructions.h"
 
