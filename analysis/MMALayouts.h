@@ -32,7 +32,7 @@
 #ifndef TRITIUM_ANALYSIS_MMALAYOUTS_H
 #define TRITIUM_ANALYSIS_MMALAYOUTS_H
 
-#include "ir/LinearLayout.h"
+#include "analysis/DotLayouts.h"
 
 #include <optional>
 
@@ -40,16 +40,7 @@ namespace tritium {
 
 class Instruction;
 
-/// How many warps tile M and N of an [M, N] dot on \p NumWarps warps.
-struct MMAWarps {
-  unsigned M = 1, N = 1;
-};
 MMAWarps mmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps);
-/// Triton's tiling of \p NumWarps warps over tiles of TileM x TileN: more
-/// warps along M while the tiles per warp along M are at least those along
-/// N (and M has tiles left); mmaWarps is it for 16 x 8.
-MMAWarps warpsPerTile(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, int64_t TileM,
-                      int64_t TileN);
 /// Every warp along M, where M has room (else mmaWarps): for dots chained
 /// through their results (attention), so that one dot's accumulator is the
 /// next one's A operand by a renaming of registers, and both share the row
@@ -97,20 +88,6 @@ struct MMAInstr {
 /// what the FMA dot keeps (ieee f32, fp64, small shapes).
 std::optional<MMAInstr> mmaInstrOf(const Instruction &Dot);
 
-/// Whether \p Dot's result reaches another dot's A operand (a chain's
-/// head), or its A comes from another dot's result (its tail), through
-/// instructions that keep the block's shape (elementwise math, casts,
-/// conversions).
-bool feedsDotA(const Instruction &Dot);
-bool takesADotResult(const Instruction &Dot);
-inline bool isChainedDot(const Instruction &Dot) {
-  return feedsDotA(Dot) || takesADotResult(Dot);
-}
-
-/// Whether \p Dot is a dot of two 2-d blocks whose sides are powers of two
-/// (what either vendor's matrix instructions start from).
-bool is2DDot(const Instruction &Dot);
-
 /// Whether the types and shapes of the dot \p Dot fit an mma.sync.
 inline bool isMMACandidate(const Instruction &Dot) { return mmaInstrOf(Dot).has_value(); }
 
@@ -119,16 +96,6 @@ inline bool isMMACandidate(const Instruction &Dot) { return mmaInstrOf(Dot).has_
 /// result's layout). The lowering and the shared memory analysis agree on
 /// this, so a dot in any other layouts still lowers (through FMA).
 bool isMMADot(const Instruction &Dot);
-
-/// A shared layout ("offset" in elements -> the block's coordinates) for a
-/// 2-d block of \p ElementBytes-byte elements stored with dimension
-/// \p Contiguous fastest: rows of 16-byte chunks whose chunk index is XORed
-/// with a phase of the row, so that the 8 rows an ldmatrix phase reads at
-/// one chunk, and 8 consecutive chunks a quarter warp writes, fall in
-/// distinct banks. Rows of 128 bytes or more take phase = row % 8; shorter
-/// rows share a phase between 128 / row-bytes consecutive rows.
-LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> Shape, unsigned Contiguous,
-                                  unsigned ElementBytes);
 
 } // namespace tritium
 

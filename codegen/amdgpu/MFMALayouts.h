@@ -23,7 +23,7 @@
 #ifndef TRITIUM_CODEGEN_AMDGPU_MFMALAYOUTS_H
 #define TRITIUM_CODEGEN_AMDGPU_MFMALAYOUTS_H
 
-#include "analysis/MMALayouts.h"
+#include "analysis/DotLayouts.h"
 
 namespace tritium {
 

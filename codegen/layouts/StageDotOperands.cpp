@@ -1,10 +1,9 @@
 //===- StageDotOperands.cpp - mma.sync operands through shared memory -----===//
 //
 // stage-dot-operands turns the conversions that bring a dot's A and B into
-// the operand layouts of mma.sync or MFMA (analysis/MMALayouts.h,
-// codegen/amdgpu/MFMALayouts.h: a target's matrix units, analysis/
-// MatrixCores.h) into a trip through shared memory the hardware is built
-// for:
+// the operand layouts of a target's matrix units (analysis/MatrixCores.h:
+// mma.sync's, MFMA's) into a trip through shared memory the hardware is
+// built for:
 //
 //   %a2 = convert_layout %a {layout = <A operand>}
 //   %b2 = convert_layout %b {layout = <B operand>}
@@ -54,7 +53,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "analysis/DotLayouts.h"
 #include "analysis/MatrixCores.h"
 #include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "analysis/DotLayouts.h"
 #include "codegen/lowering/LoweringContext.h"
 #include "ir/Diagnostics.h"
 

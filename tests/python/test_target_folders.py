@@ -31,7 +31,6 @@ VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|
 # the vendor layouts read one another.
 VENDOR_LAYOUT_READERS = {
     "analysis/MMALayouts.cpp", "analysis/WGMMALayouts.cpp",
-    "codegen/lowering/LowerShape.cpp",          # swizzledSharedLayout for a convert's scratch
     "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
 }
 
