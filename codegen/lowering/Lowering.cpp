@@ -309,10 +309,39 @@ void tritium::reportLinkError(const Module &M, const std::string &Err) {
   reportError({}, Err);
 }
 
+namespace {
+/// The lowering as a pass of the pass manager, whose analyses it reads:
+/// the axis facts and the shared memory allocation insert-barriers placed
+/// its barriers for. Its product, an LLVM module, goes to \p Out.
+class LoweringPass : public Pass {
+public:
+  LoweringPass(llvm::LLVMContext &Ctx, const LoweringOptions &Opts, const TargetInfo &Target,
+               std::unique_ptr<llvm::Module> &Out, unsigned &SharedBytes)
+      : Ctx(Ctx), Opts(Opts), Target(Target), Out(Out), SharedBytes(SharedBytes) {}
+  llvm::StringRef getName() const override { return "lower-to-llvm"; }
+  PreservedAnalyses run(Module &M, AnalysisManager &AM) override;
+
+private:
+  llvm::LLVMContext &Ctx;
+  const LoweringOptions &Opts;
+  const TargetInfo &Target;
+  std::unique_ptr<llvm::Module> &Out;
+  unsigned &SharedBytes;
+};
+} // namespace
+
 std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext &Ctx,
                                                    const LoweringOptions &Opts,
                                                    const TargetInfo &Target,
                                                    unsigned &SharedBytes) {
+  std::unique_ptr<llvm::Module> LLM;
+  PassManager PM;
+  PM.add(std::make_unique<LoweringPass>(Ctx, Opts, Target, LLM, SharedBytes));
+  PM.run(M);
+  return LLM;
+}
+
+PreservedAnalyses LoweringPass::run(Module &M, AnalysisManager &AM) {
   auto LLM = std::make_unique<llvm::Module>("tritium", Ctx);
   SharedBytes = 0;
   llvm::SmallVector<Function *, 4> All = M.functions();
@@ -324,7 +353,6 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
   for (Function *F : M.functions())
     if (!F->empty())
       Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
-  AnalysisManager AM;
   LayoutOptions LayoutOpts{Opts.NumWarps, Opts.warpSize()};
   for (auto &[F, LLF] : Fns) {
     // Layout-level IR from outside the pipeline (a tgir override) may place
@@ -335,7 +363,7 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
         if (!Why.empty())
           reportError(I.getLoc(), "cannot lower '" + I.str() + "': " + Why);
       }
-    AxisInfoAnalysis AI(*F);
+    AxisInfoAnalysis &AI = AM.get<AxisInfoAnalysis>(*F);
     // The same offsets insert-barriers placed its barriers for (the
     // allocation depends only on the IR).
     const SharedMemoryAllocation &Smem = AM.get<SharedMemoryAllocation>(*F);
@@ -353,5 +381,6 @@ std::unique_ptr<llvm::Module> tritium::lowerToLLVM(Module &M, llvm::LLVMContext 
   llvm::raw_string_ostream OS(Err);
   if (llvm::verifyModule(*LLM, &OS))
     reportError({}, "internal error: lowering produced invalid LLVM IR:\n" + OS.str());
-  return LLM;
+  Out = std::move(LLM);
+  return PreservedAnalyses::all(); // the IR is read, not changed
 }

@@ -13,7 +13,8 @@ namespace tritium {
 class Module;
 
 /// Lowers every function of \p M (layout-level IR: after assign-layouts)
-/// into a new LLVM module for \p Target. Kernels become LLVM kernels of
+/// into a new LLVM module for \p Target: a pass run by a pass manager, of
+/// which it asks the axis facts and the shared memory allocation. Kernels become LLVM kernels of
 /// NumWarps * WarpSize threads. \p SharedBytes receives the dynamic shared
 /// memory the kernels need. Throws CompileError for what the backend cannot
 /// lower (a module without a kernel), and
