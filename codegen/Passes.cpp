@@ -49,17 +49,16 @@ llvm::StringRef tritium::getDefaultPipeline() {
   return "inline,lower-tensor-descriptors{keep=tensormaps},canonicalize,cse,licm,peephole,dce";
 }
 
-std::string tritium::getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
-                                       llvm::StringRef MatrixCores,
-                                       std::optional<unsigned> NumStages, bool TMA) {
-  // TMA copies what it can (where wgmma runs); the rest reads pointers.
-  return std::string("lower-tensor-descriptors") + (TMA ? "{keep=tma}" : "") +
-         ",dce,assign-layouts{num-warps=" + std::to_string(NumWarps) +
-         ",warp-size=" + std::to_string(WarpSize) +
-         (MatrixCores.empty() ? "" : "," + MatrixCores.str() + "=1") +
+std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
+  // The tensor copies take what they can; the rest reads pointers.
+  return std::string("lower-tensor-descriptors") + (O.TensorCopies ? "{keep=tma}" : "") +
+         ",dce,assign-layouts{num-warps=" + std::to_string(O.NumWarps) +
+         ",warp-size=" + std::to_string(O.WarpSize) +
+         (O.MatrixUnits.empty() ? "" : "," + O.MatrixUnits + "=1") +
          "},remove-layout-conversions,licm,cse,stage-dot-operands" +
-         (MatrixCores == "wgmma" ? "{nvmma=1}," : ",") +
-         (NumStages ? "pipeline{num-stages=" + std::to_string(*NumStages) +
-                          (MatrixCores == "wgmma" ? ",wgmma=1" : "") + "}," : "") +
-         (TMA ? "lower-tma-copies," : "") + "cse,dce,insert-barriers";
+         (O.StageOptions.empty() ? "," : "{" + O.StageOptions + "},") +
+         (O.NumStages ? "pipeline{num-stages=" + std::to_string(*O.NumStages) +
+                            (O.PipelineOptions.empty() ? "" : "," + O.PipelineOptions) + "},"
+                      : "") +
+         (O.TensorCopies ? "lower-tma-copies," : "") + "cse,dce,insert-barriers";
 }

@@ -20,20 +20,26 @@ void registerAllPasses(PassRegistry &R);
 /// PassRegistry::parsePipeline: "inline,canonicalize,cse,licm,peephole,dce".
 llvm::StringRef getDefaultPipeline();
 
+/// What a target puts into the layout pipeline: its warps, its matrix
+/// units (the name they are registered under, analysis/MatrixCores.h; ""
+/// for none), the options of stage-dot-operands and of pipeline that go
+/// with them, whether its loops are software-pipelined (NumStages set: the
+/// stages of loops that do not ask themselves), and whether descriptor
+/// loads it copies with its own tensor copies stay for lower-tma-copies.
+struct LayoutPipelineOptions {
+  unsigned NumWarps = 4, WarpSize = 32;
+  std::string MatrixUnits, StageOptions, PipelineOptions;
+  std::optional<unsigned> NumStages;
+  bool TensorCopies = false;
+};
+
 /// The layout pipeline of every GPU target's tgir stage: unreachable code
-/// out of the way (layouts flow from the entry), layouts for \p NumWarps
-/// warps of \p WarpSize lanes, the conversions cheaper to recompute dropped,
-/// dots on the target's matrix cores (\p MatrixCores: "mma" for NVIDIA's
-/// mma.sync, "wgmma" for Hopper's wgmma (mma.sync where it does not fit),
-/// "mfma" for AMD's, "" for none) with their operands staged
-/// through swizzled shared memory, their loads in loops software-pipelined
-/// where the target copies asynchronously (\p NumStages set: the stages of
-/// loops that do not ask themselves), cleanup, and barriers last, once the
-/// shared memory users are final.
-std::string getLayoutPipeline(unsigned NumWarps, unsigned WarpSize,
-                              llvm::StringRef MatrixCores = "",
-                              std::optional<unsigned> NumStages = std::nullopt,
-                              bool TMA = false);
+/// out of the way (layouts flow from the entry), layouts for the target's
+/// warps, the conversions cheaper to recompute dropped, dots on its matrix
+/// units with their operands staged through shared memory, their loads in
+/// loops software-pipelined, cleanup, and barriers last, once the shared
+/// memory users are final.
+std::string getLayoutPipeline(const LayoutPipelineOptions &Opts);
 
 } // namespace tritium
 

@@ -96,9 +96,12 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   // MFMA where both of Triton's CDNA targets have it: gfx90a and gfx940
   // (gfx908 lacks the bf16 instructions; RDNA has none).
   llvm::StringRef Arch = Opts.GPU.getArchName();
-  bool MFMA = Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940");
-  R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(), MFMA ? "mfma" : ""),
-                  PM);
+  LayoutPipelineOptions P;
+  P.NumWarps = Opts.NumWarps;
+  P.WarpSize = Opts.GPU.getWarpSize();
+  if (Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940"))
+    P.MatrixUnits = "mfma";
+  R.parsePipeline(getLayoutPipeline(P), PM);
   PM.run(M);
   // A pass that broke the IR is an error here, not a crash in lowering.
   verifyModuleOrThrow(M);

@@ -74,16 +74,24 @@ void checkOptionsOrThrow(const CompileOptions &Opts) {
 } // namespace
 
 std::string tritium::getNVPTXPipeline(const CompileOptions &Opts) {
+  LayoutPipelineOptions P;
+  P.NumWarps = Opts.NumWarps;
+  P.WarpSize = Opts.GPU.getWarpSize();
   // Pipelining needs cp.async (sm_80+): elsewhere a copy is a load and a
   // store, which would only add the ring's shared memory.
-  std::optional<unsigned> Stages;
   if (Opts.GPU.has(Target::CpAsync))
-    Stages = Opts.NumStages;
-  return getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize(),
-                           Opts.GPU.has(Target::WGMMA)     ? "wgmma"
-                           : Opts.GPU.has(Target::MMASync) ? "mma"
-                                                           : "",
-                           Stages, Opts.TMA && Opts.GPU.has(Target::WGMMA));
+    P.NumStages = Opts.NumStages;
+  if (Opts.GPU.has(Target::WGMMA)) {
+    // wgmma reads its operands from NVMMA buffers, and its groups may stay
+    // in flight across a pipelined loop's iterations; TMA fills them.
+    P.MatrixUnits = "wgmma";
+    P.StageOptions = "nvmma=1";
+    P.PipelineOptions = "wgmma=1";
+    P.TensorCopies = Opts.TMA;
+  } else if (Opts.GPU.has(Target::MMASync)) {
+    P.MatrixUnits = "mma";
+  }
+  return getLayoutPipeline(P);
 }
 
 void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {

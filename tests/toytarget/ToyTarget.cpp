@@ -116,7 +116,10 @@ public:
       PassRegistry &R = PassRegistry::global();
       registerAllPasses(R);
       PassManager PM;
-      R.parsePipeline(getLayoutPipeline(Opts.NumWarps, Opts.GPU.getWarpSize()), PM);
+      LayoutPipelineOptions P; // no matrix units, no pipelining
+      P.NumWarps = Opts.NumWarps;
+      P.WarpSize = Opts.GPU.getWarpSize();
+      R.parsePipeline(getLayoutPipeline(P), PM);
       PM.run(M);
       return Out;
     }
