@@ -7,9 +7,24 @@
 #include "ir/Diagnostics.h"
 #include "ir/PassManager.h"
 
+#include <vector>
+
 using namespace tritium;
 
+namespace {
+std::vector<void (*)(PassRegistry &)> &targetPasses() {
+  static std::vector<void (*)(PassRegistry &)> Registers;
+  return Registers;
+}
+} // namespace
+
+void tritium::addTargetPasses(void (*Register)(PassRegistry &)) {
+  targetPasses().push_back(Register);
+}
+
 void tritium::registerAllPasses(PassRegistry &R) {
+  for (auto *Register : targetPasses())
+    Register(R);
   registerIRPasses(R);
   registerAnalysisPasses(R);
   registerLayoutPasses(R);

@@ -11,9 +11,14 @@ namespace tritium {
 
 class PassRegistry;
 
-/// Adds every pass Tritium has (ir/, analysis/, codegen/) to \p R. Safe to
-/// call more than once.
+/// Adds every pass Tritium has (ir/, analysis/, codegen/, and the passes
+/// the targets' folders added with addTargetPasses) to \p R. Safe to call
+/// more than once.
 void registerAllPasses(PassRegistry &R);
+
+/// Has registerAllPasses call \p Register too: a target's folder adds the
+/// passes of its own layout pipeline this way, once, from a static object.
+void addTargetPasses(void (*Register)(PassRegistry &));
 
 /// The machine-independent cleanup pipeline the compiler runs on a kernel
 /// fresh from the frontend, as a pipeline string for

@@ -29,8 +29,6 @@ std::unique_ptr<Pass> createStageDotOperandsPass(bool NVMMA = false);
 /// the dots wgmma runs.
 std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages, bool WGMMA = false);
 
-/// lower-tma-copies: see codegen/layouts/LowerTMACopies.cpp.
-std::unique_ptr<Pass> createLowerTMACopiesPass();
 
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.
 std::unique_ptr<Pass> createInsertBarriersPass();

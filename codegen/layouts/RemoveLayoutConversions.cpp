@@ -219,7 +219,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         "Remove conversions that are cheaper to recompute in the wanted layout",
         [] { return createRemoveLayoutConversionsPass(); });
   R.add("stage-dot-operands",
-        "Bring the operands of mma.sync dots into their layouts through swizzled "
+        "Bring the operands of dots on matrix units into their layouts through swizzled "
         "shared memory (local_alloc + local_load); nvmma=1: wgmma's dots through "
         "its NVMMA layouts",
         "nvmma=0|1", [](const PassOptions &O) {
@@ -234,7 +234,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         });
   R.add("pipeline",
         "Software-pipeline counted loops: the global loads staged for dots become "
-        "cp.async copies into a ring of num-stages shared buffers, issued ahead",
+        "asynchronous copies into a ring of num-stages shared buffers, issued ahead",
         "num-stages=N,wgmma=0|1", [](const PassOptions &O) {
           unsigned N = 3;
           bool WGMMA = false;
@@ -252,11 +252,6 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
           }
           return createPipelineLoopsPass(N, WGMMA);
         });
-  R.add("lower-tma-copies",
-        "Copy the descriptor loads kept for TMA that no pipeline staged with one TMA "
-        "copy each (into the NVMMA buffer a dot reads, or a local_load), and the "
-        "kept stores with TMA stores from such a buffer",
-        [] { return createLowerTMACopiesPass(); });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",
         [] { return createInsertBarriersPass(); });

@@ -1,5 +1,5 @@
-"""One target, one folder (issue 40): the analyses, the generic lowering and
-the transforms name no vendor's instructions, and TargetInfo, what lowering
+"""One target, one folder (issue 40): the analyses, the layout passes, the
+generic lowering and the transforms name no vendor's instructions, and TargetInfo, what lowering
 asks of a target, has no hook named after one. A target lowers its own
 matrix cores, barriers and tensor copies (TargetInfo::lowerInstruction) in
 codegen/nvptx/ or codegen/amdgpu/, and tells the layout rules which dots its
@@ -14,7 +14,7 @@ import os
 import re
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-GENERIC = ["analysis", "codegen/lowering", "codegen/transforms"]
+GENERIC = ["analysis", "codegen/layouts", "codegen/lowering", "codegen/transforms"]
 
 # An NVPTX or AMDGPU intrinsic, target header, or instruction mnemonic.
 VENDOR_CODE = re.compile(
@@ -31,6 +31,8 @@ VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|
 # the vendor layouts read one another.
 VENDOR_LAYOUT_READERS = {
     "analysis/MMALayouts.cpp", "analysis/WGMMALayouts.cpp",
+    "codegen/layouts/PipelineLoops.cpp",        # isWGMMADot, wgmmaStaysInFlight, TMA's buffers
+    "codegen/layouts/StageDotOperands.cpp",     # NVMMA staging for wgmma's dots
     "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
 }
 

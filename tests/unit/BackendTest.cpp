@@ -7,6 +7,8 @@
 #include "ir/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/Parser.h"
+#include "ir/PassManager.h"
+#include "codegen/Passes.h"
 
 #include <doctest/doctest.h>
 
@@ -128,4 +130,26 @@ TEST_CASE("the verifier may follow every pass of tgir; debug builds always do") 
 #else
   CHECK_FALSE(CompileOptions().VerifyEach);
 #endif
+}
+
+TEST_CASE("a target's folder adds the passes of its own layout pipeline") {
+  // The NVIDIA folder's lower-tma-copies (codegen/nvptx/NVPTXLowerTMACopies.cpp)
+  // joins any registry registerAllPasses fills; so does one added here.
+  struct NoOp : Pass {
+    llvm::StringRef getName() const override { return "test-target-pass"; }
+    PreservedAnalyses run(Module &, AnalysisManager &) override {
+      return PreservedAnalyses::all();
+    }
+  };
+  addTargetPasses([](PassRegistry &R) {
+    R.add("test-target-pass", "a pass a target folder adds",
+          [] { return std::unique_ptr<Pass>(new NoOp); });
+  });
+  PassRegistry R;
+  CHECK_FALSE(R.lookup("lower-tma-copies"));
+  registerAllPasses(R);
+  REQUIRE(R.lookup("lower-tma-copies"));
+  CHECK(R.lookup("lower-tma-copies")->Description.find("TMA") != std::string::npos);
+  CHECK(R.lookup("test-target-pass"));
+  CHECK(R.lookup("assign-layouts")); // and the generic ones
 }

@@ -1,4 +1,4 @@
-//===- LowerTMACopies.cpp - Descriptor accesses left for TMA, one by one --===//
+//===- NVPTXLowerTMACopies.cpp - Descriptor accesses left for TMA --------===//
 //
 // lower-tma-copies copies each descriptor_load that lower-tensor-descriptors
 // kept for TMA (on sm_90a) and the pipeliner did not stage (a load outside
@@ -36,12 +36,13 @@
 // 0 has waited for TMA to read them).
 //
 // Requires: layout-level IR after pipeline, before insert-barriers.
-// Preserves: the CFG.
+// Preserves: the CFG. A pass of the NVIDIA target's layout pipeline,
+// registered from its folder (registerTargetPasses, codegen/Passes.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/WGMMALayouts.h"
-#include "codegen/layouts/LayoutPasses.h"
+#include "codegen/Passes.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
 #include "ir/Function.h"
@@ -118,8 +119,13 @@ public:
   }
 };
 
+const bool Registered = (addTargetPasses([](PassRegistry &R) {
+                           R.add("lower-tma-copies",
+                                 "Copy the descriptor loads kept for TMA that no pipeline "
+                                 "staged with one TMA copy each (into the NVMMA buffer a dot "
+                                 "reads, or a local_load), and the kept stores with TMA stores "
+                                 "from such a buffer",
+                                 [] { return std::make_unique<LowerTMACopiesPass>(); });
+                         }),
+                         true);
 } // namespace
-
-std::unique_ptr<Pass> tritium::createLowerTMACopiesPass() {
-  return std::make_unique<LowerTMACopiesPass>();
-}
