@@ -7,6 +7,8 @@
 #include "ir/Diagnostics.h"
 #include "ir/PassManager.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <vector>
 
 using namespace tritium;
@@ -16,7 +18,15 @@ std::vector<void (*)(PassRegistry &)> &targetPasses() {
   static std::vector<void (*)(PassRegistry &)> Registers;
   return Registers;
 }
+llvm::StringMap<TensorCopyPredicate> &tensorCopies() {
+  static llvm::StringMap<TensorCopyPredicate> Copies;
+  return Copies;
+}
 } // namespace
+
+void tritium::addTensorCopies(llvm::StringRef Name, TensorCopyPredicate Copies) {
+  tensorCopies()[Name] = Copies;
+}
 
 void tritium::addTargetPasses(void (*Register)(PassRegistry &)) {
   targetPasses().push_back(Register);
@@ -34,23 +44,31 @@ void tritium::registerAllPasses(PassRegistry &R) {
   R.add("lower-tensor-descriptors",
         "Turn descriptor loads and stores into masked loads and stores of pointer "
         "blocks; keep=tensormaps leaves the loads of descriptors with a tensormap "
-        "(for the target to decide), keep=tma those TMA copies",
+        "(for the target to decide), keep=tma those TMA copies (a target's tensor "
+        "copies, by the name it registered them under)",
         "keep=none|tensormaps|tma", [](const PassOptions &O) {
           using Keep = LowerTensorDescriptorsPass::Keep;
           Keep K = Keep::None;
+          TensorCopyPredicate Copies = nullptr;
           for (auto &KV : O) {
             llvm::StringRef V = KV.getValue();
             if (KV.getKey() != "keep")
               throw CompileError("lower-tensor-descriptors has no option '" +
                                  KV.getKey().str() + "'");
-            if (V == "tensormaps")
+            if (V == "tensormaps") {
               K = Keep::TensorMaps;
-            else if (V == "tma")
-              K = Keep::TMA;
-            else if (V != "none")
-              throw CompileError("keep must be none, tensormaps or tma, got '" + V.str() + "'");
+            } else if (auto It = tensorCopies().find(V); It != tensorCopies().end()) {
+              K = Keep::Copies;
+              Copies = It->second;
+            } else if (V != "none") {
+              std::string Names;
+              for (const auto &C : tensorCopies())
+                Names += ", " + C.first().str();
+              throw CompileError("keep must be none, tensormaps" + Names + ", got '" + V.str() +
+                                 "'");
+            }
           }
-          return std::make_unique<LowerTensorDescriptorsPass>(K);
+          return std::make_unique<LowerTensorDescriptorsPass>(K, Copies);
         });
 }
 

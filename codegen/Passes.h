@@ -9,12 +9,19 @@
 
 namespace tritium {
 
+class AxisInfoAnalysis;
+class Instruction;
 class PassRegistry;
 
 /// Adds every pass Tritium has (ir/, analysis/, codegen/, and the passes
 /// the targets' folders added with addTargetPasses) to \p R. Safe to call
 /// more than once.
 void registerAllPasses(PassRegistry &R);
+
+/// Lets lower-tensor-descriptors{keep=\p Name} keep the descriptor
+/// accesses \p Copies says the target's tensor copies take (NVIDIA's: "tma").
+void addTensorCopies(llvm::StringRef Name,
+                     bool (*Copies)(const Instruction &, const AxisInfoAnalysis &));
 
 /// Has registerAllPasses call \p Register too: a target's folder adds the
 /// passes of its own layout pipeline this way, once, from a static object.

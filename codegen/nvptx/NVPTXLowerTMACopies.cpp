@@ -119,7 +119,7 @@ public:
   }
 };
 
-const bool Registered = (addTargetPasses([](PassRegistry &R) {
+const bool Registered = (addTensorCopies("tma", &tmaCopies), addTargetPasses([](PassRegistry &R) {
                            R.add("lower-tma-copies",
                                  "Copy the descriptor loads kept for TMA that no pipeline "
                                  "staged with one TMA copy each (into the NVMMA buffer a dot "

@@ -30,8 +30,9 @@
 // Option keep= leaves some accesses as they are: `tensormaps` those whose
 // descriptor has a tensormap (a host-side descriptor's: the default
 // pipeline, which does not know the target, leaves them to the layout
-// pipeline), `tma` those TMA can copy (tmaCopies: the layout pipeline on
-// sm_90a, whose pipeline and lower-tma-copies passes take them).
+// pipeline), or the name a target registered its tensor copies under
+// (addTensorCopies, codegen/Passes.h) those they take: `tma`, the layout
+// pipeline on sm_90a, whose pipeline and lower-tma-copies passes take them.
 //
 // The pass runs after inline (a descriptor passed to a device function is
 // then the caller's). The descriptor an access reads is a
@@ -47,7 +48,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/AxisInfo.h"
-#include "analysis/WGMMALayouts.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
@@ -225,11 +225,11 @@ bool hasTensorMap(const Instruction &I) {
 } // namespace
 
 PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, AnalysisManager &AM) {
-  const AxisInfoAnalysis *AI = K == Keep::TMA ? &AM.get<AxisInfoAnalysis>(F) : nullptr;
+  const AxisInfoAnalysis *AI = K == Keep::Copies ? &AM.get<AxisInfoAnalysis>(F) : nullptr;
   auto Kept = [&](const Instruction &I) {
     if (K == Keep::None)
       return false;
-    return K == Keep::TensorMaps ? hasTensorMap(I) : tmaCopies(I, *AI);
+    return K == Keep::TensorMaps ? hasTensorMap(I) : Copies(I, *AI);
   };
   llvm::SmallVector<Instruction *, 8> Accesses;
   for (BasicBlock &BB : F)

@@ -14,6 +14,8 @@
 
 namespace tritium {
 
+class AxisInfoAnalysis;
+
 /// Inlines every call to a function not marked noinline and not recursive,
 /// then removes the device functions whose calls were all inlined.
 class InlinerPass : public Pass {
@@ -30,6 +32,10 @@ public:
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 };
 
+/// Whether a target's tensor copies take the descriptor access \p Access
+/// (codegen/Passes.h's addTensorCopies registers one).
+using TensorCopyPredicate = bool (*)(const Instruction &Access, const AxisInfoAnalysis &AI);
+
 /// descriptor_load/_store as masked load/store of pointer blocks, but the
 /// accesses that \p Keep keeps.
 class LowerTensorDescriptorsPass : public FunctionPass {
@@ -37,14 +43,16 @@ public:
   enum class Keep {
     None,       // lower every access
     TensorMaps, // keep the accesses whose descriptor has a tensormap
-    TMA,        // keep the accesses TMA can copy (tmaCopies)
+    Copies,     // keep the accesses a target's tensor copies take (Copies)
   };
-  explicit LowerTensorDescriptorsPass(Keep K = Keep::None) : K(K) {}
+  explicit LowerTensorDescriptorsPass(Keep K = Keep::None, TensorCopyPredicate Copies = nullptr)
+      : K(K), Copies(Copies) {}
   llvm::StringRef getName() const override { return "lower-tensor-descriptors"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 
 private:
   Keep K;
+  TensorCopyPredicate Copies;
 };
 
 /// Replaces a pure instruction by an identical one that dominates it.

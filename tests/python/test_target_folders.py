@@ -7,7 +7,7 @@ matrix units take (analysis/MatrixCores.h).
 
 AMD's layouts are in its folder (codegen/amdgpu/MFMALayouts.*); NVIDIA's
 (analysis/MMALayouts.*, WGMMALayouts.*) still sit in analysis/ and are read
-by a few generic files, listed in VENDOR_LAYOUT_READERS: the list must match
+by two layout passes, listed in VENDOR_LAYOUT_READERS: the list must match
 exactly, so it only shrinks as that code moves into the targets' folders."""
 
 import os
@@ -33,7 +33,6 @@ VENDOR_LAYOUT_READERS = {
     "analysis/MMALayouts.cpp", "analysis/WGMMALayouts.cpp",
     "codegen/layouts/PipelineLoops.cpp",        # isWGMMADot, wgmmaStaysInFlight, TMA's buffers
     "codegen/layouts/StageDotOperands.cpp",     # NVMMA staging for wgmma's dots
-    "codegen/transforms/LowerTensorDescriptors.cpp",  # tmaCopies: the loads kept for TMA
 }
 
 

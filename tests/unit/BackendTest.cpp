@@ -153,3 +153,12 @@ TEST_CASE("a target's folder adds the passes of its own layout pipeline") {
   CHECK(R.lookup("test-target-pass"));
   CHECK(R.lookup("assign-layouts")); // and the generic ones
 }
+
+TEST_CASE("descriptor accesses are kept for the tensor copies a target registered") {
+  PassRegistry &R = PassRegistry::global();
+  registerAllPasses(R);
+  PassManager PM;
+  CHECK_NOTHROW(R.parsePipeline("lower-tensor-descriptors{keep=tma}", PM)); // NVIDIA's
+  CHECK_THROWS_WITH_AS(R.parsePipeline("lower-tensor-descriptors{keep=frob}", PM),
+                       "keep must be none, tensormaps, tma, got 'frob'", CompileError);
+}
