@@ -6,6 +6,7 @@
 #include "codegen/transforms/Transforms.h"
 #include "ir/Diagnostics.h"
 #include "ir/PassManager.h"
+#include "ir/Verifier.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -84,7 +85,8 @@ llvm::StringRef tritium::getDefaultPipeline() {
 
 std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
   // The tensor copies take what they can; the rest reads pointers.
-  return std::string("lower-tensor-descriptors") + (O.TensorCopies ? "{keep=tma}" : "") +
+  return std::string("lower-tensor-descriptors") +
+         (O.TensorCopies.empty() ? "" : "{keep=" + O.TensorCopies + "}") +
          ",dce,assign-layouts{num-warps=" + std::to_string(O.NumWarps) +
          ",warp-size=" + std::to_string(O.WarpSize) +
          (O.MatrixUnits.empty() ? "" : "," + O.MatrixUnits + "=1") +
@@ -93,5 +95,17 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
          (O.NumStages ? "pipeline{num-stages=" + std::to_string(*O.NumStages) +
                             (O.PipelineOptions.empty() ? "" : "," + O.PipelineOptions) + "},"
                       : "") +
-         (O.TensorCopies ? "lower-tma-copies," : "") + "cse,dce,insert-barriers";
+         (O.TargetPasses.empty() ? "" : O.TargetPasses + ",") + "cse,dce,insert-barriers";
+}
+
+void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach) {
+  PassRegistry &R = PassRegistry::global();
+  registerAllPasses(R);
+  PassManagerOptions PMO;
+  PMO.VerifyEach = VerifyEach;
+  PassManager PM(std::move(PMO));
+  R.parsePipeline(getLayoutPipeline(Opts), PM);
+  PM.run(M);
+  // A pass that broke the IR is an error here, not a crash in lowering.
+  verifyModuleOrThrow(M);
 }

@@ -11,6 +11,7 @@ namespace tritium {
 
 class AxisInfoAnalysis;
 class Instruction;
+class Module;
 class PassRegistry;
 
 /// Adds every pass Tritium has (ir/, analysis/, codegen/, and the passes
@@ -36,13 +37,15 @@ llvm::StringRef getDefaultPipeline();
 /// units (the name they are registered under, analysis/MatrixCores.h; ""
 /// for none), the options of stage-dot-operands and of pipeline that go
 /// with them, whether its loops are software-pipelined (NumStages set: the
-/// stages of loops that do not ask themselves), and whether descriptor
-/// loads it copies with its own tensor copies stay for lower-tma-copies.
+/// stages of loops that do not ask themselves), the tensor copies that
+/// keep the descriptor accesses they take (the name addTensorCopies
+/// registered; "" for none), and its own passes after the pipeliner
+/// (addTargetPasses; "" for none).
 struct LayoutPipelineOptions {
   unsigned NumWarps = 4, WarpSize = 32;
   std::string MatrixUnits, StageOptions, PipelineOptions;
   std::optional<unsigned> NumStages;
-  bool TensorCopies = false;
+  std::string TensorCopies, TargetPasses;
 };
 
 /// The layout pipeline of every GPU target's tgir stage: unreachable code
@@ -52,6 +55,11 @@ struct LayoutPipelineOptions {
 /// loops software-pipelined, cleanup, and barriers last, once the shared
 /// memory users are final.
 std::string getLayoutPipeline(const LayoutPipelineOptions &Opts);
+
+/// Runs getLayoutPipeline(\p Opts) on \p M, the verifier after every pass
+/// with \p VerifyEach, and after the last in any case: the tgir stage of
+/// every target. Throws CompileError.
+void runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach);
 
 } // namespace tritium
 

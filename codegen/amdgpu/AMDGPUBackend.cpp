@@ -88,11 +88,6 @@ std::string tritium::checkAMDGPUOptions(const CompileOptions &Opts) {
 
 void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
-  PassRegistry &R = PassRegistry::global();
-  registerAllPasses(R);
-  PassManagerOptions PMO;
-  PMO.VerifyEach |= Opts.VerifyEach || Opts.Debug;
-  PassManager PM(std::move(PMO));
   // MFMA where both of Triton's CDNA targets have it: gfx90a and gfx940
   // (gfx908 lacks the bf16 instructions; RDNA has none).
   llvm::StringRef Arch = Opts.GPU.getArchName();
@@ -101,10 +96,7 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   P.WarpSize = Opts.GPU.getWarpSize();
   if (Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940"))
     P.MatrixUnits = "mfma";
-  R.parsePipeline(getLayoutPipeline(P), PM);
-  PM.run(M);
-  // A pass that broke the IR is an error here, not a crash in lowering.
-  verifyModuleOrThrow(M);
+  runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug);
 }
 
 LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts) {

@@ -74,6 +74,10 @@ void checkOptionsOrThrow(const CompileOptions &Opts) {
 } // namespace
 
 std::string tritium::getNVPTXPipeline(const CompileOptions &Opts) {
+  return getLayoutPipeline(getNVPTXLayoutOptions(Opts));
+}
+
+LayoutPipelineOptions tritium::getNVPTXLayoutOptions(const CompileOptions &Opts) {
   LayoutPipelineOptions P;
   P.NumWarps = Opts.NumWarps;
   P.WarpSize = Opts.GPU.getWarpSize();
@@ -87,24 +91,19 @@ std::string tritium::getNVPTXPipeline(const CompileOptions &Opts) {
     P.MatrixUnits = "wgmma";
     P.StageOptions = "nvmma=1";
     P.PipelineOptions = "wgmma=1";
-    P.TensorCopies = Opts.TMA;
+    if (Opts.TMA) {
+      P.TensorCopies = "tma";
+      P.TargetPasses = "lower-tma-copies";
+    }
   } else if (Opts.GPU.has(Target::MMASync)) {
     P.MatrixUnits = "mma";
   }
-  return getLayoutPipeline(P);
+  return P;
 }
 
 void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
-  PassRegistry &R = PassRegistry::global();
-  registerAllPasses(R);
-  PassManagerOptions PMO;
-  PMO.VerifyEach |= Opts.VerifyEach || Opts.Debug;
-  PassManager PM(std::move(PMO));
-  R.parsePipeline(getNVPTXPipeline(Opts), PM);
-  PM.run(M);
-  // A pass that broke the IR is an error here, not a crash in lowering.
-  verifyModuleOrThrow(M);
+  runLayoutPipeline(M, getNVPTXLayoutOptions(Opts), Opts.VerifyEach || Opts.Debug);
 }
 
 namespace {

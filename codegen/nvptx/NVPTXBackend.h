@@ -15,6 +15,7 @@
 #define TRITIUM_CODEGEN_NVPTX_NVPTXBACKEND_H
 
 #include "codegen/Backend.h"
+#include "codegen/Passes.h"
 #include "ir/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -25,7 +26,9 @@ namespace tritium {
 
 class Module;
 
-/// The pipeline string of the tgir stage.
+/// What the NVIDIA target puts into the layout pipeline of the tgir stage,
+/// and that pipeline's string.
+LayoutPipelineOptions getNVPTXLayoutOptions(const CompileOptions &Opts);
 std::string getNVPTXPipeline(const CompileOptions &Opts);
 
 /// "" if \p Opts can be compiled for, else why not (a target that is not

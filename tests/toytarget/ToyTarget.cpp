@@ -113,14 +113,10 @@ public:
                        const CompileOptions &Opts) const override {
     StageOutput Out;
     if (Stage == "tgir") {
-      PassRegistry &R = PassRegistry::global();
-      registerAllPasses(R);
-      PassManager PM;
       LayoutPipelineOptions P; // no matrix units, no pipelining
       P.NumWarps = Opts.NumWarps;
       P.WarpSize = Opts.GPU.getWarpSize();
-      R.parsePipeline(getLayoutPipeline(P), PM);
-      PM.run(M);
+      runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug);
       return Out;
     }
     llvm::LLVMContext Ctx;

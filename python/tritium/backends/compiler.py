@@ -58,14 +58,20 @@ class NativeBackend(BaseBackend):
         """The options the knobs decide (libraries, tools, LLVM's pipeline)."""
         return {}
 
+    def skipped_stages(self, opts):
+        """Stages left out with these options (a tool that is not there)."""
+        return ()
+
     def add_stages(self, stages, options, target):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
                 "verify_each": bool(knobs.compilation.verify_each),
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
+        skipped = self.skipped_stages(opts)
         for stage in _C.backend_stages(gpu, opts):  # ValueError: options it refuses
-            stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
+            if stage not in skipped:
+                stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
 
 
 def _run_stage(stage, gpu, opts, options, target, value, metadata, _options):

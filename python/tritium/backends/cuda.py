@@ -40,10 +40,8 @@ class CudaBackend(NativeBackend):
         return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),
                 "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas()}
 
-    def add_stages(self, stages, options, target):
-        super().add_stages(stages, options, target)
-        if not _ptxas():
-            del stages["cubin"]
+    def skipped_stages(self, opts):
+        return () if opts["assembler_path"] else ("cubin",)
 
 
 _compiler.STAGE_PARSERS["tgir"] = lambda text: _compiler.parse_verified(text, "<override>")
