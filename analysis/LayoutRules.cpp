@@ -127,15 +127,19 @@ llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr,
   return Order;
 }
 
+int64_t tritium::accessVectorWidth(const Value *Ptr, const AxisInfoAnalysis &AI) {
+  auto *PT = llvm::cast<PointerType>(Ptr->getType()->getScalarType());
+  int64_t ElemBytes = PT->getPointee()->getScalarSizeInBytes();
+  return std::min<int64_t>(16 / ElemBytes, AI.getPtrVectorWidth(Ptr, accessOrder(Ptr, AI)[0]));
+}
+
 LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
-                                      const LayoutOptions &Opts) {
+                                      const LayoutOptions &Opts, int64_t AtLeast) {
   llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
   llvm::SmallVector<unsigned, 4> Order = accessOrder(Ptr, AI);
   unsigned Fast = Order[0];
-  auto *PT = llvm::cast<PointerType>(Ptr->getType()->getScalarType());
-  int64_t ElemBytes = PT->getPointee()->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
-  int64_t PerThread = std::min<int64_t>(16 / ElemBytes, AI.getPtrVectorWidth(Ptr, Fast));
+  int64_t PerThread = std::max(accessVectorWidth(Ptr, AI), AtLeast);
   // Don't give one thread more than its share: every thread should access.
   int64_t Numel = Ptr->getType()->getNumElements();
   PerThread = std::max<int64_t>(1, std::min(PerThread, Numel / Threads));

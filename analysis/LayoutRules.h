@@ -40,12 +40,18 @@ struct LayoutOptions {
 llvm::SmallVector<unsigned, 4> accessOrder(const Value *Ptr,
                                            const AxisInfoAnalysis &AI);
 
+/// The elements of one vector access through the pointer block \p Ptr along
+/// its most contiguous dimension: what contiguity and alignment allow, at
+/// most 16 bytes.
+int64_t accessVectorWidth(const Value *Ptr, const AxisInfoAnalysis &AI);
+
 /// The layout of a coalesced access through the pointer block \p Ptr: each
-/// thread takes the widest vector the contiguity and alignment allow (at
-/// most 16 bytes) along the most contiguous dimension, and consecutive lanes
-/// take consecutive vectors.
+/// thread takes accessVectorWidth elements along the most contiguous
+/// dimension, or \p AtLeast where that is more (a load takes the width of
+/// the widest access it computes with, so that a gather beside a vector
+/// load needs no conversion), and consecutive lanes take consecutive runs.
 LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
-                             const LayoutOptions &Opts);
+                             const LayoutOptions &Opts, int64_t AtLeast = 1);
 
 /// The layout of a descriptor_load's block \p Block: row-major, each
 /// thread a vector of up to 16 bytes of a row (what a coalesced load of a

@@ -8,7 +8,9 @@
 //   1. Anchors. Loads, stores and atomics take the coalesced layout of their
 //      pointer (coalescing: the widest vector the axis analysis allows along
 //      the most contiguous dimension, consecutive lanes on consecutive
-//      vectors); dots take mma.sync's accumulator layout (option mma=1, where the
+//      vectors; a load at least as wide as the widest access of its shape
+//      and order that it computes with, as Triton's coalescing does, so that
+//      a gather beside a vector load needs no conversion); dots take mma.sync's accumulator layout (option mma=1, where the
 //      dot fits) or the FMA result layout. A split into scalars needs
 //      both elements in every thread's registers (its operand's anchor).
 //   2. Propagation to a fixed point: forward, a result takes the layout its
@@ -45,6 +47,7 @@
 #include "ir/PassManager.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 
 #include <map>
 
@@ -133,7 +136,53 @@ private:
     return nullptr;
   }
 
+  /// For each block load, the widest vector (accessVectorWidth) among the
+  /// loads, stores and atomics of the same shape and access order that are
+  /// connected to it through block values (one computation): the width its
+  /// coalesced layout takes at least.
+  llvm::DenseMap<const Instruction *, int64_t> sliceWidths() {
+    llvm::EquivalenceClasses<const Instruction *> Connected;
+    std::vector<const Instruction *> Accesses;
+    for (BasicBlock &B : F)
+      for (Instruction &I : B) {
+        Connected.insert(&I);
+        for (Value *Op : I.getOperands())
+          if (const Instruction *D = Op->getDefiningInstruction(); D && isBlock(Op))
+            Connected.unionSets(&I, D);
+        switch (I.getOpcode()) {
+        case Opcode::Load:
+        case Opcode::Store:
+        case Opcode::AtomicRMW:
+        case Opcode::AtomicCAS:
+          if (isBlock(I.getOperand(0)))
+            Accesses.push_back(&I);
+          break;
+        default:
+          break;
+        }
+      }
+    using Key = std::tuple<const Instruction *, llvm::SmallVector<int64_t, 4>,
+                           llvm::SmallVector<unsigned, 4>>;
+    auto keyOf = [&](const Instruction *I) {
+      const Value *Ptr = I->getOperand(0);
+      llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
+      return Key(Connected.getLeaderValue(I), {Shape.begin(), Shape.end()},
+                 accessOrder(Ptr, AI));
+    };
+    std::map<Key, int64_t> Widest;
+    for (const Instruction *I : Accesses) {
+      int64_t &W = Widest[keyOf(I)];
+      W = std::max(W, accessVectorWidth(I->getOperand(0), AI));
+    }
+    llvm::DenseMap<const Instruction *, int64_t> Widths;
+    for (const Instruction *I : Accesses)
+      if (I->getOpcode() == Opcode::Load)
+        Widths[I] = Widest[keyOf(I)];
+    return Widths;
+  }
+
   void seedAnchors() {
+    llvm::DenseMap<const Instruction *, int64_t> LoadWidths = sliceWidths();
     for (BasicBlock *B : DT.getReversePostOrder())
       for (Instruction &I : *B) {
         switch (I.getOpcode()) {
@@ -141,7 +190,8 @@ private:
         case Opcode::AtomicRMW:
         case Opcode::AtomicCAS:
           if (isBlock(I.getOperand(0)))
-            set(I.getResult(), coalescedLayout(I.getOperand(0), AI, Opts));
+            set(I.getResult(), coalescedLayout(I.getOperand(0), AI, Opts,
+                                               LoadWidths.lookup(&I)));
           break;
         case Opcode::DescriptorLoad:
           set(I.getResult(), descriptorBlockLayout(I.getResult()->getType(), Opts));

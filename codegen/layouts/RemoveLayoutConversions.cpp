@@ -8,7 +8,15 @@
 //   - a conversion of something cheap to build (make_range, splat, constant,
 //     undef), or of an elementwise computation whose inputs are all cheap or
 //     scalars (address arithmetic: pid * BLOCK + arange), is replaced by the
-//     same computation built directly in the wanted layout.
+//     same computation built directly in the wanted layout;
+//   - a conversion that is the only user of a (non-volatile) load, to a
+//     layout that still gives the load its own vector width (the axis
+//     analysis's) and that no dot reads (a dot's operands stay staged
+//     through shared memory, which the pipeliner needs), loads again in that layout, where the original load was,
+//     when its pointer, mask and `other` can be rebuilt there:
+//     assign-layouts widens a load to the widest access it computes with,
+//     and a user that wants it narrower (a store of its own width) then
+//     needs no conversion.
 //
 // The originals stay for their other users; dce removes them when unused.
 //
@@ -16,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/AxisInfo.h"
 #include "analysis/LayoutRules.h"
 #include "analysis/MatrixCores.h"
 #include "codegen/layouts/LayoutPasses.h"
@@ -52,7 +61,7 @@ bool isCheapElementwise(const Instruction &I) {
 
 class Remover {
 public:
-  explicit Remover(Function &F) : F(F), B(F.getContext()) {}
+  Remover(Function &F, const AxisInfoAnalysis &AI) : F(F), AI(AI), B(F.getContext()) {}
 
   bool run() {
     llvm::SmallVector<Instruction *, 16> Converts;
@@ -97,7 +106,43 @@ private:
       C->setOperand(0, Src);
       return true;
     }
-    return false;
+    return reloadIn(C, To);
+  }
+
+  /// The conversion \p C of a load that only it uses, replaced by the same
+  /// load in \p To, built where the load is (so that no store moves before
+  /// it), where \p To keeps the load's own vector width.
+  bool reloadIn(Instruction *C, const LinearLayout &To) {
+    auto *Load = llvm::dyn_cast_or_null<LoadInst>(C->getOperand(0)->getDefiningInstruction());
+    if (!Load || Load->isVolatile() || !Load->getResult()->hasOneUse() ||
+        !Load->getPtr()->getType()->isBlock())
+      return false;
+    for (const Use &U : C->getResult()->uses())
+      if (U.getUser()->getOpcode() == Opcode::Dot)
+        return false;
+    const Value *Ptr = Load->getPtr();
+    unsigned Fast = accessOrder(Ptr, AI)[0];
+    int64_t Own = accessVectorWidth(Ptr, AI);
+    if (To.getNumConsecutiveInOut(kRegister, outDimName(Fast)) < Own)
+      return false;
+    unsigned Budget = 16;
+    for (Value *Op : Load->getOperands())
+      if (!canRebuild(Op, Budget))
+        return false;
+    B.setInsertPoint(Load);
+    B.setLoc(Load->getLoc());
+    llvm::DenseMap<Value *, Value *> Done;
+    Instruction *Copy = Load->clone();
+    for (unsigned K = 0; K < Copy->getNumOperands(); ++K)
+      Copy->setOperand(K, rebuild(Load->getOperand(K), To, Done));
+    Copy->setLayout(To);
+    B.insert(Copy);
+    // The name goes with the value that is used (the original is dead).
+    std::string Name = Load->getResult()->getName().str();
+    Load->getResult()->setName("");
+    Copy->getResult()->setName(Name);
+    replace(C, Copy->getResult());
+    return true;
   }
 
   /// Whether \p V can be computed again in any layout within \p Budget
@@ -151,14 +196,15 @@ private:
   }
 
   Function &F;
+  const AxisInfoAnalysis &AI;
   IRBuilder B;
 };
 
 class RemoveLayoutConversionsPass : public FunctionPass {
 public:
   llvm::StringRef getName() const override { return "remove-layout-conversions"; }
-  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
-    if (!Remover(F).run())
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
+    if (!Remover(F, AM.get<AxisInfoAnalysis>(F)).run())
       return PreservedAnalyses::all();
     return PreservedAnalyses::none().preserve<DominatorTreeAnalysis>();
   }

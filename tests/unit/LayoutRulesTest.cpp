@@ -160,6 +160,25 @@ TEST_CASE("coalescedLayout: the vector width comes from alignment and contiguity
         "register=[[1]] lane=[[2],[4],[8],[16],[32]] warp=[[64],[128]] -> dim0:256");
 }
 
+TEST_CASE("coalescedLayout at least as wide as a neighbouring access") {
+  Parsed P(pointerKernel("f32", 1024, ""));
+  AxisInfoAnalysis AI(*P.F);
+  // Unknown alignment: its own vector is one element.
+  CHECK(accessVectorWidth(P.value("p"), AI) == 1);
+  // Beside a 4-wide access: 4 in a thread (scalar loads, the vector
+  // access's layout).
+  CHECK(coalescedLayout(P.value("p"), AI, warps(4), 4).str() ==
+        "register=[[1],[2],[512]] lane=[[4],[8],[16],[32],[64]] "
+        "warp=[[128],[256]] -> dim0:1024");
+  // Never more than the thread's share of the block.
+  CHECK(coalescedLayout(P.value("p"), AI, warps(4), 16).str() ==
+        "register=[[1],[2],[4]] lane=[[8],[16],[32],[64],[128]] "
+        "warp=[[256],[512]] -> dim0:1024");
+  Parsed Q(pointerKernel("f64", 256, " {divisibility=16}"));
+  AxisInfoAnalysis QI(*Q.F);
+  CHECK(accessVectorWidth(Q.value("p"), QI) == 2);
+}
+
 TEST_CASE("coalescedLayout of a 2-d tile: vectors along the contiguous dimension") {
   Parsed P(TileIR);
   AxisInfoAnalysis AI(*P.F);

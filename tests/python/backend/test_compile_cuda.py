@@ -512,6 +512,29 @@ def test_too_much_shared_memory_is_out_of_resources():
 
 
 @tritium.jit
+def gather_beside_vector(X, W, Y, n, per_channel, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=0.0)
+    w = tl.load(W + offs // per_channel, mask=offs < n)
+    tl.store(Y + offs, x * w, mask=offs < n)
+
+
+@pytest.mark.parametrize("target", TARGETS + ["cuda:90a"])
+def test_gather_takes_the_vector_loads_layout(target):
+    """Liger's group norm at 65,536 elements a block: W, gathered by
+    channel, is loaded in X's layout (4 a thread, as Triton's coalescing
+    widens it), so x * w needs no conversion. Converted, it needed 256 KiB of
+    shared memory and was refused as out of resources."""
+    sig = {"X": "*fp32", "W": "*fp32", "Y": "*fp32", "n": "i32", "per_channel": "i32"}
+    attrs = {k: D16 for k in ("X", "W", "Y", "n", "per_channel")}
+    src = ASTSource(gather_beside_vector, sig, {"BLOCK": 65536}, attrs)
+    k = tritium.compile(src, target=target, options={"num_warps": 4})
+    assert k.metadata.shared == 0
+    assert "convert_layout" not in k.asm["tgir"]
+    assert re.search(V4, k.asm["ptx"])
+
+
+@tritium.jit
 def thin_block(X, Y, N: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(X + offs)
