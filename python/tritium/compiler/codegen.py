@@ -612,11 +612,15 @@ class CodeGenerator(ast.NodeVisitor):
         # Triton's hints annotate the value they are given (its definition):
         # `tl.multiple_of(ptrs, [16, 16])` as a statement holds for the uses
         # of `ptrs` after it (tutorial 08's loads, 16-byte copies only so).
-        # Here the name takes the hinted value.
+        # Here the name takes the hinted value, through nested hints too
+        # (`tl.max_contiguous(tl.multiple_of(offs, 1024), 1024)`).
         call = node.value
-        if (isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Name)
-                and isinstance(_unwrap(value), tl.tensor) and _unwrap(self.visit(call.func)) in _HINTS):
-            self.set_value(call.args[0].id, value)
+        while isinstance(call, ast.Call) and call.args and _unwrap(self.visit(call.func)) in _HINTS:
+            call = call.args[0]
+            if isinstance(call, ast.Name):
+                if isinstance(_unwrap(value), tl.tensor):
+                    self.set_value(call.id, value)
+                break
 
     def visit_Return(self, node):
         value = self.visit(node.value) if node.value is not None else None

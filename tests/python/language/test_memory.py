@@ -245,6 +245,26 @@ def test_hint_statement_vectorizes(monkeypatch):
     assert "ld.global.v4.b32" in ptx and "ld.global.b16" not in ptx, ptx
 
 
+def k_nested_hint_statement(Z, X, OFF, N, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    offs = offs + tl.load(OFF)
+    tl.max_contiguous(tl.multiple_of(offs, 1024), 1024)  # Triton's test_vectorization_hints
+    tl.store(Z + offs, tl.load(X + offs, mask=offs < N), mask=offs < N)
+
+
+def test_nested_hint_statement_vectorizes(monkeypatch):
+    """Nested hints as a statement annotate the innermost name (Triton
+    annotates one definition in place): the loads become 16-byte vectors
+    although the offset is loaded."""
+    import tritium
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+    k = tritium.jit(k_nested_hint_statement)
+    ptx = k.warmup(MockTensor("fp32"), MockTensor("fp32"), MockTensor("int32"), 1024, BLOCK=1024,
+                   grid=(1, )).asm["ptx"]
+    assert "ld.global.v4.b32" in ptx, ptx
+
+
 def k_store_scalar_value(Z, N: tl.constexpr, V: tl.constexpr):
     tl.store(Z + tl.arange(0, N), V)
 
