@@ -435,6 +435,7 @@ NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K,
     M.Last = P.Map;
     Maps.push_back(M);
   }
+  CheckedPointers.assign(Types.size(), {0, 0});
   // Asked once: a device attribute per launch would cost a driver call.
   CanEncode = !Maps.empty() && D.hasTensorMaps(this->K.Device);
 }
@@ -465,10 +466,19 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
                       "__cuda_array_interface__, an int address or None, got " +
                           typeName(O));
     }
-    if (CheckPointers && P) {
+    // As Triton's launcher: a tensor the device cannot reach (a CPU
+    // tensor) is a ValueError, not a kernel reading host memory; an int
+    // address is the caller's to vouch for.
+    if (!CheckPointers && PyLong_Check(O)) {
+      Slot = P;
+      return true;
+    }
+    std::pair<uint64_t, uint64_t> &Checked = CheckedPointers[I];
+    if (P && (CheckPointers || Checked.first != P)) {
       try {
-        D.devicePointer(P, "checking a pointer argument");
+        Checked = {P, D.devicePointer(P, "checking a pointer argument")};
       } catch (const std::exception &E) {
+        Checked = {0, 0};
         char Hex[32];
         std::snprintf(Hex, sizeof(Hex), "0x%llx", static_cast<unsigned long long>(P));
         return argError(PyExc_ValueError, I,
@@ -476,7 +486,7 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
                             " (a CPU tensor?): " + E.what());
       }
     }
-    Slot = P;
+    Slot = P ? Checked.second : 0;
     return true;
   }
   case ParamType::I1:

@@ -146,7 +146,12 @@ private:
   std::vector<std::string> Names;
   std::vector<int> Indices;
   std::string Kernel;
+  /// Whether every launch asks the driver about every pointer (debug); else
+  /// a pointer is asked about when it differs from its slot's last one.
   bool CheckPointers;
+  /// Per parameter: the last pointer the driver accepted and the device
+  /// address it gave for it (a pinned host buffer's may differ).
+  std::vector<std::pair<uint64_t, uint64_t>> CheckedPointers;
 };
 
 // --- Helpers shared by the launcher, the dispatcher and the binding -------

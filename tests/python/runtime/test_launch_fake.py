@@ -476,6 +476,30 @@ def test_debug_checks_pointers(cuda, monkeypatch):
         add_kernel[(1,)](x, HostTensor(4), out, 16)
 
 
+def test_host_tensors_are_refused_and_pointers_checked_once(cuda):
+    """As Triton's launcher, every launch refuses a tensor the device cannot
+    reach (test_pointer_arguments[cpu]); the driver is asked about a
+    parameter's pointer only when it changes, so repeated launches on the
+    same tensors cost no driver call."""
+    x, y, out = tensors()
+    add_kernel[(1,)](x, y, out, 16)
+    asked = cuda.fake.calls("cuPointerGetAttribute")
+    for _ in range(5):
+        add_kernel[(1,)](x, y, out, 16)
+    assert cuda.fake.calls("cuPointerGetAttribute") == asked
+    add_kernel[(1,)](x, FakeTensor(64, offset_bytes=256), out, 16)  # another y
+    assert cuda.fake.calls("cuPointerGetAttribute") == asked + 1
+
+    class HostTensor(FakeTensor):
+        def data_ptr(self):
+            return 0x1000  # below the fake's device addresses
+    for _ in range(2):  # a refused pointer is asked about again
+        with pytest.raises(ValueError, match=r"argument 'y_ptr' \(parameter 1\): the device "
+                                             r"cannot access address 0x1000 \(a CPU tensor\?\)"):
+            add_kernel[(1,)](x, HostTensor(4), out, 16)
+    add_kernel[(1,)](x, y, out, 16)
+
+
 # -- streams, devices, threads ----------------------------------------------------------------
 
 def test_torch_current_stream_and_device(cuda, monkeypatch):
