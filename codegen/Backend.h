@@ -57,8 +57,9 @@ struct CompileOptions {
 #endif
   /// LLVM's default<O3> instead of the backends' short pipeline.
   bool LLVMO3 = false;
-  /// cuda sm_90a: descriptor loads through TMA.
-  bool TMA = false;
+  /// cuda sm_90a: descriptor loads through TMA (TRITIUM_TMA=0: pointer
+  /// loads, as on other targets).
+  bool TMA = true;
   /// The target's device library: libdevice.10.bc (cuda), the folder of
   /// the ROCm device libraries (hip); empty: found where it usually is.
   std::string LibraryPath;

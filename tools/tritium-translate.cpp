@@ -47,6 +47,13 @@ bool isOn(const char *Env) {
                llvm::StringRef(V).equals_insensitive("on"));
 }
 
+bool isOff(const char *Env) {
+  const char *V = std::getenv(Env);
+  return V && (llvm::StringRef(V).equals_insensitive("0") ||
+               llvm::StringRef(V).equals_insensitive("false") ||
+               llvm::StringRef(V).equals_insensitive("off"));
+}
+
 /// What the command line asks for.
 struct Request {
   std::string Input, Output = "-", Emit;
@@ -59,7 +66,7 @@ struct Request {
 /// targets, amdgcn for hip targets).
 std::string checkRequest(Request &R) {
   R.Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
-  R.Opts.TMA = isOn("TRITIUM_TMA");        // knobs.nvidia.tma
+  R.Opts.TMA = !isOff("TRITIUM_TMA");      // knobs.nvidia.tma
   R.Opts.VerifyEach |= isOn("TRITIUM_VERIFY_EACH"); // knobs.compilation.verify_each
   const Backend *B = getBackend(R.Opts.GPU);
   if (!B)

@@ -316,10 +316,10 @@ class nvidia_knobs(base_knobs):
                            "/usr/local/cuda/nvvm/libdevice).")
     backtrace = _Knob("TRITIUM_BACKTRACE", False, "bool",
                       "A crash in the C++ core prints a stack trace (read at import of _C).")
-    tma = _Knob("TRITIUM_TMA", False, "bool",
+    tma = _Knob("TRITIUM_TMA", True, "bool",
                 "sm_90a: host-side descriptors' loads feeding wgmma are TMA copies "
-                "(cp.async.bulk.tensor on mbarriers) instead of cp.async; off until "
-                "measured on a GPU (docs/nvidia.md).")
+                "(cp.async.bulk.tensor on mbarriers) instead of cp.async; on by default, "
+                "TRITIUM_TMA=0 turns it off (docs/nvidia.md).")
     libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path",
                          "The CUDA driver library to load: a file, or a directory holding "
                          "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
