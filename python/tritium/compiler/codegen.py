@@ -1559,7 +1559,7 @@ class _Options:
         return default if v is None else v
 
 
-def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None):
+def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, name=None):
     """Builds the IR module of the kernel ``fn`` (a JITFunction) for one
     specialization (docs/frontend.md):
 
@@ -1567,6 +1567,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None):
     * ``constexprs``: {arg name: value} (also accepted: {(index,): value})
     * ``attrs``: {arg index: {"divisibility": 16, "equal_to_1": True}}
     * ``options``: num_warps, num_stages, debug, ... (a dict or an object)
+    * ``name``: the kernel's name (default: the function's)
 
     Raises ``tritium.CompilationError`` for every error in the kernel.
     """
@@ -1586,7 +1587,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None):
         module = _C.ir.Module()
     sem = _C.frontend.Semantic(module)
     mb = _ModuleBuilder(module, sem, options)
-    gen = CodeGenerator(mb, fn, name=mb.unique_name(fn.fn.__name__), is_kernel=True)
+    gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
     kernel_args = []
     for name in names:
         s = sig.get(name)

@@ -339,7 +339,16 @@ class ASTSource:
                 self.constexprs[name] = param.default
         self.signature = {name: sig[name] for name in fn.arg_names}
         self.attrs = _normalize_attrs(fn, attrs)
-        self.name = fn.__name__
+        # @jit(repr=...) names the kernel from this specialization (its
+        # signature and constants), as Triton's does.
+        self.name = fn.repr(self) if callable(getattr(fn, "repr", None)) else fn.__name__
+
+    @property
+    def constants(self):
+        """{name: value} of the constexpr parameters and of the ints
+        specialized as equal to 1 (Triton's ``ASTSource.constants``)."""
+        ones = {self.fn.arg_names[i]: 1 for i, a in self.attrs.items() if a.get("equal_to_1")}
+        return {**ones, **self.constexprs}
 
     def hash(self):
         text = "|".join([
@@ -352,7 +361,8 @@ class ASTSource:
 
     def make_ir(self, options, timings):
         t0 = time.perf_counter()
-        module = _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options)
+        module = _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options,
+                             name=self.name)
         timings["frontend"] = time.perf_counter() - t0
         return module
 
@@ -503,7 +513,6 @@ class CompiledKernel:
 
     #: Set by JITFunction: the parameter indices passed to the launcher.
     _arg_indices = ()
-    _repr = None
 
     def __init__(self, asm, metadata, metadata_group=None, module=None, src=None):
         self.asm = asm

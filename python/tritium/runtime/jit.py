@@ -816,7 +816,6 @@ class JITFunction(KernelInterface):
         if any(t.startswith("tensordesc<") for t in signature.values()):
             pick = kernel._launch_args
             kernel._launch_args = lambda bound: _expand_descriptors(pick(bound))
-        kernel._repr = self.repr(signature)
         hook = knobs.runtime.jit_post_compile_hook
         if hook is not None:
             hook(self, kernel)

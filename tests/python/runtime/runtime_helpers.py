@@ -21,9 +21,9 @@ class CountingFrontend:
     def count(self):
         return len(self.calls)
 
-    def __call__(self, fn, signature, constexprs, attrs, options):
+    def __call__(self, fn, signature, constexprs, attrs, options, **kw):
         self.calls.append((fn.__name__, dict(signature), dict(constexprs), dict(attrs), options))
-        return self.inner(fn, signature, constexprs, attrs, options)
+        return self.inner(fn, signature, constexprs, attrs, options, **kw)
 
     @property
     def last(self):

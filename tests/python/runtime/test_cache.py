@@ -301,10 +301,10 @@ def _child_compile(kdir, cache_dir, barrier, results):
     from tritium.compiler import compiler as comp
     inner = real_frontend()
 
-    def slow_frontend(*args):
+    def slow_frontend(*args, **kw):
         barrier.wait(timeout=60)  # everyone compiles at once, then stores at once
         time.sleep(0.05)
-        return inner(*args)
+        return inner(*args, **kw)
     comp.ast_to_ir = slow_frontend
     import kmod_conc
     k = kmod_conc.scale_kernel.warmup("*fp32", "i32", BLOCK=128, grid=(1,))

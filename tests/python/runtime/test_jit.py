@@ -450,9 +450,9 @@ def test_globals_recorded_in_triton_form(frontend, fake_driver, tmp_path, monkey
     from tritium.compiler import compiler
     inner = compiler.ast_to_ir
 
-    def recording(fn, *args):
+    def recording(fn, *args, **kw):
         fn.used_global_vals[("SCALE", id(mod.__dict__))] = (mod.SCALE, mod.__dict__)
-        return inner(fn, *args)
+        return inner(fn, *args, **kw)
     monkeypatch.setattr(compiler, "ast_to_ir", recording)
     p = FakeTensor(4)
     mod.k[(1,)](p)
@@ -508,3 +508,24 @@ def test_set_allocator_is_per_context():
     contextvars.copy_context().run(body)
     assert isinstance(_allocation._allocator.get(), _allocation.NullAllocator)
     assert "set_allocator" in tritium.__all__ and tritium.tools.tensor_descriptor.TensorDescriptor
+
+
+def test_repr_names_the_kernel_from_its_specialization(monkeypatch):
+    """@jit(repr=fn): fn gets the specialization (its .signature and
+    .constants, the ints specialized as 1 among them) and its answer is the
+    kernel's name, as in Triton (test_value_specialization)."""
+    from tritium.runtime.jit import MockTensor
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cuda:80")
+
+    def name(spec):
+        ones = "_".join(k for k, v in spec.constants.items() if v == 1)
+        return f"kernel_{spec.signature['value']}_{ones}"
+
+    @jit(repr=name)
+    def named(value, is_one, X):
+        pass
+
+    for value, ty in ((-1, "i32"), (2**31, "i64"), (2**63, "u64")):
+        k = named.warmup(value, 1, MockTensor("fp32"), grid=(1,))
+        assert k.name == k.metadata.name == f"kernel_{ty}_is_one"
+        assert f".entry kernel_{ty}_is_one(" in k.asm["ptx"]
