@@ -642,6 +642,17 @@ def test_libdevice_symbols_by_type():
     assert re.search(r'extern_elementwise %\S+ \{symbol="__nv_isnanf", pure\} : i32', ir)
 
 
+def test_libdevice_under_tritons_module_paths():
+    """Triton's libdevice also lives at ``triton.language.extra.cuda.libdevice``
+    and ``...extra.hip.libdevice`` (Liger imports the former where the
+    first fails): the same module."""
+    import importlib
+    for path in ("tritium.language.extra.cuda.libdevice", "tritium.language.extra.hip.libdevice"):
+        assert importlib.import_module(path) is tl.extra.libdevice
+    from tritium.language.extra.cuda.libdevice import rsqrt
+    assert rsqrt is tl.extra.libdevice.rsqrt
+
+
 @jit
 def k_cuda_extra(x_ptr):
     tl.extra.cuda.gdc_wait()
