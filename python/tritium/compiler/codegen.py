@@ -1140,6 +1140,8 @@ class CodeGenerator(ast.NodeVisitor):
         try:
             res = getattr(obj, node.attr)
         except AttributeError:
+            if node.attr == "type":  # a compile-time value's, as Triton's constexpr has
+                return _types.constexpr_type(obj)
             raise self.error(f"'{_describe_obj(obj)}' has no attribute '{node.attr}'", node) from None
         if _is_scalar_literal(res) or isinstance(res, (str, tuple, list)) and not _has_tensor(res):
             return tl.constexpr(res) if not isinstance(res, (tuple, list)) else _const_seq(res)

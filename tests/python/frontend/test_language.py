@@ -706,3 +706,29 @@ def k_range_kinds(x_ptr, n):
 def test_range_and_static_range():
     ir = to_ir(k_range_kinds, "*i32,i32")
     assert count(ir, r"cond_br ") == 1 and count(ir, r"^\s*store ") == 3
+
+
+@jit
+def k_constexpr_type(out_ptr, LIT: tl.constexpr):
+    named: tl.constexpr = LIT
+    tl.static_assert(named.type == tl.core.constexpr_type(LIT))
+    tl.static_assert(LIT.type == tl.core.constexpr_type(LIT))
+    tl.store(out_ptr, LIT)
+
+
+@pytest.mark.parametrize("lit", [10, 32.5, (5, 6, 7)])
+def test_constexpr_values_have_a_constexpr_type(lit):
+    """`.type` of a compile-time value is constexpr_type(value), as
+    Triton's constexpr has (test_constexpr_assignment)."""
+    if isinstance(lit, tuple):
+        @jit
+        def k(out_ptr, LIT: tl.constexpr):
+            tl.static_assert(LIT.type == tl.core.constexpr_type(LIT))
+        to_ir(k, "*i32", {"LIT": lit})
+    else:
+        to_ir(k_constexpr_type, "*fp32", {"LIT": lit})
+    @jit
+    def wrong(out_ptr, LIT: tl.constexpr):
+        tl.static_assert(LIT.type == tl.core.constexpr_type(11))
+    with pytest.raises(Exception, match="static_assert|Assertion"):
+        to_ir(wrong, "*i32", {"LIT": 10})
