@@ -40,18 +40,17 @@ int badUsage(const llvm::Twine &Why) {
   return 2;
 }
 
-bool isOn(const char *Env) {
+/// A bool knob read as knobs.py reads it: unset, \p Default; set, whether
+/// it is one of 1, true, yes, on, y (any case, spaces around).
+bool knob(const char *Env, bool Default) {
   const char *V = std::getenv(Env);
-  return V && (llvm::StringRef(V).equals_insensitive("1") ||
-               llvm::StringRef(V).equals_insensitive("true") ||
-               llvm::StringRef(V).equals_insensitive("on"));
-}
-
-bool isOff(const char *Env) {
-  const char *V = std::getenv(Env);
-  return V && (llvm::StringRef(V).equals_insensitive("0") ||
-               llvm::StringRef(V).equals_insensitive("false") ||
-               llvm::StringRef(V).equals_insensitive("off"));
+  if (!V)
+    return Default;
+  llvm::StringRef S = llvm::StringRef(V).trim();
+  for (const char *True : {"1", "true", "yes", "on", "y"})
+    if (S.equals_insensitive(True))
+      return true;
+  return false;
 }
 
 /// What the command line asks for.
@@ -65,9 +64,9 @@ struct Request {
 /// else why not. The stage after LLVM IR unless --emit says (ptx for cuda
 /// targets, amdgcn for hip targets).
 std::string checkRequest(Request &R) {
-  R.Opts.LLVMO3 = isOn("TRITIUM_LLVM_O3"); // knobs.compilation.llvm_o3
-  R.Opts.TMA = !isOff("TRITIUM_TMA");      // knobs.nvidia.tma
-  R.Opts.VerifyEach |= isOn("TRITIUM_VERIFY_EACH"); // knobs.compilation.verify_each
+  R.Opts.LLVMO3 = knob("TRITIUM_LLVM_O3", false);          // knobs.compilation.llvm_o3
+  R.Opts.TMA = knob("TRITIUM_TMA", true);                  // knobs.nvidia.tma
+  R.Opts.VerifyEach |= knob("TRITIUM_VERIFY_EACH", false); // knobs.compilation.verify_each
   const Backend *B = getBackend(R.Opts.GPU);
   if (!B)
     return "no backend compiles for " + R.Opts.GPU.str();

@@ -10,8 +10,9 @@
 //      the most contiguous dimension, consecutive lanes on consecutive
 //      vectors; a load at least as wide as the widest access of its shape
 //      and order that it computes with, as Triton's coalescing does, so that
-//      a gather beside a vector load needs no conversion); dots take mma.sync's accumulator layout (option mma=1, where the
-//      dot fits) or the FMA result layout. A split into scalars needs
+//      a gather beside a vector load needs no conversion); dots take
+//      mma.sync's accumulator layout (option mma=1, where the dot fits) or
+//      the FMA result layout. A split into scalars needs
 //      both elements in every thread's registers (its operand's anchor).
 //   2. Propagation to a fixed point: forward, a result takes the layout its
 //      operands imply (elementwise ops keep it, reductions slice it,
@@ -142,7 +143,7 @@ private:
   /// coalesced layout takes at least.
   llvm::DenseMap<const Instruction *, int64_t> sliceWidths() {
     llvm::EquivalenceClasses<const Instruction *> Connected;
-    std::vector<const Instruction *> Accesses;
+    llvm::SmallVector<const Instruction *, 16> Accesses;
     for (BasicBlock &B : F)
       for (Instruction &I : B) {
         Connected.insert(&I);
@@ -161,23 +162,24 @@ private:
           break;
         }
       }
+    // (computation, shape, access order) of each access, and the widest.
     using Key = std::tuple<const Instruction *, llvm::SmallVector<int64_t, 4>,
                            llvm::SmallVector<unsigned, 4>>;
-    auto keyOf = [&](const Instruction *I) {
-      const Value *Ptr = I->getOperand(0);
-      llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
-      return Key(Connected.getLeaderValue(I), {Shape.begin(), Shape.end()},
-                 accessOrder(Ptr, AI));
-    };
+    llvm::SmallVector<Key, 16> Keys;
     std::map<Key, int64_t> Widest;
     for (const Instruction *I : Accesses) {
-      int64_t &W = Widest[keyOf(I)];
-      W = std::max(W, accessVectorWidth(I->getOperand(0), AI));
+      const Value *Ptr = I->getOperand(0);
+      llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
+      Keys.emplace_back(Connected.getLeaderValue(I),
+                        llvm::SmallVector<int64_t, 4>(Shape.begin(), Shape.end()),
+                        accessOrder(Ptr, AI));
+      int64_t &W = Widest[Keys.back()];
+      W = std::max(W, accessVectorWidth(Ptr, AI));
     }
     llvm::DenseMap<const Instruction *, int64_t> Widths;
-    for (const Instruction *I : Accesses)
+    for (auto [I, K] : llvm::zip(Accesses, Keys))
       if (I->getOpcode() == Opcode::Load)
-        Widths[I] = Widest[keyOf(I)];
+        Widths[I] = Widest[K];
     return Widths;
   }
 

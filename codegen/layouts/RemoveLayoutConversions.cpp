@@ -12,8 +12,9 @@
 //   - a conversion that is the only user of a (non-volatile) load, to a
 //     layout that still gives the load its own vector width (the axis
 //     analysis's) and that no dot reads (a dot's operands stay staged
-//     through shared memory, which the pipeliner needs), loads again in that layout, where the original load was,
-//     when its pointer, mask and `other` can be rebuilt there:
+//     through shared memory, which the pipeliner needs), loads again in
+//     that layout, where the original load was, when its pointer, mask and
+//     `other` can be rebuilt there:
 //     assign-layouts widens a load to the widest access it computes with,
 //     and a user that wants it narrower (a store of its own width) then
 //     needs no conversion.
@@ -132,16 +133,12 @@ private:
     B.setInsertPoint(Load);
     B.setLoc(Load->getLoc());
     llvm::DenseMap<Value *, Value *> Done;
-    Instruction *Copy = Load->clone();
-    for (unsigned K = 0; K < Copy->getNumOperands(); ++K)
-      Copy->setOperand(K, rebuild(Load->getOperand(K), To, Done));
-    Copy->setLayout(To);
-    B.insert(Copy);
+    Value *Reloaded = rebuild(Load->getResult(), To, Done);
     // The name goes with the value that is used (the original is dead).
     std::string Name = Load->getResult()->getName().str();
     Load->getResult()->setName("");
-    Copy->getResult()->setName(Name);
-    replace(C, Copy->getResult());
+    Reloaded->setName(Name);
+    replace(C, Reloaded);
     return true;
   }
 

@@ -124,12 +124,13 @@ void bindBackends(py::module_ &Top) {
       py::arg("stage"), py::arg("value"), py::arg("target"), py::arg("options") = py::dict(),
       "Runs one stage: (its output, the metadata it found)");
 
+  // The target description answers for either vendor.
+  auto maxSharedBytes = [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); };
   py::module_ NV = Top.def_submodule("nvptx", "The NVIDIA target's tools");
   NV.def("find_ptxas", &findPtxas, "ptxas's path, or '' if none is found");
   NV.def("find_libdevice", &findLibdevice, "libdevice.10.bc's path, or ''");
-  NV.def(
-      "max_shared_bytes", [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); },
-      py::arg("target"), "The shared memory bytes a block of the target may use (opt-in)");
+  NV.def("max_shared_bytes", maxSharedBytes, py::arg("target"),
+         "The shared memory bytes a block of the target may use (opt-in)");
   NV.def(
       "assemble_cubin",
       [](const std::string &PTX, py::handle T, const std::string &Ptxas) {
@@ -154,9 +155,8 @@ void bindBackends(py::module_ &Top) {
 
   py::module_ AMD = Top.def_submodule("amdgpu", "The AMD target's tools");
   AMD.def("find_device_libs", &findDeviceLibs, "The ROCm device libraries' folder, or ''");
-  AMD.def(
-      "max_shared_bytes", [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); },
-      py::arg("target"), "The LDS bytes a workgroup of the target may use");
+  AMD.def("max_shared_bytes", maxSharedBytes, py::arg("target"),
+          "The LDS bytes a workgroup of the target may use");
   AMD.def(
       "assemble_hsaco",
       [](const std::string &Asm, py::handle T) {

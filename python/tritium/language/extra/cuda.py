@@ -12,14 +12,8 @@ custom fp8 conversions need packed inline assembly (several elements per
 snippet), which Tritium does not have yet: they raise a clear error.
 """
 
-import sys as _sys
-
 from .. import core as _core
 from . import libdevice  # noqa: F401
-
-# Triton's module path `triton.language.extra.cuda.libdevice` (Liger's
-# fallback import): the same module under that name too.
-_sys.modules.setdefault(__name__ + ".libdevice", libdevice)
 
 __all__ = ["libdevice", "num_warps", "num_threads", "gdc_wait", "gdc_launch_dependents", "globaltimer", "smid"]
 

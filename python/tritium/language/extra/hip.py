@@ -8,13 +8,8 @@ number of wavefronts and ``num_threads()`` its work-items (64 per
 wavefront on CDNA).
 """
 
-import sys as _sys
-
 from .. import core as _core
 from . import libdevice  # noqa: F401
-
-# Triton's module path `triton.language.extra.hip.libdevice`.
-_sys.modules.setdefault(__name__ + ".libdevice", libdevice)
 
 __all__ = ["libdevice", "num_warps", "num_threads"]
 
