@@ -153,10 +153,15 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTarge
   // M-major operand counts them or a K-major one does.
   // One warpgroup: none. Several: the warpgroup's index read from lane 0,
   // which ptxas knows is the same in every lane, so that the descriptors
-  // stay in uniform registers (tid / 128 is not, to it).
+  // stay in uniform registers (tid / 128 is not, to it). Read in the entry
+  // block: LLVM does not hoist the convergent shuffle out of a loop, and a
+  // shuffle and a move to uniform registers inside the loop stalled the
+  // wgmmas' dispatch.
   llvm::Value *GroupBytes = nullptr;
   if (A && NumWarps > 4) {
-    llvm::Value *Group = T.shuffleIdx(B, B.CreateLShr(T.threadId(B), 7), B.getInt32(0));
+    llvm::Value *Group = C.inEntry([&] {
+      return T.shuffleIdx(B, B.CreateLShr(C.warpId(), 2), B.getInt32(0));
+    });
     GroupBytes = B.CreateMul(Group, B.getInt32(uint32_t(A->offset(64, 0))));
   }
   llvm::Value *BaseA = A ? baseDescriptor(C, *A, GroupBytes) : nullptr;

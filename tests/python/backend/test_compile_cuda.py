@@ -389,6 +389,9 @@ def test_matmul_on_wgmma(dt, bm, bn, bk, warps, sass):
     assert body.index("wgmma.wait_group.sync.aligned 1") < body.index("wgmma.wait_group.sync.aligned 0")
     assert "fence.proxy.async" not in ptx and "global_smem" in ptx
     assert re.search(r"\.align 1024 \.b8 global_smem", ptx)
+    # Several warpgroups: each one's index is read once, before the loop.
+    loop = ptx[ptx.index("cp.async.wait_group"):]
+    assert ("shfl.sync.idx" in ptx) == (warps > 4) and "shfl.sync" not in loop
     if not _ptxas():
         pytest.skip("ptxas not found: the PTX was checked")
     log = nvptx.assemble_cubin(ptx, "cuda:90a", _ptxas())["log"]

@@ -177,7 +177,13 @@ def test_gather_beside_vector_load(backend, n, per_channel, block):
     grid = (n + block - 1) // block
     *_, out = backend.run(k_gather_beside_vector, grid, x, w, b, y, n, per_channel, BLOCK=block)
     ch = np.arange(n) // per_channel
-    assert_close(out, x * w[ch] + b[ch])
+    # The GPU contracts x * w + b into one fma (one rounding, numpy's has
+    # two): against the exact float64 value, within the product's and the
+    # result's last place.
+    product = x.astype(np.float64) * w[ch]
+    err = np.abs(out - (product + b[ch]))
+    bound = np.spacing(np.abs(product).astype(np.float32)) + np.spacing(np.abs(out))
+    assert np.all(err <= bound), f"{np.sum(err > bound)} of {n} off, first at {np.argmax(err > bound)}"
 
 
 def k_int64_offsets(X, Z, BASE, N: tl.constexpr):
