@@ -3,7 +3,11 @@
 // Which dots a target's matrix multiply units take, and in which register
 // layouts their accumulator and operands sit: all the layout rules ask of
 // them (dotLayout, requiredOperandLayout in LayoutRules.h) and all that the
-// shared memory analysis and the lowering ask (isMatrixCoreDot). A
+// shared memory analysis and the lowering ask (isMatrixCoreDot). Units that
+// read their operands from shared memory themselves, while the threads go
+// on, also say in which shared layout an operand is staged for them
+// (stage-dot-operands) and whether such a dot runs asynchronously and may
+// stay in flight into its loop's next iteration (pipeline). A
 // target's folder registers its units under the names the layout passes'
 // options use (codegen/nvptx: "mma" for mma.sync, "wgmma" for Hopper's;
 // codegen/amdgpu: "mfma"); nothing here names an instruction.
@@ -39,6 +43,25 @@ public:
                                                     const LinearLayout &Result) const = 0;
   /// Whether \p Dot, its result and operands are in these units' layouts.
   virtual bool places(const Instruction &Dot) const = 0;
+
+  /// The shared layout operand \p K of \p Dot (a block of \p Shape whose
+  /// dimension \p Contiguous is fastest, \p ElementBytes a element) is
+  /// staged in where these units read it from shared memory themselves;
+  /// nullopt: a swizzled buffer read into registers.
+  virtual std::optional<LinearLayout> sharedOperandLayout(const Instruction &Dot, unsigned K,
+                                                          llvm::ArrayRef<int64_t> Shape,
+                                                          unsigned Contiguous,
+                                                          unsigned ElementBytes) const {
+    return std::nullopt;
+  }
+  /// Whether \p Dot runs asynchronously on these units, reading both
+  /// operands from the shared buffers they are loaded from: copies issued
+  /// after it overlap it.
+  virtual bool runsAsynchronously(const Instruction &Dot) const { return false; }
+  /// Whether \p Dot's asynchronous work may stay in flight into the next
+  /// iteration of its loop, which must then not overwrite its operands'
+  /// buffers before every thread has waited for it.
+  virtual bool staysInFlight(const Instruction &Dot) const { return false; }
 };
 
 /// Registers \p C as \p Name; a target's folder does it once, from a

@@ -2,13 +2,12 @@
 
 #include "codegen/Passes.h"
 #include "analysis/Passes.h"
+#include "analysis/TensorCopies.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Diagnostics.h"
 #include "ir/PassManager.h"
 #include "ir/Verifier.h"
-
-#include "llvm/ADT/StringMap.h"
 
 #include <vector>
 
@@ -19,15 +18,7 @@ std::vector<void (*)(PassRegistry &)> &targetPasses() {
   static std::vector<void (*)(PassRegistry &)> Registers;
   return Registers;
 }
-llvm::StringMap<TensorCopyPredicate> &tensorCopies() {
-  static llvm::StringMap<TensorCopyPredicate> Copies;
-  return Copies;
-}
 } // namespace
-
-void tritium::addTensorCopies(llvm::StringRef Name, TensorCopyPredicate Copies) {
-  tensorCopies()[Name] = Copies;
-}
 
 void tritium::addTargetPasses(void (*Register)(PassRegistry &)) {
   targetPasses().push_back(Register);
@@ -50,7 +41,7 @@ void tritium::registerAllPasses(PassRegistry &R) {
         "keep=none|tensormaps|tma", [](const PassOptions &O) {
           using Keep = LowerTensorDescriptorsPass::Keep;
           Keep K = Keep::None;
-          TensorCopyPredicate Copies = nullptr;
+          const TensorCopies *Copies = nullptr;
           for (auto &KV : O) {
             llvm::StringRef V = KV.getValue();
             if (KV.getKey() != "keep")
@@ -58,12 +49,12 @@ void tritium::registerAllPasses(PassRegistry &R) {
                                  KV.getKey().str() + "'");
             if (V == "tensormaps") {
               K = Keep::TensorMaps;
-            } else if (auto It = tensorCopies().find(V); It != tensorCopies().end()) {
+            } else if (auto It = allTensorCopies().find(V); It != allTensorCopies().end()) {
               K = Keep::Copies;
-              Copies = It->second;
+              Copies = &It->second;
             } else if (V != "none") {
               std::string Names;
-              for (const auto &C : tensorCopies())
+              for (const auto &C : allTensorCopies())
                 Names += ", " + C.first().str();
               throw CompileError("keep must be none, tensormaps" + Names + ", got '" + V.str() +
                                  "'");
@@ -84,16 +75,17 @@ llvm::StringRef tritium::getDefaultPipeline() {
 }
 
 std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
-  // The tensor copies take what they can; the rest reads pointers.
+  // The tensor copies take what they can; the rest reads pointers. The
+  // passes that place, stage and pipeline dots ask the same matrix units.
+  std::string Units = O.MatrixUnits.empty() ? "" : O.MatrixUnits + "=1";
   return std::string("lower-tensor-descriptors") +
          (O.TensorCopies.empty() ? "" : "{keep=" + O.TensorCopies + "}") +
          ",dce,assign-layouts{num-warps=" + std::to_string(O.NumWarps) +
-         ",warp-size=" + std::to_string(O.WarpSize) +
-         (O.MatrixUnits.empty() ? "" : "," + O.MatrixUnits + "=1") +
+         ",warp-size=" + std::to_string(O.WarpSize) + (Units.empty() ? "" : "," + Units) +
          "},remove-layout-conversions,licm,cse,stage-dot-operands" +
-         (O.StageOptions.empty() ? "," : "{" + O.StageOptions + "},") +
+         (Units.empty() ? "," : "{" + Units + "},") +
          (O.NumStages ? "pipeline{num-stages=" + std::to_string(*O.NumStages) +
-                            (O.PipelineOptions.empty() ? "" : "," + O.PipelineOptions) + "},"
+                            (Units.empty() ? "" : "," + Units) + "},"
                       : "") +
          (O.TargetPasses.empty() ? "" : O.TargetPasses + ",") + "cse,dce,insert-barriers";
 }

@@ -9,8 +9,6 @@
 
 namespace tritium {
 
-class AxisInfoAnalysis;
-class Instruction;
 class Module;
 class PassRegistry;
 
@@ -18,11 +16,6 @@ class PassRegistry;
 /// the targets' folders added with addTargetPasses) to \p R. Safe to call
 /// more than once.
 void registerAllPasses(PassRegistry &R);
-
-/// Lets lower-tensor-descriptors{keep=\p Name} keep the descriptor
-/// accesses \p Copies says the target's tensor copies take (NVIDIA's: "tma").
-void addTensorCopies(llvm::StringRef Name,
-                     bool (*Copies)(const Instruction &, const AxisInfoAnalysis &));
 
 /// Has registerAllPasses call \p Register too: a target's folder adds the
 /// passes of its own layout pipeline this way, once, from a static object.
@@ -35,15 +28,15 @@ llvm::StringRef getDefaultPipeline();
 
 /// What a target puts into the layout pipeline: its warps, its matrix
 /// units (the name they are registered under, analysis/MatrixCores.h; ""
-/// for none), the options of stage-dot-operands and of pipeline that go
-/// with them, whether its loops are software-pipelined (NumStages set: the
+/// for none), which assign-layouts, stage-dot-operands and pipeline ask,
+/// whether its loops are software-pipelined (NumStages set: the
 /// stages of loops that do not ask themselves), the tensor copies that
-/// keep the descriptor accesses they take (the name addTensorCopies
-/// registered; "" for none), and its own passes after the pipeliner
+/// keep the descriptor accesses they take (the name registerTensorCopies
+/// gave them; "" for none), and its own passes after the pipeliner
 /// (addTargetPasses; "" for none).
 struct LayoutPipelineOptions {
   unsigned NumWarps = 4, WarpSize = 32;
-  std::string MatrixUnits, StageOptions, PipelineOptions;
+  std::string MatrixUnits;
   std::optional<unsigned> NumStages;
   std::string TensorCopies, TargetPasses;
 };

@@ -13,6 +13,7 @@ namespace tritium {
 
 class DominatorTree;
 class Function;
+class MatrixCores;
 class Pass;
 class PassRegistry;
 
@@ -20,14 +21,15 @@ class PassRegistry;
 std::unique_ptr<Pass> createAssignLayoutsPass(const LayoutOptions &Opts);
 /// remove-layout-conversions: see RemoveLayoutConversions.cpp.
 std::unique_ptr<Pass> createRemoveLayoutConversionsPass();
-/// stage-dot-operands: see StageDotOperands.cpp; \p NVMMA: wgmma's dots
-/// (analysis/WGMMALayouts.h) go through NVMMA shared layouts.
-std::unique_ptr<Pass> createStageDotOperandsPass(bool NVMMA = false);
+/// stage-dot-operands: see StageDotOperands.cpp; \p Cores: the target's
+/// matrix units, asked for the shared layouts they read operands in.
+std::unique_ptr<Pass> createStageDotOperandsPass(const MatrixCores *Cores = nullptr);
 
 /// pipeline: see codegen/layouts/PipelineLoops.cpp; \p NumStages for the
-/// loops that do not ask for a number themselves; \p WGMMA: copies after
-/// the dots wgmma runs.
-std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages, bool WGMMA = false);
+/// loops that do not ask for a number themselves; \p Cores: the target's
+/// matrix units, whose asynchronous dots the copies go after.
+std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages,
+                                              const MatrixCores *Cores = nullptr);
 
 
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.

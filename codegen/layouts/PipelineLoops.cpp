@@ -38,19 +38,21 @@
 // nothing else uses it. Too many stages for the device's shared memory is
 // the lowering's OutOfResources error, which names the bytes.
 //
-// Option wgmma=1 (sm_90a): in a loop whose staged loads feed a dot that
-// wgmma runs (NVMMA operands, analysis/WGMMALayouts.h), the body's copies
-// go after the last such dot instead, so that they are issued while its
-// wgmma group runs (the lowering waits for the group after them: they
-// write the slot the previous iteration read, which the barrier after the
-// wait has freed). Where the dot's group may stay in flight into the next
-// iteration (wgmmaStaysInFlight: a matmul's K loop), a barrier goes
+// Option <units>=1 names the target's matrix units (analysis/MatrixCores.h).
+// In a loop whose staged loads feed a dot they run asynchronously, reading
+// its operands from shared memory (sm_90a, wgmma=1: wgmma's dots on NVMMA
+// buffers), the body's copies go after the last such dot instead, so that
+// they are issued while it runs (the lowering waits for it after them:
+// they write the slot the previous iteration read, which the barrier
+// after the wait has freed). Where the dot may stay in flight into the
+// next iteration (staysInFlight; wgmma: a matmul's K loop), a barrier goes
 // between the dot and the copies: the lowering waits there for the
-// previous iteration's group, which read the slot they write, and the
+// previous iteration's dot, which read the slot they write, and the
 // barrier makes every warpgroup's wait come first.
 //
-// TMA (sm_90a): a descriptor_load that lower-tensor-descriptors kept,
-// staged into the NVMMA layout with its rows contiguous, is copied by TMA
+// Tensor copies (analysis/TensorCopies.h; sm_90a: TMA): a descriptor_load
+// that lower-tensor-descriptors kept, staged into a buffer the copies fill
+// (TMA: the NVMMA layout with its rows contiguous), is copied by them
 // instead: the preheader also allocates one mbarrier per slot and
 // init_barriers them; each iteration's copies are one barrier_expect of
 // all their bytes on the slot's barrier and one async_tma_copy per load,
@@ -67,7 +69,8 @@
 
 #include "analysis/LoopInfo.h"
 #include "analysis/SharedMemory.h"
-#include "analysis/WGMMALayouts.h"
+#include "analysis/MatrixCores.h"
+#include "analysis/TensorCopies.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -113,8 +116,8 @@ struct StagedLoad {
 class LoopPipeliner {
 public:
   LoopPipeliner(Function &F, Loop &L, const DominatorTree &DT, const LoopInfo &LI,
-                unsigned Stages, bool WGMMA)
-      : L(L), DT(DT), LI(LI), Stages(Stages), WGMMA(WGMMA), B(F.getContext()) {}
+                unsigned Stages, const MatrixCores *Cores)
+      : L(L), DT(DT), LI(LI), Stages(Stages), Cores(Cores), B(F.getContext()) {}
 
   bool run() {
     if (!qualifies())
@@ -160,8 +163,8 @@ private:
 
   /// The local_alloc that is \p I's only user, if \p I is a load that can
   /// become an asynchronous copy into it: a load, or a descriptor_load
-  /// (which lower-tensor-descriptors left for TMA) into the NVMMA layout
-  /// with its rows contiguous, the one TMA writes.
+  /// (which lower-tensor-descriptors left for the target's tensor copies)
+  /// into a buffer they fill.
   Instruction *stagingAlloc(Instruction &I) {
     auto *Load = llvm::dyn_cast<LoadInst>(&I);
     if (Load ? Load->isVolatile() || !isZeroOrAbsent(Load->getOther())
@@ -173,7 +176,7 @@ private:
     Instruction *User = R->uses().begin()->getUser();
     if (User->getOpcode() != Opcode::LocalAlloc)
       return nullptr;
-    if (!Load && nvmmaContiguousDim(*llvm::cast<MemDescType>(User->getResult(0)->getType())) != 1u)
+    if (!Load && !tensorCopiesFill(*llvm::cast<MemDescType>(User->getResult(0)->getType())))
       return nullptr;
     return User;
   }
@@ -346,12 +349,12 @@ private:
       replaceBuffer(SL.Alloc->getResult(0), B.createMemDescIndex(SL.Ring, ReadSlot));
     }
     B.setInsertPoint(First);
-    if (Instruction *Dot = WGMMA ? lastWGMMADot(First) : nullptr) {
+    if (Instruction *Dot = lastAsynchronousDot(First)) {
       B.setInsertPoint(Dot->getNextNode());
       // A dot whose group stays in flight into the next iteration still
       // reads its slot there: the copies wait for every warpgroup to have
       // retired the one before it, which read the slot they write.
-      if (wgmmaStaysInFlight(*Dot))
+      if (Cores->staysInFlight(*Dot))
         B.createBarrier();
     }
     // Made where the copies go (after a dot that follows the allocs).
@@ -410,19 +413,16 @@ private:
     return llvm::any_of(Loads, [](const StagedLoad &S) { return !S.isTMA(); });
   }
 
-  /// The last dot of \p BB that wgmma runs: placed for it, both operands
-  /// read right there from NVMMA buffers.
-  /// The last wgmma dot with both operands in shared memory after \p From
-  /// in its block. One before it (attention's QK^T when only V is staged)
-  /// would put the copies ahead of this iteration's async_wait, which
-  /// would then wait for them too.
-  static Instruction *lastWGMMADot(Instruction *From) {
+  /// The last dot after \p From in its block that the matrix units run
+  /// asynchronously, reading both operands from shared memory. One before
+  /// it (attention's QK^T when only V is staged) would put the copies
+  /// ahead of this iteration's async_wait, which would then wait for them
+  /// too.
+  Instruction *lastAsynchronousDot(Instruction *From) const {
     Instruction *Last = nullptr;
-    for (Instruction *I = From; I; I = I->getNextNode()) {
-      if (I->getOpcode() == Opcode::Dot && isWGMMADot(*I) &&
-          nvmmaLoadContiguousDim(I->getOperand(0)) && nvmmaLoadContiguousDim(I->getOperand(1)))
+    for (Instruction *I = From; I && Cores; I = I->getNextNode())
+      if (I->getOpcode() == Opcode::Dot && Cores->runsAsynchronously(*I))
         Last = I;
-    }
     return Last;
   }
 
@@ -430,7 +430,7 @@ private:
   const DominatorTree &DT;
   const LoopInfo &LI;
   unsigned Stages;
-  bool WGMMA;
+  const MatrixCores *Cores;
   IRBuilder B;
   const CountedLoop *Counted = nullptr;
   BasicBlock *Header = nullptr, *Latch = nullptr, *Preheader = nullptr;
@@ -445,7 +445,8 @@ private:
 
 class PipelineLoopsPass : public FunctionPass {
 public:
-  PipelineLoopsPass(unsigned NumStages, bool WGMMA) : NumStages(NumStages), WGMMA(WGMMA) {}
+  PipelineLoopsPass(unsigned NumStages, const MatrixCores *Cores)
+      : NumStages(NumStages), Cores(Cores) {}
   llvm::StringRef getName() const override { return "pipeline"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
     const DominatorTree &DT = AM.get<DominatorTreeAnalysis>(F);
@@ -455,7 +456,7 @@ public:
     for (Loop *L : LI.getLoopsInnermostFirst()) {
       int64_t S = L->getNumStages().value_or(NumStages);
       if (S >= 2)
-        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), WGMMA).run();
+        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), Cores).run();
     }
     if (!Changed)
       return PreservedAnalyses::all();
@@ -464,11 +465,12 @@ public:
 
 private:
   unsigned NumStages;
-  bool WGMMA;
+  const MatrixCores *Cores;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages, bool WGMMA) {
-  return std::make_unique<PipelineLoopsPass>(NumStages, WGMMA);
+std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages,
+                                                      const MatrixCores *Cores) {
+  return std::make_unique<PipelineLoopsPass>(NumStages, Cores);
 }

@@ -214,6 +214,21 @@ bool parseFlag(llvm::StringRef Key, llvm::StringRef Value) {
   return Value == "1";
 }
 
+/// A flag naming the target's matrix units (analysis/MatrixCores.h: mma=1,
+/// wgmma=1 or mfma=1) into \p Cores, one at most; false if \p Key names none.
+bool parseCoresFlag(llvm::StringRef Pass, llvm::StringRef Key, llvm::StringRef Value,
+                    const MatrixCores *&Cores) {
+  const MatrixCores *C = getMatrixCores(Key);
+  if (!C)
+    return false;
+  if (!parseFlag(Key, Value))
+    return true;
+  if (Cores)
+    throw CompileError(Pass.str() + " takes one target's matrix units, not two");
+  Cores = C;
+  return true;
+}
+
 /// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
 /// the target's), and the target's matrix units as a flag of their name
 /// (analysis/MatrixCores.h: mma=1, wgmma=1 or mfma=1), one at most.
@@ -232,13 +247,7 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
       if (Bad || (N != 32 && N != 64))
         throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
       L.WarpSize = N;
-    } else if (const MatrixCores *C = getMatrixCores(Key)) {
-      if (!parseFlag(Key, Value))
-        continue;
-      if (L.Cores)
-        throw CompileError("assign-layouts takes one target's matrix units, not two");
-      L.Cores = C;
-    } else {
+    } else if (!parseCoresFlag("assign-layouts", Key, Value, L.Cores)) {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
   }
@@ -263,29 +272,25 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
         [] { return createRemoveLayoutConversionsPass(); });
   R.add("stage-dot-operands",
         "Bring the operands of dots on matrix units into their layouts through swizzled "
-        "shared memory (local_alloc + local_load); nvmma=1: wgmma's dots through "
-        "its NVMMA layouts",
-        "nvmma=0|1", [](const PassOptions &O) {
-          bool NVMMA = false;
-          for (auto &KV : O) {
-            if (KV.getKey() != "nvmma")
+        "shared memory (local_alloc + local_load), or the layouts the named units "
+        "(wgmma=1: NVMMA) read from shared memory themselves",
+        "mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
+          const MatrixCores *Cores = nullptr;
+          for (auto &KV : O)
+            if (!parseCoresFlag("stage-dot-operands", KV.getKey(), KV.getValue(), Cores))
               throw CompileError("stage-dot-operands has no option '" + KV.getKey().str() +
                                  "'");
-            NVMMA = parseFlag(KV.getKey(), KV.getValue());
-          }
-          return createStageDotOperandsPass(NVMMA);
+          return createStageDotOperandsPass(Cores);
         });
   R.add("pipeline",
         "Software-pipeline counted loops: the global loads staged for dots become "
         "asynchronous copies into a ring of num-stages shared buffers, issued ahead",
-        "num-stages=N,wgmma=0|1", [](const PassOptions &O) {
+        "num-stages=N,mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
           unsigned N = 3;
-          bool WGMMA = false;
+          const MatrixCores *Cores = nullptr;
           for (auto &KV : O) {
-            if (KV.getKey() == "wgmma") {
-              WGMMA = parseFlag(KV.getKey(), KV.getValue());
+            if (parseCoresFlag("pipeline", KV.getKey(), KV.getValue(), Cores))
               continue;
-            }
             if (KV.getKey() != "num-stages")
               throw CompileError("pipeline has no option '" + KV.getKey().str() + "'");
             if (llvm::StringRef(KV.getValue()).getAsInteger(10, N) || N > kMaxNumStages)
@@ -293,7 +298,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
                                  std::to_string(kMaxNumStages) + ", got '" +
                                  KV.getValue() + "'");
           }
-          return createPipelineLoopsPass(N, WGMMA);
+          return createPipelineLoopsPass(N, Cores);
         });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",

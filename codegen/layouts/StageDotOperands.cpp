@@ -37,12 +37,14 @@
 //   %bt = memdesc_trans %sb {order = [1, 0]} : memdesc<KxN x f16, <swizzled>>
 //   %b2 = local_load %bt {layout = <B operand>}
 //
-// Option nvmma=1 (sm_90a): the operands of a dot placed for wgmma
-// (analysis/WGMMALayouts.h) take the NVMMA layout instead, which wgmma
-// reads through matrix descriptors (it is the layout above for rows of
-// 128 bytes; longer rows are split into 128-byte column blocks). Rows of
-// 64 or 32 bytes (a K tile of 32 fp16 or 64 fp8, attention's fp8 tiles)
-// take wgmma's 64- or 32-byte swizzle where K is the contiguous
+// Option <units>=1 names the target's matrix units (analysis/MatrixCores.h):
+// where they read an operand from shared memory themselves, it takes the
+// shared layout they answer instead (sharedOperandLayout). On sm_90a,
+// wgmma=1: the operands of a dot placed for wgmma take the NVMMA layout,
+// which wgmma reads through matrix descriptors (it is the layout above for
+// rows of 128 bytes; longer rows are split into 128-byte column blocks);
+// rows of 64 or 32 bytes (a K tile of 32 fp16 or 64 fp8, attention's fp8
+// tiles) take wgmma's 64- or 32-byte swizzle where K is the contiguous
 // dimension (K-major, the only kind 8-bit inputs have); where no NVMMA
 // layout fits the block, the swizzled one stays and the dot falls back to
 // mma.sync.
@@ -55,7 +57,6 @@
 
 #include "analysis/DotLayouts.h"
 #include "analysis/MatrixCores.h"
-#include "analysis/WGMMALayouts.h"
 #include "codegen/layouts/LayoutPasses.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -83,26 +84,26 @@ bool isRenaming(const Instruction &Convert) {
          registerMapping(*SrcDef->getLayout(), *Convert.getLayout());
 }
 
-/// The local_alloc of the source of \p Convert, before \p B's insertion
-/// point, in the swizzled layout that keeps its register-contiguous
-/// dimension contiguous (the NVMMA one where \p NVMMA and it fits: a
-/// narrow swizzle only where that dimension is the K of operand \p OpIdx). A
+/// The local_alloc of the source of \p Convert, operand \p OpIdx of \p Dot,
+/// before \p B's insertion point, in the swizzled layout that keeps its
+/// register-contiguous dimension contiguous, or the one \p Cores read the
+/// operand in from shared memory. A
 /// source that is a `trans %x` is stored as %x, in that layout with its
 /// dimensions permuted back, and read through memdesc_trans: the same
 /// bytes, and %x, when it is a load, stays one that pipeline-loops can
 /// stage (b.T of a loaded [N, K] tile, K^T in attention).
-Value *allocate(IRBuilder &B, Instruction &Convert, unsigned OpIdx, bool NVMMA) {
+Value *allocate(IRBuilder &B, Instruction &Convert, const Instruction &Dot, unsigned OpIdx,
+               const MatrixCores *Cores) {
   Value *Src = Convert.getOperand(0);
   Instruction *SrcDef = Src->getDefiningInstruction();
   const LinearLayout &From = SrcDef ? *SrcDef->getLayout() : *Convert.getLayout();
   Type *T = Src->getType();
   unsigned Contiguous = contiguousDim(From), Bytes = T->getScalarSizeInBytes();
-  std::optional<LinearLayout> ForWGMMA;
-  bool KMajor = Contiguous == (OpIdx == 0 ? 1u : 0u);
-  if (NVMMA && (KMajor || nvmmaSwizzleBytes(T->getShape()[Contiguous] * Bytes) == 128))
-    ForWGMMA = nvmmaSharedLayout(T->getShape(), Contiguous, Bytes);
+  std::optional<LinearLayout> ForCores;
+  if (Cores)
+    ForCores = Cores->sharedOperandLayout(Dot, OpIdx, T->getShape(), Contiguous, Bytes);
   LinearLayout Shared =
-      ForWGMMA ? *ForWGMMA : swizzledSharedLayout(T->getShape(), Contiguous, Bytes);
+      ForCores ? *ForCores : swizzledSharedLayout(T->getShape(), Contiguous, Bytes);
   auto *Ty = MemDescType::get(T->getScalarType(), T->getShape(), Shared, false);
   auto *Trans = llvm::dyn_cast_or_null<TransInst>(SrcDef);
   if (!Trans)
@@ -143,8 +144,7 @@ Value *readAs(IRBuilder &B, Value *Mem, const Instruction &Convert) {
 /// the loop (Triton does the same; Q in registers would cost attention 32
 /// to 64 of them per thread).
 bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoisted,
-                   bool NVMMA) {
-  NVMMA = NVMMA && isWGMMADot(Dot);
+                   const MatrixCores *Cores) {
   llvm::SmallVector<unsigned, 2> AtDot;
   llvm::SmallVector<std::pair<unsigned, Value *>, 2> ReadAtDot;
   IRBuilder B(Dot.getParent()->getParent()->getContext());
@@ -160,7 +160,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
     if (!Mem) {
       B.setInsertPoint(Def);
       B.setLoc(Def->getLoc());
-      Mem = allocate(B, *Def, K, NVMMA);
+      Mem = allocate(B, *Def, Dot, K, Cores);
     }
     ReadAtDot.push_back({K, Mem});
   }
@@ -173,7 +173,7 @@ bool stageOperands(Instruction &Dot, llvm::DenseMap<Instruction *, Value *> &Hoi
   // between a hoisted read and the dot that lowers it (isLoadedByUser).
   llvm::SmallVector<std::pair<unsigned, Value *>, 2> Reads;
   for (unsigned K : AtDot)
-    Reads.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), K, NVMMA)});
+    Reads.push_back({K, allocate(B, *Dot.getOperand(K)->getDefiningInstruction(), Dot, K, Cores)});
   Reads.append(ReadAtDot.begin(), ReadAtDot.end());
   for (auto [K, Mem] : Reads) {
     Instruction *Convert = Dot.getOperand(K)->getDefiningInstruction();
@@ -197,10 +197,10 @@ void finishHoisted(Instruction &Convert, Value *Mem) {
 }
 
 class StageDotOperandsPass : public FunctionPass {
-  bool NVMMA;
+  const MatrixCores *Cores;
 
 public:
-  explicit StageDotOperandsPass(bool NVMMA) : NVMMA(NVMMA) {}
+  explicit StageDotOperandsPass(const MatrixCores *Cores) : Cores(Cores) {}
   llvm::StringRef getName() const override { return "stage-dot-operands"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &) override {
     llvm::SmallVector<Instruction *, 8> Dots;
@@ -211,7 +211,7 @@ public:
     bool Changed = false;
     llvm::DenseMap<Instruction *, Value *> Hoisted;
     for (Instruction *Dot : Dots)
-      Changed |= stageOperands(*Dot, Hoisted, NVMMA);
+      Changed |= stageOperands(*Dot, Hoisted, Cores);
     for (auto [Convert, Mem] : Hoisted)
       finishHoisted(*Convert, Mem);
     if (!Changed)
@@ -222,6 +222,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Pass> tritium::createStageDotOperandsPass(bool NVMMA) {
-  return std::make_unique<StageDotOperandsPass>(NVMMA);
+std::unique_ptr<Pass> tritium::createStageDotOperandsPass(const MatrixCores *Cores) {
+  return std::make_unique<StageDotOperandsPass>(Cores);
 }

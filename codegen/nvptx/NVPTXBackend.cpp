@@ -89,8 +89,6 @@ LayoutPipelineOptions tritium::getNVPTXLayoutOptions(const CompileOptions &Opts)
     // wgmma reads its operands from NVMMA buffers, and its groups may stay
     // in flight across a pipelined loop's iterations; TMA fills them.
     P.MatrixUnits = "wgmma";
-    P.StageOptions = "nvmma=1";
-    P.PipelineOptions = "wgmma=1";
     if (Opts.TMA) {
       P.TensorCopies = "tma";
       P.TargetPasses = "lower-tma-copies";

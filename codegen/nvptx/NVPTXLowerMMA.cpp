@@ -1,7 +1,7 @@
 //===- NVPTXLowerMMA.cpp - dot on mma.sync --------------------------------===//
 //
 // A dot whose result and operands are in mma.sync's layouts
-// (analysis/MMALayouts.h, placed by assign-layouts and brought there by
+// (codegen/nvptx/MMALayouts.h, placed by assign-layouts and brought there by
 // stage-dot-operands) is a grid of 16x8 tiles per warp, each accumulated
 // over K a K tile at a time (16 for f16 and bf16, 8 for tf32, 32 for int8
 // and fp8). A thread's fragment of each operand is a fixed set of its
@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/nvptx/NVPTXLowering.h"
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/WGMMALayouts.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "codegen/nvptx/NVPTXLowering.h"
 
 using namespace tritium;

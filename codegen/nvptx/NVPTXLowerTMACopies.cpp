@@ -41,7 +41,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/WGMMALayouts.h"
+#include "analysis/TensorCopies.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "codegen/Passes.h"
 #include "ir/Builder.h"
 #include "ir/Dominance.h"
@@ -119,7 +120,9 @@ public:
   }
 };
 
-const bool Registered = (addTensorCopies("tma", &tmaCopies), addTargetPasses([](PassRegistry &R) {
+bool tmaFills(const MemDescType &M) { return nvmmaContiguousDim(M) == 1u; }
+
+const bool Registered = (registerTensorCopies("tma", {&tmaCopies, &tmaFills}), addTargetPasses([](PassRegistry &R) {
                            R.add("lower-tma-copies",
                                  "Copy the descriptor loads kept for TMA that no pipeline "
                                  "staged with one TMA copy each (into the NVMMA buffer a dot "

@@ -1,6 +1,6 @@
 //===- NVPTXLowerWGMMA.cpp - dot on Hopper's wgmma ------------------------===//
 //
-// A dot placed for wgmma (analysis/WGMMALayouts.h) whose B is read right
+// A dot placed for wgmma (codegen/nvptx/WGMMALayouts.h) whose B is read right
 // before it from a buffer in the NVMMA layout, and A too or A in registers
 // (attention's P, in mma.sync's A fragment: wgmma's), becomes, per block of
 // 16 * NumWarps rows, one wgmma.mma_async m64nNk16 per K step of 16 for
@@ -27,9 +27,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "analysis/SharedMemory.h"
-#include "analysis/WGMMALayouts.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "codegen/nvptx/NVPTXLowering.h"
 #include "ir/BasicBlock.h"
 #include "ir/Instructions.h"

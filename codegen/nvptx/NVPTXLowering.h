@@ -17,7 +17,7 @@ namespace tritium {
 
 /// A dot placed for wgmma with NVMMA operands.
 bool lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetInfo &T);
-/// A dot in mma.sync's layouts (analysis/MMALayouts.h).
+/// A dot in mma.sync's layouts (codegen/nvptx/MMALayouts.h).
 bool lowerMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetInfo &T);
 /// \p E (1, 2 or 4 elements of 32 bits in all) as one i32 word of an
 /// mma.sync (or wgmma) fragment; two f32 rounded to f16 take one

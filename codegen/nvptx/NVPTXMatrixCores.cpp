@@ -3,15 +3,15 @@
 // NVIDIA's matrix units as analysis/MatrixCores.h asks for them: "mma"
 // (mma.sync, sm_80 on) and "wgmma" (sm_90a: the dots that fit wgmma take
 // mma.sync's accumulator with every warp along M, wgmma's; the others stay
-// on mma.sync). The layouts are analysis/MMALayouts.h's and
+// on mma.sync). The layouts are codegen/nvptx/MMALayouts.h's and
 // WGMMALayouts.h's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/LayoutRules.h"
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "analysis/MatrixCores.h"
-#include "analysis/WGMMALayouts.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "ir/Instruction.h"
 
 using namespace tritium;
@@ -42,6 +42,28 @@ public:
   }
 
   bool places(const Instruction &Dot) const override { return isMMADot(Dot); }
+
+  // wgmma reads its operands from NVMMA buffers; where K is not the
+  // contiguous dimension, only with 128-byte swizzling.
+  std::optional<LinearLayout> sharedOperandLayout(const Instruction &Dot, unsigned K,
+                                                  llvm::ArrayRef<int64_t> Shape,
+                                                  unsigned Contiguous,
+                                                  unsigned ElementBytes) const override {
+    bool KMajor = Contiguous == (K == 0 ? 1u : 0u);
+    if (!WGMMA || !isWGMMADot(Dot) ||
+        (!KMajor && nvmmaSwizzleBytes(Shape[Contiguous] * ElementBytes) != 128))
+      return std::nullopt;
+    return nvmmaSharedLayout(Shape, Contiguous, ElementBytes);
+  }
+
+  bool runsAsynchronously(const Instruction &Dot) const override {
+    return WGMMA && isWGMMADot(Dot) && nvmmaLoadContiguousDim(Dot.getOperand(0)) &&
+           nvmmaLoadContiguousDim(Dot.getOperand(1));
+  }
+
+  bool staysInFlight(const Instruction &Dot) const override {
+    return WGMMA && wgmmaStaysInFlight(Dot);
+  }
 
 private:
   bool WGMMA;

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
 
 #include "llvm/IR/InlineAsm.h"

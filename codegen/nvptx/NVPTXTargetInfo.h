@@ -8,7 +8,7 @@
 #ifndef TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
 #define TRITIUM_CODEGEN_NVPTX_NVPTXTARGETINFO_H
 
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "codegen/lowering/TargetInfo.h"
 #include "ir/Target.h"
 

@@ -31,7 +31,7 @@
 // descriptor has a tensormap (a host-side descriptor's: the default
 // pipeline, which does not know the target, leaves them to the layout
 // pipeline), or the name a target registered its tensor copies under
-// (addTensorCopies, codegen/Passes.h) those they take: `tma`, the layout
+// (analysis/TensorCopies.h) those they take: `tma`, the layout
 // pipeline on sm_90a, whose pipeline and lower-tma-copies passes take them.
 //
 // The pass runs after inline (a descriptor passed to a device function is
@@ -48,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/AxisInfo.h"
+#include "analysis/TensorCopies.h"
 #include "codegen/transforms/Transforms.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
@@ -229,7 +230,7 @@ PreservedAnalyses LowerTensorDescriptorsPass::runOnFunction(Function &F, Analysi
   auto Kept = [&](const Instruction &I) {
     if (K == Keep::None)
       return false;
-    return K == Keep::TensorMaps ? hasTensorMap(I) : Copies(I, *AI);
+    return K == Keep::TensorMaps ? hasTensorMap(I) : Copies->Takes(I, *AI);
   };
   llvm::SmallVector<Instruction *, 8> Accesses;
   for (BasicBlock &BB : F)

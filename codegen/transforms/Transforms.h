@@ -15,6 +15,7 @@
 namespace tritium {
 
 class AxisInfoAnalysis;
+struct TensorCopies;
 
 /// Inlines every call to a function not marked noinline and not recursive,
 /// then removes the device functions whose calls were all inlined.
@@ -32,10 +33,6 @@ public:
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 };
 
-/// Whether a target's tensor copies take the descriptor access \p Access
-/// (codegen/Passes.h's addTensorCopies registers one).
-using TensorCopyPredicate = bool (*)(const Instruction &Access, const AxisInfoAnalysis &AI);
-
 /// descriptor_load/_store as masked load/store of pointer blocks, but the
 /// accesses that \p Keep keeps.
 class LowerTensorDescriptorsPass : public FunctionPass {
@@ -45,14 +42,14 @@ public:
     TensorMaps, // keep the accesses whose descriptor has a tensormap
     Copies,     // keep the accesses a target's tensor copies take (Copies)
   };
-  explicit LowerTensorDescriptorsPass(Keep K = Keep::None, TensorCopyPredicate Copies = nullptr)
+  explicit LowerTensorDescriptorsPass(Keep K = Keep::None, const TensorCopies *Copies = nullptr)
       : K(K), Copies(Copies) {}
   llvm::StringRef getName() const override { return "lower-tensor-descriptors"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
 
 private:
   Keep K;
-  TensorCopyPredicate Copies;
+  const TensorCopies *Copies;
 };
 
 /// Replaces a pure instruction by an identical one that dominates it.

@@ -5,10 +5,10 @@ matrix cores, barriers and tensor copies (TargetInfo::lowerInstruction) in
 codegen/nvptx/ or codegen/amdgpu/, and tells the layout rules which dots its
 matrix units take (analysis/MatrixCores.h).
 
-AMD's layouts are in its folder (codegen/amdgpu/MFMALayouts.*); NVIDIA's
-(analysis/MMALayouts.*, WGMMALayouts.*) still sit in analysis/ and are read
-by two layout passes, listed in VENDOR_LAYOUT_READERS: the list must match
-exactly, so it only shrinks as that code moves into the targets' folders."""
+The vendors' layouts are in their folders (codegen/nvptx/MMALayouts.*,
+WGMMALayouts.*, codegen/amdgpu/MFMALayouts.*): no generic file names one of
+their functions; the layout passes ask the registered matrix units and
+tensor copies (analysis/MatrixCores.h, TensorCopies.h) instead."""
 
 import os
 import re
@@ -22,19 +22,11 @@ VENDOR_CODE = re.compile(
     r"|codegen/(nvptx|amdgpu)/"
     r"|\b(mma\.sync|wgmma\.|ldmatrix|stmatrix|cp\.async|mbarrier\.|shfl\.sync|bar\.sync"
     r"|cvt\.rn\.|fence\.proxy|cvta\.|v_mfma|ds_bpermute|s_waitcnt|s_barrier)")
-VENDOR_LAYOUT = re.compile(r'#include "(analysis|codegen/amdgpu)/(MMA|WGMMA|MFMA)Layouts\.h"')
+VENDOR_LAYOUTS = ["codegen/nvptx/MMALayouts.h", "codegen/nvptx/WGMMALayouts.h",
+                  "codegen/amdgpu/MFMALayouts.h"]
 # Names of hooks that would be an instruction's or a vendor unit's.
 VENDOR_HOOK = re.compile(r"mma|mfma|tma|mbarrier|ldmatrix|proxy|ptx|nvvm|amdgcn|hopper|warpgroup",
                          re.IGNORECASE)
-
-# Generic files that still read a vendor layout header (what they ask of it);
-# the vendor layouts read one another.
-VENDOR_LAYOUT_READERS = {
-    "analysis/MMALayouts.cpp", "analysis/WGMMALayouts.cpp",
-    "codegen/layouts/PipelineLoops.cpp",        # isWGMMADot, wgmmaStaysInFlight, TMA's buffers
-    "codegen/layouts/StageDotOperands.cpp",     # NVMMA staging for wgmma's dots
-}
-
 
 def strip_comments(text):
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
@@ -66,10 +58,22 @@ def test_analyses_lowering_and_transforms_name_no_vendor_instruction():
     assert not found, f"vendor instructions outside the targets' folders: {found}"
 
 
-def test_vendor_layouts_are_read_only_where_listed():
-    readers = {path for folder in GENERIC for path, text in sources(folder)
-               if VENDOR_LAYOUT.search(text)}
-    assert readers == VENDOR_LAYOUT_READERS
+def vendor_layout_functions():
+    """The functions the vendors' layout headers declare."""
+    names = set()
+    for path in VENDOR_LAYOUTS:
+        with open(os.path.join(ROOT, path)) as f:
+            names |= set(re.findall(r"^[A-Za-z][^;()/]*?\b(\w+)\(", strip_comments(f.read()), re.M))
+    return names
+
+
+def test_vendor_layouts_are_read_only_by_their_targets():
+    names = vendor_layout_functions()
+    assert {"isMMADot", "isWGMMADot", "wgmmaStaysInFlight", "nvmmaSharedLayout", "tmaCopies"} <= names
+    word = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b")
+    readers = {path: sorted(set(word.findall(strip_comments(text))))
+               for folder in GENERIC for path, text in sources(folder) if word.search(strip_comments(text))}
+    assert not readers, f"generic code naming a vendor's layout functions: {readers}"
 
 
 def test_target_info_has_no_vendor_named_hook():

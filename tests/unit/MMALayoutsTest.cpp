@@ -3,7 +3,7 @@
 // shared layout's bank conflicts counted.
 #include "analysis/Layouts.h"
 #include "codegen/amdgpu/MFMALayouts.h"
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "ir/Context.h"
 #include "ir/Types.h"
 

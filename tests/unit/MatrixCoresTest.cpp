@@ -1,9 +1,14 @@
 // Tests of analysis/MatrixCores.h: the targets' folders register their
 // matrix units, and the layout rules place a dot on the units the options
 // name, and read an operand's layout off whichever units the result's
-// layout belongs to; assign-layouts takes one target's units at most.
+// layout belongs to; assign-layouts takes one target's units at most. Units
+// that read operands from shared memory answer their buffers' layouts, and
+// tensor copies which buffers they fill.
+#include "analysis/DotLayouts.h"
 #include "analysis/LayoutRules.h"
 #include "analysis/MatrixCores.h"
+#include "analysis/TensorCopies.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "ir/Context.h"
 #include "ir/Diagnostics.h"
 #include "ir/Function.h"
@@ -86,4 +91,64 @@ TEST_CASE("assign-layouts takes one target's matrix units") {
                        "assign-layouts takes one target's matrix units, not two",
                        CompileError);
   CHECK_NOTHROW(R.parsePipeline("assign-layouts{num-warps=4,mma=0,wgmma=1}", PM));
+}
+
+TEST_CASE("units that read shared memory themselves say how; tensor copies which buffers they fill") {
+  const MatrixCores *MMA = getMatrixCores("mma"), *WGMMA = getMatrixCores("wgmma");
+  Context Ctx;
+  auto Staged = [&](const char *Units) {
+    std::unique_ptr<Module> M = parseModule(Dot, Ctx);
+    PassRegistry &R = PassRegistry::global();
+    registerAllPasses(R);
+    PassManager PM;
+    R.parsePipeline(std::string("assign-layouts{num-warps=4,") + Units +
+                        "=1},remove-layout-conversions,stage-dot-operands{" + Units + "=1}",
+                    PM);
+    PM.run(*M);
+    return M;
+  };
+  auto BufferOf = [](const Instruction &D, unsigned K) {
+    const Instruction *Load = D.getOperand(K)->getDefiningInstruction();
+    REQUIRE(Load->getOpcode() == Opcode::LocalLoad);
+    return llvm::cast<MemDescType>(Load->getOperand(0)->getType());
+  };
+
+  // wgmma's dot: each operand staged in the layout wgmma answers for it
+  // (its first offset bit names the contiguous dimension), which TMA
+  // fills; mma.sync answers none. Rows longer than 128 bytes are where
+  // NVMMA's column blocks differ from the generic swizzle; M/N-major rows
+  // shorter than 128 bytes take none.
+  std::unique_ptr<Module> W = Staged("wgmma");
+  Instruction &D = dotOf(*W);
+  for (unsigned K = 0; K < 2; ++K) {
+    const MemDescType *Buf = BufferOf(D, K);
+    unsigned Contiguous = Buf->getLayout().getBases("offset")[0][0] ? 0 : 1;
+    std::optional<LinearLayout> Answer =
+        WGMMA->sharedOperandLayout(D, K, Buf->getBufferShape(), Contiguous, 2);
+    REQUIRE(Answer);
+    CHECK(Buf->getLayout() == *Answer);
+    CHECK(tensorCopiesFill(*Buf));
+    CHECK_FALSE(MMA->sharedOperandLayout(D, K, Buf->getBufferShape(), Contiguous, 2));
+  }
+  std::optional<LinearLayout> Wide = WGMMA->sharedOperandLayout(D, 1, {32, 128}, 1, 2);
+  REQUIRE(Wide);
+  CHECK(*Wide == *nvmmaSharedLayout({32, 128}, 1, 2));
+  CHECK(*Wide != swizzledSharedLayout({32, 128}, 1, 2));
+  CHECK_FALSE(WGMMA->sharedOperandLayout(D, 1, {32, 32}, 1, 2));
+  // It runs asynchronously; outside a loop it stays in flight nowhere.
+  CHECK(WGMMA->runsAsynchronously(D));
+  CHECK_FALSE(MMA->runsAsynchronously(D));
+  CHECK_FALSE(WGMMA->staysInFlight(D));
+  CHECK(allTensorCopies().count("tma"));
+  // Placed for mma.sync, wgmma does not run it.
+  std::unique_ptr<Module> S = Staged("mma");
+  CHECK_FALSE(WGMMA->runsAsynchronously(dotOf(*S)));
+
+  PassManager PM;
+  CHECK_THROWS_WITH_AS(PassRegistry::global().parsePipeline("stage-dot-operands{mma=1,wgmma=1}", PM),
+                       "stage-dot-operands takes one target's matrix units, not two",
+                       CompileError);
+  CHECK_THROWS_AS(PassRegistry::global().parsePipeline("stage-dot-operands{nvmma=1}", PM),
+                  CompileError);
+  CHECK_NOTHROW(PassRegistry::global().parsePipeline("pipeline{num-stages=2,mfma=1}", PM));
 }

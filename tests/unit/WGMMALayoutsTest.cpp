@@ -2,8 +2,8 @@
 // PTX ISA's swizzles (the 16-byte chunk index XORed with address bits 7 and
 // up, in atoms of 8 rows of S = 128, 64 or 32 bytes; column blocks of S
 // bytes last), and the memdesc match.
-#include "analysis/MMALayouts.h"
-#include "analysis/WGMMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "ir/Context.h"
 #include "ir/Types.h"
 

@@ -20,8 +20,8 @@
 // instruction's transpose bit).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TRITIUM_ANALYSIS_WGMMALAYOUTS_H
-#define TRITIUM_ANALYSIS_WGMMALAYOUTS_H
+#ifndef TRITIUM_CODEGEN_NVPTX_WGMMALAYOUTS_H
+#define TRITIUM_CODEGEN_NVPTX_WGMMALAYOUTS_H
 
 #include "ir/LinearLayout.h"
 
@@ -84,4 +84,4 @@ bool wgmmaStaysInFlight(const Instruction &Dot);
 
 } // namespace tritium
 
-#endif // TRITIUM_ANALYSIS_WGMMALAYOUTS_H
+#endif // TRITIUM_CODEGEN_NVPTX_WGMMALAYOUTS_H

@@ -1,6 +1,6 @@
 //===- MMALayouts.cpp - Layouts of mma.sync and its operands --------------===//
 
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "analysis/Layouts.h"
 #include "ir/Instructions.h"
 

@@ -1,9 +1,9 @@
 //===- WGMMALayouts.cpp - Hopper's wgmma: which dots, which shared layouts ===//
 
-#include "analysis/WGMMALayouts.h"
+#include "codegen/nvptx/WGMMALayouts.h"
 #include "analysis/AxisInfo.h"
 #include "analysis/Layouts.h"
-#include "analysis/MMALayouts.h"
+#include "codegen/nvptx/MMALayouts.h"
 #include "analysis/SharedMemory.h"
 #include "ir/BasicBlock.h"
 #include "ir/Instructions.h"

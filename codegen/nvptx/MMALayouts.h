@@ -29,8 +29,8 @@
 // the tiles in registers: along N first, then M, for the accumulator.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TRITIUM_ANALYSIS_MMALAYOUTS_H
-#define TRITIUM_ANALYSIS_MMALAYOUTS_H
+#ifndef TRITIUM_CODEGEN_NVPTX_MMALAYOUTS_H
+#define TRITIUM_CODEGEN_NVPTX_MMALAYOUTS_H
 
 #include "analysis/DotLayouts.h"
 
@@ -99,4 +99,4 @@ bool isMMADot(const Instruction &Dot);
 
 } // namespace tritium
 
-#endif // TRITIUM_ANALYSIS_MMALAYOUTS_H
+#endif // TRITIUM_CODEGEN_NVPTX_MMALAYOUTS_H
