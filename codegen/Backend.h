@@ -57,6 +57,10 @@ struct CompileOptions {
 #endif
   /// LLVM's default<O3> instead of the backends' short pipeline.
   bool LLVMO3 = false;
+  /// cuda: the source line of every instruction in the PTX (`.loc`) and,
+  /// through ptxas -lineinfo, in the cubin (Python: on unless
+  /// TRITIUM_DISABLE_LINE_INFO).
+  bool LineInfo = false;
   /// cuda sm_90a: descriptor loads through TMA (TRITIUM_TMA=0: pointer
   /// loads, as on other targets).
   bool TMA = true;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/lowering/Lowering.h"
+#include "codegen/lowering/LineTable.h"
 #include "analysis/LayoutRules.h"
 #include "ir/Diagnostics.h"
 #include "ir/Dominance.h"
@@ -19,17 +20,23 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace tritium;
 
 namespace {
 
 class FunctionLowering {
 public:
-  FunctionLowering(LoweringContext &C, Function &F) : C(C), F(F) {}
+  FunctionLowering(LoweringContext &C, Function &F, LineTable *Lines)
+      : C(C), F(F), Lines(Lines) {}
 
   void run() {
     llvm::Function *LLF = C.getLLVMFunction();
     llvm::IRBuilder<> &B = C.B;
+    llvm::DISubprogram *SP = Lines ? Lines->addFunction(*LLF, F) : nullptr;
+    if (SP)
+      B.SetCurrentDebugLocation(Lines->at(F.getLoc(), SP));
     for (unsigned I = 0; I < F.getNumArgs(); ++I)
       C.set(F.getArg(I), {LLF->getArg(I)});
     for (BasicBlock &BB : F)
@@ -45,6 +52,8 @@ public:
       B.SetInsertPoint(C.getBlock(BB));
       for (Instruction &I : *BB) {
         C.flushPendingDot(&I);
+        if (SP)
+          B.SetCurrentDebugLocation(Lines->at(I.getLoc(), SP));
         if (!C.getTarget().lowerInstruction(C, I))
           lower(I);
       }
@@ -204,6 +213,7 @@ private:
 
   LoweringContext &C;
   Function &F;
+  LineTable *Lines; // null: no line info
   llvm::DenseMap<const BasicBlock *, llvm::BasicBlock *> Last;
   std::vector<std::pair<PhiInst *, std::vector<llvm::PHINode *>>> Phis;
 };
@@ -354,6 +364,9 @@ PreservedAnalyses LoweringPass::run(Module &M, AnalysisManager &AM) {
     if (!F->empty())
       Fns.push_back({F, declare(*LLM, *F, Opts, Target)});
   LayoutOptions LayoutOpts{Opts.NumWarps, Opts.warpSize()};
+  std::optional<LineTable> Lines;
+  if (Opts.LineInfo)
+    Lines.emplace(*LLM);
   for (auto &[F, LLF] : Fns) {
     // Layout-level IR from outside the pipeline (a tgir override) may place
     // values where the lowering cannot read them: an error, not a crash.
@@ -375,8 +388,10 @@ PreservedAnalyses LoweringPass::run(Module &M, AnalysisManager &AM) {
     SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
     checkElementsPerThread(*F);
     LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
-    FunctionLowering(C, *F).run();
+    FunctionLowering(C, *F, Lines ? &*Lines : nullptr).run();
   }
+  if (Lines)
+    Lines->finish();
   std::string Err;
   llvm::raw_string_ostream OS(Err);
   if (llvm::verifyModule(*LLM, &OS))

@@ -42,6 +42,8 @@ struct LoweringOptions {
   unsigned MaxRegisters = 0;
   /// device_assert is emitted only with debug.
   bool Debug = false;
+  /// Each instruction's source line as its debug location (LineTable.h).
+  bool LineInfo = false;
 };
 
 class LoweringContext {

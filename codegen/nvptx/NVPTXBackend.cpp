@@ -141,6 +141,7 @@ LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) 
   LO.GPU = Opts.GPU;
   LO.MaxRegisters = Opts.MaxNReg;
   LO.Debug = Opts.Debug;
+  LO.LineInfo = Opts.LineInfo;
   NVPTXTargetInfo TI(Opts.GPU);
   LLVMIRResult Result;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);

@@ -305,7 +305,11 @@ CubinResult runPtxas(llvm::StringRef PTX, const Target &GPU, llvm::StringRef Ptx
 
 CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
                                    llvm::StringRef Ptxas) {
-  CubinResult R = runPtxas(PTX, GPU, Ptxas, {});
+  // PTX with source lines (.loc, LineTable.h) keeps them in the cubin.
+  llvm::SmallVector<llvm::StringRef, 3> Lines;
+  if (PTX.contains("\t.loc\t"))
+    Lines.push_back("-lineinfo");
+  CubinResult R = runPtxas(PTX, GPU, Ptxas, Lines);
   if (!R.Error.empty() || R.SpillStores <= 0)
     return R;
   // ptxas's default register-usage level (5) lets its scheduler lengthen
@@ -313,7 +317,8 @@ CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
   // spilled attention's causal kernels (D128 64x64/4 and 128x128/8) that
   // fit at level 2. So a kernel that spills is assembled once more at
   // level 2, and the result that spills fewer bytes is kept.
-  CubinResult Low = runPtxas(PTX, GPU, Ptxas, {"--register-usage-level", "2"});
+  Lines.append({"--register-usage-level", "2"});
+  CubinResult Low = runPtxas(PTX, GPU, Ptxas, Lines);
   if (!Low.Error.empty() || Low.SpillStores < 0 || Low.SpillStores >= R.SpillStores)
     return R;
   Low.Log = "ptxas -v -O3 spilled " + std::to_string(R.SpillStores) +

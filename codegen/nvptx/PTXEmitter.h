@@ -81,7 +81,7 @@ struct CubinResult {
 void parsePtxasLog(llvm::StringRef Log, CubinResult &R);
 
 /// Assembles \p PTX for \p GPU (--gpu-name=sm_90a for sm_90a) with \p Ptxas
-/// (-v, -O3).
+/// (-v, -O3; -lineinfo where the PTX has source lines).
 CubinResult assembleCubin(llvm::StringRef PTX, const Target &GPU,
                           llvm::StringRef Ptxas);
 

@@ -78,6 +78,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("verify_each", O.VerifyEach);
   Flag("llvm_o3", O.LLVMO3);
   Flag("tma", O.TMA);
+  Flag("line_info", O.LineInfo);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
   const Backend *B = getBackend(O.GPU);

@@ -256,6 +256,9 @@ class compilation_knobs(base_knobs):
         "TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", False, "bool",
         "Let kernels read plain (non-constexpr) globals; they are still part of the "
         "cache key and still checked for changes.")
+    disable_line_info = _Knob("TRITIUM_DISABLE_LINE_INFO", False, "bool",
+                              "Leave the source lines out of the PTX (.loc) and the cubin "
+                              "(ptxas -lineinfo), which profilers and debuggers read.")
     llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
                     "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
                     "pipeline (both targets).")

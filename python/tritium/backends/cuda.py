@@ -34,10 +34,12 @@ class CudaBackend(NativeBackend):
         # The cache key changes with the ptxas that builds the cubins and
         # with the LLVM pipeline.
         return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
-                + (" tma" if knobs.nvidia.tma else ""))
+                + (" tma" if knobs.nvidia.tma else "")
+                + ("" if knobs.compilation.disable_line_info else " lines"))
 
     def tool_options(self):
         return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),
+                "line_info": not knobs.compilation.disable_line_info,
                 "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas()}
 
     def skipped_stages(self, opts):
