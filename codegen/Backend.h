@@ -57,6 +57,9 @@ struct CompileOptions {
 #endif
   /// LLVM's default<O3> instead of the backends' short pipeline.
   bool LLVMO3 = false;
+  /// a*b+c contracted into fma (Triton's enable_fp_fusion); off: every
+  /// product and sum rounded on its own (ptxas too: --fmad=false).
+  bool FPFusion = true;
   /// cuda: the source line of every instruction in the PTX (`.loc`) and,
   /// through ptxas -lineinfo, in the cubin (Python: on unless
   /// TRITIUM_DISABLE_LINE_INFO).

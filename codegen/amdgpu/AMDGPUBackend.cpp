@@ -110,7 +110,7 @@ LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts)
   LLVMIRResult Result;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);
   sizeSharedMemory(*LLM, Result.SharedBytes);
-  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(Opts.GPU);
+  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(Opts.GPU, Opts.FPFusion);
   LLM->setTargetTriple(AMDGPUTriple);
   LLM->setDataLayout(TM->createDataLayout());
   if (Opts.WavesPerEU)
@@ -131,13 +131,13 @@ LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts)
   return Result;
 }
 
-std::string tritium::compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU) {
+std::string tritium::compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU, bool FPFusion) {
   if (!GPU.isAMD())
     reportError({}, "the AMDGPU backend compiles for hip targets, not " + GPU.str());
   llvm::LLVMContext Ctx;
   LLVMErrorCollector Errors(Ctx);
   std::unique_ptr<llvm::Module> M = parseLLVMIR(LLVMIR, Ctx);
-  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(GPU);
+  std::unique_ptr<llvm::TargetMachine> TM = createAMDGPUTargetMachine(GPU, FPFusion);
   M->setTargetTriple(AMDGPUTriple);
   M->setDataLayout(TM->createDataLayout());
   llvm::SmallString<0> Buf;
@@ -170,7 +170,7 @@ public:
       Out.Data = std::move(R.IR);
       Out.Metadata["shared"] = R.SharedBytes; // static LDS: launches pass none
     } else if (Stage == "amdgcn") {
-      Out.Data = compileToAMDGCN(Input, Opts.GPU);
+      Out.Data = compileToAMDGCN(Input, Opts.GPU, Opts.FPFusion);
     } else {
       HsacoResult H = assembleHsaco(Input, Opts.GPU);
       Out.Data = std::move(H.Hsaco);

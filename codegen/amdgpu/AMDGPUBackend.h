@@ -45,7 +45,7 @@ void runAMDGPUPipeline(Module &M, const CompileOptions &Opts);
 LLVMIRResult lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts);
 
 /// LLVM IR text to AMDGPU assembly for \p GPU. Throws CompileError.
-std::string compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU);
+std::string compileToAMDGCN(llvm::StringRef LLVMIR, const Target &GPU, bool FPFusion = true);
 
 /// One kernel argument in the code object's metadata.
 struct HsacoArg {

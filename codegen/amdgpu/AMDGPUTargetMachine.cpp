@@ -40,10 +40,10 @@ std::string tritium::amdgpuFeatures(const Target &GPU) {
   return GPU.getWarpSize() == 64 ? "+wavefrontsize64" : "+wavefrontsize32";
 }
 
-std::unique_ptr<llvm::TargetMachine> tritium::createAMDGPUTargetMachine(const Target &GPU) {
+std::unique_ptr<llvm::TargetMachine> tritium::createAMDGPUTargetMachine(const Target &GPU,
+                                                                        bool FPFusion) {
   llvm::TargetOptions Opts;
-  // Triton contracts a*b+c into fma by default (enable_fp_fusion).
-  Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  Opts.AllowFPOpFusion = FPFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   return std::unique_ptr<llvm::TargetMachine>(amdgpuTarget().createTargetMachine(
       AMDGPUTriple, GPU.getArchName(), amdgpuFeatures(GPU), Opts, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOpt::Aggressive));

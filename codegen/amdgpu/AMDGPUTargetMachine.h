@@ -28,9 +28,10 @@ const llvm::Target &amdgpuTarget();
 /// The subtarget features \p GPU implies: its wavefront size.
 std::string amdgpuFeatures(const Target &GPU);
 
-/// A target machine for \p GPU (fast FP contraction, as Triton's
-/// enable_fp_fusion default).
-std::unique_ptr<llvm::TargetMachine> createAMDGPUTargetMachine(const Target &GPU);
+/// A target machine for \p GPU, contracting a*b+c into fma where
+/// \p FPFusion (Triton's enable_fp_fusion).
+std::unique_ptr<llvm::TargetMachine> createAMDGPUTargetMachine(const Target &GPU,
+                                                               bool FPFusion = true);
 
 } // namespace tritium
 

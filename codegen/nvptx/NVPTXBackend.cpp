@@ -145,7 +145,7 @@ LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) 
   NVPTXTargetInfo TI(Opts.GPU);
   LLVMIRResult Result;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);
-  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Opts.GPU);
+  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Opts.GPU, Opts.FPFusion);
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
@@ -165,7 +165,7 @@ LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) 
   return Result;
 }
 
-std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU) {
+std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU, bool FPFusion) {
   if (!GPU.isNVIDIA())
     reportError({}, "the NVIDIA backend compiles for cuda targets, not " + GPU.str());
   // M is declared after its context, so it is destroyed first.
@@ -191,7 +191,7 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU) {
     reportError({}, "cannot parse the LLVM IR: " + OS.str());
   }
   LLVMErrorCollector Errors(*Ctx);
-  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(GPU);
+  std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(GPU, FPFusion);
   prepareNVPTXModule(*M, *TM);
   std::string Err;
   std::string PTX = emitPTX(*M, *TM, Err);
@@ -226,7 +226,7 @@ public:
       Out.Data = std::move(R.IR);
       Out.Metadata["shared"] = R.SharedBytes;
     } else if (Stage == "ptx") {
-      Out.Data = compileToPTX(Input, Opts.GPU);
+      Out.Data = compileToPTX(Input, Opts.GPU, Opts.FPFusion);
       if (llvm::StringRef Line = llvm::StringRef(Out.Data).split(".version ").second;
           !Line.empty())
         Out.Metadata["ptx_version"] = Line.split('\n').first.trim().str();
@@ -234,7 +234,7 @@ public:
       std::string Ptxas = Opts.AssemblerPath.empty() ? findPtxas() : Opts.AssemblerPath;
       if (Ptxas.empty())
         throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
-      CubinResult C = assembleCubin(Input, Opts.GPU, Ptxas);
+      CubinResult C = assembleCubin(Input, Opts.GPU, Ptxas, Opts.FPFusion);
       if (!C.Error.empty())
         throw CompileError(C.Error);
       Out.Data = std::move(C.Cubin);

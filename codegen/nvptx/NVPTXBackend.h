@@ -44,8 +44,9 @@ void runNVPTXPipeline(Module &M, const CompileOptions &Opts);
 LLVMIRResult lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts);
 
 /// LLVM IR text to PTX for \p GPU (its PTX version and architecture in the
-/// header, sm_90a included). Throws CompileError.
-std::string compileToPTX(llvm::StringRef LLVMIR, const Target &GPU);
+/// header, sm_90a included), a*b+c in one fma where \p FPFusion. Throws
+/// CompileError.
+std::string compileToPTX(llvm::StringRef LLVMIR, const Target &GPU, bool FPFusion = true);
 
 } // namespace tritium
 

@@ -44,7 +44,8 @@ std::string envOr(const char *Name) {
 }
 } // namespace
 
-std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(const Target &GPU) {
+std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(const Target &GPU,
+                                                                       bool FPFusion) {
   initNVPTX();
   std::string Triple = "nvptx64-nvidia-cuda", Err;
   const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
@@ -53,8 +54,9 @@ std::unique_ptr<llvm::TargetMachine> tritium::createNVPTXTargetMachine(const Tar
   unsigned Known = std::min(GPU.getNumber(), 90u);
   std::string CPU = "sm_" + std::to_string(Known);
   llvm::TargetOptions Opts;
-  // Triton contracts a*b+c into fma by default (enable_fp_fusion).
-  Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Triton contracts a*b+c into fma unless enable_fp_fusion=False; NVPTX
+  // then prints mul.rn/add.rn, which ptxas does not fuse either.
+  Opts.AllowFPOpFusion = FPFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   return std::unique_ptr<llvm::TargetMachine>(T->createTargetMachine(
       Triple, CPU, "+ptx78", Opts, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOpt::Aggressive));
@@ -304,12 +306,14 @@ CubinResult runPtxas(llvm::StringRef PTX, const Target &GPU, llvm::StringRef Ptx
 } // namespace
 
 CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
-                                   llvm::StringRef Ptxas) {
+                                   llvm::StringRef Ptxas, bool FPFusion) {
   // PTX with source lines (.loc, LineTable.h) keeps them in the cubin.
-  llvm::SmallVector<llvm::StringRef, 3> Lines;
+  llvm::SmallVector<llvm::StringRef, 4> Extra;
   if (PTX.contains("\t.loc\t"))
-    Lines.push_back("-lineinfo");
-  CubinResult R = runPtxas(PTX, GPU, Ptxas, Lines);
+    Extra.push_back("-lineinfo");
+  if (!FPFusion)
+    Extra.push_back("--fmad=false");
+  CubinResult R = runPtxas(PTX, GPU, Ptxas, Extra);
   if (!R.Error.empty() || R.SpillStores <= 0)
     return R;
   // ptxas's default register-usage level (5) lets its scheduler lengthen
@@ -317,8 +321,8 @@ CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
   // spilled attention's causal kernels (D128 64x64/4 and 128x128/8) that
   // fit at level 2. So a kernel that spills is assembled once more at
   // level 2, and the result that spills fewer bytes is kept.
-  Lines.append({"--register-usage-level", "2"});
-  CubinResult Low = runPtxas(PTX, GPU, Ptxas, Lines);
+  Extra.append({"--register-usage-level", "2"});
+  CubinResult Low = runPtxas(PTX, GPU, Ptxas, Extra);
   if (!Low.Error.empty() || Low.SpillStores < 0 || Low.SpillStores >= R.SpillStores)
     return R;
   Low.Log = "ptxas -v -O3 spilled " + std::to_string(R.SpillStores) +

@@ -26,8 +26,10 @@ class TargetMachine;
 namespace tritium {
 
 /// The NVPTX target machine for \p GPU (LLVM 16 knows up to sm_90 and
-/// PTX 7.8; newer architectures are emitted as sm_90 and patched).
-std::unique_ptr<llvm::TargetMachine> createNVPTXTargetMachine(const Target &GPU);
+/// PTX 7.8; newer architectures are emitted as sm_90 and patched), which
+/// contracts a*b+c into fma where \p FPFusion.
+std::unique_ptr<llvm::TargetMachine> createNVPTXTargetMachine(const Target &GPU,
+                                                              bool FPFusion = true);
 
 /// Sets the module's triple and data layout for \p TM.
 void prepareNVPTXModule(llvm::Module &M, llvm::TargetMachine &TM);
@@ -81,9 +83,10 @@ struct CubinResult {
 void parsePtxasLog(llvm::StringRef Log, CubinResult &R);
 
 /// Assembles \p PTX for \p GPU (--gpu-name=sm_90a for sm_90a) with \p Ptxas
-/// (-v, -O3; -lineinfo where the PTX has source lines).
+/// (-v, -O3; -lineinfo where the PTX has source lines; --fmad=false
+/// unless \p FPFusion).
 CubinResult assembleCubin(llvm::StringRef PTX, const Target &GPU,
-                          llvm::StringRef Ptxas);
+                          llvm::StringRef Ptxas, bool FPFusion = true);
 
 } // namespace tritium
 

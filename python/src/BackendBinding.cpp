@@ -79,6 +79,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("llvm_o3", O.LLVMO3);
   Flag("tma", O.TMA);
   Flag("line_info", O.LineInfo);
+  Flag("enable_fp_fusion", O.FPFusion);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
   const Backend *B = getBackend(O.GPU);

@@ -65,6 +65,7 @@ class NativeBackend(BaseBackend):
     def add_stages(self, stages, options, target):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
+                "enable_fp_fusion": bool(options.get("enable_fp_fusion", True)),
                 "verify_each": bool(knobs.compilation.verify_each),
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)

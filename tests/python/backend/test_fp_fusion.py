@@ -1,0 +1,45 @@
+"""enable_fp_fusion (issue 15; Triton's launch option and
+TRITIUM_DEFAULT_FP_FUSION): on, a*b+c is one fma; off, the product and the
+sum are rounded on their own: mul.rn/add.rn in the PTX and ptxas run with
+--fmad=false, v_mul/v_add on AMD. Before, the option was taken and dropped."""
+
+import re
+
+import pytest
+
+import tritium
+import tritium.language as tl
+from tritium.compiler.compiler import ASTSource
+
+FMA = re.compile(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32")
+
+
+@tritium.jit
+def mul_add(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.load(ptrs) * 1.5 + 1.0)
+
+
+def _compile(target, **options):
+    return tritium.compile(ASTSource(mul_add, {"data": "*fp32"}, {}), target=target, options=options)
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+def test_ptx_fuses_only_when_asked(fusion):
+    ptx = _compile("cuda:90a", enable_fp_fusion=fusion).asm["ptx"]
+    assert bool(FMA.search(ptx)) == fusion
+    if not fusion:
+        assert "mul.rn.f32" in ptx and "add.rn.f32" in ptx
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+def test_amdgcn_fuses_only_when_asked(fusion):
+    asm = _compile("hip:gfx90a", enable_fp_fusion=fusion).asm["amdgcn"]
+    assert bool(re.search(r"\bv_(fma|fmac|mad)_f32", asm)) == fusion
+
+
+def test_the_knob_sets_the_default(monkeypatch):
+    monkeypatch.setattr(tritium.knobs.language, "default_fp_fusion", False)
+    assert not FMA.search(_compile("cuda:90a").asm["ptx"])
+    monkeypatch.setattr(tritium.knobs.language, "default_fp_fusion", True)
+    assert FMA.search(_compile("cuda:90a").asm["ptx"])
