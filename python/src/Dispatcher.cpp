@@ -50,11 +50,13 @@ enum : uint64_t { FactNone = 0, FactOne = 1, FactDivisible = 2 };
 /// Interned attribute names used on every launch.
 struct Names {
   PyObject *DataPtr, *Dtype, *CudaArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
-      *DebugVar, *OverrideInterpret, *InterpretVar;
+      *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar;
   Names() {
     DebugVar = PyBytes_FromString("TRITIUM_DEBUG");
+    TritonDebugVar = PyBytes_FromString("TRITON_DEBUG");
     OverrideInterpret = PyUnicode_InternFromString("_override_interpret");
     InterpretVar = PyBytes_FromString("TRITIUM_INTERPRET");
+    TritonInterpretVar = PyBytes_FromString("TRITON_INTERPRET");
     DataPtr = PyUnicode_InternFromString("data_ptr");
     Dtype = PyUnicode_InternFromString("dtype");
     CudaArrayInterface = PyUnicode_InternFromString("__cuda_array_interface__");
@@ -539,10 +541,12 @@ bool Dispatcher::hooksSet() {
   return false;
 }
 
-bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, const char *Env) {
+bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName,
+                             const char *Env, const char *TritonEnv) {
   // A knob set from Python (knobs.runtime.debug = True) wins; else the
-  // variable, read from os.environ's own bytes dict as knobs.debug_enabled()
-  // and interpret_enabled() do.
+  // variable, or its Triton spelling where it is unset or empty, read from
+  // os.environ's own bytes dict as knobs.debug_enabled() and
+  // interpret_enabled() do.
   if (KnobsDict) {
     PyObject *V = PyDict_GetItemWithError(KnobsDict.ptr(), Override);
     int On = V ? PyObject_IsTrue(V) : -2;
@@ -552,14 +556,17 @@ bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, const char *
       PyErr_Clear();
   }
   if (EnvData) {
-    PyObject *Raw = PyDict_GetItemWithError(EnvData.ptr(), EnvName);
-    if (Raw && PyBytes_Check(Raw))
-      return truthy(PyBytes_AS_STRING(Raw));
-    if (PyErr_Occurred())
-      PyErr_Clear();
+    for (PyObject *Name : {EnvName, TritonName}) {
+      PyObject *Raw = PyDict_GetItemWithError(EnvData.ptr(), Name);
+      if (Raw && PyBytes_Check(Raw) && PyBytes_GET_SIZE(Raw))
+        return truthy(PyBytes_AS_STRING(Raw));
+      if (PyErr_Occurred())
+        PyErr_Clear();
+    }
     return false;
   }
-  return truthy(std::getenv(Env));
+  const char *Text = std::getenv(Env);
+  return truthy(Text && *Text ? Text : std::getenv(TritonEnv));
 }
 
 bool Dispatcher::makeKey(Bound &B, PyObject *Device, int NativeDevice, bool Debug, Key &K) {
@@ -759,7 +766,8 @@ PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
   if (hooksSet())
     Py_RETURN_NONE;
   // TRITIUM_INTERPRET, read at every launch, sends it to the interpreter.
-  if (FollowInterpret && knobEnabled(Nm.OverrideInterpret, Nm.InterpretVar, "TRITIUM_INTERPRET"))
+  if (FollowInterpret && knobEnabled(Nm.OverrideInterpret, Nm.InterpretVar, Nm.TritonInterpretVar,
+                                     "TRITIUM_INTERPRET", "TRITON_INTERPRET"))
     Py_RETURN_NONE;
 
   Bound B;
@@ -785,7 +793,8 @@ PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
 
   Key K;
   Entry *E = nullptr;
-  bool Debug = knobEnabled(Nm.OverrideDebug, Nm.DebugVar, "TRITIUM_DEBUG");
+  bool Debug = knobEnabled(Nm.OverrideDebug, Nm.DebugVar, Nm.TritonDebugVar, "TRITIUM_DEBUG",
+                           "TRITON_DEBUG");
   if (makeKey(B, Device, NativeDevice, Debug, K))
     E = find(K, K.hash());
   if (!E || !globalsUnchanged()) {

@@ -118,7 +118,8 @@ private:
   Entry *find(const Key &K, uint64_t Hash);
   /// A boolean knob of knobs.runtime: its Python override \p Override, else
   /// the variable \p EnvName (bytes) / \p Env.
-  bool knobEnabled(PyObject *Override, PyObject *EnvName, const char *Env);
+  bool knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName, const char *Env,
+                   const char *TritonEnv);
   /// Whether a launch hook is set (the Python path calls them).
   bool hooksSet();
   bool globalsUnchanged();

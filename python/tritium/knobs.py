@@ -58,8 +58,34 @@ def _setenv(key, text):
         os.environ[key] = text
 
 
+# The TRITIUM_* variables whose TRITON_* spelling means the same in Triton:
+# that spelling is read where the TRITIUM_ one is unset, so that a Triton
+# setup (TRITON_INTERPRET=1, TRITON_CACHE_DIR, ...) works unchanged under
+# `import tritium as triton`.
+TRITON_NAMES = frozenset(
+    "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
+    "DISABLE_LINE_INFO ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
+    "DEFAULT_FP_FUSION CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
+    "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
+
+
+def triton_name(env):
+    """The TRITON_* spelling of the TRITIUM_* variable env, or None."""
+    rest = env[len("TRITIUM_"):] if env.startswith("TRITIUM_") else None
+    return "TRITON_" + rest if rest in TRITON_NAMES else None
+
+
+def getenv(env):
+    """The variable env, or its Triton spelling where env is unset or empty."""
+    text = os.environ.get(env)
+    if not text and (alias := triton_name(env)):
+        text = os.environ.get(alias)
+    return text
+
+
 class _Knob:
-    """A data descriptor backed by one environment variable, ``key``.
+    """A data descriptor backed by one environment variable, ``key`` (or its
+    Triton spelling, ``triton_name``).
 
     ``kind`` is "bool", "str" or "path" (a str with ``~`` expanded); ``default``
     is the value when the variable is unset or empty (a callable is called).
@@ -67,6 +93,7 @@ class _Knob:
 
     def __init__(self, env, default, kind, doc):
         self.env = self.key = env
+        self.triton = triton_name(env)
         self.default = default
         self.kind = kind
         self.doc = doc
@@ -81,7 +108,7 @@ class _Knob:
         override = obj.__dict__.get(self.slot, _UNSET)
         if override is not _UNSET:
             return override
-        text = os.environ.get(self.env)
+        text = getenv(self.env)
         if not text:
             return self.default() if callable(self.default) else self.default
         if self.kind == "bool":
@@ -163,7 +190,7 @@ class _ToolKnob(_Knob):
 
 
 def _home():
-    return os.path.expanduser(os.environ.get("TRITIUM_HOME") or "~")
+    return os.path.expanduser(getenv("TRITIUM_HOME") or "~")
 
 
 def _under_home(sub):
@@ -363,7 +390,7 @@ def debug_enabled():
         return bool(override)
     if _ENV_DATA is None:
         return runtime.debug
-    raw = _ENV_DATA.get(b"TRITIUM_DEBUG")
+    raw = _ENV_DATA.get(b"TRITIUM_DEBUG") or _ENV_DATA.get(b"TRITON_DEBUG")
     return raw is not None and raw.strip().lower() in _TRUE_BYTES
 
 
@@ -374,7 +401,7 @@ def interpret_enabled():
         return bool(override)
     if _ENV_DATA is None:
         return runtime.interpret
-    raw = _ENV_DATA.get(b"TRITIUM_INTERPRET")
+    raw = _ENV_DATA.get(b"TRITIUM_INTERPRET") or _ENV_DATA.get(b"TRITON_INTERPRET")
     return raw is not None and raw.strip().lower() in _TRUE_BYTES
 
 
@@ -383,7 +410,7 @@ def default_backend_fast():
     override = runtime.__dict__.get("_override_default_backend", _UNSET)
     if override is not _UNSET or _ENV_DATA is None:
         return runtime.default_backend
-    raw = _ENV_DATA.get(b"TRITIUM_DEFAULT_BACKEND")
+    raw = _ENV_DATA.get(b"TRITIUM_DEFAULT_BACKEND") or _ENV_DATA.get(b"TRITON_DEFAULT_BACKEND")
     return raw.decode() if raw else "cuda"
 
 

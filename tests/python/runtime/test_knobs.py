@@ -229,3 +229,28 @@ def test_nvidia_tools_read_as_path_and_version(tmp_path):
         knobs.nvidia.cuobjdump = str(tmp_path / "missing")
         with pytest.raises(RuntimeError, match="Cannot find cuobjdump"):
             knobs.nvidia.cuobjdump
+
+
+def test_triton_spellings_of_the_variables(monkeypatch, tmp_path):
+    """A TRITON_* variable of Triton's is read where its TRITIUM_* spelling is
+    unset (a Triton setup works unchanged under the alias; docs/knobs.md has
+    the table); the TRITIUM_* one wins; names Triton does not have are not
+    read. The launch path's own reads (interpret, debug) follow it too."""
+    import numpy as np
+    for name in ("CACHE_DIR", "DEBUG", "INTERPRET", "LLVM_O3"):
+        monkeypatch.delenv("TRITIUM_" + name, raising=False)
+        monkeypatch.delenv("TRITON_" + name, raising=False)
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
+    assert knobs.cache.dir == str(tmp_path / "triton")
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "tritium"))
+    assert knobs.cache.dir == str(tmp_path / "tritium")
+    monkeypatch.setenv("TRITON_LLVM_O3", "1")  # Triton has no such variable
+    assert knobs.compilation.llvm_o3 is False
+    assert not knobs.debug_enabled() and not knobs.interpret_enabled()
+    monkeypatch.setenv("TRITON_DEBUG", "1")
+    assert knobs.runtime.debug is True and knobs.debug_enabled()
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert knobs.runtime.interpret is True and knobs.interpret_enabled()
+    x = np.zeros(128, np.float32)
+    knob_kernel[(2,)](x, 128, BLOCK=64)  # numpy arrays: only the interpreter runs this
+    assert (x == 1).all()
