@@ -204,7 +204,8 @@ def private_cache(tmp_path_factory, monkeypatch):
     inherited knobs that dump, override or change the compile."""
     import os
     for name in list(os.environ):
-        if name.startswith("TRITIUM_") and name not in ("TRITIUM_HOME", "TRITIUM_PTXAS_PATH"):
+        if name.startswith(("TRITIUM_", "TRITON_")) and name not in ("TRITIUM_HOME", "TRITIUM_PTXAS_PATH",
+                                                                 "TRITON_HOME", "TRITON_PTXAS_PATH"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 

@@ -57,7 +57,7 @@ needs_device_libs = pytest.mark.skipif(
 def private_cache(tmp_path_factory, monkeypatch):
     import os
     for name in list(os.environ):
-        if name.startswith("TRITIUM_") and name != "TRITIUM_HOME":
+        if name.startswith(("TRITIUM_", "TRITON_")) and name not in ("TRITIUM_HOME", "TRITON_HOME"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 

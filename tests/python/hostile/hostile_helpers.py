@@ -111,7 +111,7 @@ def case_env(tmp, interpret=False, extra=None):
     """The environment of a case: the in-tree package first, no inherited
     TRITIUM_* knobs, its own directories under ``tmp`` (a cache,
     ``HOSTILE_TMP``), the interpreter on or off."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TRITIUM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITIUM_", "TRITON_"))}
     env["PYTHONPATH"] = os.pathsep.join([PYTHON_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["TRITIUM_CACHE_DIR"] = os.path.join(tmp, "cache")
     env["HOSTILE_TMP"] = tmp

@@ -18,7 +18,7 @@ def private_dirs(tmp_path, monkeypatch):
     """Every test gets its own cache, dump and override directories and no
     inherited TRITIUM_* knobs."""
     for name in list(os.environ):
-        if name.startswith("TRITIUM_") and name not in ("TRITIUM_HOME",):
+        if name.startswith(("TRITIUM_", "TRITON_")) and name not in ("TRITIUM_HOME", "TRITON_HOME"):
             monkeypatch.delenv(name)
     dirs = {k: tmp_path / k for k in ("cache", "dump", "override")}
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(dirs["cache"]))
