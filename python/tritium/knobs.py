@@ -64,7 +64,7 @@ def _setenv(key, text):
 # `import tritium as triton`.
 TRITON_NAMES = frozenset(
     "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
-    "DISABLE_LINE_INFO ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
+    "DISABLE_LINE_INFO FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
     "DEFAULT_FP_FUSION CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
     "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
 
@@ -283,6 +283,10 @@ class compilation_knobs(base_knobs):
         "TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", False, "bool",
         "Let kernels read plain (non-constexpr) globals; they are still part of the "
         "cache key and still checked for changes.")
+    front_end_debugging = _Knob("TRITIUM_FRONT_END_DEBUGGING", False, "bool",
+                                "Let an exception raised inside the frontend (a Python error "
+                                "while building a kernel) propagate as it is, with its whole "
+                                "traceback, instead of as a CompilationError at the kernel line.")
     disable_line_info = _Knob("TRITIUM_DISABLE_LINE_INFO", False, "bool",
                               "Leave the source lines out of the PTX (.loc) and the cubin "
                               "(ptxas -lineinfo), which profilers and debuggers read.")

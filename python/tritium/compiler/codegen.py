@@ -31,7 +31,7 @@ import textwrap
 import types
 import warnings
 
-from .. import _C
+from .. import _C, knobs
 from . import descriptors as _descriptors
 from ..errors import CompilationError, recursion_limit_message
 from .errors import CompileTimeAssertionFailure, UnsupportedLanguageConstruct
@@ -377,8 +377,10 @@ class CodeGenerator(ast.NodeVisitor):
             err._tritium_too_deep = True
             raise err from None
         except Exception as e:
-            kind = (CompileTimeAssertionFailure if isinstance(e, tl._StaticAssertionFailure)
-                    else CompilationError)
+            static = isinstance(e, tl._StaticAssertionFailure)
+            if not static and knobs.compilation.front_end_debugging:
+                raise
+            kind = CompileTimeAssertionFailure if static else CompilationError
             raise self.error(_message_of(e), kind=kind) from e
         finally:
             if has_loc:
@@ -536,7 +538,7 @@ class CodeGenerator(ast.NodeVisitor):
                 raise
             if isinstance(e, CompilationError):
                 raise self._reformat(e) from e
-            if isinstance(e, Exception):
+            if isinstance(e, Exception) and not knobs.compilation.front_end_debugging:
                 raise self.error(_message_of(e)) from e
             raise
         self._set_loc(fndef)

@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+import tritium
 from tritium import knobs
 from tritium.compiler import compiler
 from tritium.compiler.compiler import ASTSource
@@ -254,3 +255,21 @@ def test_triton_spellings_of_the_variables(monkeypatch, tmp_path):
     x = np.zeros(128, np.float32)
     knob_kernel[(2,)](x, 128, BLOCK=64)  # numpy arrays: only the interpreter runs this
     assert (x == 1).all()
+
+
+@jit
+def divides_by_zero(x_ptr, N: tl.constexpr):
+    tl.store(x_ptr, N // 0)
+
+
+def test_front_end_debugging_lets_the_error_through(monkeypatch):
+    """An error of Python inside the frontend is a CompilationError at the
+    kernel line; with TRITIUM_FRONT_END_DEBUGGING (TRITON_FRONT_END_DEBUGGING)
+    it propagates as it is."""
+    source = ASTSource(divides_by_zero, {"x_ptr": "*i32"}, constexprs={"N": 4})
+    with pytest.raises(tritium.CompilationError) as info:
+        compiler.compile(source, target="cuda:90")
+    assert "division or modulo by zero" in str(info.value)
+    monkeypatch.setenv("TRITON_FRONT_END_DEBUGGING", "1")
+    with pytest.raises(ZeroDivisionError):
+        compiler.compile(source, target="cuda:90")
