@@ -316,6 +316,11 @@ class runtime_knobs(base_knobs):
     launch_enter_hook = None
     launch_exit_hook = None
     jit_post_compile_hook = None
+    # Called with no arguments for a (key, digest) that joins every compile's
+    # cache key, then with (backend, stages, options, language, capability)
+    # once the backend has added its stages: it may read and change the
+    # stage dict (compiler.compile; a stage may take (src, metadata)).
+    add_stages_inspection_hook = None
 
 
 class language_knobs(base_knobs):

@@ -25,6 +25,7 @@ compile); an override's result is never stored.
 import collections
 import collections.abc
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -457,6 +458,17 @@ def _wants_dump(setting, name):
                               or name in setting.split(","))
 
 
+def _call_stage(fn, value, metadata, options):
+    """A stage's function with (value, metadata, options), or (value,
+    metadata) where it takes two, as Triton's stages do (an inspection hook
+    may put such a one in)."""
+    try:
+        two = len(inspect.signature(fn).parameters) == 2
+    except (TypeError, ValueError):
+        two = False
+    return fn(value, metadata) if two else fn(value, metadata, options)
+
+
 def _make_tir_stage(name, timings):
     def tir(module, metadata, options):
         passes = tir_pipeline()
@@ -650,8 +662,9 @@ def compile(src, target=None, options=None):
     backend = get_backend(target)
     name = src.name
 
+    hook = knobs.runtime.add_stages_inspection_hook
     key = _cache.compile_key(src.hash(), options.hash(), str(target),
-                             getattr(backend, "version", ""))
+                             getattr(backend, "version", "") + (f"|{hook()}" if hook else ""))
     override = knobs.compilation.override
     dump = knobs.compilation.dump_ir
     read_cache = not (knobs.compilation.always_compile or override or dump
@@ -688,6 +701,8 @@ def compile(src, target=None, options=None):
     stages = {"tir": _make_tir_stage(name, timings)}
     if backend is not None:
         backend.add_stages(stages, options, target)
+    if hook is not None:
+        hook(backend, stages, options, "triton", target.arch)
 
     asm = {}
     if src.source_text() is not None:
@@ -708,7 +723,7 @@ def compile(src, target=None, options=None):
             value = replaced
         else:
             t0 = time.perf_counter()
-            value = stages[stage](value, metadata, options)
+            value = _call_stage(stages[stage], value, metadata, options)
             if stage not in timings and stage != "tir":
                 timings[stage] = time.perf_counter() - t0
         asm[stage] = _as_asm(value)

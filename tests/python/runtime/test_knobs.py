@@ -273,3 +273,30 @@ def test_front_end_debugging_lets_the_error_through(monkeypatch):
     monkeypatch.setenv("TRITON_FRONT_END_DEBUGGING", "1")
     with pytest.raises(ZeroDivisionError):
         compiler.compile(source, target="cuda:90")
+
+
+def test_add_stages_inspection_hook(monkeypatch):
+    """knobs.runtime.add_stages_inspection_hook, as Triton's: called with no
+    arguments for a key that joins the cache key, then with (backend,
+    stages, options, language, capability) to read and change the stages; a
+    stage it puts in may take (src, metadata) as Triton's do."""
+    seen = {}
+
+    def hook(*args):
+        if not args:
+            return "inspected", "v1"
+        backend, stages, options, language, capability = args
+        seen.update(names=list(stages), language=language, capability=capability,
+                    warps=options["num_warps"])
+        tgir = stages["tgir"]
+        stages["tgir"] = lambda src, metadata: tgir(src, metadata, options)  # Triton's arity
+        llir = stages["llir"]
+        stages["llir"] = lambda src, metadata: llir(src, metadata, options) + "\n; inspected\n"
+
+    plain = compiler.compile(src(), target="cuda:90")
+    monkeypatch.setattr(knobs.runtime, "add_stages_inspection_hook", hook)
+    hooked = compiler.compile(src(), target="cuda:90")
+    assert seen["names"][:3] == ["tir", "tgir", "llir"] and seen["language"] == "triton"
+    assert seen["capability"] == 90 and seen["warps"] == 4
+    assert hooked.asm["llir"].endswith("; inspected\n") and "; inspected" not in plain.asm["llir"]
+    assert hooked.hash != plain.hash  # the hook's key is in the cache key
