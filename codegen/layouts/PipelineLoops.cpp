@@ -420,7 +420,9 @@ private:
   /// too.
   Instruction *lastAsynchronousDot(Instruction *From) const {
     Instruction *Last = nullptr;
-    for (Instruction *I = From; I && Cores; I = I->getNextNode())
+    if (!Cores)
+      return Last;
+    for (Instruction *I = From; I; I = I->getNextNode())
       if (I->getOpcode() == Opcode::Dot && Cores->runsAsynchronously(*I))
         Last = I;
     return Last;
