@@ -85,7 +85,7 @@ def getenv(env):
 
 class _Knob:
     """A data descriptor backed by one environment variable, ``key`` (or its
-    Triton spelling, ``triton_name``).
+    Triton spelling: ``getenv``).
 
     ``kind`` is "bool", "str" or "path" (a str with ``~`` expanded); ``default``
     is the value when the variable is unset or empty (a callable is called).
@@ -93,7 +93,6 @@ class _Knob:
 
     def __init__(self, env, default, kind, doc):
         self.env = self.key = env
-        self.triton = triton_name(env)
         self.default = default
         self.kind = kind
         self.doc = doc

@@ -25,7 +25,6 @@ import ast
 import builtins
 import inspect
 import operator
-import os
 import re
 import textwrap
 import types
@@ -450,8 +449,7 @@ class CodeGenerator(ast.NodeVisitor):
                 if isinstance(used, dict):
                     used[(name, id(self.globals))] = (val, self.globals)
             return
-        if os.environ.get("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "0") == "1" or \
-                os.environ.get("TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", "0") == "1":
+        if knobs.compilation.allow_non_constexpr_globals:
             return
         raise NameError(_NON_CONSTEXPR_GLOBAL.format(name=name))
 

@@ -300,3 +300,29 @@ def test_add_stages_inspection_hook(monkeypatch):
     assert seen["capability"] == 90 and seen["warps"] == 4
     assert hooked.asm["llir"].endswith("; inspected\n") and "; inspected" not in plain.asm["llir"]
     assert hooked.hash != plain.hash  # the hook's key is in the cache key
+
+
+RATE = 3  # a plain global: a kernel may read it only with the knob
+
+
+@jit
+def reads_a_plain_global(x_ptr):
+    tl.store(x_ptr, RATE)
+
+
+def test_allow_non_constexpr_globals(monkeypatch):
+    """A kernel reading a plain global is refused unless
+    TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS (or Triton's spelling, or the knob set
+    from Python) allows it, read by the knob's rules."""
+    source = ASTSource(reads_a_plain_global, {"x_ptr": "*i32"})
+    monkeypatch.setattr(knobs.compilation, "always_compile", True)  # the check is the frontend's
+    with pytest.raises(tritium.CompilationError, match="RATE"):
+        compiler.compile(source, target="cuda:90")
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    compiler.compile(source, target="cuda:90")
+    monkeypatch.setenv("TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", "0")  # ours wins
+    with pytest.raises(tritium.CompilationError, match="RATE"):
+        compiler.compile(source, target="cuda:90")
+    with knobs.compilation.scope():
+        knobs.compilation.allow_non_constexpr_globals = True
+        compiler.compile(source, target="cuda:90")
