@@ -23,7 +23,8 @@ The key (``compile_key``) covers the kernel's source and, through the
 runtime's ``DependenciesFinder`` (runtime/cache.py), every @jit function and
 constexpr global it reaches; the specialization, the options, the target
 and ``version_key()``: the package version, the extension libraries'
-contents and the compiler's and language's Python sources.
+build IDs (hashes of their contents) and the compiler's and language's
+Python sources.
 """
 
 import functools
@@ -34,6 +35,7 @@ import keyword
 import os
 import shutil
 import stat
+import struct
 import time
 import uuid
 import warnings
@@ -292,30 +294,45 @@ def package_version():
         return "unknown"
 
 
+def _elf_build_id(path):
+    """The GNU build ID the linker wrote into an ELF library (a hash of its
+    contents; the build asks for it with --build-id), read from its note
+    segments without reading the file: None where it has none."""
+    with open(path, "rb") as f:
+        ident = f.read(64)
+        if ident[:4] != b"\x7fELF" or ident[4] != 2 or ident[5] != 1:  # 64-bit little-endian
+            return None
+        phoff, = struct.unpack_from("<Q", ident, 32)
+        phentsize, phnum = struct.unpack_from("<HH", ident, 54)
+        f.seek(phoff)
+        headers = f.read(phentsize * phnum)
+        for i in range(phnum):
+            kind, _, offset, _, _, size = struct.unpack_from("<IIQQQQ", headers, i * phentsize)
+            if kind != 4:  # PT_NOTE
+                continue
+            f.seek(offset)
+            notes, pos = f.read(size), 0
+            while pos + 12 <= len(notes):
+                namesz, descsz, note = struct.unpack_from("<III", notes, pos)
+                name_end = pos + 12 + (namesz + 3) // 4 * 4
+                if note == 3 and notes[pos + 12:pos + 12 + namesz] == b"GNU\0":  # NT_GNU_BUILD_ID
+                    return notes[name_end:name_end + descsz].hex()
+                pos = name_end + (descsz + 3) // 4 * 4
+    return None
+
+
 def _file_digest(path):
-    """SHA-256 of a (large) file's contents, memoized across processes by
-    its (path, size, mtime, inode) in the cache directory's ``.stamps``."""
-    st = os.stat(path)
-    stamp = _sha256(f"{path}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}".encode())[:32]
-    stamp_path = os.path.join(knobs.cache.dir, ".stamps", stamp)
-    try:
-        with open(stamp_path) as f:
-            digest = f.read()
-        if len(digest) == 64:
-            return digest
-    except OSError:
-        pass
+    """What identifies an extension library: its build ID, or where it has
+    none the SHA-256 of its contents (5.9 MB: several ms on every first
+    compile of a process, which the cold compile counts)."""
+    build_id = _elf_build_id(path)
+    if build_id:
+        return "build-id:" + build_id
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    digest = h.hexdigest()
-    try:
-        os.makedirs(os.path.dirname(stamp_path), exist_ok=True)
-        write_atomic(stamp_path, digest.encode())
-    except OSError:
-        pass
-    return digest
+    return h.hexdigest()
 
 
 @functools.lru_cache(maxsize=None)

@@ -108,8 +108,6 @@ CORRUPTIONS = {
     "metadata-deeply-nested": 'write_listed("k.json", b"[" * 100000 + b"]" * 100000)',
     "entry-a-file": 'shutil.rmtree(entry); open(entry, "w").write("x")',
     "entry-a-dangling-link": 'shutil.rmtree(entry); os.symlink("/nonexistent", entry)',
-    "stamps-a-file": 'shutil.rmtree(os.path.join(cache_dir, ".stamps"), ignore_errors=True); '
-                     'open(os.path.join(cache_dir, ".stamps"), "w").write("x")',
 }
 
 #: Where the cache cannot be written, the compile still works (a warning).

@@ -85,12 +85,24 @@ def test_key_covers_specialization_options_and_version(tmp_path, monkeypatch):
     assert compiler.compile(src_of(mod), target="cuda:90").hash != before
 
 
-def test_version_key_covers_the_extension():
+def test_version_key_covers_the_extension(tmp_path):
     import glob
     sos = glob.glob(os.path.join(PYTHON_DIR, "tritium", "*.so"))
     assert sos, "the extension is built"
-    digest = cache._file_digest(sos[0])
-    assert len(digest) == 64 and cache._file_digest(sos[0]) == digest  # memoized
+    for so in sos:  # the build links both with --build-id
+        digest = cache._file_digest(so)
+        assert digest.startswith("build-id:") and len(digest) == len("build-id:") + 40, (so, digest)
+    # Another build ID (a rebuilt library) is another digest; a file with no
+    # build ID is keyed by its contents.
+    data = bytearray(open(sos[0], "rb").read())
+    at = data.index(bytes.fromhex(cache._elf_build_id(sos[0])))
+    data[at] ^= 1
+    rebuilt = tmp_path / "rebuilt.so"
+    rebuilt.write_bytes(bytes(data))
+    assert cache._file_digest(str(rebuilt)) not in (cache._file_digest(so) for so in sos)
+    plain = tmp_path / "plain.so"
+    plain.write_bytes(b"not an ELF file")
+    assert cache._file_digest(str(plain)) == hashlib.sha256(b"not an ELF file").hexdigest()
     assert len(cache.version_key()) == 64
 
 
