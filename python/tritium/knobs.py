@@ -87,7 +87,7 @@ class _Knob:
     """A data descriptor backed by one environment variable, ``key`` (or its
     Triton spelling: ``getenv``).
 
-    ``kind`` is "bool", "str" or "path" (a str with ``~`` expanded); ``default``
+    ``kind`` is "bool", "int", "str" or "path" (a str with ``~`` expanded); ``default``
     is the value when the variable is unset or empty (a callable is called).
     """
 
@@ -114,6 +114,11 @@ class _Knob:
             return _parse_bool(text)
         if self.kind == "path":
             return os.path.expanduser(text)
+        if self.kind == "int":
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"{self.env}={text!r}: expected an integer") from None
         return text
 
     def __get__(self, obj, owner=None):
@@ -333,6 +338,9 @@ class autotuning_knobs(base_knobs):
                   "($TRITIUM_CACHE_DIR/autotune), as cache_results=True does.")
     print = _Knob("TRITIUM_PRINT_AUTOTUNING", False, "bool",
                   "Print the best config and the tuning time of every autotuned key.")
+    compile_threads = _Knob("TRITIUM_AUTOTUNING_COMPILE_THREADS", None, "int",
+                            "Threads that compile an autotuned kernel's configs (default: one "
+                            "per CPU; 1 compiles them one after the other).")
 
 
 class nvidia_knobs(base_knobs):

@@ -36,6 +36,7 @@ import operator
 import re
 import sys
 import textwrap
+import threading
 
 from .. import knobs
 from ..errors import CompilationError, recursion_limit_message
@@ -380,6 +381,7 @@ class _InvalidatingDict(dict):
 
 
 _runtime_ext = None
+_FINDING_KEYS = threading.RLock()
 
 
 def _dispatch_module():
@@ -503,19 +505,24 @@ class JITFunction(KernelInterface):
     def cache_key(self):
         """A hash of the source, every @jit function and constexpr global it
         reaches (computed at first use, so callees may be defined later)."""
-        if self._cache_key is None:
-            from .cache import DependenciesFinder
-            finder = DependenciesFinder(self)
-            self._cache_key = "computing"  # recursion guard for mutual calls
-            try:
-                key = finder.run()
-                if self.version is not None:
-                    key = f"{key}-{self.version}"
-            except BaseException:
-                self._cache_key = None
-                raise
-            self.used_global_vals = finder.used_globals
-            self._cache_key = key
+        if self._cache_key is None or self._cache_key == "computing":
+            # One thread finds keys at a time: another thread would read the
+            # recursion guard below as the key (the autotuner compiles on
+            # threads; the lock is reentrant for mutual calls).
+            with _FINDING_KEYS:
+                if self._cache_key is None:
+                    from .cache import DependenciesFinder
+                    finder = DependenciesFinder(self)
+                    self._cache_key = "computing"  # recursion guard for mutual calls
+                    try:
+                        key = finder.run()
+                        if self.version is not None:
+                            key = f"{key}-{self.version}"
+                    except BaseException:
+                        self._cache_key = None
+                        raise
+                    self.used_global_vals = finder.used_globals
+                    self._cache_key = key
         return self._cache_key
 
     def parse(self):
@@ -602,7 +609,8 @@ class JITFunction(KernelInterface):
         if entry is None:
             target = _driver.active.get_current_target()
             entry = (_InvalidatingDict(self._forget_launches), target, self._make_binder())
-            self.device_caches[device] = entry
+            # setdefault: a thread that made one at the same time keeps it.
+            entry = self.device_caches.setdefault(device, entry)
         return entry
 
     def _forget_launches(self):

@@ -179,6 +179,44 @@ def test_without_gpu_every_config_compiles_then_no_backend(frontend):
     assert {c[2]["BLOCK"] for c in frontend.calls} == {32, 64, 128}
 
 
+def test_configs_compile_on_threads(frontend, monkeypatch):
+    """Every config compiles, on several threads (the C++ stages release the
+    GIL); with TRITIUM_AUTOTUNING_COMPILE_THREADS=1, or a config with a
+    pre_hook, on the caller's thread one after the other."""
+    import threading
+    seen = []
+    real = frontend.inner
+
+    def record(*args, **kw):
+        seen.append(threading.get_ident())
+        return real(*args, **kw)
+
+    frontend.inner = record
+    monkeypatch.setenv("TRITIUM_AUTOTUNING_COMPILE_THREADS", "3")
+    with pytest.raises(driver.NoBackendError):
+        make_kernel(None)[(1,)](FakeTensor(8), FakeTensor(8), 8)
+    assert frontend.count == 3 and threading.get_ident() not in seen
+    monkeypatch.setenv("TRITIUM_AUTOTUNING_COMPILE_THREADS", "1")
+    seen.clear()
+    with pytest.raises(driver.NoBackendError):
+        make_kernel(None, key=("n", "x_ptr"))[(1,)](FakeTensor(8), FakeTensor(8), 16)
+    assert seen == [threading.get_ident()] * 3
+    monkeypatch.delenv("TRITIUM_AUTOTUNING_COMPILE_THREADS")
+    seen.clear()
+
+    @autotune(configs=[Config({"BLOCK": b}, pre_hook=lambda nargs: None) for b in (16, 32)], key=["n"])
+    @jit
+    def hooked(x_ptr, n, BLOCK: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+    with pytest.raises(driver.NoBackendError):
+        hooked[(1,)](FakeTensor(8), 8)
+    assert seen == [threading.get_ident()] * 2
+    monkeypatch.setenv("TRITIUM_AUTOTUNING_COMPILE_THREADS", "many")
+    with pytest.raises(ValueError, match="TRITIUM_AUTOTUNING_COMPILE_THREADS='many': expected an integer"):
+        make_kernel(None)[(1,)](FakeTensor(8), FakeTensor(8), 8)
+
+
 def test_warmup_compiles_every_config(frontend):
     k = make_kernel(None)
     kernels = k.warmup("*fp32", "*fp32", "i32", grid=(1,))

@@ -529,3 +529,38 @@ def test_repr_names_the_kernel_from_its_specialization(monkeypatch):
         k = named.warmup(value, 1, MockTensor("fp32"), grid=(1,))
         assert k.name == k.metadata.name == f"kernel_{ty}_is_one"
         assert f".entry kernel_{ty}_is_one(" in k.asm["ptx"]
+
+
+def test_cache_key_found_once_across_threads():
+    """Threads asking a new kernel's key at once (the autotuner compiles on
+    threads) all get the real key, never the finder's recursion guard."""
+    import sys
+    import threading
+
+    @jit
+    def helper(x):
+        return x * 2 + 1
+
+    @jit
+    def kernel(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, helper(tl.load(x_ptr + offs)))
+
+    start = threading.Barrier(8)
+    keys = []
+
+    def ask():
+        start.wait()
+        keys.append(kernel.cache_key)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, inside the finder too
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert len(keys) == 8 and len(set(keys)) == 1 and len(keys[0]) == 64
