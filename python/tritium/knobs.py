@@ -65,7 +65,7 @@ def _setenv(key, text):
 TRITON_NAMES = frozenset(
     "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
     "DISABLE_LINE_INFO FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
-    "DEFAULT_FP_FUSION CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
+    "DEFAULT_FP_FUSION F32_DEFAULT CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
     "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
 
 
@@ -330,6 +330,10 @@ class runtime_knobs(base_knobs):
 class language_knobs(base_knobs):
     default_fp_fusion = _Knob("TRITIUM_DEFAULT_FP_FUSION", True, "bool",
                               "The default of the launch option enable_fp_fusion.")
+    fp32_default = _Knob("TRITIUM_F32_DEFAULT", None, "str",
+                         "The default input_precision of tl.dot on fp32 operands (the launch "
+                         "option default_dot_input_precision): tf32 (the default), tf32x3, "
+                         "ieee, bf16x3 or bf16x6.")
 
 
 class autotuning_knobs(base_knobs):

@@ -137,6 +137,7 @@ COMMON_OPTIONS = {
     "num_ctas": 1,
     "maxnreg": None,
     "enable_fp_fusion": True,
+    "default_dot_input_precision": None,
     "debug": False,
     "sanitize_overflow": True,
     "launch_cooperative_grid": False,
@@ -144,6 +145,8 @@ COMMON_OPTIONS = {
     "extern_libs": None,
     "arch": None,
 }
+#: What tl.dot's input_precision may be (frontend/Dot.cpp checks a kernel's own).
+DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
 #: Extra options per target kind, until a backend registers its own.
 TARGET_OPTIONS = {
     "cuda": {},
@@ -216,6 +219,7 @@ def make_options(target, options=None, kernel_name="kernel"):
     defaults = known_options(target)
     values = dict(defaults)
     values["enable_fp_fusion"] = knobs.language.default_fp_fusion
+    values["default_dot_input_precision"] = knobs.language.fp32_default
     if knobs.runtime.override_arch:
         values["arch"] = knobs.runtime.override_arch
     if options is not None and not isinstance(options, collections.abc.Mapping):
@@ -245,6 +249,10 @@ def make_options(target, options=None, kernel_name="kernel"):
         digits = "".join(ch for ch in arch if ch.isdigit())
         if not digits or int(digits) < 90:
             raise OptionError(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper), got {arch}")
+    precision = values["default_dot_input_precision"]
+    if precision is not None and precision not in DOT_INPUT_PRECISIONS:
+        raise OptionError(f"default_dot_input_precision must be one of {', '.join(DOT_INPUT_PRECISIONS)}, "
+                          f"got {precision!r}")
     mr = values["maxnreg"]
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= 255):
         raise OptionError(f"maxnreg must be None or an int between 1 and 255, got {mr!r}")
