@@ -73,6 +73,9 @@ struct CompileOptions {
   /// The assembler of the binary stage where it is a program (ptxas);
   /// empty: found where it usually is.
   std::string AssemblerPath;
+  /// Where the tgir stage writes its passes' reproducer (`<prefix>.tgir.
+  /// repro.tir`, PassManagerOptions::ReproducerPath); empty: nowhere.
+  std::string ReproducerPrefix;
 };
 
 /// A lowered, optimized module as LLVM IR text, and the shared memory its

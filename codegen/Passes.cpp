@@ -90,11 +90,14 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
          (O.TargetPasses.empty() ? "" : O.TargetPasses + ",") + "cse,dce,insert-barriers";
 }
 
-void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach) {
+void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
+                                llvm::StringRef ReproducerPrefix) {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManagerOptions PMO;
   PMO.VerifyEach = VerifyEach;
+  if (!ReproducerPrefix.empty())
+    PMO.ReproducerPath = ReproducerPrefix.str() + ".tgir.repro.tir";
   PassManager PM(std::move(PMO));
   R.parsePipeline(getLayoutPipeline(Opts), PM);
   PM.run(M);

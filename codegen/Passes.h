@@ -51,8 +51,10 @@ std::string getLayoutPipeline(const LayoutPipelineOptions &Opts);
 
 /// Runs getLayoutPipeline(\p Opts) on \p M, the verifier after every pass
 /// with \p VerifyEach, and after the last in any case: the tgir stage of
-/// every target. Throws CompileError.
-void runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach);
+/// every target. With a \p ReproducerPrefix, its passes' reproducer goes to
+/// `<prefix>.tgir.repro.tir`. Throws CompileError.
+void runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
+                       llvm::StringRef ReproducerPrefix = "");
 
 } // namespace tritium
 

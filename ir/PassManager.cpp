@@ -7,6 +7,7 @@
 #include "ir/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <chrono>
 
@@ -35,31 +36,71 @@ PreservedAnalyses FunctionPass::run(Module &M, AnalysisManager &AM) {
   return Kept;
 }
 
+namespace {
+std::string printedWithLocations(const Module &M) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  PrintOptions PO;
+  PO.PrintLocs = true; // a replayed error names the same source line
+  printModule(M, OS, PO);
+  return Text;
+}
+} // namespace
+
+void PassManager::writeReproducer(llvm::StringRef IR, size_t First,
+                                  llvm::StringRef Failure) const {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Opts.ReproducerPath, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    llvm::errs() << "tritium: cannot write the reproducer '" << Opts.ReproducerPath
+                 << "': " << EC.message() << '\n';
+    return;
+  }
+  std::string Pipeline = llvm::join(llvm::ArrayRef(Spellings).drop_front(First), ",");
+  if (Failure.empty())
+    OS << "; Tritium reproducer: the module before the pipeline below.\n";
+  else
+    OS << "; Tritium reproducer: pass '" << Passes[First]->getName()
+       << "' failed on this module:\n;   " << Failure.take_until([](char C) { return C == '\n'; })
+       << '\n';
+  OS << "; pipeline: " << Pipeline << "\n; replay: tritium-opt " << Opts.ReproducerPath
+     << (Opts.VerifyEach ? " --verify-each" : "") << " -p '" << Pipeline << "'\n"
+     << IR;
+}
+
 void PassManager::run(Module &M, AnalysisManager &AM) {
-  for (auto &P : Passes) {
+  bool Reproduce = !Opts.ReproducerPath.empty();
+  for (size_t I = 0; I < Passes.size(); ++I) {
+    Pass &P = *Passes[I];
     if (Opts.PrintBeforeAll && Opts.PrintStream) {
-      *Opts.PrintStream << "// -----// IR before " << P->getName()
-                        << " //----- //\n";
+      *Opts.PrintStream << "// -----// IR before " << P.getName() << " //----- //\n";
       printModule(M, *Opts.PrintStream);
     }
-    auto Start = std::chrono::steady_clock::now();
-    PreservedAnalyses PA = P->run(M, AM);
-    if (Opts.Timer)
-      Opts.Timer(P->getName(), std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() - Start)
-                                   .count());
-    AM.invalidate(PA);
-    if (Opts.PrintAfterAll && Opts.PrintStream) {
-      *Opts.PrintStream << "// -----// IR after " << P->getName()
-                        << " //----- //\n";
-      printModule(M, *Opts.PrintStream);
-    }
-    if (Opts.VerifyEach) {
-      std::vector<std::string> Errors = verifyModule(M);
-      if (!Errors.empty())
-        throw CompileError("the IR is invalid after pass '" +
-                           P->getName().str() + "':\n" +
-                           llvm::join(Errors, "\n"));
+    std::string Before = Reproduce ? printedWithLocations(M) : "";
+    if (Reproduce && I == 0)
+      writeReproducer(Before, 0, "");
+    try {
+      auto Start = std::chrono::steady_clock::now();
+      PreservedAnalyses PA = P.run(M, AM);
+      if (Opts.Timer)
+        Opts.Timer(P.getName(), std::chrono::duration<double>(
+                                    std::chrono::steady_clock::now() - Start)
+                                    .count());
+      AM.invalidate(PA);
+      if (Opts.PrintAfterAll && Opts.PrintStream) {
+        *Opts.PrintStream << "// -----// IR after " << P.getName() << " //----- //\n";
+        printModule(M, *Opts.PrintStream);
+      }
+      if (Opts.VerifyEach) {
+        std::vector<std::string> Errors = verifyModule(M);
+        if (!Errors.empty())
+          throw CompileError("the IR is invalid after pass '" + P.getName().str() + "':\n" +
+                             llvm::join(Errors, "\n"));
+      }
+    } catch (const CompileError &E) {
+      if (Reproduce)
+        writeReproducer(Before, I, E.describe());
+      throw;
     }
   }
 }
@@ -151,7 +192,7 @@ void PassRegistry::parsePipeline(llvm::StringRef Pipeline,
     if (!E)
       throw CompileError("unknown pass '" + Name.str() +
                          "' (tritium-opt --list-passes shows them all)");
-    PM.add(E->Create(Opts));
+    PM.add(E->Create(Opts), Item.str());
   }
 }
 

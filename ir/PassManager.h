@@ -133,12 +133,21 @@ struct PassManagerOptions {
   llvm::raw_ostream *PrintStream = nullptr;
   /// Called with each pass's name and its wall time in seconds.
   std::function<void(llvm::StringRef, double)> Timer;
+  /// A file that holds, before the passes run, the module and the pipeline;
+  /// where a pass fails, the module right before it and the pipeline from
+  /// it, with the tritium-opt command that replays the failure.
+  std::string ReproducerPath;
 };
 
 class PassManager {
 public:
   explicit PassManager(PassManagerOptions Opts = {}) : Opts(std::move(Opts)) {}
-  void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  /// Appends \p P; \p Spelling is how a pipeline string names it, with its
+  /// options (what a reproducer writes; its name where empty).
+  void add(std::unique_ptr<Pass> P, std::string Spelling = {}) {
+    Spellings.push_back(Spelling.empty() ? P->getName().str() : std::move(Spelling));
+    Passes.push_back(std::move(P));
+  }
   size_t size() const { return Passes.size(); }
   /// Runs every pass in order. Throws CompileError on the first failure.
   void run(Module &M, AnalysisManager &AM);
@@ -148,8 +157,12 @@ public:
   }
 
 private:
+  /// Writes the reproducer: \p IR, to run through the passes from \p First.
+  void writeReproducer(llvm::StringRef IR, size_t First, llvm::StringRef Failure) const;
+
   PassManagerOptions Opts;
   std::vector<std::unique_ptr<Pass>> Passes;
+  std::vector<std::string> Spellings;
 };
 
 /// Name -> factory of every pass that can appear in a pipeline string.

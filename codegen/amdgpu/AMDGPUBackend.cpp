@@ -96,7 +96,7 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   P.WarpSize = Opts.GPU.getWarpSize();
   if (Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940"))
     P.MatrixUnits = "mfma";
-  runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug);
+  runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.ReproducerPrefix);
 }
 
 LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts) {

@@ -101,7 +101,8 @@ LayoutPipelineOptions tritium::getNVPTXLayoutOptions(const CompileOptions &Opts)
 
 void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
-  runLayoutPipeline(M, getNVPTXLayoutOptions(Opts), Opts.VerifyEach || Opts.Debug);
+  runLayoutPipeline(M, getNVPTXLayoutOptions(Opts), Opts.VerifyEach || Opts.Debug,
+                    Opts.ReproducerPrefix);
 }
 
 namespace {

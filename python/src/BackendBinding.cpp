@@ -82,6 +82,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("enable_fp_fusion", O.FPFusion);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
+  Text("reproducer", O.ReproducerPrefix);
   const Backend *B = getBackend(O.GPU);
   if (!B)
     throw py::value_error("no backend compiles for " + O.GPU.str());

@@ -124,13 +124,14 @@ void bindIR(py::module_ &M) {
           "every violation")
       .def(
           "run_passes",
-          [](PyModule &Mod, const std::string &Pipeline, bool VerifyEach) {
+          [](PyModule &Mod, const std::string &Pipeline, bool VerifyEach,
+             const std::string &Reproducer) {
             withSource(Mod.getText(), Mod.getName(),
-                       [&] { Mod.runPasses(Pipeline, VerifyEach); });
+                       [&] { Mod.runPasses(Pipeline, VerifyEach, Reproducer); });
           },
-          py::arg("pipeline"), py::arg("verify_each") = false,
+          py::arg("pipeline"), py::arg("verify_each") = false, py::arg("reproducer") = "",
           "Runs a comma-separated pipeline such as \"verify,print\" on the "
-          "module in place");
+          "module in place (writing a reproducer to the file `reproducer`)");
 
   M.def(
       "parse_module",

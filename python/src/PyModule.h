@@ -36,10 +36,12 @@ public:
 
   /// Passes may assume verified IR: text parsed from Python is checked
   /// first, as tritium-opt checks it.
-  void runPasses(const std::string &Pipeline, bool VerifyEach) {
+  void runPasses(const std::string &Pipeline, bool VerifyEach,
+                 const std::string &ReproducerPath = "") {
     verifyModuleOrThrow(*M);
     PassManagerOptions Opts;
     Opts.VerifyEach = VerifyEach;
+    Opts.ReproducerPath = ReproducerPath;
     PassManager PM(std::move(Opts));
     PassRegistry::global().parsePipeline(Pipeline, PM);
     PM.run(*M);

@@ -64,7 +64,7 @@ def _setenv(key, text):
 # `import tritium as triton`.
 TRITON_NAMES = frozenset(
     "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
-    "DISABLE_LINE_INFO FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
+    "DISABLE_LINE_INFO REPRODUCER_PATH FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
     "DEFAULT_FP_FUSION F32_DEFAULT CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
     "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
 
@@ -300,6 +300,11 @@ class compilation_knobs(base_knobs):
     verify_each = _Knob("TRITIUM_VERIFY_EACH", False, "bool",
                         "Verify the IR after every pass of the tir and tgir stages (a pass "
                         "that breaks it is named); debug kernels always do. The tests set it.")
+    reproducer_path = _Knob("TRITIUM_REPRODUCER_PATH", None, "path",
+                            "A prefix: each compile writes <prefix>.tir.repro.tir and "
+                            "<prefix>.tgir.repro.tir, the IR and the pipeline of those stages' "
+                            "passes; where a pass fails, the IR right before it and a "
+                            "tritium-opt command line that replays the failure.")
 
 
 class runtime_knobs(base_knobs):

@@ -5,7 +5,10 @@
 #include "ir/Module.h"
 #include "ir/PassManager.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <doctest/doctest.h>
 
@@ -329,4 +332,53 @@ TEST_CASE_FIXTURE(PMFixture, "print-before/after-all and the timer") {
   PM3.run(M);
   CHECK(llvm::StringRef(Out).startswith("// -----// IR before noop //----- //\n"
                                         "func @a() {\n"));
+}
+
+namespace {
+std::string readFile(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  REQUIRE(Buf);
+  return (*Buf)->getBuffer().str();
+}
+} // namespace
+
+TEST_CASE_FIXTURE(PMFixture, "the reproducer holds the module before the failing pass") {
+  llvm::SmallString<64> Path;
+  REQUIRE(!llvm::sys::fs::createTemporaryFile("pm-repro", "tir", Path));
+  PassManagerOptions Opts;
+  Opts.ReproducerPath = Path.str().str();
+  M.eraseFunction(B);
+  auto Grow = [&](Module &, AnalysisManager &) {
+    A->createBlock("more");
+    return PreservedAnalyses::none();
+  };
+  auto Fail = [&](Module &, AnalysisManager &) -> PreservedAnalyses {
+    A->createBlock("half-done"); // what the failing pass changed stays out
+    throw CompileError(Loc{"k.py", 3, 5}, "no layout fits\nsecond line");
+  };
+  auto Noop = [](Module &, AnalysisManager &) { return PreservedAnalyses::all(); };
+
+  // A pipeline that succeeds leaves the module before it, and the pipeline.
+  PassManager Good(Opts);
+  Good.add(std::make_unique<LambdaPass>("noop", Noop), "noop{x=1}");
+  Good.run(M);
+  std::string Replay = "; replay: tritium-opt " + Opts.ReproducerPath + " -p 'noop{x=1}'\n";
+  CHECK(readFile(Opts.ReproducerPath) == "; Tritium reproducer: the module before the pipeline "
+                                         "below.\n; pipeline: noop{x=1}\n" + Replay +
+                                         "func @a() {\nentry:\n  ret\n}\n");
+
+  // A failure rewrites it: the module right before the failing pass, the
+  // pipeline from it, the first line of the error with its location.
+  PassManager Bad(Opts);
+  Bad.add(std::make_unique<LambdaPass>("grow", Grow));
+  Bad.add(std::make_unique<LambdaPass>("fail", Fail), "fail{n=2}");
+  Bad.add(std::make_unique<LambdaPass>("noop", Noop));
+  CHECK_THROWS_AS(Bad.run(M), CompileError);
+  CHECK(readFile(Opts.ReproducerPath) ==
+        "; Tritium reproducer: pass 'fail' failed on this module:\n"
+        ";   k.py:3:5: no layout fits\n"
+        "; pipeline: fail{n=2},noop\n"
+        "; replay: tritium-opt " + Opts.ReproducerPath + " -p 'fail{n=2},noop'\n"
+        "func @a() {\nentry:\n  ret\nmore:\n}\n");
+  llvm::sys::fs::remove(Path);
 }

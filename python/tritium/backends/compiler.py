@@ -67,6 +67,7 @@ class NativeBackend(BaseBackend):
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
                 "enable_fp_fusion": bool(options.get("enable_fp_fusion", True)),
                 "verify_each": bool(knobs.compilation.verify_each),
+                "reproducer": knobs.compilation.reproducer_path or "",
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
         skipped = self.skipped_stages(opts)

@@ -483,14 +483,16 @@ def _make_tir_stage(name, timings):
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
         verify_each = bool(options.get("debug") or knobs.compilation.verify_each)
+        prefix = knobs.compilation.reproducer_path
+        reproducer = f"{prefix}.tir.repro.tir" if prefix else ""
         if _wants_dump(knobs.compilation.print_ir, name):
             out = sys.stderr
             for p in passes:
                 print(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}", file=out)
-                module.run_passes(p, verify_each)
+                module.run_passes(p, verify_each, reproducer)
                 print(f"// -----// IR Dump After {p} ({name}) //----- //\n{module}", file=out)
         elif passes:
-            module.run_passes(",".join(passes), verify_each)
+            module.run_passes(",".join(passes), verify_each, reproducer)
         timings["passes"] = time.perf_counter() - t0
         return module
     return tir

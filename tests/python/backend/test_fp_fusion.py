@@ -39,7 +39,7 @@ def test_amdgcn_fuses_only_when_asked(fusion):
 
 
 def test_the_knob_sets_the_default(monkeypatch):
-    monkeypatch.setattr(tritium.knobs.language, "default_fp_fusion", False)
+    monkeypatch.setenv("TRITIUM_DEFAULT_FP_FUSION", "0")
     assert not FMA.search(_compile("cuda:90a").asm["ptx"])
-    monkeypatch.setattr(tritium.knobs.language, "default_fp_fusion", True)
+    monkeypatch.setenv("TRITIUM_DEFAULT_FP_FUSION", "1")
     assert FMA.search(_compile("cuda:90a").asm["ptx"])

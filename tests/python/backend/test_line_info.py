@@ -33,8 +33,8 @@ ATTRS = {"X": {"divisibility": 16}, "Y": {"divisibility": 16}}
 
 
 def _compile(monkeypatch, disabled):
-    monkeypatch.setattr(tritium.knobs.compilation, "disable_line_info", disabled)
-    monkeypatch.setattr(tritium.knobs.compilation, "always_compile", True)
+    monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "1" if disabled else "0")
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     return tritium.compile(ASTSource(k_lines, SIG, {"BLOCK": 256}, ATTRS), target="cuda:90a")
 
 
@@ -76,7 +76,7 @@ def test_cubin_keeps_the_lines_and_the_same_code(monkeypatch):
 
 def test_the_knob_joins_the_cache_key(monkeypatch):
     backend = get_backend(GPUTarget("cuda", 90, 32))
-    monkeypatch.setattr(tritium.knobs.compilation, "disable_line_info", False)
+    monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "0")
     with_lines = backend.version
-    monkeypatch.setattr(tritium.knobs.compilation, "disable_line_info", True)
+    monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "1")
     assert backend.version != with_lines

@@ -288,12 +288,12 @@ def test_verify_each_reaches_both_pipelines(monkeypatch):
         def __init__(self, module):
             self.module = module
 
-        def run_passes(self, pipeline, verify_each):
+        def run_passes(self, pipeline, verify_each, reproducer=""):
             seen.append(verify_each)
-            return self.module.run_passes(pipeline, verify_each)
+            return self.module.run_passes(pipeline, verify_each, reproducer)
 
     for on in (True, False):
-        monkeypatch.setattr(tritium.knobs.compilation, "verify_each", on)
+        monkeypatch.setenv("TRITIUM_VERIFY_EACH", "1" if on else "0")
         options = compiler.make_options(parse_target("cuda:80"), {})
         stages = {"tir": compiler._make_tir_stage("k", {})}
         CudaBackend().add_stages(stages, options, parse_target("cuda:80"))

@@ -315,7 +315,7 @@ def test_allow_non_constexpr_globals(monkeypatch):
     TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS (or Triton's spelling, or the knob set
     from Python) allows it, read by the knob's rules."""
     source = ASTSource(reads_a_plain_global, {"x_ptr": "*i32"})
-    monkeypatch.setattr(knobs.compilation, "always_compile", True)  # the check is the frontend's
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")  # the check is the frontend's
     with pytest.raises(tritium.CompilationError, match="RATE"):
         compiler.compile(source, target="cuda:90")
     monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
