@@ -297,6 +297,9 @@ Value *Peephole::foldDotAccumulation(Instruction *Add) {
     std::optional<int64_t> I = getConstantIntValue(Dot->getAcc());
     if ((F ? *F != 0.0 : !I || *I != 0))
       continue;
+    // The dot's line, not the add's: the tensor cores do the add (Triton
+    // gives the combined dot the dot's location too; test_line_info).
+    Builder.setLoc(Dot->getLoc());
     return queued(Builder.createDot(Dot->getA(), Dot->getB(), X, Dot->getPrecision()));
   }
   return nullptr;
