@@ -18,6 +18,7 @@
 #ifndef TRITIUM_CODEGEN_BACKEND_H
 #define TRITIUM_CODEGEN_BACKEND_H
 
+#include "codegen/DebugOptions.h"
 #include "ir/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -73,9 +74,8 @@ struct CompileOptions {
   /// The assembler of the binary stage where it is a program (ptxas);
   /// empty: found where it usually is.
   std::string AssemblerPath;
-  /// Where the tgir stage writes its passes' reproducer (`<prefix>.tgir.
-  /// repro.tir`, PassManagerOptions::ReproducerPath); empty: nowhere.
-  std::string ReproducerPrefix;
+  /// Dumps, timings, LLVM's flags, the reproducer (DebugOptions.h).
+  DebugOptions Debugging;
 };
 
 /// A lowered, optimized module as LLVM IR text, and the shared memory its

@@ -9,6 +9,9 @@
 #include "ir/PassManager.h"
 #include "ir/Verifier.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Format.h"
+
 #include <vector>
 
 using namespace tritium;
@@ -91,15 +94,27 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
 }
 
 void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
-                                llvm::StringRef ReproducerPrefix) {
+                                const DebugOptions &Debug) {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManagerOptions PMO;
   PMO.VerifyEach = VerifyEach;
-  if (!ReproducerPrefix.empty())
-    PMO.ReproducerPath = ReproducerPrefix.str() + ".tgir.repro.tir";
+  if (!Debug.ReproducerPrefix.empty())
+    PMO.ReproducerPath = Debug.ReproducerPrefix + ".tgir.repro.tir";
+  std::string Dump; // printed at the end, in one piece
+  llvm::raw_string_ostream DumpOS(Dump);
+  PMO.PrintBeforeAll = Debug.DumpIR;
+  PMO.PrintStream = &DumpOS;
+  if (Debug.PassTiming)
+    PMO.Timer = [&](llvm::StringRef Pass, double Seconds) {
+      DumpOS << llvm::format("// tgir pass %-28s %9.3f ms\n", Pass.str().c_str(), Seconds * 1e3);
+    };
   PassManager PM(std::move(PMO));
   R.parsePipeline(getLayoutPipeline(Opts), PM);
+  auto Flush = llvm::make_scope_exit([&] {
+    if (!Dump.empty())
+      Debug.dump([&](llvm::raw_ostream &OS) { OS << Dump; });
+  });
   PM.run(M);
   // A pass that broke the IR is an error here, not a crash in lowering.
   verifyModuleOrThrow(M);

@@ -2,6 +2,8 @@
 #ifndef TRITIUM_CODEGEN_PASSES_H
 #define TRITIUM_CODEGEN_PASSES_H
 
+#include "codegen/DebugOptions.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -51,10 +53,10 @@ std::string getLayoutPipeline(const LayoutPipelineOptions &Opts);
 
 /// Runs getLayoutPipeline(\p Opts) on \p M, the verifier after every pass
 /// with \p VerifyEach, and after the last in any case: the tgir stage of
-/// every target. With a \p ReproducerPrefix, its passes' reproducer goes to
-/// `<prefix>.tgir.repro.tir`. Throws CompileError.
+/// every target; dumps, timings and the reproducer as \p Debug asks.
+/// Throws CompileError.
 void runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
-                       llvm::StringRef ReproducerPrefix = "");
+                       const DebugOptions &Debug = {});
 
 } // namespace tritium
 

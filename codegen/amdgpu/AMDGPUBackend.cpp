@@ -96,7 +96,7 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   P.WarpSize = Opts.GPU.getWarpSize();
   if (Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940"))
     P.MatrixUnits = "mfma";
-  runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.ReproducerPrefix);
+  runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.Debugging);
 }
 
 LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts) {
@@ -124,7 +124,7 @@ LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts)
     Err = undefinedFunction(*LLM);
   if (!Err.empty())
     reportLinkError(M, Err);
-  optimizeModule(*LLM, *TM, Opts.LLVMO3);
+  optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);
   OS.flush();

@@ -7,6 +7,10 @@
 #ifndef TRITIUM_CODEGEN_LOWERING_LLVMOPTIMIZE_H
 #define TRITIUM_CODEGEN_LOWERING_LLVMOPTIMIZE_H
 
+#include "codegen/DebugOptions.h"
+
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Module;
 class TargetMachine;
@@ -15,8 +19,17 @@ class TargetMachine;
 namespace tritium {
 
 /// Optimizes \p M for \p TM: a short pipeline (inline the device library,
-/// scalar cleanup, LICM, GVN, DCE), or LLVM's default<O3> with \p UseO3.
-void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false);
+/// scalar cleanup, LICM, GVN, DCE), or LLVM's default<O3> with \p UseO3;
+/// none with Debug.DisableLLVMOpt; each pass dumped or timed as \p Debug
+/// asks, after Debug.LLVMFlags are applied.
+void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false,
+                    const DebugOptions &Debug = {});
+
+/// Sets LLVM's command-line options from \p Flags ("-disable-lsr
+/// -debug-only=isel"; a leading '-' may be left out), once per distinct
+/// string: they are the process's. Throws CompileError for a flag LLVM
+/// does not have.
+void applyLLVMFlags(llvm::StringRef Flags);
 
 } // namespace tritium
 

@@ -102,7 +102,7 @@ LayoutPipelineOptions tritium::getNVPTXLayoutOptions(const CompileOptions &Opts)
 void tritium::runNVPTXPipeline(Module &M, const CompileOptions &Opts) {
   checkOptionsOrThrow(Opts);
   runLayoutPipeline(M, getNVPTXLayoutOptions(Opts), Opts.VerifyEach || Opts.Debug,
-                    Opts.ReproducerPrefix);
+                    Opts.Debugging);
 }
 
 namespace {
@@ -153,7 +153,7 @@ LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) 
   std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibraryPath);
   if (!Err.empty())
     reportLinkError(M, Err);
-  optimizeModule(*LLM, *TM, Opts.LLVMO3);
+  optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging);
   rematerializeAfterLoops(*LLM);
   llvm::raw_string_ostream OS(Result.IR);
   LLM->print(OS, nullptr);

@@ -82,7 +82,15 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("enable_fp_fusion", O.FPFusion);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
-  Text("reproducer", O.ReproducerPrefix);
+  DebugOptions &Dbg = O.Debugging;
+  Flag("dump_ir", Dbg.DumpIR);
+  Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
+  Flag("pass_timing", Dbg.PassTiming);
+  Flag("llvm_timing", Dbg.LLVMTiming);
+  Flag("disable_llvm_opt", Dbg.DisableLLVMOpt);
+  Text("llvm_flags", Dbg.LLVMFlags);
+  Text("dump_path", Dbg.DumpPath);
+  Text("reproducer", Dbg.ReproducerPrefix);
   const Backend *B = getBackend(O.GPU);
   if (!B)
     throw py::value_error("no backend compiles for " + O.GPU.str());

@@ -64,7 +64,7 @@ def _setenv(key, text):
 # `import tritium as triton`.
 TRITON_NAMES = frozenset(
     "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
-    "DISABLE_LINE_INFO REPRODUCER_PATH FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
+    "DISABLE_LINE_INFO REPRODUCER_PATH LLVM_DEBUG_ONLY FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
     "DEFAULT_FP_FUSION F32_DEFAULT CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
     "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
 
@@ -300,6 +300,20 @@ class compilation_knobs(base_knobs):
     verify_each = _Knob("TRITIUM_VERIFY_EACH", False, "bool",
                         "Verify the IR after every pass of the tir and tgir stages (a pass "
                         "that breaks it is named); debug kernels always do. The tests set it.")
+    dump_path = _Knob("TRITIUM_DUMP_PATH", None, "path",
+                      "Where TRITIUM_DUMP_IR, TRITIUM_LLVM_IR_DUMP and the timing knobs write "
+                      "(appended); unset: stderr.")
+    llvm_ir_dump = _Knob("TRITIUM_LLVM_IR_DUMP", False, "bool",
+                         "Print the LLVM IR before every LLVM optimization pass.")
+    pass_timing = _Knob("TRITIUM_PASS_TIMING", False, "bool",
+                        "Print the wall time of every pass of the tir and tgir stages.")
+    llvm_timing = _Knob("TRITIUM_LLVM_TIMING", False, "bool",
+                        "Print the wall time of every LLVM optimization pass.")
+    disable_llvm_opt = _Knob("TRITIUM_DISABLE_LLVM_OPT", "", "str",
+                             "1: run no LLVM optimization pipeline; other text: LLVM command-line "
+                             "flags to set, such as 'disable-lsr' (part of the cache key).")
+    llvm_debug_only = _Knob("TRITIUM_LLVM_DEBUG_ONLY", "", "str",
+                            "LLVM's -debug-only=a,b (needs an LLVM built with assertions).")
     reproducer_path = _Knob("TRITIUM_REPRODUCER_PATH", None, "path",
                             "A prefix: each compile writes <prefix>.tir.repro.tir and "
                             "<prefix>.tgir.repro.tir, the IR and the pipeline of those stages' "

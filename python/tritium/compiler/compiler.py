@@ -477,6 +477,29 @@ def _call_stage(fn, value, metadata, options):
     return fn(value, metadata) if two else fn(value, metadata, options)
 
 
+def debug_output(text):
+    """Dumps and pass timings: appended to TRITIUM_DUMP_PATH, else stderr."""
+    path = knobs.compilation.dump_path
+    if not path:
+        sys.stderr.write(text)
+        return
+    with open(path, "a") as f:
+        f.write(text)
+
+
+_LLVM_FLAGS_SET = set()
+
+
+def llvm_flags():
+    """The LLVM command-line flags the knobs ask (TRITIUM_DISABLE_LLVM_OPT
+    other than 1, TRITIUM_LLVM_DEBUG_ONLY); they join the cache key."""
+    flags = [] if knobs.compilation.disable_llvm_opt in ("", "0", "1") else [
+        knobs.compilation.disable_llvm_opt]
+    if knobs.compilation.llvm_debug_only:
+        flags.append("-debug-only=" + knobs.compilation.llvm_debug_only)
+    return " ".join(flags)
+
+
 def _make_tir_stage(name, timings):
     def tir(module, metadata, options):
         passes = tir_pipeline()
@@ -485,14 +508,23 @@ def _make_tir_stage(name, timings):
         verify_each = bool(options.get("debug") or knobs.compilation.verify_each)
         prefix = knobs.compilation.reproducer_path
         reproducer = f"{prefix}.tir.repro.tir" if prefix else ""
-        if _wants_dump(knobs.compilation.print_ir, name):
-            out = sys.stderr
-            for p in passes:
-                print(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}", file=out)
-                module.run_passes(p, verify_each, reproducer)
-                print(f"// -----// IR Dump After {p} ({name}) //----- //\n{module}", file=out)
-        elif passes:
+        dump, timing = _wants_dump(knobs.compilation.print_ir, name), knobs.compilation.pass_timing
+        if not (dump or timing):
             module.run_passes(",".join(passes), verify_each, reproducer)
+        else:
+            out = []
+            try:  # what was dumped before a pass fails is printed too
+                for p in passes:
+                    if dump:
+                        out.append(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}\n")
+                    t = time.perf_counter()
+                    module.run_passes(p, verify_each, reproducer)
+                    if timing:
+                        out.append(f"// tir pass {p:<28} {(time.perf_counter() - t) * 1e3:9.3f} ms\n")
+                    if dump:
+                        out.append(f"// -----// IR Dump After {p} ({name}) //----- //\n{module}\n")
+            finally:
+                debug_output("".join(out))
         timings["passes"] = time.perf_counter() - t0
         return module
     return tir
@@ -673,12 +705,19 @@ def compile(src, target=None, options=None):
     name = src.name
 
     hook = knobs.runtime.add_stages_inspection_hook
+    if llvm_flags():
+        _LLVM_FLAGS_SET.add(llvm_flags())
+    # LLVM's flags stay set for the rest of the process once set: every
+    # later key carries them.
+    llvm_changes = (" no-llvm-opt" if knobs.compilation.disable_llvm_opt == "1" else "") + "".join(
+        f" llvm {f}" for f in sorted(_LLVM_FLAGS_SET))
     key = _cache.compile_key(src.hash(), options.hash(), str(target),
-                             getattr(backend, "version", "") + (f"|{hook()}" if hook else ""))
+                             getattr(backend, "version", "") + llvm_changes + (f"|{hook()}" if hook else ""))
     override = knobs.compilation.override
     dump = knobs.compilation.dump_ir
-    read_cache = not (knobs.compilation.always_compile or override or dump
-                      or _wants_dump(knobs.compilation.print_ir, name))
+    c = knobs.compilation
+    read_cache = not (c.always_compile or override or dump or _wants_dump(c.print_ir, name)
+                      or c.llvm_ir_dump or c.pass_timing or c.llvm_timing)
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
     if read_cache:
