@@ -106,6 +106,7 @@ LLVMIRResult tritium::lowerAMDGPUToLLVMIR(Module &M, const CompileOptions &Opts)
   LO.NumWarps = Opts.NumWarps;
   LO.GPU = Opts.GPU;
   LO.Debug = Opts.Debug;
+  LO.LineInfo = Opts.LineInfo;
   AMDGPUTargetInfo TI(Opts.GPU);
   LLVMIRResult Result;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);

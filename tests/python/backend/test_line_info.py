@@ -80,3 +80,27 @@ def test_the_knob_joins_the_cache_key(monkeypatch):
     with_lines = backend.version
     monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "1")
     assert backend.version != with_lines
+
+
+def test_amdgcn_and_the_code_object_name_the_lines(monkeypatch):
+    """The same on AMD: `.loc` in the AMDGCN assembly, and the code object's
+    .debug_line (which rocgdb and the profilers read); the kernel's
+    instructions are the same without."""
+    def compile_hip(disabled):
+        monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "1" if disabled else "0")
+        monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+        return tritium.compile(ASTSource(k_lines, SIG, {"BLOCK": 256}, ATTRS), target="hip:gfx90a")
+    on, off = compile_hip(False), compile_hip(True)
+    files = {n: os.path.join(d, f)
+             for n, d, f in re.findall(r'\.file\s+(\d+) "([^"]+)" "([^"]+)"', on.asm["amdgcn"])}
+    here = next(n for n, f in files.items() if f == os.path.abspath(__file__))
+    lines = {int(n) for f, n in re.findall(r"\.loc\s+(\d+) (\d+) \d+", on.asm["amdgcn"]) if f == here}
+    for text in ("tl.program_id", "tl.load", "tl.store"):
+        assert _line(text) in lines, (text, sorted(lines))
+    assert b".debug_line" in on.asm["hsaco"] and b".debug_line" not in off.asm["hsaco"]
+    code = lambda asm: [s for s in asm.splitlines() if re.match(r"\s+[sv]_", s)]  # noqa: E731
+    assert code(on.asm["amdgcn"]) == code(off.asm["amdgcn"])
+    monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "0")
+    with_lines = get_backend(GPUTarget("hip", "gfx90a", 64)).version
+    monkeypatch.setenv("TRITIUM_DISABLE_LINE_INFO", "1")
+    assert get_backend(GPUTarget("hip", "gfx90a", 64)).version != with_lines
