@@ -29,29 +29,30 @@ from . import floats as F
 Desc = namedtuple("Desc", "base shape strides elem_bytes")
 
 
+UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
 class Elem:
-    """What the evaluator needs of an IR element type."""
+    """What the evaluator needs of an IR element type. Memory holds every
+    type as its bit patterns (``storage``: unsigned integers of its size)."""
 
     __slots__ = ("name", "np", "bits", "is_float", "is_int", "carried", "storage")
 
-    def __init__(self, name, np_type, bits, is_float, carried=None, storage=None):
+    def __init__(self, name, np_type, bits, is_float, carried=None):
         self.name, self.np, self.bits, self.is_float = name, np.dtype(np_type), bits, is_float
         self.is_int = not is_float and name.startswith("i")
         self.carried = carried
-        self.storage = np.dtype(storage or np_type)
+        self.storage = np.dtype(UNSIGNED[max(bits, 8)]) if bits else None
 
 
 ELEMS = {f"i{b}": Elem(f"i{b}", f"int{b}", b, False) for b in (8, 16, 32, 64)}
 ELEMS.update({
-    "i1": Elem("i1", np.bool_, 1, False, storage=np.uint8),
+    "i1": Elem("i1", np.bool_, 1, False),
     "f16": Elem("f16", np.float16, 16, True), "f32": Elem("f32", np.float32, 32, True),
-    "f64": Elem("f64", np.float64, 64, True),
-    "bf16": Elem("bf16", np.float32, 16, True, "bf16", np.uint16),
-    "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv", np.uint8),
-    "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5", np.uint8),
+    "f64": Elem("f64", np.float64, 64, True), "bf16": Elem("bf16", np.float32, 16, True, "bf16"),
+    "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv"), "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5"),
     "ptr": Elem("ptr", np.int64, 64, False), "desc": Elem("desc", object, 0, False),
 })
-UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
 def elem(t):
@@ -81,9 +82,8 @@ def rounded(r, e):
 
 
 def to_bits(a, e):
-    if e.carried:
-        return F.to_bits(a, e.carried)
-    return unsigned(np.asarray(a, order="C"), e) if e.bits > 1 else a.astype(np.uint8)
+    """Values of type ``e`` as their bit patterns (``e.storage``)."""
+    return F.to_bits(a, e.carried) if e.carried else unsigned(np.asarray(a, order="C"), e)
 
 
 def from_bits(bits, e):
@@ -297,84 +297,60 @@ def positions(shape, selected):
     return pos
 
 
-def selected(mask, shape):
-    """The flat indices of the elements ``mask`` lets through, or None for
-    all of them (no mask, or all true)."""
-    if mask is None or mask.all():
-        return None
-    return np.flatnonzero(bcast(mask, shape))
+def _accessed(mask, shape, *blocks):
+    """The flat indices of the elements ``mask`` lets through (None for all
+    of them: no mask, or all true), and each block broadcast to ``shape``,
+    flattened, at those elements."""
+    sel = None if mask is None or mask.all() else np.flatnonzero(bcast(mask, shape))
+    flats = [bcast(b, shape).reshape(-1) for b in blocks]
+    return sel, [f if sel is None else f[sel] for f in flats]
 
 
-def from_storage(raw, e):
-    return raw != 0 if e.bits == 1 else F.from_bits(raw, e.carried) if e.carried else raw
-
-
-def to_storage(vals, e):
-    return vals.astype(np.uint8) if e.bits == 1 else F.to_bits(vals, e.carried) if e.carried else vals
+def _block(vals, sel, shape, e, fill=None):
+    """The values of the accessed elements as a block of ``shape``, the
+    others ``fill`` (or 0)."""
+    if sel is None:
+        return vals.reshape(shape)
+    out = np.zeros(shape, dtype=e.np) if fill is None else np.array(bcast(fill, shape), dtype=e.np)
+    out.reshape(-1)[sel] = vals
+    return out
 
 
 def load(ctx, e, ptr, mask=None, other=None):
-    shape = ptr.shape
-    flat = ptr.reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat = flat[sel]
-    raw = ctx.memory.read(flat, e.storage, "load", ctx.location, positions(shape, sel))
-    vals = from_storage(raw, e)
-    if sel is None:
-        return vals.reshape(shape)
-    out = np.array(bcast(other, shape), dtype=e.np).reshape(-1) if other is not None \
-        else np.zeros(ptr.size, dtype=e.np)
-    out[sel] = vals
-    return out.reshape(shape)
+    sel, (addrs,) = _accessed(mask, ptr.shape, ptr)
+    bits = ctx.memory.read(addrs, e.storage, "load", ctx.location, positions(ptr.shape, sel))
+    return _block(from_bits(bits, e), sel, ptr.shape, e, other)
 
 
 def store(ctx, e, ptr, vals, mask=None):
-    shape = ptr.shape
-    flat, vals = ptr.reshape(-1), to_storage(bcast(vals, shape), e).reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat, vals = flat[sel], vals[sel]
-    ctx.memory.write(flat, vals, e.storage, "store", ctx.location, positions(shape, sel))
-
-
-_RMW = {"add": np.add, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
-        "max": np.maximum, "min": np.minimum, "fadd": np.add}
+    sel, (addrs, bits) = _accessed(mask, ptr.shape, ptr, to_bits(vals, e))
+    ctx.memory.write(addrs, bits, e.storage, "store", ctx.location, positions(ptr.shape, sel))
 
 
 def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
-    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given): the elements'
-    atomics one after another; masked-off elements read 0."""
-    shape = ptr.shape
-    flat, vals = ptr.reshape(-1), bcast(vals, shape).reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat, vals = flat[sel], vals[sel]
+    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given, never masked): the
+    elements' atomics one after another; masked-off elements read 0."""
+    sel, (addrs, vals) = _accessed(mask, ptr.shape, ptr, vals)
     if cmp is not None:
-        cmp = bcast(cmp, shape).reshape(-1)
+        cmp = bcast(cmp, ptr.shape).reshape(-1)
 
-    def fn(old_raw, k):
-        old = from_storage(old_raw, e)
+    def fn(old_bits, k):
+        old = from_bits(old_bits, e)
         if cmp is not None:
             new = np.where(old == cmp[k], vals[k], old)
         elif kind == "xchg":
             new = vals[k]
         elif kind in ("umax", "umin"):
-            f = np.maximum if kind == "umax" else np.minimum
-            new = f(unsigned(old, e), unsigned(vals[k], e)).view(e.np)
+            new = COMBINE[kind](unsigned(old, e), unsigned(vals[k], e)).view(e.np)
         else:
-            new = _RMW[kind](old, vals[k])
+            new = COMBINE[kind](old, vals[k])
             if e.is_float:
                 new = rounded(new, e)
-        return to_storage(np.asarray(new, dtype=e.np), e).astype(e.storage)
+        return to_bits(np.asarray(new, dtype=e.np), e)
 
     what = "atomic_cas" if cmp is not None else "atomic_" + kind.lstrip("fu")  # the tl name
-    old = from_storage(ctx.memory.rmw(flat, e.storage, fn, what, ctx.location, positions(shape, sel)), e)
-    if sel is None:
-        return old.reshape(shape)
-    out = np.zeros(ptr.size, dtype=e.np)
-    out[sel] = old
-    return out.reshape(shape)
+    old = ctx.memory.rmw(addrs, e.storage, fn, what, ctx.location, positions(ptr.shape, sel))
+    return _block(from_bits(old, e), sel, ptr.shape, e)
 
 
 def descriptor_block(d, offsets, shape, boundary):
@@ -403,16 +379,17 @@ def dot(a, b, acc, e):
     return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
 
 
-_REDUCE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "smin": np.minimum,
-           "smax": np.maximum, "fmin": np.fmin, "fmax": np.fmax, "and": np.bitwise_and, "or": np.bitwise_or,
-           "xor": np.bitwise_xor}
+#: The combining functions of reductions, scans and atomics, by kind (the
+#: unsigned ones on values read as unsigned).
+COMBINE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "and": np.bitwise_and,
+           "or": np.bitwise_or, "xor": np.bitwise_xor, "smin": np.minimum, "smax": np.maximum, "min": np.minimum,
+           "max": np.maximum, "umin": np.minimum, "umax": np.maximum, "fmin": np.fmin, "fmax": np.fmax}
 
 
 def reduce(x, kind, axis, e):
+    f = COMBINE[kind]
     if kind in ("umin", "umax"):
-        f = np.minimum if kind == "umin" else np.maximum
         return np.asarray(f.reduce(unsigned(x, e), axis=axis)).view(e.np)
-    f = _REDUCE[kind]
     if e.is_float and e.bits < 32:  # a pairwise tree, rounding every step as the GPU combines
         x = np.moveaxis(x, axis, -1)
         while x.shape[-1] > 1:
@@ -426,7 +403,7 @@ def reduce(x, kind, axis, e):
 def scan(x, kind, axis, reverse, e):
     if reverse:
         x = np.flip(x, axis=axis)
-    f = _REDUCE[kind]
+    f = COMBINE[kind]
     if e.carried or e.bits == 1 or kind not in ("add", "fadd", "mul", "fmul"):
         m = np.moveaxis(x, axis, -1)
         out = np.empty_like(m)
