@@ -141,29 +141,17 @@ def _umulhi(a, b, e):
     return (hh + (lh >> s) + (hl >> s) + (mid >> s)).view(e.np)
 
 
-def _on_unsigned(fn):
-    return lambda a, b, e: fn(unsigned(a, e), unsigned(b, e)).astype(unsigned(a, e).dtype).view(e.np) \
-        if e.bits > 1 else fn(a, b)
-
-
-def _bool_arith(op):
-    """add/sub/mul/... of i1 values: arithmetic modulo 2."""
-    return {"add": np.not_equal, "sub": np.not_equal, "mul": np.logical_and}.get(op, lambda a, b: np.zeros_like(a & b))
-
-
-INT_BINARY = {
-    "add": lambda a, b, e: np.add(a, b), "sub": lambda a, b, e: np.subtract(a, b),
-    "mul": lambda a, b, e: np.multiply(a, b), "and": lambda a, b, e: np.bitwise_and(a, b),
-    "or": lambda a, b, e: np.bitwise_or(a, b), "xor": lambda a, b, e: np.bitwise_xor(a, b),
-    "sdiv": lambda a, b, e: _trunc_div(a, b), "srem": lambda a, b, e: np.fmod(a, b),
-    "udiv": _on_unsigned(np.floor_divide), "urem": _on_unsigned(np.remainder),
-    "smin": lambda a, b, e: np.minimum(a, b), "smax": lambda a, b, e: np.maximum(a, b),
-    "umin": _on_unsigned(np.minimum), "umax": _on_unsigned(np.maximum),
-    "shl": lambda a, b, e: _shift(a, b, e, "shl"), "lshr": lambda a, b, e: _shift(a, b, e, "lshr"),
-    "ashr": lambda a, b, e: _shift(a, b, e, "ashr"), "umulhi": _umulhi,
-}
+#: Integer instructions on the operands as held (signed) and on the
+#: operands read as unsigned; i1 arithmetic is modulo 2 (a true i1 is -1).
+INT_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "sdiv": _trunc_div, "srem": np.fmod, "smin": np.minimum, "smax": np.maximum}
+UNSIGNED_BINARY = {"udiv": np.floor_divide, "urem": np.remainder, "umin": np.minimum, "umax": np.maximum}
+BOOL_BINARY = {"add": np.not_equal, "sub": np.not_equal, "mul": np.logical_and, "sdiv": np.logical_and,
+               "udiv": np.logical_and, "srem": lambda a, b: np.zeros_like(a & b),
+               "urem": lambda a, b: np.zeros_like(a & b)}
 FLOAT_BINARY = {"fadd": np.add, "fsub": np.subtract, "fmul": np.multiply, "fdiv": np.divide, "frem": np.fmod,
                 "fmin": np.fmin, "fmax": np.fmax, "fminimum": np.minimum, "fmaximum": np.maximum}
+BINARY = {*INT_BINARY, *UNSIGNED_BINARY, *FLOAT_BINARY, "shl", "lshr", "ashr", "umulhi"}
 
 
 def _binary(op, e):
@@ -172,28 +160,30 @@ def _binary(op, e):
         if e.carried:
             return lambda ctx, a, b: F.round_to(f(a, b), e.carried)
         return lambda ctx, a, b: np.asarray(f(a, b))
-    if e.bits == 1 and op in ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem"):
-        f = _bool_arith(op) if op in ("add", "sub", "mul") else \
-            (lambda a, b: np.logical_and(a, b) if op in ("sdiv", "udiv") else np.zeros_like(a & b))
+    if e.bits == 1 and op in BOOL_BINARY:
+        f = BOOL_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(a, b))
-    f = INT_BINARY[op]
-    return lambda ctx, a, b: np.asarray(f(a, b, e))
-
-
-def _erf(x):
-    return np.vectorize(math.erf, otypes=[np.float64])(x)
+    if op in UNSIGNED_BINARY:
+        f = UNSIGNED_BINARY[op]
+        return lambda ctx, a, b: np.asarray(f(unsigned(a, e), unsigned(b, e))).view(e.np)
+    if op in INT_BINARY:
+        f = INT_BINARY[op]
+        return lambda ctx, a, b: np.asarray(f(a, b))
+    if op == "umulhi":
+        return lambda ctx, a, b: np.asarray(_umulhi(a, b, e))
+    return lambda ctx, a, b: np.asarray(_shift(a, b, e, op))
 
 
 MATH = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
-        "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil, "erf": _erf,
+        "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil,
+        "erf": np.vectorize(math.erf, otypes=[np.float64]),
         "rsqrt": lambda x: 1.0 / np.sqrt(x.astype(np.float64))}
 
 
 def _unary(op, e):
-    if op == "neg":
-        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.negative(a)))
-    if op == "abs":
-        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.abs(a)))
+    if op in ("neg", "abs"):  # an i1 is its own negation and absolute value (modulo 2)
+        f = np.negative if op == "neg" else np.abs
+        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(f(a)))
     f = MATH[op]
     return lambda ctx, a: rounded(f(a), e)
 
@@ -447,7 +437,7 @@ def compile_step(step):
     shape = tuple(rtypes[0][1]) if rtypes else ()
     o = elem(otypes[0]) if otypes else None
     axis = attrs.get("axis")
-    if op in FLOAT_BINARY or op in INT_BINARY:
+    if op in BINARY:
         return _binary(op, o)
     if op in MATH or op in ("neg", "abs"):
         return _unary(op, o)
