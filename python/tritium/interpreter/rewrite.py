@@ -1,22 +1,19 @@
 """Running a @jit function's own Python code under the interpreter.
 
 The code generator gives some Python constructs a meaning of their own
-(docs/frontend.md): a plain assignment of a Python number makes a scalar
-tensor (``acc = 0.0`` is an fp32 tensor), ``for i in range(...)`` is a loop
-whose induction variable is a tensor of the bounds' type, ``if`` and
-``while`` test scalar tensors, ``and``/``or``/``not`` on tensors are
-logical operations, ``assert`` is a device assert only with debug, and
-``min``/``max``/``print``/``len`` work on tensors. To run a kernel with the
-same meaning, its function is compiled again from its source with exactly
-these nodes wrapped in calls of the helpers below - from the same file and
-with the same line and column numbers, so tracebacks, ``breakpoint()`` and
-debuggers see the kernel's own lines - and runs in the function's own
-module globals and closure cells. Everything else is the user's Python,
-unchanged. A function whose source cannot be read runs as it is.
+(assignments, loops, conditions, ``and``/``or``/``not``, ``assert``,
+``min``/``max``/``print``/``len``: docs/frontend.md, "Interpreter mode").
+To run a kernel with the same meaning, its function is compiled again from
+its source with exactly these nodes wrapped in calls of the helpers below -
+from the same file and with the same line and column numbers, so
+tracebacks, ``breakpoint()`` and debuggers see the kernel's own lines - and
+runs in the function's own module globals and closure cells. A function
+whose source cannot be read runs as it is.
 """
 
 import ast
 import builtins
+import functools
 import inspect
 import sys
 import types
@@ -25,7 +22,8 @@ import numpy as np
 
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
-from .semantic import BlockConditionError, TensorHandle, host_value
+from ..language.core import _unwrap
+from .semantic import TensorHandle, host_value
 
 #: Code objects of the functions the interpreter runs (rewritten and
 #: original), to find the kernel's line in a stack.
@@ -34,36 +32,20 @@ KERNEL_CODES = {}
 _PREFIX = "__tritium_"
 
 
-def _unwrap(x):
-    return _core._unwrap(x)
-
-
-def _is_scalar_literal(x):
-    return isinstance(x, (bool, int, float))
-
-
 # ---------------------------------------------------------------------------
 # Helpers the rewritten code calls
 # ---------------------------------------------------------------------------
 
 
-def _sanitize(value):
-    v = _unwrap(value)
-    if isinstance(v, (tuple, list)):
-        return v
-    if _is_scalar_literal(v):
-        return _core.to_tensor(v)
-    return v
-
-
 def assign(value, spec=True):
     """What a plain assignment stores (codegen's _sanitize): Python numbers
-    become scalar tensors; ``spec`` mirrors a tuple target's structure."""
-    if spec is True:
-        return _sanitize(value)
+    become scalar tensors; ``spec`` mirrors a tuple target's structure
+    (False for a target that is not a name)."""
     if spec is False:
         return value
     v = _unwrap(value)
+    if spec is True:
+        return _core.to_tensor(v) if isinstance(v, (bool, int, float)) else v
     try:
         seq = list(v)
     except TypeError:
@@ -82,12 +64,7 @@ def test(cond):
     if isinstance(c, _core.condition):
         c = _unwrap(c.condition)
     if isinstance(c, _core.tensor):
-        h = c.handle
-        if not isinstance(h, TensorHandle):
-            raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
-        if h.data.size != 1:  # a one-element block is its value, as in Triton
-            raise BlockConditionError(f"a block ({h.type}) cannot be a condition; reduce it to a scalar first")
-        return bool(h.data)
+        return bool(c)  # InterpreterSemantic.host_value
     if type(c) in _CONDITION_TYPES or isinstance(c, (np.bool_, np.integer, np.floating)):
         return bool(c)
     raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects "
@@ -190,12 +167,8 @@ def _minmax(is_max, *args, **kwargs):
     return acc
 
 
-def min_(*args, **kwargs):
-    return _minmax(False, *args, **kwargs)
-
-
-def max_(*args, **kwargs):
-    return _minmax(True, *args, **kwargs)
+min_ = functools.partial(_minmax, False)
+max_ = functools.partial(_minmax, True)
 
 
 def print_(*args, **kwargs):
