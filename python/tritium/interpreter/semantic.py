@@ -42,14 +42,6 @@ class TensorHandle:
             type = sty if not data.shape else block_type(sty, data.shape)
         self.type, self.sty = type, sty
 
-    @property
-    def dtype(self):
-        return self.sty
-
-    @property
-    def shape(self):
-        return list(self.data.shape)
-
     def __repr__(self):
         return f"TensorHandle({self.type}, {self.data!r})"
 
