@@ -341,28 +341,6 @@ class _Rewriter:
 _PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _fix_missing_locations(root):
-    """ast.fix_missing_locations without recursion (see _Rewriter): a node
-    without a location takes its parent's."""
-    stack = [(root, 1, 0, 1, 0)]
-    while stack:
-        node, line, col, end_line, end_col = stack.pop()
-        if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is None:
-                node.lineno = line
-            line = node.lineno
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno = end_line
-            end_line = node.end_lineno
-            if getattr(node, "col_offset", None) is None:
-                node.col_offset = col
-            col = node.col_offset
-            if getattr(node, "end_col_offset", None) is None:
-                node.end_col_offset = end_col
-            end_col = node.end_col_offset
-        stack.extend((c, line, col, end_line, end_col) for c in ast.iter_child_nodes(node))
-
-
 def _too_deep(fn):
     code = fn.__code__
     return CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename, code.co_firstlineno, 1)
@@ -409,14 +387,15 @@ def _build(fn):
     factory_body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
                     for n in names]
     factory_body += [fndef, ast.Return(value=ast.Name(id=fndef.name, ctx=ast.Load()))]
-    for n in factory_body:
-        if not hasattr(n, "lineno"):
-            ast.copy_location(n, fndef)
     factory = ast.parse(f"def {_PREFIX}factory__():\n    pass\n").body[0]
     factory.body = factory_body
     ast.copy_location(factory, fndef)
     module = ast.Module(body=[factory], type_ignores=[])
-    _fix_missing_locations(module)
+    # The factory's own statements have no location: they take the def's.
+    # (ast.walk does not recurse, which ast.fix_missing_locations does.)
+    for node in ast.walk(module):
+        if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+            ast.copy_location(node, fndef)
     # compile() of an AST recurses (in C) as deep as the tree under Python's
     # recursion limit, where compiling the source text does not: allow the
     # depth of this tree, which ast.parse just built (so it is bounded).
