@@ -7,12 +7,8 @@ type: integers as signed numpy integers of their width (the IR's integers
 have no sign; the instructions say how to read them), i1 as bool, f16, f32
 and f64 as themselves, bf16 and fp8 as float32 values exactly representable
 in the format (floats.py), pointers as int64 addresses, a descriptor
-as a ``Desc``. Numbers are those of the NVIDIA lowering
-(codegen/lowering/): integers wrap, division truncates like C, shifts by the
-width or more give 0 (or the sign for ``ashr``) as PTX clamps them, fp16
-rounds after every operation, bf16 and fp8 compute in fp32 and round back,
-float-to-int conversions saturate (NaN gives 0). Math functions are numpy's
-(correctly rounded where the GPU uses approximations).
+as a ``Desc``. Numbers are those of the NVIDIA lowering (codegen/lowering/;
+docs/frontend.md, "Interpreter mode", lists them).
 
 ``compile_step(step)`` turns one instruction of
 ``_C.frontend.describe_function`` into ``fn(ctx, *operands)``; ``ctx`` is
@@ -426,7 +422,15 @@ def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
 
 CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
          "ptrtoint", "inttoptr")
-NO_OPS = ("barrier", "gdc_wait", "gdc_launch_dependents")
+#: Instructions whose evaluation needs nothing of the instruction but its operands.
+FIXED = {
+    "select": lambda ctx, c, a, b: np.asarray(np.where(c, a, b)),
+    "join": lambda ctx, a, b: np.stack([a, b], axis=-1),
+    "split": lambda ctx, a: (a[..., 0], a[..., 1]),
+    "cat": lambda ctx, a, b: np.concatenate([a, b], axis=0),
+    **dict.fromkeys(("multiple_of", "max_contiguous", "max_constancy"), lambda ctx, a: a),
+    **dict.fromkeys(("barrier", "gdc_wait", "gdc_launch_dependents"), lambda ctx: None),
+}
 
 
 def compile_step(step):
@@ -437,6 +441,8 @@ def compile_step(step):
     shape = tuple(rtypes[0][1]) if rtypes else ()
     o = elem(otypes[0]) if otypes else None
     axis = attrs.get("axis")
+    if op in FIXED:
+        return FIXED[op]
     if op in BINARY:
         return _binary(op, o)
     if op in MATH or op in ("neg", "abs"):
@@ -452,8 +458,6 @@ def compile_step(step):
         return _icmp(attrs["ipredicate"], o)
     if op == "fcmp":
         return _fcmp(attrs["fpredicate"])
-    if op == "select":
-        return lambda ctx, c, a, b: np.asarray(np.where(c, a, b))
     if op == "fma":
         return lambda ctx, a, b, c: rounded(a.astype(np.float64) * b + c, r)
     if op == "getelementptr":
@@ -479,12 +483,6 @@ def compile_step(step):
         return lambda ctx, a: np.expand_dims(a, axis)
     if op == "trans":
         return lambda ctx, a: np.transpose(a, attrs["order"])
-    if op == "join":
-        return lambda ctx, a, b: np.stack([a, b], axis=-1)
-    if op == "split":
-        return lambda ctx, a: (a[..., 0], a[..., 1])
-    if op == "cat":
-        return lambda ctx, a, b: np.concatenate([a, b], axis=0)
     if op == "gather":
         return lambda ctx, s, i: np.take_along_axis(s, i.astype(np.int64), axis=axis)
     if op == "dot":
@@ -500,10 +498,6 @@ def compile_step(step):
         return lambda ctx: ctx.pid_value(axis)
     if op == "get_num_programs":
         return lambda ctx: ctx.grid_value(axis)
-    if op in ("multiple_of", "max_contiguous", "max_constancy"):
-        return lambda ctx, a: a
-    if op in NO_OPS:
-        return lambda ctx: None
     if op == "print":
         elems, unsigned_ops = [elem(t) for t in otypes], set(attrs.get("unsigned_operands", ()))
         return lambda ctx, *v: ctx.print_values(attrs.get("prefix", ""), v, elems, "hex" in attrs, unsigned_ops)

@@ -1,13 +1,9 @@
 """The interpreter's memory: the host buffers of a launch's tensor arguments.
 
-A pointer is a real host address (an int64): a tensor argument's pointer is
-the address of its first element, so pointer arithmetic, pointer casts and
-aliasing arguments behave as on the GPU. Every access is checked against the
-registered buffers (the bytes each argument spans): an address outside all
-of them raises ``OutOfBoundsError`` (an IndexError) naming the kernel line,
-where a GPU would read garbage or fault. A store or atomic into a read-only
-argument (``flags.writeable`` false) raises ``ReadOnlyMemoryError``: the
-bytes may be a read-only mapping or an immutable ``bytes``.
+A pointer is a real host address (an int64), so pointer arithmetic, casts
+and aliasing arguments behave as on the GPU; every access is checked against
+the bytes each argument spans, where a GPU would read garbage or fault
+(docs/frontend.md, "Interpreter mode").
 """
 
 import ctypes

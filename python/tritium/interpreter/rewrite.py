@@ -415,19 +415,14 @@ def _build(fn):
     icode = inner.__code__.replace(co_name=fn.__name__)
     if hasattr(icode, "co_qualname"):  # Python 3.11+: tracebacks show it
         icode = icode.replace(co_qualname=code.co_qualname)
-    cells = []
+    # The function's own closure cells, and new cells for the helpers.
     orig = dict(zip(freevars, fn.__closure__ or ()))
-    for name in icode.co_freevars:
-        if name in orig:
-            cells.append(orig[name])
-        else:
-            cells.append(types.CellType(helpers[name]))
-    new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, tuple(cells))
+    cells = tuple(orig[name] if name in orig else types.CellType(helpers[name]) for name in icode.co_freevars)
+    new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, cells)
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
     new.__doc__ = fn.__doc__
-    new.__wrapped_original__ = fn
     return new
 
 
