@@ -204,13 +204,11 @@ def _icmp(pred, e):
 def _fcmp(pred):
     if pred in ("ord", "uno"):
         return lambda ctx, a, b: np.asarray((np.isnan(a) | np.isnan(b)) == (pred == "uno"))
-    if pred == "une":
-        return lambda ctx, a, b: np.asarray(np.not_equal(a, b))
-    if pred == "one":
-        return lambda ctx, a, b: np.asarray(np.not_equal(a, b) & ~(np.isnan(a) | np.isnan(b)))
     f = _ORDERED[pred[1:]]
-    if pred[0] == "o":
+    if pred in ("oeq", "olt", "ole", "ogt", "oge", "une"):  # numpy's comparisons, with a NaN too
         return lambda ctx, a, b: np.asarray(f(a, b))
+    if pred == "one":
+        return lambda ctx, a, b: np.asarray(f(a, b) & ~(np.isnan(a) | np.isnan(b)))
     return lambda ctx, a, b: np.asarray(f(a, b) | np.isnan(a) | np.isnan(b))
 
 
