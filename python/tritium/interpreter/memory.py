@@ -163,8 +163,11 @@ class Memory:
 
     def read(self, addrs, storage, what, where, positions):
         """The storage values at the addresses."""
+        groups = self.locate(addrs, storage, what, where, positions)
+        if len(groups) == 1 and isinstance(groups[0][1], slice):  # all in one buffer: no copy
+            return groups[0][0][groups[0][2]]
         out = np.empty(addrs.shape, dtype=storage)
-        for view, sel, idx in self.locate(addrs, storage, what, where, positions):
+        for view, sel, idx in groups:
             out[sel] = view[idx]
         return out
 
