@@ -7,12 +7,8 @@ type: integers as signed numpy integers of their width (the IR's integers
 have no sign; the instructions say how to read them), i1 as bool, f16, f32
 and f64 as themselves, bf16 and fp8 as float32 values exactly representable
 in the format (floats.py), pointers as int64 addresses, a descriptor
-as a ``Desc``. Numbers are those of the NVIDIA lowering
-(codegen/lowering/): integers wrap, division truncates like C, shifts by the
-width or more give 0 (or the sign for ``ashr``) as PTX clamps them, fp16
-rounds after every operation, bf16 and fp8 compute in fp32 and round back,
-float-to-int conversions saturate (NaN gives 0). Math functions are numpy's
-(correctly rounded where the GPU uses approximations).
+as a ``Desc``. Numbers are those of the NVIDIA lowering (codegen/lowering/;
+docs/frontend.md, "Interpreter mode", lists them).
 
 ``compile_step(step)`` turns one instruction of
 ``_C.frontend.describe_function`` into ``fn(ctx, *operands)``; ``ctx`` is
@@ -29,29 +25,30 @@ from . import floats as F
 Desc = namedtuple("Desc", "base shape strides elem_bytes")
 
 
+UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
 class Elem:
-    """What the evaluator needs of an IR element type."""
+    """What the evaluator needs of an IR element type. Memory holds every
+    type as its bit patterns (``storage``: unsigned integers of its size)."""
 
     __slots__ = ("name", "np", "bits", "is_float", "is_int", "carried", "storage")
 
-    def __init__(self, name, np_type, bits, is_float, carried=None, storage=None):
+    def __init__(self, name, np_type, bits, is_float, carried=None):
         self.name, self.np, self.bits, self.is_float = name, np.dtype(np_type), bits, is_float
         self.is_int = not is_float and name.startswith("i")
         self.carried = carried
-        self.storage = np.dtype(storage or np_type)
+        self.storage = np.dtype(UNSIGNED[max(bits, 8)]) if bits else None
 
 
 ELEMS = {f"i{b}": Elem(f"i{b}", f"int{b}", b, False) for b in (8, 16, 32, 64)}
 ELEMS.update({
-    "i1": Elem("i1", np.bool_, 1, False, storage=np.uint8),
+    "i1": Elem("i1", np.bool_, 1, False),
     "f16": Elem("f16", np.float16, 16, True), "f32": Elem("f32", np.float32, 32, True),
-    "f64": Elem("f64", np.float64, 64, True),
-    "bf16": Elem("bf16", np.float32, 16, True, "bf16", np.uint16),
-    "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv", np.uint8),
-    "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5", np.uint8),
+    "f64": Elem("f64", np.float64, 64, True), "bf16": Elem("bf16", np.float32, 16, True, "bf16"),
+    "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv"), "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5"),
     "ptr": Elem("ptr", np.int64, 64, False), "desc": Elem("desc", object, 0, False),
 })
-UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
 def elem(t):
@@ -81,9 +78,8 @@ def rounded(r, e):
 
 
 def to_bits(a, e):
-    if e.carried:
-        return F.to_bits(a, e.carried)
-    return unsigned(np.asarray(a, order="C"), e) if e.bits > 1 else a.astype(np.uint8)
+    """Values of type ``e`` as their bit patterns (``e.storage``)."""
+    return F.to_bits(a, e.carried) if e.carried else unsigned(np.asarray(a, order="C"), e)
 
 
 def from_bits(bits, e):
@@ -141,29 +137,17 @@ def _umulhi(a, b, e):
     return (hh + (lh >> s) + (hl >> s) + (mid >> s)).view(e.np)
 
 
-def _on_unsigned(fn):
-    return lambda a, b, e: fn(unsigned(a, e), unsigned(b, e)).astype(unsigned(a, e).dtype).view(e.np) \
-        if e.bits > 1 else fn(a, b)
-
-
-def _bool_arith(op):
-    """add/sub/mul/... of i1 values: arithmetic modulo 2."""
-    return {"add": np.not_equal, "sub": np.not_equal, "mul": np.logical_and}.get(op, lambda a, b: np.zeros_like(a & b))
-
-
-INT_BINARY = {
-    "add": lambda a, b, e: np.add(a, b), "sub": lambda a, b, e: np.subtract(a, b),
-    "mul": lambda a, b, e: np.multiply(a, b), "and": lambda a, b, e: np.bitwise_and(a, b),
-    "or": lambda a, b, e: np.bitwise_or(a, b), "xor": lambda a, b, e: np.bitwise_xor(a, b),
-    "sdiv": lambda a, b, e: _trunc_div(a, b), "srem": lambda a, b, e: np.fmod(a, b),
-    "udiv": _on_unsigned(np.floor_divide), "urem": _on_unsigned(np.remainder),
-    "smin": lambda a, b, e: np.minimum(a, b), "smax": lambda a, b, e: np.maximum(a, b),
-    "umin": _on_unsigned(np.minimum), "umax": _on_unsigned(np.maximum),
-    "shl": lambda a, b, e: _shift(a, b, e, "shl"), "lshr": lambda a, b, e: _shift(a, b, e, "lshr"),
-    "ashr": lambda a, b, e: _shift(a, b, e, "ashr"), "umulhi": _umulhi,
-}
+#: Integer instructions on the operands as held (signed) and on the
+#: operands read as unsigned; i1 arithmetic is modulo 2 (a true i1 is -1).
+INT_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "sdiv": _trunc_div, "srem": np.fmod, "smin": np.minimum, "smax": np.maximum}
+UNSIGNED_BINARY = {"udiv": np.floor_divide, "urem": np.remainder, "umin": np.minimum, "umax": np.maximum}
+BOOL_BINARY = {"add": np.not_equal, "sub": np.not_equal, "mul": np.logical_and, "sdiv": np.logical_and,
+               "udiv": np.logical_and, "srem": lambda a, b: np.zeros_like(a & b),
+               "urem": lambda a, b: np.zeros_like(a & b)}
 FLOAT_BINARY = {"fadd": np.add, "fsub": np.subtract, "fmul": np.multiply, "fdiv": np.divide, "frem": np.fmod,
                 "fmin": np.fmin, "fmax": np.fmax, "fminimum": np.minimum, "fmaximum": np.maximum}
+BINARY = {*INT_BINARY, *UNSIGNED_BINARY, *FLOAT_BINARY, "shl", "lshr", "ashr", "umulhi"}
 
 
 def _binary(op, e):
@@ -172,28 +156,30 @@ def _binary(op, e):
         if e.carried:
             return lambda ctx, a, b: F.round_to(f(a, b), e.carried)
         return lambda ctx, a, b: np.asarray(f(a, b))
-    if e.bits == 1 and op in ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem"):
-        f = _bool_arith(op) if op in ("add", "sub", "mul") else \
-            (lambda a, b: np.logical_and(a, b) if op in ("sdiv", "udiv") else np.zeros_like(a & b))
+    if e.bits == 1 and op in BOOL_BINARY:
+        f = BOOL_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(a, b))
-    f = INT_BINARY[op]
-    return lambda ctx, a, b: np.asarray(f(a, b, e))
-
-
-def _erf(x):
-    return np.vectorize(math.erf, otypes=[np.float64])(x)
+    if op in UNSIGNED_BINARY:
+        f = UNSIGNED_BINARY[op]
+        return lambda ctx, a, b: np.asarray(f(unsigned(a, e), unsigned(b, e))).view(e.np)
+    if op in INT_BINARY:
+        f = INT_BINARY[op]
+        return lambda ctx, a, b: np.asarray(f(a, b))
+    if op == "umulhi":
+        return lambda ctx, a, b: np.asarray(_umulhi(a, b, e))
+    return lambda ctx, a, b: np.asarray(_shift(a, b, e, op))
 
 
 MATH = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
-        "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil, "erf": _erf,
+        "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil,
+        "erf": np.vectorize(math.erf, otypes=[np.float64]),
         "rsqrt": lambda x: 1.0 / np.sqrt(x.astype(np.float64))}
 
 
 def _unary(op, e):
-    if op == "neg":
-        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.negative(a)))
-    if op == "abs":
-        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(np.abs(a)))
+    if op in ("neg", "abs"):  # an i1 is its own negation and absolute value (modulo 2)
+        f = np.negative if op == "neg" else np.abs
+        return (lambda ctx, a: a) if e.bits == 1 else (lambda ctx, a: np.asarray(f(a)))
     f = MATH[op]
     return lambda ctx, a: rounded(f(a), e)
 
@@ -218,13 +204,11 @@ def _icmp(pred, e):
 def _fcmp(pred):
     if pred in ("ord", "uno"):
         return lambda ctx, a, b: np.asarray((np.isnan(a) | np.isnan(b)) == (pred == "uno"))
-    if pred == "une":
-        return lambda ctx, a, b: np.asarray(np.not_equal(a, b))
-    if pred == "one":
-        return lambda ctx, a, b: np.asarray(np.not_equal(a, b) & ~(np.isnan(a) | np.isnan(b)))
     f = _ORDERED[pred[1:]]
-    if pred[0] == "o":
+    if pred in ("oeq", "olt", "ole", "ogt", "oge", "une"):  # numpy's comparisons, with a NaN too
         return lambda ctx, a, b: np.asarray(f(a, b))
+    if pred == "one":
+        return lambda ctx, a, b: np.asarray(f(a, b) & ~(np.isnan(a) | np.isnan(b)))
     return lambda ctx, a, b: np.asarray(f(a, b) | np.isnan(a) | np.isnan(b))
 
 
@@ -245,11 +229,10 @@ def _fp_to_fp(s, t, rtz):
         return lambda a: rounded(a, t)
     if t.carried:
         return lambda a: F.round_to(np.asarray(a, dtype=np.float32), t.carried, rtz)
-    if t.name == "f16":
-        if rtz:
-            return lambda a: F.round_f16_rtz(a)
-        return lambda a: np.asarray(a).astype(np.float32).astype(np.float16)
-    return (lambda a: F.round_f32_rtz(a)) if rtz else (lambda a: np.asarray(a).astype(np.float32))
+    if rtz:
+        return lambda a: F.round_toward_zero(a, t.np)
+    # f64 -> f16 goes through f32, as the lowering converts it.
+    return lambda a: np.asarray(a).astype(np.float32).astype(t.np, copy=False)
 
 
 def _cast(op, s, t, rtz):
@@ -298,84 +281,60 @@ def positions(shape, selected):
     return pos
 
 
-def selected(mask, shape):
-    """The flat indices of the elements ``mask`` lets through, or None for
-    all of them (no mask, or all true)."""
-    if mask is None or mask.all():
-        return None
-    return np.flatnonzero(bcast(mask, shape))
+def _accessed(mask, shape, *blocks):
+    """The flat indices of the elements ``mask`` lets through (None for all
+    of them: no mask, or all true), and each block broadcast to ``shape``,
+    flattened, at those elements."""
+    sel = None if mask is None or mask.all() else np.flatnonzero(bcast(mask, shape))
+    flats = [bcast(b, shape).reshape(-1) for b in blocks]
+    return sel, [f if sel is None else f[sel] for f in flats]
 
 
-def from_storage(raw, e):
-    return raw != 0 if e.bits == 1 else F.from_bits(raw, e.carried) if e.carried else raw
-
-
-def to_storage(vals, e):
-    return vals.astype(np.uint8) if e.bits == 1 else F.to_bits(vals, e.carried) if e.carried else vals
+def _block(vals, sel, shape, e, fill=None):
+    """The values of the accessed elements as a block of ``shape``, the
+    others ``fill`` (or 0)."""
+    if sel is None:
+        return vals.reshape(shape)
+    out = np.zeros(shape, dtype=e.np) if fill is None else np.array(bcast(fill, shape), dtype=e.np)
+    out.reshape(-1)[sel] = vals
+    return out
 
 
 def load(ctx, e, ptr, mask=None, other=None):
-    shape = ptr.shape
-    flat = ptr.reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat = flat[sel]
-    raw = ctx.memory.read(flat, e.storage, "load", ctx.location, positions(shape, sel))
-    vals = from_storage(raw, e)
-    if sel is None:
-        return vals.reshape(shape)
-    out = np.array(bcast(other, shape), dtype=e.np).reshape(-1) if other is not None \
-        else np.zeros(ptr.size, dtype=e.np)
-    out[sel] = vals
-    return out.reshape(shape)
+    sel, (addrs,) = _accessed(mask, ptr.shape, ptr)
+    bits = ctx.memory.read(addrs, e.storage, "load", ctx.location, positions(ptr.shape, sel))
+    return _block(from_bits(bits, e), sel, ptr.shape, e, other)
 
 
 def store(ctx, e, ptr, vals, mask=None):
-    shape = ptr.shape
-    flat, vals = ptr.reshape(-1), to_storage(bcast(vals, shape), e).reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat, vals = flat[sel], vals[sel]
-    ctx.memory.write(flat, vals, e.storage, "store", ctx.location, positions(shape, sel))
-
-
-_RMW = {"add": np.add, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
-        "max": np.maximum, "min": np.minimum, "fadd": np.add}
+    sel, (addrs, bits) = _accessed(mask, ptr.shape, ptr, to_bits(vals, e))
+    ctx.memory.write(addrs, bits, e.storage, "store", ctx.location, positions(ptr.shape, sel))
 
 
 def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
-    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given): the elements'
-    atomics one after another; masked-off elements read 0."""
-    shape = ptr.shape
-    flat, vals = ptr.reshape(-1), bcast(vals, shape).reshape(-1)
-    sel = selected(mask, shape)
-    if sel is not None:
-        flat, vals = flat[sel], vals[sel]
+    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given, never masked): the
+    elements' atomics one after another; masked-off elements read 0."""
+    sel, (addrs, vals) = _accessed(mask, ptr.shape, ptr, vals)
     if cmp is not None:
-        cmp = bcast(cmp, shape).reshape(-1)
+        cmp = bcast(cmp, ptr.shape).reshape(-1)
 
-    def fn(old_raw, k):
-        old = from_storage(old_raw, e)
+    def fn(old_bits, k):
+        old = from_bits(old_bits, e)
         if cmp is not None:
             new = np.where(old == cmp[k], vals[k], old)
         elif kind == "xchg":
             new = vals[k]
         elif kind in ("umax", "umin"):
-            f = np.maximum if kind == "umax" else np.minimum
-            new = f(unsigned(old, e), unsigned(vals[k], e)).view(e.np)
+            new = COMBINE[kind](unsigned(old, e), unsigned(vals[k], e)).view(e.np)
         else:
-            new = _RMW[kind](old, vals[k])
+            new = COMBINE[kind](old, vals[k])
             if e.is_float:
                 new = rounded(new, e)
-        return to_storage(np.asarray(new, dtype=e.np), e).astype(e.storage)
+        return to_bits(np.asarray(new, dtype=e.np), e)
 
     what = "atomic_cas" if cmp is not None else "atomic_" + kind.lstrip("fu")  # the tl name
-    old = from_storage(ctx.memory.rmw(flat, e.storage, fn, what, ctx.location, positions(shape, sel)), e)
-    if sel is None:
-        return old.reshape(shape)
-    out = np.zeros(ptr.size, dtype=e.np)
-    out[sel] = old
-    return out.reshape(shape)
+    old = ctx.memory.rmw(addrs, e.storage, fn, what, ctx.location, positions(ptr.shape, sel))
+    return _block(from_bits(old, e), sel, ptr.shape, e)
 
 
 def descriptor_block(d, offsets, shape, boundary):
@@ -404,16 +363,17 @@ def dot(a, b, acc, e):
     return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
 
 
-_REDUCE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "smin": np.minimum,
-           "smax": np.maximum, "fmin": np.fmin, "fmax": np.fmax, "and": np.bitwise_and, "or": np.bitwise_or,
-           "xor": np.bitwise_xor}
+#: The combining functions of reductions, scans and atomics, by kind (the
+#: unsigned ones on values read as unsigned).
+COMBINE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "and": np.bitwise_and,
+           "or": np.bitwise_or, "xor": np.bitwise_xor, "smin": np.minimum, "smax": np.maximum, "min": np.minimum,
+           "max": np.maximum, "umin": np.minimum, "umax": np.maximum, "fmin": np.fmin, "fmax": np.fmax}
 
 
 def reduce(x, kind, axis, e):
+    f = COMBINE[kind]
     if kind in ("umin", "umax"):
-        f = np.minimum if kind == "umin" else np.maximum
         return np.asarray(f.reduce(unsigned(x, e), axis=axis)).view(e.np)
-    f = _REDUCE[kind]
     if e.is_float and e.bits < 32:  # a pairwise tree, rounding every step as the GPU combines
         x = np.moveaxis(x, axis, -1)
         while x.shape[-1] > 1:
@@ -427,7 +387,7 @@ def reduce(x, kind, axis, e):
 def scan(x, kind, axis, reverse, e):
     if reverse:
         x = np.flip(x, axis=axis)
-    f = _REDUCE[kind]
+    f = COMBINE[kind]
     if e.carried or e.bits == 1 or kind not in ("add", "fadd", "mul", "fmul"):
         m = np.moveaxis(x, axis, -1)
         out = np.empty_like(m)
@@ -460,7 +420,15 @@ def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
 
 CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
          "ptrtoint", "inttoptr")
-NO_OPS = ("barrier", "gdc_wait", "gdc_launch_dependents")
+#: Instructions whose evaluation needs nothing of the instruction but its operands.
+FIXED = {
+    "select": lambda ctx, c, a, b: np.asarray(np.where(c, a, b)),
+    "join": lambda ctx, a, b: np.stack([a, b], axis=-1),
+    "split": lambda ctx, a: (a[..., 0], a[..., 1]),
+    "cat": lambda ctx, a, b: np.concatenate([a, b], axis=0),
+    **dict.fromkeys(("multiple_of", "max_contiguous", "max_constancy"), lambda ctx, a: a),
+    **dict.fromkeys(("barrier", "gdc_wait", "gdc_launch_dependents"), lambda ctx: None),
+}
 
 
 def compile_step(step):
@@ -471,7 +439,9 @@ def compile_step(step):
     shape = tuple(rtypes[0][1]) if rtypes else ()
     o = elem(otypes[0]) if otypes else None
     axis = attrs.get("axis")
-    if op in FLOAT_BINARY or op in INT_BINARY:
+    if op in FIXED:
+        return FIXED[op]
+    if op in BINARY:
         return _binary(op, o)
     if op in MATH or op in ("neg", "abs"):
         return _unary(op, o)
@@ -486,8 +456,6 @@ def compile_step(step):
         return _icmp(attrs["ipredicate"], o)
     if op == "fcmp":
         return _fcmp(attrs["fpredicate"])
-    if op == "select":
-        return lambda ctx, c, a, b: np.asarray(np.where(c, a, b))
     if op == "fma":
         return lambda ctx, a, b, c: rounded(a.astype(np.float64) * b + c, r)
     if op == "getelementptr":
@@ -513,12 +481,6 @@ def compile_step(step):
         return lambda ctx, a: np.expand_dims(a, axis)
     if op == "trans":
         return lambda ctx, a: np.transpose(a, attrs["order"])
-    if op == "join":
-        return lambda ctx, a, b: np.stack([a, b], axis=-1)
-    if op == "split":
-        return lambda ctx, a: (a[..., 0], a[..., 1])
-    if op == "cat":
-        return lambda ctx, a, b: np.concatenate([a, b], axis=0)
     if op == "gather":
         return lambda ctx, s, i: np.take_along_axis(s, i.astype(np.int64), axis=axis)
     if op == "dot":
@@ -534,10 +496,6 @@ def compile_step(step):
         return lambda ctx: ctx.pid_value(axis)
     if op == "get_num_programs":
         return lambda ctx: ctx.grid_value(axis)
-    if op in ("multiple_of", "max_contiguous", "max_constancy"):
-        return lambda ctx, a: a
-    if op in NO_OPS:
-        return lambda ctx: None
     if op == "print":
         elems, unsigned_ops = [elem(t) for t in otypes], set(attrs.get("unsigned_operands", ()))
         return lambda ctx, *v: ctx.print_values(attrs.get("prefix", ""), v, elems, "hex" in attrs, unsigned_ops)

@@ -90,18 +90,13 @@ def _int_fn(name, arrays, infos):
     if name == "ffs":
         return np.vectorize(lambda v: (int(v) & -int(v)).bit_length(), otypes=[np.int64])(u)
     if name == "brev":
-        r = np.vectorize(lambda v: int(format(int(v), f"0{bits}b")[::-1], 2), otypes=[object])(u)
-        return np.array([int(v) for v in r.reshape(-1)], dtype=np.uint64).reshape(u.shape).view(np.int64) \
-            if bits == 64 else r.astype(np.int64)
+        r = [int(format(int(v), f"0{bits}b")[::-1], 2) for v in u.reshape(-1)]
+        return np.array(r, dtype=np.uint64).reshape(u.shape).view(np.int64)
     if name in ("mulhi", "mul64hi", "umulhi", "umul64hi"):
-        a = [int(v) for v in arrays[0].reshape(-1)]
-        b = [int(v) for v in arrays[1].reshape(-1)]
-        if name.startswith("u"):
-            m = (1 << bits) - 1
-            r = [((p & m) * (q & m)) >> bits for p, q in zip(a, b)]
-        else:
-            r = [(p * q) >> bits for p, q in zip(a, b)]
-        r = [v & ((1 << bits) - 1) for v in r]
+        mask = (1 << bits) - 1
+        as_unsigned = mask if name.startswith("u") else -1  # & -1 keeps the signed value
+        r = [((int(p) & as_unsigned) * (int(q) & as_unsigned) >> bits) & mask
+             for p, q in zip(arrays[0].reshape(-1), arrays[1].reshape(-1))]
         return np.array(r, dtype=np.uint64).reshape(arrays[0].shape)
     if name in ("min", "umin", "llmin", "ullmin", "max", "umax", "llmax", "ullmax"):
         a, b = arrays
@@ -113,9 +108,28 @@ def _int_fn(name, arrays, infos):
     return None
 
 
+#: Functions named without the fp32 "f" and the f32/f64 variants, on the
+#: arguments as float64 (integers as they are).
+_SPECIAL = {
+    **dict.fromkeys(("isnanf", "isnand", "isnan"), lambda a: np.isnan(a[0])),
+    **dict.fromkeys(("isinff", "isinfd", "isinf"), lambda a: np.isinf(a[0])),
+    **dict.fromkeys(("finitef", "isfinited"), lambda a: np.isfinite(a[0])),
+    **dict.fromkeys(("signbitf", "signbitd"), lambda a: np.signbit(a[0])),
+    **dict.fromkeys(("powif", "powi"), lambda a: np.power(a[0], a[1].astype(np.float64))),
+    **dict.fromkeys(("ldexpf", "ldexp", "scalbnf", "scalbn"), lambda a: np.ldexp(a[0], a[1].astype(np.int64))),
+    **dict.fromkeys(("ilogbf", "ilogb"), lambda a: np.floor(np.log2(np.abs(a[0])))),
+    **dict.fromkeys(("fmaf", "fma"), lambda a: a[0] * a[1] + a[2]),
+    **dict.fromkeys(("fsqrt", "dsqrt"), lambda a: np.sqrt(a[0])),
+    **dict.fromkeys(("frcp", "drcp"), lambda a: 1.0 / a[0]),
+    **dict.fromkeys(("fdiv", "ddiv", "fdivide"), lambda a: np.divide(a[0], a[1])),
+    **dict.fromkeys(("fadd", "dadd"), lambda a: np.add(a[0], a[1])),
+    **dict.fromkeys(("fsub", "dsub"), lambda a: np.subtract(a[0], a[1])),
+    **dict.fromkeys(("fmul", "dmul"), lambda a: np.multiply(a[0], a[1])),
+}
+
+
 def call_extern(symbol, arrays, infos, res):
-    """The values of ``symbol(*arrays)`` (any numpy dtype; the caller
-    converts to the result type)."""
+    """The values of ``symbol(*arrays)``, converted to the result type."""
     name = symbol[5:] if symbol.startswith("__nv_") else symbol
     with np.errstate(all="ignore"):
         if all(i.is_int for i in infos):
@@ -130,33 +144,9 @@ def call_extern(symbol, arrays, infos, res):
                 base = base[:-3]
         if base.startswith("fast_"):
             base = base[5:]
-        # Predicates.
-        if base in ("isnanf", "isnand", "isnan"):
-            return _to_result(np.isnan(f64[0]), res)
-        if base in ("isinff", "isinfd", "isinf"):
-            return _to_result(np.isinf(f64[0]), res)
-        if base in ("finitef", "isfinited"):
-            return _to_result(np.isfinite(f64[0]), res)
-        if base in ("signbitf", "signbitd"):
-            return _to_result(np.signbit(f64[0]), res)
-        if base in ("powif", "powi"):
-            return _to_result(np.power(f64[0], f64[1].astype(np.float64)), res)
-        if base in ("ldexpf", "ldexp", "scalbnf", "scalbn"):
-            return _to_result(np.ldexp(f64[0], f64[1].astype(np.int64)), res)
-        if base in ("ilogbf", "ilogb"):
-            return _to_result(np.floor(np.log2(np.abs(f64[0]))), res)
-        if base in ("fmaf", "fma"):
-            return _to_result(f64[0] * f64[1] + f64[2], res)
-        if base in ("fsqrt", "dsqrt"):
-            return _to_result(np.sqrt(f64[0]), res)
-        if base in ("frcp", "drcp"):
-            return _to_result(1.0 / f64[0], res)
-        for prefix in ("f", "d"):
-            if base.startswith(prefix) and base[1:] in ("div", "add", "sub", "mul"):
-                return _to_result(_BINARY[base[1:]](f64[0], f64[1]), res)
+        if base in _SPECIAL:
+            return _to_result(_SPECIAL[base](f64), res)
         key = base[:-1] if single and base.endswith("f") and base[:-1] in {**_UNARY, **_BINARY} else base
-        if key == "fast_fdivide" or key == "fdivide":
-            return _to_result(np.divide(f64[0], f64[1]), res)
         if key in _UNARY and len(f64) == 1:
             x = f64[0]
             if single:

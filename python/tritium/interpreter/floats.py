@@ -44,16 +44,11 @@ def bf16_bits_to_f32(bits):
     return (np.asarray(bits).astype(_U32) << _U32(16)).view(np.float32)
 
 
-def round_bf16(x, rtz=False):
-    """float32 values rounded to bf16 (as float32)."""
-    return bf16_bits_to_f32(f32_to_bf16_bits(x, rtz))
-
-
 # -- fp8 ----------------------------------------------------------------------
 
 def f32_to_fp8_bits(x, name):
     """float32 -> fp8 bit patterns (uint8): RNE, saturating, NaN -> 0x7F."""
-    ebits, mbits, bias, max_finite, nan_bits, _ = FP8[name]
+    _, mbits, bias, max_finite, nan_bits, _ = FP8[name]
     x = _f32(x)
     bits = x.view(_U32)
     sign = (bits >> _U32(24)) & _U32(0x80)
@@ -102,32 +97,30 @@ def fp8_bits_to_f32(bits, name):
     return _TABLES[name][np.asarray(bits).astype(np.intp)]
 
 
-def round_fp8(x, name):
-    return fp8_bits_to_f32(f32_to_fp8_bits(x, name), name)
-
-
 # -- generic -----------------------------------------------------------------
 
-CARRIED = ("bf16", "fp8e4nv", "fp8e5")
-
-
-def round_to(x, name, rtz=False):
-    """float32 ``x`` rounded to the carried format ``name``."""
-    if name == "bf16":
-        return round_bf16(x, rtz)
-    return round_fp8(x, name)
-
-
-def to_bits(x, name):
-    if name == "bf16":
-        return f32_to_bf16_bits(x)
-    return f32_to_fp8_bits(x, name)
+def to_bits(x, name, rtz=False):
+    """float32 -> the bit patterns of the carried format ``name`` (fp8
+    always rounds to nearest)."""
+    return f32_to_bf16_bits(x, rtz) if name == "bf16" else f32_to_fp8_bits(x, name)
 
 
 def from_bits(bits, name):
-    if name == "bf16":
-        return bf16_bits_to_f32(bits)
-    return fp8_bits_to_f32(bits, name)
+    return bf16_bits_to_f32(bits) if name == "bf16" else fp8_bits_to_f32(bits, name)
+
+
+def round_to(x, name, rtz=False):
+    """float32 ``x`` rounded to the carried format ``name`` (as float32)."""
+    return from_bits(to_bits(x, name, rtz), name)
+
+
+def round_toward_zero(x, np_type):
+    """float values -> ``np_type`` (float16 or float32) rounded toward zero."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        r = x.astype(np_type)
+        over = np.isfinite(x) & (np.abs(r.astype(np.float64)) > np.abs(x))
+        return np.where(over, np.nextafter(r, r.dtype.type(0)), r).astype(np_type)
 
 
 def f64_to_f32_odd(x):
@@ -135,31 +128,6 @@ def f64_to_f32_odd(x):
     most 22 significant bits then rounds the float64 value correctly (used
     for constants, which LLVM rounds once from the double)."""
     x = np.asarray(x, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        f = x.astype(np.float32)
-        back = f.astype(np.float64)
-        finite = np.isfinite(x)
-        over = finite & (np.abs(back) > np.abs(x))
-        f = np.where(over, np.nextafter(f, np.float32(0)), f)
-        inexact = finite & (f.astype(np.float64) != x)
-        bits = np.asarray(f, order="C").view(_U32)
-        bits = np.where(inexact, bits | _U32(1), bits)
-    return bits.astype(_U32).view(np.float32)
-
-
-def round_f16_rtz(x):
-    """float32/float64 -> float16 rounded toward zero."""
-    x = np.asarray(x)
-    with np.errstate(all="ignore"):
-        h = x.astype(np.float16)
-        over = np.isfinite(x) & (np.abs(h.astype(np.float64)) > np.abs(x.astype(np.float64)))
-        return np.where(over, np.nextafter(h, np.float16(0)), h).astype(np.float16)
-
-
-def round_f32_rtz(x):
-    """float64 -> float32 rounded toward zero."""
-    x = np.asarray(x, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        f = x.astype(np.float32)
-        over = np.isfinite(x) & (np.abs(f.astype(np.float64)) > np.abs(x))
-        return np.where(over, np.nextafter(f, np.float32(0)), f).astype(np.float32)
+    bits = np.asarray(round_toward_zero(x, np.float32), order="C").view(_U32)
+    inexact = np.isfinite(x) & (bits.view(np.float32) != x)
+    return np.where(inexact, bits | _U32(1), bits).astype(_U32).view(np.float32)

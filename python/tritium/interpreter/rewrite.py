@@ -1,22 +1,19 @@
 """Running a @jit function's own Python code under the interpreter.
 
 The code generator gives some Python constructs a meaning of their own
-(docs/frontend.md): a plain assignment of a Python number makes a scalar
-tensor (``acc = 0.0`` is an fp32 tensor), ``for i in range(...)`` is a loop
-whose induction variable is a tensor of the bounds' type, ``if`` and
-``while`` test scalar tensors, ``and``/``or``/``not`` on tensors are
-logical operations, ``assert`` is a device assert only with debug, and
-``min``/``max``/``print``/``len`` work on tensors. To run a kernel with the
-same meaning, its function is compiled again from its source with exactly
-these nodes wrapped in calls of the helpers below - from the same file and
-with the same line and column numbers, so tracebacks, ``breakpoint()`` and
-debuggers see the kernel's own lines - and runs in the function's own
-module globals and closure cells. Everything else is the user's Python,
-unchanged. A function whose source cannot be read runs as it is.
+(assignments, loops, conditions, ``and``/``or``/``not``, ``assert``,
+``min``/``max``/``print``/``len``: docs/frontend.md, "Interpreter mode").
+To run a kernel with the same meaning, its function is compiled again from
+its source with exactly these nodes wrapped in calls of the helpers below -
+from the same file and with the same line and column numbers, so
+tracebacks, ``breakpoint()`` and debuggers see the kernel's own lines - and
+runs in the function's own module globals and closure cells. A function
+whose source cannot be read runs as it is.
 """
 
 import ast
 import builtins
+import functools
 import inspect
 import sys
 import types
@@ -25,7 +22,8 @@ import numpy as np
 
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
-from .semantic import BlockConditionError, TensorHandle, host_value
+from ..language.core import _unwrap
+from .semantic import TensorHandle, host_value
 
 #: Code objects of the functions the interpreter runs (rewritten and
 #: original), to find the kernel's line in a stack.
@@ -34,36 +32,20 @@ KERNEL_CODES = {}
 _PREFIX = "__tritium_"
 
 
-def _unwrap(x):
-    return _core._unwrap(x)
-
-
-def _is_scalar_literal(x):
-    return isinstance(x, (bool, int, float))
-
-
 # ---------------------------------------------------------------------------
 # Helpers the rewritten code calls
 # ---------------------------------------------------------------------------
 
 
-def _sanitize(value):
-    v = _unwrap(value)
-    if isinstance(v, (tuple, list)):
-        return v
-    if _is_scalar_literal(v):
-        return _core.to_tensor(v)
-    return v
-
-
 def assign(value, spec=True):
     """What a plain assignment stores (codegen's _sanitize): Python numbers
-    become scalar tensors; ``spec`` mirrors a tuple target's structure."""
-    if spec is True:
-        return _sanitize(value)
+    become scalar tensors; ``spec`` mirrors a tuple target's structure
+    (False for a target that is not a name)."""
     if spec is False:
         return value
     v = _unwrap(value)
+    if spec is True:
+        return _core.to_tensor(v) if isinstance(v, (bool, int, float)) else v
     try:
         seq = list(v)
     except TypeError:
@@ -82,12 +64,7 @@ def test(cond):
     if isinstance(c, _core.condition):
         c = _unwrap(c.condition)
     if isinstance(c, _core.tensor):
-        h = c.handle
-        if not isinstance(h, TensorHandle):
-            raise TypeError("a tensor's value is not known at compile time; it cannot be used as a Python bool")
-        if h.data.size != 1:  # a one-element block is its value, as in Triton
-            raise BlockConditionError(f"a block ({h.type}) cannot be a condition; reduce it to a scalar first")
-        return bool(h.data)
+        return bool(c)  # InterpreterSemantic.host_value
     if type(c) in _CONDITION_TYPES or isinstance(c, (np.bool_, np.integer, np.floating)):
         return bool(c)
     raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects "
@@ -190,12 +167,8 @@ def _minmax(is_max, *args, **kwargs):
     return acc
 
 
-def min_(*args, **kwargs):
-    return _minmax(False, *args, **kwargs)
-
-
-def max_(*args, **kwargs):
-    return _minmax(True, *args, **kwargs)
+min_ = functools.partial(_minmax, False)
+max_ = functools.partial(_minmax, True)
 
 
 def print_(*args, **kwargs):
@@ -368,28 +341,6 @@ class _Rewriter:
 _PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _fix_missing_locations(root):
-    """ast.fix_missing_locations without recursion (see _Rewriter): a node
-    without a location takes its parent's."""
-    stack = [(root, 1, 0, 1, 0)]
-    while stack:
-        node, line, col, end_line, end_col = stack.pop()
-        if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is None:
-                node.lineno = line
-            line = node.lineno
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno = end_line
-            end_line = node.end_lineno
-            if getattr(node, "col_offset", None) is None:
-                node.col_offset = col
-            col = node.col_offset
-            if getattr(node, "end_col_offset", None) is None:
-                node.end_col_offset = end_col
-            end_col = node.end_col_offset
-        stack.extend((c, line, col, end_line, end_col) for c in ast.iter_child_nodes(node))
-
-
 def _too_deep(fn):
     code = fn.__code__
     return CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename, code.co_firstlineno, 1)
@@ -436,14 +387,15 @@ def _build(fn):
     factory_body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
                     for n in names]
     factory_body += [fndef, ast.Return(value=ast.Name(id=fndef.name, ctx=ast.Load()))]
-    for n in factory_body:
-        if not hasattr(n, "lineno"):
-            ast.copy_location(n, fndef)
     factory = ast.parse(f"def {_PREFIX}factory__():\n    pass\n").body[0]
     factory.body = factory_body
     ast.copy_location(factory, fndef)
     module = ast.Module(body=[factory], type_ignores=[])
-    _fix_missing_locations(module)
+    # The factory's own statements have no location: they take the def's.
+    # (ast.walk does not recurse, which ast.fix_missing_locations does.)
+    for node in ast.walk(module):
+        if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+            ast.copy_location(node, fndef)
     # compile() of an AST recurses (in C) as deep as the tree under Python's
     # recursion limit, where compiling the source text does not: allow the
     # depth of this tree, which ast.parse just built (so it is bounded).
@@ -463,19 +415,14 @@ def _build(fn):
     icode = inner.__code__.replace(co_name=fn.__name__)
     if hasattr(icode, "co_qualname"):  # Python 3.11+: tracebacks show it
         icode = icode.replace(co_qualname=code.co_qualname)
-    cells = []
+    # The function's own closure cells, and new cells for the helpers.
     orig = dict(zip(freevars, fn.__closure__ or ()))
-    for name in icode.co_freevars:
-        if name in orig:
-            cells.append(orig[name])
-        else:
-            cells.append(types.CellType(helpers[name]))
-    new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, tuple(cells))
+    cells = tuple(orig[name] if name in orig else types.CellType(helpers[name]) for name in icode.co_freevars)
+    new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, cells)
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
     new.__doc__ = fn.__doc__
-    new.__wrapped_original__ = fn
     return new
 
 

@@ -2,16 +2,15 @@
 Semantic, and only its instructions are evaluated here (docs/frontend.md,
 "the path of one tl.load").
 
-Under the interpreter every builtin calls an ``InterpreterSemantic``, and a
-value's handle is a ``TensorHandle``: a numpy array (0-d for a scalar) in the
-representation of its IR type (evaluate.py) and its language type. A call
-such as ``binary(Add, x, 1)`` is *traced*: the real ``_C.frontend.Semantic``
-builds it into a scratch function whose parameters stand for the handles,
-so it decides the types, promotions, broadcasts and errors exactly as for a
-compiled kernel; ``describe_function`` lists the instructions it emitted,
-and each becomes a numpy function (evaluate.compile_step). The resulting
-*plan* is cached per operation and operand types (and literal values), so a
-kernel's loop runs each plan again without asking the C++ side.
+Under the interpreter every builtin calls an ``InterpreterSemantic`` with
+``TensorHandle`` values. A call such as ``binary(Add, x, 1)`` is *traced*:
+the real ``_C.frontend.Semantic`` builds it into a scratch function whose
+parameters stand for the handles, so it decides the types, promotions,
+broadcasts and errors exactly as for a compiled kernel;
+``describe_function`` lists the instructions it emitted, and each becomes a
+numpy function (evaluate.compile_step). The resulting *plan* is cached per
+operation and operand types (and literal values), so a kernel's loop runs
+each plan again without asking the C++ side.
 
 What the IR cannot say stays here: combine functions of ``tl.reduce`` and
 ``tl.associative_scan`` and the scalar function of ``tl.map_elementwise``
@@ -30,9 +29,9 @@ from . import evaluate as E
 
 
 class TensorHandle:
-    """A value of the interpreted kernel: ``data`` (evaluate.py's
-    representation), ``type`` (the language type, block or scalar) and
-    ``sty`` (the scalar type)."""
+    """A value of the interpreted kernel: ``data``, a numpy array (0-d for a
+    scalar) in evaluate.py's representation of its IR type, ``type`` (the
+    language type, block or scalar) and ``sty`` (the scalar type)."""
 
     __slots__ = ("data", "type", "sty")
 
@@ -41,14 +40,6 @@ class TensorHandle:
         if type is None:
             type = sty if not data.shape else block_type(sty, data.shape)
         self.type, self.sty = type, sty
-
-    @property
-    def dtype(self):
-        return self.sty
-
-    @property
-    def shape(self):
-        return list(self.data.shape)
 
     def __repr__(self):
         return f"TensorHandle({self.type}, {self.data!r})"

@@ -1,32 +1,10 @@
 """Interpreter mode: ``kernel[grid](...)`` runs the kernel's Python code on
-the host with numpy (docs/frontend.md, "Interpreter mode").
-
-It is on for a launch when ``TRITIUM_INTERPRET`` is set (read when the
-kernel is decorated and at every launch) or for ``@tritium.jit(interpret=
-True)`` kernels. Every program of the grid runs in turn (x fastest, then y,
-then z), each executing the kernel's own function with the
-``InterpreterSemantic`` current, so every ``tl`` function computes on numpy
-arrays with the dtype rules of compiled code. Arguments:
-
-* numpy arrays (and anything with ``__array_interface__``), and torch
-  tensors: CPU tensors are used in place, CUDA tensors are copied to the
-  host and back after the launch. A tensor argument is a pointer holding the
-  real host address of its first element; every load, store and atomic is
-  checked against the launch's buffers, so an unmasked access out of bounds
-  raises an IndexError naming the kernel line, and a store or atomic into a
-  read-only array (``flags.writeable`` false: ``np.frombuffer(bytes)``, a
-  read-only memmap, an ``__array_interface__`` saying readonly) raises
-  ``ReadOnlyMemoryError`` (a ValueError) naming the argument; loads from
-  read-only arrays are fine.
-* ints, floats, bools and None as compiled code types them (i32/i64/u64,
-  fp32, i1); ``tl.constexpr`` parameters get the value itself.
-
-Errors the compiler would report (type errors, static_assert, misuse of a
-builtin) are raised as ``InterpreterError``, a ``tritium.CompilationError``
-located at the kernel line; run-time failures keep their type:
-``OutOfBoundsError`` (IndexError), ``ReadOnlyMemoryError`` (ValueError) and
-``DeviceAssertionError`` (AssertionError, from tl.device_assert or
-``assert`` under debug).
+the host with numpy, for ``TRITIUM_INTERPRET`` launches and
+``@tritium.jit(interpret=True)`` kernels (docs/frontend.md, "Interpreter
+mode": the programs, the arguments, the memory checks and the errors).
+Every program of the grid runs in turn with the ``InterpreterSemantic``
+current; errors the compiler would report are raised as
+``InterpreterError`` at the kernel line, run-time failures keep their types.
 """
 
 import inspect
@@ -115,7 +93,7 @@ def call_jit(jit_fn, args, kwargs):
     # A call with the specialization of one under way recurses without end
     # when compiled; say so as the code generator does. The keys are only
     # computed for a function that is already running (they cost).
-    stack = _active_calls()
+    stack = _calls.active
     entry = [jit_fn, args, kwargs, None]
     for outer in stack:
         if outer[0] is jit_fn:
@@ -132,16 +110,15 @@ def call_jit(jit_fn, args, kwargs):
         stack.pop()
 
 
-_calls = threading.local()
-
-
-def _active_calls():
+class _CallStack(threading.local):
     """The @jit calls under way on this thread: [function, args, kwargs,
     key or None (not computed yet)]."""
-    active = getattr(_calls, "active", None)
-    if active is None:
-        active = _calls.active = []
-    return active
+
+    def __init__(self):
+        self.active = []
+
+
+_calls = _CallStack()
 
 
 def _call_key(jit_fn, args, kwargs):
@@ -298,37 +275,29 @@ def _convert_args(jit_fn, values, launch_state):
     for p, v in zip(jit_fn.params, values):
         if p.is_constexpr:
             out.append(v)
-            continue
-        if _jit._is_descriptor(v):
+        elif _jit._is_descriptor(v):
             out.append(_descriptor_arg(p, v, launch_state))
-            continue
-        if _is_tensor_arg(v):
+        elif _is_tensor_arg(v):
             h = _pointer_arg(p, v, launch_state)
             out.append(_core.tensor(h, h.sty))
-            continue
-        out.append(_scalar_arg(p, v))
+        else:
+            out.append(_scalar_arg(p, v))
     return out
 
 
 def _options(jit_fn, options):
-    """The launch options, checked as compiled launches check them; a dict
-    the builtins read (debug, default_dot_input_precision...)."""
+    """The launch options as given (checked as compiled launches check
+    them): a dict the builtins read (debug, default_dot_input_precision...)."""
     opts = dict(options)
     if jit_fn.debug is not None and "debug" not in opts:
         opts["debug"] = jit_fn.debug
     try:
         from ..compiler import compiler as _compiler
         from . import driver as _driver
-        checked = _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
-        values = {k: getattr(checked, k) for k in dir(checked) if not k.startswith("_")
-                  and not callable(getattr(checked, k, None))}
-        values.update({k: v for k, v in opts.items()})
-        opts = values
+        _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
     except (ImportError, AttributeError):
         pass
-    if knobs.debug_enabled():
-        opts["debug"] = True
-    opts["debug"] = bool(opts.get("debug", False))
+    opts["debug"] = bool(knobs.debug_enabled() or opts.get("debug", False))
     return opts
 
 

@@ -200,12 +200,12 @@ def test_bf16_arithmetic_rounds_each_op():
 
 def test_fp8_conversions_round_and_saturate():
     x = np.array([1.0, 448.0, 464.0, 1e6, -1e6, np.inf, 0.001953125, 0.0009765625, 0.00146484375, 1.0625], np.float32)
-    np.testing.assert_array_equal(floats.round_fp8(x, "fp8e4nv"),
+    np.testing.assert_array_equal(floats.round_to(x, "fp8e4nv"),
                                   np.array([1, 448, 448, 448, -448, 448, 0.001953125, 0, 0.001953125, 1.0],
                                            np.float32))
-    assert np.isnan(floats.round_fp8(np.array([np.nan], np.float32), "fp8e4nv")[0])
+    assert np.isnan(floats.round_to(np.array([np.nan], np.float32), "fp8e4nv")[0])
     y = np.array([57344.0, 61440.0, np.inf, 1.52587890625e-05, 1.125, 1.375], np.float32)
-    np.testing.assert_array_equal(floats.round_fp8(y, "fp8e5"), [57344, 57344, 57344, 1.52587890625e-05, 1.0, 1.5])
+    np.testing.assert_array_equal(floats.round_to(y, "fp8e5"), [57344, 57344, 57344, 1.52587890625e-05, 1.0, 1.5])
     # Every pattern but NaNs (and e5m2's infinities, which saturate) converts back to itself.
     for name in ("fp8e4nv", "fp8e5"):
         bits = np.arange(256, dtype=np.uint8)
@@ -225,7 +225,7 @@ def test_fp8_through_a_kernel():
     x = np.array([0.3, -1.7, 500.0, 2.0**-10, 3.0, -0.0, 7.5, 100.0], np.float32)
     out = np.zeros_like(x)
     run1(_fp8_store, x, out, N=8)
-    np.testing.assert_array_equal(out, floats.round_fp8(x, "fp8e4nv"))
+    np.testing.assert_array_equal(out, floats.round_to(x, "fp8e4nv"))
 
 
 @jit
