@@ -228,7 +228,7 @@ class _ModuleBuilder:
         key = (id(combine_fn), tuple(str(t) for t in dtypes))
         if key in self.combines:
             return self.combines[key][0]
-        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        scalars = [t.scalar for t in dtypes]
         if _is_jit(combine_fn):
             name = f"{combine_fn.fn.__name__}__combine__{'_'.join(_type_key(t) for t in scalars)}"
             gen = CodeGenerator(self, combine_fn, name=self.unique_name(name))
@@ -248,7 +248,7 @@ class _ModuleBuilder:
         per input dtype, in order."""
         if not _is_jit(fn):
             raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
-        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        scalars = [t.scalar for t in dtypes]
         params = [t for t in scalars for _ in range(pack)]
         key = ("map", id(fn), tuple(str(t) for t in params))
         if key not in self.combines:
@@ -595,8 +595,8 @@ class CodeGenerator(ast.NodeVisitor):
         self.sem.ret(vals)
 
     def _zero(self, t):
-        if _types.is_block(t):
-            return self.sem.full(_types.shape_of(t), 0, _types.scalar_of(t))
+        if t.is_block():
+            return self.sem.full(t.shape, 0, t.scalar)
         return self.sem.constant(0, t)
 
     # -- statements -----------------------------------------------------------
@@ -1316,7 +1316,7 @@ class CodeGenerator(ast.NodeVisitor):
             values[name] = v
         if getattr(fn, "noinline", False):
             for name, v in values.items():
-                if isinstance(v, tl.tensor) and _types.is_block(v.type):
+                if isinstance(v, tl.tensor) and v.type.is_block():
                     raise self.error(f"Function {fn.fn.__name__} is marked noinline, but was called with "
                                      f"non-scalar argument {name}:{v}", node)
         key = call_key(fn, values)

@@ -12,44 +12,6 @@ from .._C import frontend as _fe
 dtype = _fe.DType
 
 # ---------------------------------------------------------------------------
-# Raw accessors (the binding's spelling in one place)
-# ---------------------------------------------------------------------------
-
-
-def type_of(handle):
-    """The language type of a value handle."""
-    return handle.type
-
-
-def scalar_of(ty):
-    return ty.scalar
-
-
-def shape_of(ty):
-    return list(ty.shape)
-
-
-def is_block(ty):
-    return ty.is_block()
-
-
-def is_ptr(ty):
-    return ty.is_pointer()
-
-
-def is_float(ty):
-    return ty.is_float()
-
-
-def is_int(ty):
-    return ty.is_int()
-
-
-def bitwidth(ty):
-    return ty.bit_width
-
-
-# ---------------------------------------------------------------------------
 # The dtypes
 # ---------------------------------------------------------------------------
 
@@ -216,8 +178,8 @@ def _install(name, fn, prop=False):
         setattr(dtype, name, property(fn) if prop else fn)
 
 
-def _scalar_kind(t):
-    return t.scalar if t.is_block() else t
+def _is_named(name):
+    return lambda self: self.name == name
 
 
 def _through_constexpr(compare):
@@ -237,21 +199,9 @@ _install("is_int_signed", lambda self: self.is_int() and self.is_signed())
 _install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())
 _install("is_ptr", lambda self: self.is_pointer())
 _install("is_fp8", lambda self: self.name in ("fp8e4nv", "fp8e5"))
-_install("is_fp8e4nv", lambda self: self.name == "fp8e4nv")
-_install("is_fp8e5", lambda self: self.name == "fp8e5")
-_install("is_fp16", lambda self: self.name == "fp16")
-_install("is_bf16", lambda self: self.name == "bf16")
-_install("is_fp32", lambda self: self.name == "fp32")
-_install("is_fp64", lambda self: self.name == "fp64")
-_install("is_int1", lambda self: self.name == "int1")
-_install("is_int8", lambda self: self.name == "int8")
-_install("is_int16", lambda self: self.name == "int16")
-_install("is_int32", lambda self: self.name == "int32")
-_install("is_int64", lambda self: self.name == "int64")
-_install("is_uint8", lambda self: self.name == "uint8")
-_install("is_uint16", lambda self: self.name == "uint16")
-_install("is_uint32", lambda self: self.name == "uint32")
-_install("is_uint64", lambda self: self.name == "uint64")
+for _name in ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64", "int1", "int8", "int16", "int32", "int64", "uint8",
+              "uint16", "uint32", "uint64"):
+    _install(f"is_{_name}", _is_named(_name))
 _install("is_standard_floating", lambda self: self.name in ("fp16", "bf16", "fp32", "fp64"))
 _install("primitive_bitwidth", lambda self: self.bit_width, prop=True)
 _install("int_bitwidth", lambda self: self.bit_width, prop=True)

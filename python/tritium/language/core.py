@@ -252,7 +252,7 @@ def _opnd(x):
 
 def _wrap(handle):
     """The tensor (or tensor descriptor) of a value the semantic returned."""
-    ty = _types.type_of(handle)
+    ty = handle.type
     if ty.is_tensor_desc():
         return tensor_descriptor(handle, ty)
     return tensor(handle, ty)
@@ -295,11 +295,11 @@ class tensor:
     # Types and shapes.
     @property
     def dtype(self):
-        return _types.scalar_of(self.type)
+        return self.type.scalar
 
     @property
     def shape(self):
-        return list(_types.shape_of(self.type))
+        return list(self.type.shape)
 
     @property
     def numel(self):
