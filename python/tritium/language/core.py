@@ -99,6 +99,14 @@ def _tensor_member_fn(fn):
     return fn
 
 
+def _generated_builtin(name, doc, fn):
+    """``fn`` as the builtin (and tensor method) ``name``: for a family of
+    builtins that differ only in the operation they ask for."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return _tensor_member_fn(builtin(fn))
+
+
 # ---------------------------------------------------------------------------
 # constexpr
 # ---------------------------------------------------------------------------
@@ -329,130 +337,10 @@ class tensor:
 
     __hash__ = object.__hash__
 
-    # Arithmetic.
-    def _bin(self, op, other, reflected=False):
-        sem = _sem()
-        if reflected:
-            return _wrap(sem.binary(_types.binop(op), _opnd(other), self.handle))
-        return _wrap(sem.binary(_types.binop(op), self.handle, _opnd(other)))
-
-    def __add__(self, o):
-        return self._bin("Add", o)
-
-    def __radd__(self, o):
-        return self._bin("Add", o, True)
-
-    def __sub__(self, o):
-        return self._bin("Sub", o)
-
-    def __rsub__(self, o):
-        return self._bin("Sub", o, True)
-
-    def __mul__(self, o):
-        return self._bin("Mul", o)
-
-    def __rmul__(self, o):
-        return self._bin("Mul", o, True)
-
-    def __truediv__(self, o):
-        return self._bin("TrueDiv", o)
-
-    def __rtruediv__(self, o):
-        return self._bin("TrueDiv", o, True)
-
-    def __floordiv__(self, o):
-        return self._bin("FloorDiv", o)
-
-    def __rfloordiv__(self, o):
-        return self._bin("FloorDiv", o, True)
-
-    def __mod__(self, o):
-        return self._bin("Mod", o)
-
-    def __rmod__(self, o):
-        return self._bin("Mod", o, True)
-
-    def __and__(self, o):
-        return self._bin("BitAnd", o)
-
-    def __rand__(self, o):
-        return self._bin("BitAnd", o, True)
-
-    def __or__(self, o):
-        return self._bin("BitOr", o)
-
-    def __ror__(self, o):
-        return self._bin("BitOr", o, True)
-
-    def __xor__(self, o):
-        return self._bin("BitXor", o)
-
-    def __rxor__(self, o):
-        return self._bin("BitXor", o, True)
-
-    def __lshift__(self, o):
-        return self._bin("Shl", o)
-
-    def __rlshift__(self, o):
-        return self._bin("Shl", o, True)
-
-    def __rshift__(self, o):
-        return self._bin("Shr", o)
-
-    def __rrshift__(self, o):
-        return self._bin("Shr", o, True)
-
     def __pow__(self, o):
         raise TypeError("`**` is not supported on tensors; use tl.extra.libdevice.pow")
 
     __rpow__ = __pow__
-
-    def logical_and(self, o):
-        return self._bin("LogicalAnd", o)
-
-    def logical_or(self, o):
-        return self._bin("LogicalOr", o)
-
-    # Comparisons.
-    def _cmp(self, op, other):
-        return _wrap(_sem().compare(_types.cmpop(op), self.handle, _opnd(other)))
-
-    def __eq__(self, o):
-        return self._cmp("EQ", o)
-
-    def __ne__(self, o):
-        return self._cmp("NE", o)
-
-    def __lt__(self, o):
-        return self._cmp("LT", o)
-
-    def __le__(self, o):
-        return self._cmp("LE", o)
-
-    def __gt__(self, o):
-        return self._cmp("GT", o)
-
-    def __ge__(self, o):
-        return self._cmp("GE", o)
-
-    # Unary.
-    def _un(self, op):
-        return _wrap(_sem().unary(_types.unaryop(op), self.handle))
-
-    def __neg__(self):
-        return self._un("Neg")
-
-    def __pos__(self):
-        return self._un("Plus")
-
-    def __invert__(self):
-        return self._un("Invert")
-
-    def __not__(self):
-        return self._un("Not")
-
-    def __abs__(self):
-        return self._un("Abs")
 
     # Indexing: only None (a new axis), ':' and '...'.
     def __getitem__(self, slices):
@@ -485,6 +373,37 @@ class tensor:
     def item(self):
         """The value of a one-element block, as a scalar."""
         return _wrap(_sem().reshape(self.handle, [], False))
+
+
+def _binary_method(op, reflected=False):
+    def method(self, other):
+        sem = _sem()
+        if reflected:
+            return _wrap(sem.binary(op, _opnd(other), self.handle))
+        return _wrap(sem.binary(op, self.handle, _opnd(other)))
+    return method
+
+
+def _compare_method(op):
+    return lambda self, other: _wrap(_sem().compare(op, self.handle, _opnd(other)))
+
+
+def _unary_method(op):
+    return lambda self: _wrap(_sem().unary(op, self.handle))
+
+
+# The operators of tensor: Python's name of each and the semantic's operation.
+for _name, _op in (("add", "Add"), ("sub", "Sub"), ("mul", "Mul"), ("truediv", "TrueDiv"), ("floordiv", "FloorDiv"),
+                   ("mod", "Mod"), ("and", "BitAnd"), ("or", "BitOr"), ("xor", "BitXor"), ("lshift", "Shl"),
+                   ("rshift", "Shr")):
+    setattr(tensor, f"__{_name}__", _binary_method(_types.binop(_op)))
+    setattr(tensor, f"__r{_name}__", _binary_method(_types.binop(_op), reflected=True))
+tensor.logical_and = _binary_method(_types.binop("LogicalAnd"))
+tensor.logical_or = _binary_method(_types.binop("LogicalOr"))
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(tensor, f"__{_name}__", _compare_method(_types.cmpop(_name.upper())))
+for _name, _op in (("neg", "Neg"), ("pos", "Plus"), ("invert", "Invert"), ("not", "Not"), ("abs", "Abs")):
+    setattr(tensor, f"__{_name}__", _unary_method(_types.unaryop(_op)))
 
 
 # ---------------------------------------------------------------------------
@@ -1058,53 +977,19 @@ def _atomic(op, pointer, val, mask, sem, scope):
                                    _str_opt(sem, "sem"), _str_opt(scope, "scope")))
 
 
-@builtin
-@_tensor_member_fn
-def atomic_add(pointer, val, mask=None, sem=None, scope=None):
-    """Atomically adds ``val`` at ``pointer``; returns the old value."""
-    return _atomic("add", pointer, val, mask, sem, scope)
+def _atomic_builtin(op, doc):
+    def atomic(pointer, val, mask=None, sem=None, scope=None):
+        return _atomic(op, pointer, val, mask, sem, scope)
+    return _generated_builtin(f"atomic_{op}", doc, atomic)
 
 
-@builtin
-@_tensor_member_fn
-def atomic_max(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic maximum; returns the old value."""
-    return _atomic("max", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_min(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic minimum; returns the old value."""
-    return _atomic("min", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_and(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise and; returns the old value."""
-    return _atomic("and", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_or(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise or; returns the old value."""
-    return _atomic("or", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_xor(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise xor; returns the old value."""
-    return _atomic("xor", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_xchg(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic exchange; returns the old value."""
-    return _atomic("xchg", pointer, val, mask, sem, scope)
+atomic_add = _atomic_builtin("add", "Atomically adds ``val`` at ``pointer``; returns the old value.")
+atomic_max = _atomic_builtin("max", "Atomic maximum; returns the old value.")
+atomic_min = _atomic_builtin("min", "Atomic minimum; returns the old value.")
+atomic_and = _atomic_builtin("and", "Atomic bitwise and; returns the old value.")
+atomic_or = _atomic_builtin("or", "Atomic bitwise or; returns the old value.")
+atomic_xor = _atomic_builtin("xor", "Atomic bitwise xor; returns the old value.")
+atomic_xchg = _atomic_builtin("xchg", "Atomic exchange; returns the old value.")
 
 
 @builtin
