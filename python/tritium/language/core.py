@@ -15,6 +15,7 @@ an interpreter may set a Python object with the same methods.
 import builtins as _py
 import contextlib
 import threading
+from math import prod as _prod
 
 from . import _types
 from ._types import (dtype, void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv,
@@ -187,8 +188,6 @@ constexpr.__pos__ = lambda self: constexpr(+self.value)
 constexpr.__invert__ = lambda self: constexpr(~self.value)
 constexpr.__not__ = lambda self: constexpr(not self.value)
 constexpr.__abs__ = lambda self: constexpr(abs(self.value))
-# `constexpr` defines __eq__, so Python drops the inherited hash; restore it.
-constexpr.__hash__ = lambda self: hash(self.value)
 # Triton's: a compile-time value's type is constexpr_type(value).
 constexpr.type = property(lambda self: constexpr_type(self.value))
 
@@ -203,12 +202,14 @@ def _unwrap(x):
 _unwrap_if_constexpr = _unwrap
 
 
+def _seq(xs):
+    """A list of ``xs``'s elements, or ``[xs]`` when it is not a sequence."""
+    xs = _unwrap(xs)
+    return list(xs) if isinstance(xs, (list, tuple)) else [xs]
+
+
 def _unwrap_shape(shape):
-    shape = _unwrap(shape)
-    if isinstance(shape, (list, tuple)):
-        shape = [_unwrap(s) for s in shape]
-    else:
-        shape = [shape]
+    shape = [_unwrap(s) for s in _seq(shape)]
     for i, s in enumerate(shape):
         if isinstance(s, bool) or not isinstance(s, int):
             raise TypeError(f"Shape element {i} must have type `constexpr[int]`, got `{_type_name(s)}`")
@@ -311,16 +312,10 @@ class tensor:
 
     @property
     def numel(self):
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
+        return _prod(self.shape)
 
     def __repr__(self):
         return f"tensor<{self.type}>"
-
-    def __str__(self):
-        return repr(self)
 
     def __bool__(self):
         return bool(_host_value(self, "a tensor's value is not known at compile time; it cannot be used as a "
@@ -519,8 +514,7 @@ def view(input, *shape):
 def expand_dims(input, axis):
     """``input`` with new axes of size 1 at ``axis`` (an int or a sequence)."""
     input = to_tensor(input)
-    axis = _unwrap(axis)
-    axes = [_unwrap(a) for a in axis] if isinstance(axis, (list, tuple)) else [axis]
+    axes = [_unwrap(a) for a in _seq(axis)]
     new_rank = len(input.shape) + len(axes)
     for a in axes:  # checked before wrapping: -3 on a 1-D block is no axis
         if not -new_rank <= a < new_rank:
@@ -707,9 +701,7 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
     batch = a.shape[:-2]
     if len(batch) >= 2 and len(b.shape) == len(a.shape) and b.shape[:-2] == batch:
         # Ranks 4 and up, as Triton: the batch dimensions folded into one.
-        n = 1
-        for d in batch:
-            n *= d
+        n = _prod(batch)
         res = dot(reshape(a, [n] + a.shape[-2:]), reshape(b, [n] + b.shape[-2:]),
                   None if acc is None else reshape(acc, [n, a.shape[-2], b.shape[-1]]), input_precision,
                   max_num_imprecise_acc=imprecise, out_dtype=out)
@@ -809,11 +801,6 @@ class block_ptr_type:
         return f"block_ptr<{self.pointer}, {self.block_shape}>"
 
 
-def _seq(xs):
-    xs = _unwrap(xs)
-    return list(xs) if isinstance(xs, (list, tuple)) else [xs]
-
-
 @builtin
 def make_block_ptr(base, shape, strides, offsets, block_shape, order):
     """A pointer to the ``block_shape`` block at ``offsets`` of the tensor
@@ -844,8 +831,7 @@ def advance(base, offsets):
 
 
 def _boundary(boundary_check):
-    bc = _unwrap(boundary_check)
-    return [] if bc is None else [_unwrap(d) for d in (bc if isinstance(bc, (list, tuple)) else [bc])]
+    return [] if _unwrap(boundary_check) is None else [_unwrap(d) for d in _seq(boundary_check)]
 
 
 def _str_opt(x, what):
@@ -935,9 +921,7 @@ class tensor_descriptor(tensor):
 
 
 def _offsets(offsets):
-    offsets = _unwrap(offsets)
-    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
-    return [_opnd(o) for o in offsets]
+    return [_opnd(o) for o in _seq(offsets)]
 
 
 @builtin
@@ -1077,8 +1061,7 @@ def associative_scan(input, axis, combine_fn, reverse=False):
 
 
 def _hint(op, input, values):
-    values = _unwrap(values)
-    values = [_unwrap(v) for v in values] if isinstance(values, (list, tuple)) else [values]
+    values = [_unwrap(v) for v in _seq(values)]
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
             raise TypeError(f"{op} hints must be integer constexprs, got {v!r}")
@@ -1167,10 +1150,7 @@ class static_range:
     time and ``i`` is a constexpr."""
 
     def __init__(self, arg1, arg2=None, step=None):
-        if arg2 is None:
-            start, end = 0, arg1
-        else:
-            start, end = arg1, arg2
+        start, end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.start = _int_arg(start, "static_range's start")
         self.end = _int_arg(end, "static_range's end")
         self.step = 1 if step is None else _int_arg(step, "static_range's step")
@@ -1187,10 +1167,7 @@ class range:
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
                  disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False, disable_licm=False):
-        if arg2 is None:
-            self.start, self.end = 0, arg1
-        else:
-            self.start, self.end = arg1, arg2
+        self.start, self.end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.step = 1 if step is None else step
         self.num_stages = _unwrap(num_stages)
         self.loop_unroll_factor = _unwrap(loop_unroll_factor)
