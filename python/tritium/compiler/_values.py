@@ -152,13 +152,13 @@ def describe(template):
 
 
 def first_difference(a, b):
-    """A pair of differing parts of two templates (None if equal)."""
+    """A pair of differing parts of two templates (None if they agree on
+    structure, leaf types and constants)."""
     if isinstance(a, Leaf) and isinstance(b, Leaf):
         return None if a.type == b.type else (a, b)
     if isinstance(a, (Seq, Agg)) and type(a) is type(b):
-        if isinstance(a, Seq) and (a.kind is not b.kind or len(a.items) != len(b.items)):
-            return (a, b)
-        if isinstance(a, Agg) and a.key != b.key:
+        same_kind = a.kind is b.kind if isinstance(a, Seq) else a.key == b.key
+        if not same_kind or len(a.items) != len(b.items):
             return (a, b)
         for x, y in zip(a.items, b.items):
             d = first_difference(x, y)

@@ -654,8 +654,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.ret_template = template
             self.sem.set_result_types(V.leaf_types(template))
             return
-        if V.first_difference(self.ret_template, template) is not None or \
-                not _same_shape(self.ret_template, template):
+        if V.first_difference(self.ret_template, template) is not None:
             raise self.error(f"Inconsistent return types: {self.ret_template!r} and {template!r}")
 
     def visit_Assign(self, node):
@@ -826,10 +825,10 @@ class CodeGenerator(ast.NodeVisitor):
                 merged[name] = ta if isinstance(ta, Undefined) else tb
                 continue
             diff = V.first_difference(ta, tb)
-            if diff is None and _same_shape(ta, tb):
+            if diff is None:
                 merged[name] = ta
                 continue
-            x, y = diff if diff else (ta, tb)
+            x, y = diff
             if isinstance(x, Leaf) and isinstance(y, Leaf):
                 raise self.error(f"Mismatched type for {name} between then block ({x.type}) and else block "
                                  f"({y.type})", node)
@@ -919,9 +918,9 @@ class CodeGenerator(ast.NodeVisitor):
             if t1 is None or t1 is t0 or isinstance(t0, Undefined):
                 continue
             diff = V.first_difference(t0, t1)
-            if diff is None and _same_shape(t0, t1):
+            if diff is None:
                 continue
-            x, y = diff if diff else (t0, t1)
+            x, y = diff
             if isinstance(x, Leaf) and isinstance(y, Leaf):
                 raise self.error(f"Loop-carried variable {name} has initial type {x.type} but is re-assigned to "
                                  f"{y.type} in loop! Please make sure that the type stays consistent.", node)
@@ -1427,15 +1426,6 @@ def _describe_obj(obj):
     if isinstance(obj, tl.tensor):
         return "tensor"
     return type(obj).__name__
-
-
-def _same_shape(a, b):
-    """Whether two templates with equal leaves also agree on constants."""
-    if isinstance(a, Const) or isinstance(b, Const):
-        return a == b
-    if isinstance(a, (Seq, Agg)) and isinstance(b, (Seq, Agg)):
-        return len(a.items) == len(b.items) and all(_same_shape(x, y) for x, y in zip(a.items, b.items))
-    return True
 
 
 def call_key(fn, values):
