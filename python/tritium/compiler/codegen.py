@@ -28,7 +28,6 @@ import operator
 import re
 import textwrap
 import types
-import warnings
 
 from .. import _C, knobs
 from . import descriptors as _descriptors
@@ -60,12 +59,7 @@ def _is_language_object(obj):
     return mod.startswith("tritium.language") or mod.startswith("triton.language")
 
 
-def _unwrap(x):
-    return tl._unwrap(x)
-
-
-def _is_tensor(x):
-    return isinstance(x, tl.tensor)
+_unwrap = tl._unwrap
 
 
 def _has_tensor(x):
@@ -81,15 +75,6 @@ def _has_tensor(x):
 
 def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
-
-
-def _sanitize_assigned(value):
-    """What a plain assignment stores (Triton's rule): Python numbers become
-    scalar tensors; constexprs of other kinds are unwrapped."""
-    v = _unwrap(value)
-    if _is_scalar_literal(v):
-        return tl.to_tensor(v)
-    return v
 
 
 class _Source:
@@ -124,25 +109,17 @@ class _Source:
         """(line, column) in the file, both 1-based."""
         return self.start + node.lineno - 1, node.col_offset + self.indent + 1
 
-    def line_text(self, line):
+    def error(self, message, line, col, kind=CompilationError):
+        """A ``kind`` error at ``line``:``col``, its text with the source
+        line and a caret under the column."""
+        text = f"{self.file}:{line}:{col}: error: {message}\n"
         i = line - self.start
-        return self.lines[i] if 0 <= i < len(self.lines) else None
-
-
-def _format_error(message, file, line, col, text):
-    s = f"{file}:{line}:{col}: error: {message}\n"
-    if text is not None:
-        s += text + "\n"
-        s += "".join("\t" if c == "\t" else " " for c in text[:max(col - 1, 0)]) + "^\n"
-    return s.rstrip("\n")
-
-
-def _error(src, node, message, kind=CompilationError):
-    line, col = src.loc(node)
-    err = kind(message, src.file, line, col,
-               _format_error(message, src.file, line, col, src.line_text(line)))
-    err._tritium_formatted = True
-    return err
+        if 0 <= i < len(self.lines):
+            source = self.lines[i]
+            text += source + "\n" + "".join("\t" if c == "\t" else " " for c in source[:max(col - 1, 0)]) + "^\n"
+        err = kind(message, self.file, line, col, text.rstrip("\n"))
+        err._tritium_formatted = True
+        return err
 
 
 _USER_ERRORS = (TypeError, ValueError, NameError, IndexError, KeyError, NotImplementedError, ZeroDivisionError,
@@ -302,6 +279,9 @@ _STATIC_OPS = {
 }
 _UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
 _CONDITION_TYPES = (bool, int, float, type(None))
+_UNSUPPORTED_WHY = {"Break": "break is not supported in @jit functions",
+                    "Continue": "continue is not supported in @jit functions",
+                    "Lambda": "lambdas are not supported in @jit functions"}
 
 _NON_CONSTEXPR_GLOBAL = (
     "Cannot access global variable {name} from within @jit'ed function. Triton kernels can only access global "
@@ -341,7 +321,7 @@ class CodeGenerator(ast.NodeVisitor):
     # -- errors and locations ----------------------------------------------
 
     def error(self, message, node=None, kind=CompilationError):
-        return _error(self.src, node or self.cur_node or self.src.fndef, message, kind)
+        return self.src.error(message, *self.src.loc(node or self.cur_node or self.src.fndef), kind)
 
     def _set_loc(self, node):
         line, col = self.src.loc(node)
@@ -391,16 +371,15 @@ class CodeGenerator(ast.NodeVisitor):
         msg = getattr(e, "message", None) or str(e)
         line, col = getattr(e, "line", None), getattr(e, "col", None)
         if line is None or getattr(e, "file", None) != self.src.file:
-            node = self.cur_node or self.src.fndef
-            line, col = self.src.loc(node)
-        err = CompilationError(msg, self.src.file, line, col,
-                               _format_error(msg, self.src.file, line, col, self.src.line_text(line)))
-        err._tritium_formatted = True
+            line, col = self.src.loc(self.cur_node or self.src.fndef)
+        err = self.src.error(msg, line, col)
         err.__cause__ = e
         return err
 
     def generic_visit(self, node):
-        raise self.error(f"unsupported AST node type: {type(node).__name__}", node,
+        name = type(node).__name__
+        why = _UNSUPPORTED_WHY.get(name)
+        raise self.error(f"unsupported AST node type: {name}" + (f" ({why})" if why else ""), node,
                          kind=UnsupportedLanguageConstruct)
 
     # -- variables ------------------------------------------------------------
@@ -483,7 +462,7 @@ class CodeGenerator(ast.NodeVisitor):
             if kernel_args is not None:
                 for name, ty, value, attrs in kernel_args:
                     if ty is None:
-                        binds.append((name, Const(value)))
+                        binds.append((name, Const(value), None))
                     elif ty.is_tensor_desc():
                         # A host-side descriptor: the parameters the launch
                         # passes for it (base, shape, strides but the last).
@@ -507,13 +486,13 @@ class CodeGenerator(ast.NodeVisitor):
                         idx[var] = len(params)
                         params.append(t.type)
                         param_names.append(var.replace("#", "_"))
-                    binds.append((name, self._param_template(template, idx)))
+                    binds.append((name, self._param_template(template, idx), None))
             else:
                 if len(names) != len(positional_types):
                     raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
                                      f"{len(positional_types)} parameters, got {len(names)}", fndef)
                 for name, ty in zip(names, positional_types):
-                    binds.append((name, Leaf(len(params), ty)))
+                    binds.append((name, Leaf(len(params), ty), None))
                     params.append(ty)
                     param_names.append(name)
             ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
@@ -523,7 +502,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self._reformat(e) from e
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
-                _set_noinline(ir_fn)
+                ir_fn.set_noinline(True)
             self._bind_params(binds)
             self._visit_body(fndef.body)
             self._finish()
@@ -556,9 +535,7 @@ class CodeGenerator(ast.NodeVisitor):
         return template
 
     def _bind_params(self, binds):
-        for bind in binds:
-            name, template = bind[0], bind[1]
-            attrs = bind[2] if len(bind) > 2 else None
+        for name, template, attrs in binds:
             if isinstance(template, _HostDescriptor):
                 self.set_value(name, template.make(self.sem, attrs))
                 continue
@@ -684,11 +661,13 @@ class CodeGenerator(ast.NodeVisitor):
                              kind=UnsupportedLanguageConstruct)
 
     def _sanitize(self, value):
+        """What a plain assignment stores (Triton's rule): Python numbers
+        become scalar tensors, but stay constexprs inside tuples; constexprs
+        of other kinds are unwrapped."""
         v = _unwrap(value)
         if isinstance(v, (tuple, list)):
-            return type(v)(_unwrap(x) if not _is_scalar_literal(_unwrap(x)) else tl.constexpr(_unwrap(x))
-                           for x in v)
-        return _sanitize_assigned(v)
+            return type(v)(tl.constexpr(x) if _is_scalar_literal(x) else x for x in map(_unwrap, v))
+        return tl.to_tensor(v) if _is_scalar_literal(v) else v
 
     def visit_AnnAssign(self, node):
         if node.value is None:
@@ -722,18 +701,6 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         tl.device_assert(test, msg if isinstance(msg, str) else str(msg))
 
-    def visit_Break(self, node):
-        raise self.error("unsupported AST node type: Break (break is not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
-    def visit_Continue(self, node):
-        raise self.error("unsupported AST node type: Continue (continue is not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
-    def visit_Lambda(self, node):
-        raise self.error("unsupported AST node type: Lambda (lambdas are not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
     # -- if -------------------------------------------------------------------
 
     def _static_condition(self, cond, node):
@@ -745,7 +712,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_If(self, node):
         cond = self.visit(node.test)
-        if not _is_tensor(cond):
+        if not isinstance(cond, tl.tensor):
             taken = node.body if self._static_condition(cond, node) else node.orelse
             self._visit_body(taken)
             return
@@ -838,7 +805,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_IfExp(self, node):
         cond = self.visit(node.test)
-        if not _is_tensor(cond):
+        if not isinstance(cond, tl.tensor):
             return self.visit(node.body) if self._static_condition(cond, node) else self.visit(node.orelse)
         sem = self.sem
         var = self.new_var("ifexp")
@@ -1081,8 +1048,7 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Tuple(self, node):
         return tuple(self._elements(node.elts))
 
-    def visit_List(self, node):
-        return tuple(self._elements(node.elts))
+    visit_List = visit_Tuple
 
     def _elements(self, elts):
         out = []
@@ -1281,7 +1247,7 @@ class CodeGenerator(ast.NodeVisitor):
             return self.call_jit(fn, args, kwargs, node)
         impl = _builtin_impl(fn)
         if impl is not None:
-            return impl(self, node, args, kwargs)
+            return impl(self, fn, node, args, kwargs)
         bound_to_value = isinstance(getattr(fn, "__self__", None), (tl.tensor, tl.block_ptr))
         if tl.is_builtin(fn) or bound_to_value or _is_language_object(fn):
             ret = fn(*args, **kwargs)
@@ -1344,42 +1310,37 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- builtins of Python ----------------------------------------------------
 
-    def _py_len(self, node, args, kwargs):
+    def _py_len(self, fn, node, args, kwargs):
         (x, ) = args
         x = _unwrap(x)
         if isinstance(x, tl.tensor):
             return tl.constexpr(x.shape[0] if x.shape else 0)
         return tl.constexpr(len(x))
 
-    def _py_static(self, fn):
+    def _py_static(self, fn, node, args, kwargs):
+        # isinstance, hasattr, getattr, type... look at a tensor as the
+        # Python object it is; int(), float() and bool() would need its value.
+        if fn in (int, float, bool) and (_has_tensor(args) or _has_tensor(kwargs)):
+            raise self.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
+                             "(use x.to(dtype) to convert)", node)
+        r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
 
-        def impl(gen, node, args, kwargs):
-            # isinstance, hasattr, getattr, type... look at a tensor as the
-            # Python object it is; int(), float() and bool() would need its value.
-            if fn in (int, float, bool) and (_has_tensor(args) or _has_tensor(kwargs)):
-                raise gen.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
-                                "(use x.to(dtype) to convert)", node)
-            r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-            return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
-
-        return impl
-
-    def _py_minmax(self, is_max, node, args, kwargs):
+    def _py_minmax(self, fn, node, args, kwargs):
         if kwargs:
-            raise self.error(f"{'max' if is_max else 'min'}() keyword arguments are not supported", node)
+            raise self.error(f"{fn.__name__}() keyword arguments are not supported", node)
         if len(args) == 1:
             args = list(_unwrap(args[0]))
         if not args:
-            raise self.error(f"{'max' if is_max else 'min'}() needs arguments", node)
+            raise self.error(f"{fn.__name__}() needs arguments", node)
         if not _has_tensor(args):
-            vals = [_unwrap(a) for a in args]
-            return tl.constexpr(max(vals) if is_max else min(vals))
+            return tl.constexpr(fn([_unwrap(a) for a in args]))
         acc = args[0]
         for a in args[1:]:
-            acc = tl.maximum(acc, a) if is_max else tl.minimum(acc, a)
+            acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
         return acc
 
-    def _py_print(self, node, args, kwargs):
+    def _py_print(self, fn, node, args, kwargs):
         prefix = []
         rest = list(args)
         while rest and isinstance(_unwrap(rest[0]), str):
@@ -1387,7 +1348,7 @@ class CodeGenerator(ast.NodeVisitor):
         text = " ".join(prefix)
         tl.device_print(text, *rest, hex=kwargs.get("hex", False))
 
-    def _py_range(self, node, args, kwargs):
+    def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
@@ -1451,23 +1412,12 @@ def _template_key(t):
     return "c" + _mangle_value(t.value)
 
 
-_BUILTINS = {
-    "range": range, "len": len, "int": int, "float": float, "bool": bool, "isinstance": isinstance,
-    "getattr": getattr, "hasattr": hasattr, "print": print, "min": min, "max": max, "list": list, "tuple": tuple,
-    "str": str, "repr": repr, "type": type, "enumerate": enumerate, "zip": zip,
-}
-
-_BUILTIN_IMPLS = {
-    len: CodeGenerator._py_len,
-    min: lambda gen, node, args, kwargs: gen._py_minmax(False, node, args, kwargs),
-    max: lambda gen, node, args, kwargs: gen._py_minmax(True, node, args, kwargs),
-    print: CodeGenerator._py_print,
-    range: CodeGenerator._py_range,
-}
-for _f in (int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type, enumerate, zip):
-    _BUILTIN_IMPLS[_f] = (lambda f: lambda gen, node, args, kwargs: gen._py_static(f)(gen, node, args, kwargs))(_f)
-
-
+# Python's builtins a kernel may call, each with how the code generator runs it.
+_BUILTIN_IMPLS = {len: CodeGenerator._py_len, min: CodeGenerator._py_minmax, max: CodeGenerator._py_minmax,
+                  print: CodeGenerator._py_print, range: CodeGenerator._py_range}
+_BUILTIN_IMPLS.update(dict.fromkeys((int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type,
+                                     enumerate, zip), CodeGenerator._py_static))
+_BUILTINS = {fn.__name__: fn for fn in _BUILTIN_IMPLS}
 
 
 def _builtin_impl(fn):
@@ -1480,14 +1430,6 @@ def _builtin_impl(fn):
 # ---------------------------------------------------------------------------
 # The binding's function-level knobs
 # ---------------------------------------------------------------------------
-
-
-def _set_noinline(ir_fn):
-    setter = getattr(ir_fn, "set_noinline", None)
-    if setter is None:
-        warnings.warn("this build of tritium._C.frontend cannot mark functions noinline; the call may be inlined")
-        return
-    setter(True)
 
 
 class _HostDescriptor:
