@@ -127,17 +127,11 @@ def rebuild(template, read):
 
 def leaf_types(template):
     """The types of the leaves of ``template`` in order."""
-    out = []
-
-    def walk(t):
-        if isinstance(t, Leaf):
-            out.append(t.type)
-        elif isinstance(t, (Seq, Agg)):
-            for x in t.items:
-                walk(x)
-
-    walk(template)
-    return out
+    if isinstance(template, Leaf):
+        return [template.type]
+    if isinstance(template, (Seq, Agg)):
+        return [t for item in template.items for t in leaf_types(item)]
+    return []
 
 
 def describe(template):
