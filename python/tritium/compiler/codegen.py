@@ -160,14 +160,6 @@ def _type_key(t):
     return re.sub(r"[^0-9A-Za-z]", "_", str(t))
 
 
-def _option(options, name, default=None):
-    if options is None:
-        return default
-    if isinstance(options, dict):
-        return options.get(name, default)
-    return getattr(options, name, default)
-
-
 # ---------------------------------------------------------------------------
 # The module under construction
 # ---------------------------------------------------------------------------
@@ -197,7 +189,7 @@ class _ModuleBuilder:
 
     def debug(self, jit_fn):
         d = getattr(jit_fn, "debug", None)
-        return bool(d) if d is not None else bool(_option(self.options, "debug", False))
+        return bool(d) if d is not None else bool(tl._get_option(self.options, "debug", False))
 
     def build_combine_fn(self, combine_fn, dtypes):
         """The IR function of a reduce/scan combine: 2N scalar arguments
@@ -1478,18 +1470,18 @@ class _Options:
 
     def __init__(self, options, fn_debug):
         self._options = options
-        self.debug = bool(fn_debug) or bool(_option(options, "debug", False))
+        self.debug = bool(fn_debug) or bool(tl._get_option(options, "debug", False))
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        v = _option(self._options, name, None)
+        v = tl._get_option(self._options, name, None)
         if v is None:
             raise AttributeError(name)
         return v
 
     def get(self, name, default=None):
-        v = _option(self._options, name, None) if name != "debug" else self.debug
+        v = tl._get_option(self._options, name, None) if name != "debug" else self.debug
         return default if v is None else v
 
 

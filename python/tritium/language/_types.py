@@ -3,8 +3,8 @@ compared by identity) and ``tl.float32`` and friends are its instances.
 
 This module also gives DType the names Triton users call on dtypes
 (``x.dtype.is_floating()``, ``.primitive_bitwidth``, ``.element_ty``...)
-and maps the enum arguments of the semantic (binary operators, comparison
-predicates...) from their names.
+and hands the rest of the language the enum arguments of the semantic
+(binary operators, comparison predicates...): only this module imports _C.
 """
 
 from .._C import frontend as _fe
@@ -49,15 +49,17 @@ def _plain(x):
 
 
 class _TypeKind(type):
-    """Lets ``isinstance(t, tl.pointer_type)`` ask the DType's kind."""
+    """Lets ``isinstance(t, tl.pointer_type)`` ask the DType's kind (the
+    predicate the class names in ``_kind``)."""
 
     def __instancecheck__(cls, obj):
-        return isinstance(obj, dtype) and cls._check(obj)
+        return isinstance(obj, dtype) and getattr(obj, cls._kind)()
 
 
 class pointer_type(metaclass=_TypeKind):
     """``tl.pointer_type(tl.float32)``: a pointer to ``element_ty`` (in
     global memory unless ``address_space`` says otherwise)."""
+    _kind = "is_pointer"
 
     def __new__(cls, element_ty, address_space=1, const=False):
         element_ty = _plain(element_ty)
@@ -65,21 +67,14 @@ class pointer_type(metaclass=_TypeKind):
             raise TypeError(f"pointer_type's element type must be a tl.dtype, got {element_ty!r}")
         return dtype.get_pointer(element_ty, int(_plain(address_space)), bool(_plain(const)))
 
-    @staticmethod
-    def _check(t):
-        return t.is_pointer()
-
 
 class block_type(metaclass=_TypeKind):
     """``tl.block_type(tl.float32, [128, 64])``: a block of scalars."""
+    _kind = "is_block"
 
     def __new__(cls, element_ty, shape):
         from .core import _unwrap, _unwrap_shape
         return dtype.get_block(_unwrap(element_ty), _unwrap_shape(shape))
-
-    @staticmethod
-    def _check(t):
-        return t.is_block()
 
 
 pi32_t = pointer_type(int32)
@@ -268,20 +263,7 @@ dtype.__class__ = _DTypeClass
 # ---------------------------------------------------------------------------
 
 
-def binop(name):
-    return getattr(_fe.BinOp, name)
-
-
-def cmpop(name):
-    return getattr(_fe.CmpOp, name)
-
-
-def unaryop(name):
-    return getattr(_fe.UnaryOp, name)
-
-
-def hint_opcode(name):
-    return getattr(_fe.Hint, name)
+BinOp, CmpOp, UnaryOp, Hint = _fe.BinOp, _fe.CmpOp, _fe.UnaryOp, _fe.Hint
 
 
 def rounding(name):

@@ -13,14 +13,15 @@ an interpreter may set a Python object with the same methods.
 """
 
 import builtins as _py
+import collections
 import contextlib
 import threading
 from math import prod as _prod
 
 from . import _types
-from ._types import (dtype, void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv,
-                     float8e5, float16, bfloat16, float32, float64, pointer_type, block_type, pi32_t, str_to_ty,
-                     get_int_dtype, constexpr_type)
+from ._types import (BinOp, CmpOp, UnaryOp, Hint, dtype, void, int1, int8, int16, int32, int64, uint8, uint16,
+                     uint32, uint64, float8e4nv, float8e5, float16, bfloat16, float32, float64, pointer_type,
+                     block_type, pi32_t, str_to_ty, get_int_dtype, constexpr_type)
 
 # Triton's limit on the number of elements of a block.
 TRITON_MAX_TENSOR_NUMEL = 1048576
@@ -30,15 +31,10 @@ TRITON_MAX_TENSOR_NUMEL = 1048576
 # ---------------------------------------------------------------------------
 
 
-class _Builder:
-    """What a running kernel body needs: the semantic, the code generator
-    (which builds combine functions for ``reduce``/``associative_scan``), and
-    the compile options (``debug``, ``num_warps``...)."""
-
-    def __init__(self, semantic, codegen=None, options=None):
-        self.semantic = semantic
-        self.codegen = codegen
-        self.options = options
+# What a running kernel body needs: the semantic, the code generator (which
+# builds combine functions for reduce/associative_scan), and the compile
+# options (debug, num_warps...).
+_Builder = collections.namedtuple("_Builder", ["semantic", "codegen", "options"])
 
 
 _local = threading.local()
@@ -74,13 +70,18 @@ def _sem():
     return _builder().semantic
 
 
-def _option(name, default=None):
-    opts = _builder().options
-    if opts is None:
+def _get_option(options, name, default=None):
+    """The option ``name`` of compile options given as a dict or an object."""
+    if options is None:
         return default
-    if isinstance(opts, dict):
-        return opts.get(name, default)
-    return getattr(opts, name, default)
+    if isinstance(options, dict):
+        return options.get(name, default)
+    return getattr(options, name, default)
+
+
+def _option(name, default=None):
+    """The option ``name`` of the running compilation."""
+    return _get_option(_builder().options, name, default)
 
 
 def builtin(fn):
@@ -388,17 +389,18 @@ def _unary_method(op):
 
 
 # The operators of tensor: Python's name of each and the semantic's operation.
-for _name, _op in (("add", "Add"), ("sub", "Sub"), ("mul", "Mul"), ("truediv", "TrueDiv"), ("floordiv", "FloorDiv"),
-                   ("mod", "Mod"), ("and", "BitAnd"), ("or", "BitOr"), ("xor", "BitXor"), ("lshift", "Shl"),
-                   ("rshift", "Shr")):
-    setattr(tensor, f"__{_name}__", _binary_method(_types.binop(_op)))
-    setattr(tensor, f"__r{_name}__", _binary_method(_types.binop(_op), reflected=True))
-tensor.logical_and = _binary_method(_types.binop("LogicalAnd"))
-tensor.logical_or = _binary_method(_types.binop("LogicalOr"))
+for _name, _op in (("add", BinOp.Add), ("sub", BinOp.Sub), ("mul", BinOp.Mul), ("truediv", BinOp.TrueDiv),
+                   ("floordiv", BinOp.FloorDiv), ("mod", BinOp.Mod), ("and", BinOp.BitAnd), ("or", BinOp.BitOr),
+                   ("xor", BinOp.BitXor), ("lshift", BinOp.Shl), ("rshift", BinOp.Shr)):
+    setattr(tensor, f"__{_name}__", _binary_method(_op))
+    setattr(tensor, f"__r{_name}__", _binary_method(_op, reflected=True))
+tensor.logical_and = _binary_method(BinOp.LogicalAnd)
+tensor.logical_or = _binary_method(BinOp.LogicalOr)
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
-    setattr(tensor, f"__{_name}__", _compare_method(_types.cmpop(_name.upper())))
-for _name, _op in (("neg", "Neg"), ("pos", "Plus"), ("invert", "Invert"), ("not", "Not"), ("abs", "Abs")):
-    setattr(tensor, f"__{_name}__", _unary_method(_types.unaryop(_op)))
+    setattr(tensor, f"__{_name}__", _compare_method(getattr(CmpOp, _name.upper())))
+for _name, _op in (("neg", UnaryOp.Neg), ("pos", UnaryOp.Plus), ("invert", UnaryOp.Invert), ("not", UnaryOp.Not),
+                   ("abs", UnaryOp.Abs)):
+    setattr(tensor, f"__{_name}__", _unary_method(_op))
 
 
 # ---------------------------------------------------------------------------
@@ -630,42 +632,42 @@ def clamp(x, min, max, propagate_nan=PropagateNan.NONE):
 
 
 def _binary_builtin(op, x, y):
-    return _wrap(_sem().binary(_types.binop(op), _opnd(x), _opnd(y)))
+    return _wrap(_sem().binary(op, _opnd(x), _opnd(y)))
 
 
 @builtin
 def add(x, y, sanitize_overflow=True):
-    return _binary_builtin("Add", x, y)
+    return _binary_builtin(BinOp.Add, x, y)
 
 
 @builtin
 def sub(x, y, sanitize_overflow=True):
-    return _binary_builtin("Sub", x, y)
+    return _binary_builtin(BinOp.Sub, x, y)
 
 
 @builtin
 def mul(x, y, sanitize_overflow=True):
-    return _binary_builtin("Mul", x, y)
+    return _binary_builtin(BinOp.Mul, x, y)
 
 
 @builtin
 def truediv(x, y):
-    return _binary_builtin("TrueDiv", x, y)
+    return _binary_builtin(BinOp.TrueDiv, x, y)
 
 
 @builtin
 def floordiv(x, y):
-    return _binary_builtin("FloorDiv", x, y)
+    return _binary_builtin(BinOp.FloorDiv, x, y)
 
 
 @builtin
 def logical_and(x, y):
-    return _binary_builtin("LogicalAnd", x, y)
+    return _binary_builtin(BinOp.LogicalAnd, x, y)
 
 
 @builtin
 def logical_or(x, y):
-    return _binary_builtin("LogicalOr", x, y)
+    return _binary_builtin(BinOp.LogicalOr, x, y)
 
 
 # ---------------------------------------------------------------------------
@@ -1064,26 +1066,26 @@ def _hint(op, input, values):
     values = [_unwrap(v) for v in _seq(values)]
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"{op} hints must be integer constexprs, got {v!r}")
-    return _wrap(_sem().hint(_types.hint_opcode(op), _to_tensor_handle(input), values))
+            raise TypeError(f"{op.name} hints must be integer constexprs, got {v!r}")
+    return _wrap(_sem().hint(op, _to_tensor_handle(input), values))
 
 
 @builtin
 def multiple_of(input, values):
     """Tells the compiler that the elements of ``input`` are multiples of ``values``."""
-    return _hint("MultipleOf", input, values)
+    return _hint(Hint.MultipleOf, input, values)
 
 
 @builtin
 def max_contiguous(input, values):
     """Tells the compiler that runs of ``values`` elements of ``input`` are contiguous."""
-    return _hint("MaxContiguous", input, values)
+    return _hint(Hint.MaxContiguous, input, values)
 
 
 @builtin
 def max_constancy(input, values):
     """Tells the compiler that runs of ``values`` elements of ``input`` are equal."""
-    return _hint("MaxConstancy", input, values)
+    return _hint(Hint.MaxConstancy, input, values)
 
 
 @builtin

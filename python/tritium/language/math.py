@@ -1,29 +1,29 @@
 """``tl.math``: elementwise math on tensors (and Python numbers, which take
 part as weakly typed literals)."""
 
-from . import _types
+from ._types import BinOp, UnaryOp
 from .core import _binary_builtin, _generated_builtin, _opnd, _sem, _unwrap, _wrap, builtin
 
 
 def _unary_builtin(name, op, doc):
     def unary(x):
-        return _wrap(_sem().unary(_types.unaryop(op), _opnd(x)))
+        return _wrap(_sem().unary(op, _opnd(x)))
     return _generated_builtin(name, doc, unary)
 
 
-exp = _unary_builtin("exp", "Exp", "e**x (fast, approximate).")
-exp2 = _unary_builtin("exp2", "Exp2", "2**x.")
-log = _unary_builtin("log", "Log", "The natural logarithm.")
-log2 = _unary_builtin("log2", "Log2", "The base-2 logarithm.")
-sqrt = _unary_builtin("sqrt", "Sqrt", "The square root (approximate).")
-sqrt_rn = _unary_builtin("sqrt_rn", "SqrtRn", "The square root rounded to nearest (IEEE).")
-rsqrt = _unary_builtin("rsqrt", "Rsqrt", "1 / sqrt(x).")
-sin = _unary_builtin("sin", "Sin", "The sine.")
-cos = _unary_builtin("cos", "Cos", "The cosine.")
-abs = _unary_builtin("abs", "Abs", "The absolute value (ints and floats).")
-floor = _unary_builtin("floor", "Floor", "Rounds toward negative infinity.")
-ceil = _unary_builtin("ceil", "Ceil", "Rounds toward positive infinity.")
-erf = _unary_builtin("erf", "Erf", "The error function.")
+exp = _unary_builtin("exp", UnaryOp.Exp, "e**x (fast, approximate).")
+exp2 = _unary_builtin("exp2", UnaryOp.Exp2, "2**x.")
+log = _unary_builtin("log", UnaryOp.Log, "The natural logarithm.")
+log2 = _unary_builtin("log2", UnaryOp.Log2, "The base-2 logarithm.")
+sqrt = _unary_builtin("sqrt", UnaryOp.Sqrt, "The square root (approximate).")
+sqrt_rn = _unary_builtin("sqrt_rn", UnaryOp.SqrtRn, "The square root rounded to nearest (IEEE).")
+rsqrt = _unary_builtin("rsqrt", UnaryOp.Rsqrt, "1 / sqrt(x).")
+sin = _unary_builtin("sin", UnaryOp.Sin, "The sine.")
+cos = _unary_builtin("cos", UnaryOp.Cos, "The cosine.")
+abs = _unary_builtin("abs", UnaryOp.Abs, "The absolute value (ints and floats).")
+floor = _unary_builtin("floor", UnaryOp.Floor, "Rounds toward negative infinity.")
+ceil = _unary_builtin("ceil", UnaryOp.Ceil, "Rounds toward positive infinity.")
+erf = _unary_builtin("erf", UnaryOp.Erf, "The error function.")
 
 
 @builtin
@@ -35,19 +35,19 @@ def fma(x, y, z):
 @builtin
 def umulhi(x, y):
     """The high half of the product of two unsigned integers."""
-    return _binary_builtin("UMulHi", x, y)
+    return _binary_builtin(BinOp.UMulHi, x, y)
 
 
 @builtin
 def div_rn(x, y):
     """x / y rounded to nearest (IEEE)."""
-    return _binary_builtin("DivRn", x, y)
+    return _binary_builtin(BinOp.DivRn, x, y)
 
 
 @builtin
 def fdiv(x, y, ieee_rounding=False):
     """x / y for floats; approximate unless ``ieee_rounding``."""
-    return _binary_builtin("DivRn" if _unwrap(ieee_rounding) else "FDiv", x, y)
+    return _binary_builtin(BinOp.DivRn if _unwrap(ieee_rounding) else BinOp.FDiv, x, y)
 
 
 from .core import clamp, maximum, minimum  # noqa: E402,F401
