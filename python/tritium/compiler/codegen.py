@@ -169,8 +169,7 @@ class _ModuleBuilder:
     """State shared by the code generators of one compilation: the module,
     the semantic, the options and the functions built so far."""
 
-    def __init__(self, module, semantic, options):
-        self.module = module
+    def __init__(self, semantic, options):
         self.semantic = semantic
         self.options = options
         self.functions = {}   # (python function, mangled name) -> (IR function, return template)
@@ -559,14 +558,8 @@ class CodeGenerator(ast.NodeVisitor):
             self.sem.ret([])
             return
         # A path that falls off the end returns zeros (Triton: poison).
-        types_ = V.leaf_types(self.ret_template)
-        vals = [self._zero(t) for t in types_]
-        self.sem.ret(vals)
-
-    def _zero(self, t):
-        if t.is_block():
-            return self.sem.full(t.shape, 0, t.scalar)
-        return self.sem.constant(0, t)
+        self.sem.ret([self.sem.full(t.shape, 0, t.scalar) if t.is_block() else self.sem.constant(0, t)
+                      for t in V.leaf_types(self.ret_template)])
 
     # -- statements -----------------------------------------------------------
 
@@ -592,8 +585,7 @@ class CodeGenerator(ast.NodeVisitor):
                 break
 
     def visit_Return(self, node):
-        value = self.visit(node.value) if node.value is not None else None
-        value = _unwrap(value)
+        value = _unwrap(self.visit(node.value))
         if self.is_kernel:
             if value is not None:
                 raise self.error("a kernel cannot return a value", node)
@@ -805,8 +797,7 @@ class CodeGenerator(ast.NodeVisitor):
         sem.cond_br(cond.handle, then_b, else_b)
         sem.seal(then_b)
         sem.seal(else_b)
-        results = []
-        ends = []
+        results, ends = [], []
         for block, expr in ((then_b, node.body), (else_b, node.orelse)):
             sem.set_insert_block(block)
             v = _unwrap(self.visit(expr))
@@ -888,14 +879,14 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
                              "the loop", node)
 
-    def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
+    def _loop(self, node, header_name, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
         header -> exit. ``header_fn`` returns the condition (a handle, a
         tensor, or a tl.condition with its own disable_licm); ``num_stages``
         and ``disable_licm`` (tl.range's) go on the header's branch."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
-        header = sem.create_block(f"{header_fn.__name__}")
+        header = sem.create_block(header_name)
         sem.br(header)
         sem.set_insert_block(header)
         before = dict(self.scope)
@@ -934,15 +925,7 @@ class CodeGenerator(ast.NodeVisitor):
         if node.orelse:
             raise self.error("`while ... else` is not supported", node)
         self._check_constexpr_reassign(node.body, node)
-
-        def header():
-            return _unwrap(self.visit(node.test))
-
-        def body():
-            self._visit_body(node.body)
-
-        header.__name__ = "while.header"
-        self._loop(node, header, body)
+        self._loop(node, "while.header", lambda: _unwrap(self.visit(node.test)), lambda: self._visit_body(node.body))
 
     def _check_constexpr_reassign(self, body, node):
         for name in self._assigned_names(body):
@@ -1021,11 +1004,10 @@ class CodeGenerator(ast.NodeVisitor):
         def latch():
             self.sem.write_var(iv_var, (self._read_leaf(iv_var) + st).handle)
 
-        header.__name__ = "for.header"
         stages = _unwrap(iterator.num_stages)
         if stages is not None and not isinstance(stages, int):
             raise self.error(f"num_stages must be an int, got {stages!r}", node.iter)
-        self._loop(node, header, body, latch, stages, _unwrap(getattr(iterator, "disable_licm", False)))
+        self._loop(node, "for.header", header, body, latch, stages, _unwrap(getattr(iterator, "disable_licm", False)))
 
     # -- expressions ----------------------------------------------------------
 
@@ -1277,23 +1259,19 @@ class CodeGenerator(ast.NodeVisitor):
                     raise self.error(f"Function {fn.fn.__name__} is marked noinline, but was called with "
                                      f"non-scalar argument {name}:{v}", node)
         key = call_key(fn, values)
-        mangled = key[1]
         if key not in self.mb.functions:
             if key in self.mb.building:
                 raise self.error(f"recursive call of {fn.fn.__name__} is not supported", node)
             self.mb.building.add(key)
             try:
-                gen = CodeGenerator(self.mb, fn, self.mb.unique_name(mangled))
+                gen = CodeGenerator(self.mb, fn, self.mb.unique_name(key[1]))
                 ir_fn, ret = gen.build(call_args=values)
             finally:
                 self.mb.building.discard(key)
             self.mb.functions[key] = (ir_fn, ret)
             self._set_loc(node)
         ir_fn, ret = self.mb.functions[key]
-        leaves = []
-        for name in values:
-            _, ls = V.flatten(values[name], name)
-            leaves.extend(t.handle for _, t in ls)
+        leaves = [t.handle for name, v in values.items() for _, t in V.flatten(v, name)[1]]
         results = self.sem.call(ir_fn, leaves)
         if ret is None or ret == Const(None):
             return None
@@ -1512,7 +1490,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     if module is None:
         module = _C.ir.Module()
     sem = _C.frontend.Semantic(module)
-    mb = _ModuleBuilder(module, sem, options)
+    mb = _ModuleBuilder(sem, options)
     gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
     kernel_args = []
     for name in names:
