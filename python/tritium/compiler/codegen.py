@@ -41,9 +41,7 @@ from ._values import Leaf, Seq, Agg, Const, Undefined
 #: The hints that annotate their argument in place (visit_Expr).
 _HINTS = (tl.multiple_of, tl.max_contiguous, tl.max_constancy)
 
-# ---------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------
+# -- Helpers ------------------------------------------------------------------
 
 
 def _is_jit(obj):
@@ -160,9 +158,7 @@ def _type_key(t):
     return re.sub(r"[^0-9A-Za-z]", "_", str(t))
 
 
-# ---------------------------------------------------------------------------
-# The module under construction
-# ---------------------------------------------------------------------------
+# -- The module under construction --------------------------------------------
 
 
 class _ModuleBuilder:
@@ -244,9 +240,7 @@ class _ModuleBuilder:
         return ir_fn, Seq(tuple, [Leaf(str(i), r.type) for i, r in enumerate(res)])
 
 
-# ---------------------------------------------------------------------------
-# The code generator
-# ---------------------------------------------------------------------------
+# -- The code generator -------------------------------------------------------
 
 _BIN_METHODS = {
     ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
@@ -1397,9 +1391,7 @@ def _builtin_impl(fn):
         return None
 
 
-# ---------------------------------------------------------------------------
-# The binding's function-level knobs
-# ---------------------------------------------------------------------------
+# -- The binding's function-level knobs ---------------------------------------
 
 
 class _HostDescriptor:
@@ -1437,9 +1429,7 @@ def _set_arg_attrs(sem, index, attrs):
         sem.set_arg_equal_to_1(index)
 
 
-# ---------------------------------------------------------------------------
-# Entry point
-# ---------------------------------------------------------------------------
+# -- Entry point --------------------------------------------------------------
 
 
 class _Options:

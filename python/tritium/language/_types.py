@@ -11,9 +11,7 @@ from .._C import frontend as _fe
 
 dtype = _fe.DType
 
-# ---------------------------------------------------------------------------
-# The dtypes
-# ---------------------------------------------------------------------------
+# -- The dtypes ---------------------------------------------------------------
 
 
 def _named(name):
@@ -163,9 +161,7 @@ def dtype_to_str(dtype):
     return ty if ty is not None else DTYPE_NAMES.get(getattr(dtype, "name", None))
 
 
-# ---------------------------------------------------------------------------
-# Triton's dtype methods
-# ---------------------------------------------------------------------------
+# -- Triton's dtype methods ---------------------------------------------------
 
 
 def _install(name, fn, prop=False):
@@ -258,9 +254,7 @@ class _DTypeClass(type(dtype)):
 
 dtype.__class__ = _DTypeClass
 
-# ---------------------------------------------------------------------------
-# Enum arguments of the semantic
-# ---------------------------------------------------------------------------
+# -- Enum arguments of the semantic -------------------------------------------
 
 
 BinOp, CmpOp, UnaryOp, Hint = _fe.BinOp, _fe.CmpOp, _fe.UnaryOp, _fe.Hint

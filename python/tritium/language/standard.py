@@ -49,9 +49,7 @@ def ravel(x, can_reorder=False):
     return reshape(x, [x.numel], can_reorder=can_reorder)
 
 
-# ---------------------------------------------------------------------------
-# Reductions and scans
-# ---------------------------------------------------------------------------
+# -- Reductions and scans -----------------------------------------------------
 
 
 @builtin
@@ -143,9 +141,7 @@ def cumprod(input, axis=0, reverse=False, dtype=None):
     return _scan_kind(input, "prod", axis, reverse, dtype)
 
 
-# ---------------------------------------------------------------------------
-# Sort and flip: networks of split/join on the binary digits of an index
-# ---------------------------------------------------------------------------
+# -- Sort and flip: networks of split/join on the binary digits of an index ---
 
 
 def _log2(n):
@@ -296,10 +292,8 @@ def histogram(input, num_bins, mask=None):
     return sum(hit.to(_types.int32), 0)
 
 
-# ---------------------------------------------------------------------------
-# Microscaled dots (OCP MX formats), emulated as Triton does on GPUs without
-# microscaling instructions (Hopper and older)
-# ---------------------------------------------------------------------------
+# -- Microscaled dots (OCP MX formats) ----------------------------------------
+# Emulated as Triton does on GPUs without microscaling instructions (Hopper and older).
 
 _MX_FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
 
