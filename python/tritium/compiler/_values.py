@@ -127,17 +127,11 @@ def rebuild(template, read):
 
 def leaf_types(template):
     """The types of the leaves of ``template`` in order."""
-    out = []
-
-    def walk(t):
-        if isinstance(t, Leaf):
-            out.append(t.type)
-        elif isinstance(t, (Seq, Agg)):
-            for x in t.items:
-                walk(x)
-
-    walk(template)
-    return out
+    if isinstance(template, Leaf):
+        return [template.type]
+    if isinstance(template, (Seq, Agg)):
+        return [t for item in template.items for t in leaf_types(item)]
+    return []
 
 
 def describe(template):
@@ -152,13 +146,13 @@ def describe(template):
 
 
 def first_difference(a, b):
-    """A pair of differing parts of two templates (None if equal)."""
+    """A pair of differing parts of two templates (None if they agree on
+    structure, leaf types and constants)."""
     if isinstance(a, Leaf) and isinstance(b, Leaf):
         return None if a.type == b.type else (a, b)
     if isinstance(a, (Seq, Agg)) and type(a) is type(b):
-        if isinstance(a, Seq) and (a.kind is not b.kind or len(a.items) != len(b.items)):
-            return (a, b)
-        if isinstance(a, Agg) and a.key != b.key:
+        same_kind = a.kind is b.kind if isinstance(a, Seq) else a.key == b.key
+        if not same_kind or len(a.items) != len(b.items):
             return (a, b)
         for x, y in zip(a.items, b.items):
             d = first_difference(x, y)

@@ -28,7 +28,6 @@ import operator
 import re
 import textwrap
 import types
-import warnings
 
 from .. import _C, knobs
 from . import descriptors as _descriptors
@@ -42,9 +41,7 @@ from ._values import Leaf, Seq, Agg, Const, Undefined
 #: The hints that annotate their argument in place (visit_Expr).
 _HINTS = (tl.multiple_of, tl.max_contiguous, tl.max_constancy)
 
-# ---------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------
+# -- Helpers ------------------------------------------------------------------
 
 
 def _is_jit(obj):
@@ -60,12 +57,7 @@ def _is_language_object(obj):
     return mod.startswith("tritium.language") or mod.startswith("triton.language")
 
 
-def _unwrap(x):
-    return tl._unwrap(x)
-
-
-def _is_tensor(x):
-    return isinstance(x, tl.tensor)
+_unwrap = tl._unwrap
 
 
 def _has_tensor(x):
@@ -81,15 +73,6 @@ def _has_tensor(x):
 
 def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
-
-
-def _sanitize_assigned(value):
-    """What a plain assignment stores (Triton's rule): Python numbers become
-    scalar tensors; constexprs of other kinds are unwrapped."""
-    v = _unwrap(value)
-    if _is_scalar_literal(v):
-        return tl.to_tensor(v)
-    return v
 
 
 class _Source:
@@ -124,25 +107,17 @@ class _Source:
         """(line, column) in the file, both 1-based."""
         return self.start + node.lineno - 1, node.col_offset + self.indent + 1
 
-    def line_text(self, line):
+    def error(self, message, line, col, kind=CompilationError):
+        """A ``kind`` error at ``line``:``col``, its text with the source
+        line and a caret under the column."""
+        text = f"{self.file}:{line}:{col}: error: {message}\n"
         i = line - self.start
-        return self.lines[i] if 0 <= i < len(self.lines) else None
-
-
-def _format_error(message, file, line, col, text):
-    s = f"{file}:{line}:{col}: error: {message}\n"
-    if text is not None:
-        s += text + "\n"
-        s += "".join("\t" if c == "\t" else " " for c in text[:max(col - 1, 0)]) + "^\n"
-    return s.rstrip("\n")
-
-
-def _error(src, node, message, kind=CompilationError):
-    line, col = src.loc(node)
-    err = kind(message, src.file, line, col,
-               _format_error(message, src.file, line, col, src.line_text(line)))
-    err._tritium_formatted = True
-    return err
+        if 0 <= i < len(self.lines):
+            source = self.lines[i]
+            text += source + "\n" + "".join("\t" if c == "\t" else " " for c in source[:max(col - 1, 0)]) + "^\n"
+        err = kind(message, self.file, line, col, text.rstrip("\n"))
+        err._tritium_formatted = True
+        return err
 
 
 _USER_ERRORS = (TypeError, ValueError, NameError, IndexError, KeyError, NotImplementedError, ZeroDivisionError,
@@ -183,25 +158,14 @@ def _type_key(t):
     return re.sub(r"[^0-9A-Za-z]", "_", str(t))
 
 
-def _option(options, name, default=None):
-    if options is None:
-        return default
-    if isinstance(options, dict):
-        return options.get(name, default)
-    return getattr(options, name, default)
-
-
-# ---------------------------------------------------------------------------
-# The module under construction
-# ---------------------------------------------------------------------------
+# -- The module under construction --------------------------------------------
 
 
 class _ModuleBuilder:
     """State shared by the code generators of one compilation: the module,
     the semantic, the options and the functions built so far."""
 
-    def __init__(self, module, semantic, options):
-        self.module = module
+    def __init__(self, semantic, options):
         self.semantic = semantic
         self.options = options
         self.functions = {}   # (python function, mangled name) -> (IR function, return template)
@@ -220,7 +184,7 @@ class _ModuleBuilder:
 
     def debug(self, jit_fn):
         d = getattr(jit_fn, "debug", None)
-        return bool(d) if d is not None else bool(_option(self.options, "debug", False))
+        return bool(d) if d is not None else bool(tl._get_option(self.options, "debug", False))
 
     def build_combine_fn(self, combine_fn, dtypes):
         """The IR function of a reduce/scan combine: 2N scalar arguments
@@ -228,7 +192,7 @@ class _ModuleBuilder:
         key = (id(combine_fn), tuple(str(t) for t in dtypes))
         if key in self.combines:
             return self.combines[key][0]
-        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        scalars = [t.scalar for t in dtypes]
         if _is_jit(combine_fn):
             name = f"{combine_fn.fn.__name__}__combine__{'_'.join(_type_key(t) for t in scalars)}"
             gen = CodeGenerator(self, combine_fn, name=self.unique_name(name))
@@ -248,7 +212,7 @@ class _ModuleBuilder:
         per input dtype, in order."""
         if not _is_jit(fn):
             raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
-        scalars = [_types.scalar_of(t) if _types.is_block(t) else t for t in dtypes]
+        scalars = [t.scalar for t in dtypes]
         params = [t for t in scalars for _ in range(pack)]
         key = ("map", id(fn), tuple(str(t) for t in params))
         if key not in self.combines:
@@ -276,9 +240,7 @@ class _ModuleBuilder:
         return ir_fn, Seq(tuple, [Leaf(str(i), r.type) for i, r in enumerate(res)])
 
 
-# ---------------------------------------------------------------------------
-# The code generator
-# ---------------------------------------------------------------------------
+# -- The code generator -------------------------------------------------------
 
 _BIN_METHODS = {
     ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
@@ -302,6 +264,9 @@ _STATIC_OPS = {
 }
 _UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
 _CONDITION_TYPES = (bool, int, float, type(None))
+_UNSUPPORTED_WHY = {"Break": "break is not supported in @jit functions",
+                    "Continue": "continue is not supported in @jit functions",
+                    "Lambda": "lambdas are not supported in @jit functions"}
 
 _NON_CONSTEXPR_GLOBAL = (
     "Cannot access global variable {name} from within @jit'ed function. Triton kernels can only access global "
@@ -341,7 +306,7 @@ class CodeGenerator(ast.NodeVisitor):
     # -- errors and locations ----------------------------------------------
 
     def error(self, message, node=None, kind=CompilationError):
-        return _error(self.src, node or self.cur_node or self.src.fndef, message, kind)
+        return self.src.error(message, *self.src.loc(node or self.cur_node or self.src.fndef), kind)
 
     def _set_loc(self, node):
         line, col = self.src.loc(node)
@@ -391,16 +356,15 @@ class CodeGenerator(ast.NodeVisitor):
         msg = getattr(e, "message", None) or str(e)
         line, col = getattr(e, "line", None), getattr(e, "col", None)
         if line is None or getattr(e, "file", None) != self.src.file:
-            node = self.cur_node or self.src.fndef
-            line, col = self.src.loc(node)
-        err = CompilationError(msg, self.src.file, line, col,
-                               _format_error(msg, self.src.file, line, col, self.src.line_text(line)))
-        err._tritium_formatted = True
+            line, col = self.src.loc(self.cur_node or self.src.fndef)
+        err = self.src.error(msg, line, col)
         err.__cause__ = e
         return err
 
     def generic_visit(self, node):
-        raise self.error(f"unsupported AST node type: {type(node).__name__}", node,
+        name = type(node).__name__
+        why = _UNSUPPORTED_WHY.get(name)
+        raise self.error(f"unsupported AST node type: {name}" + (f" ({why})" if why else ""), node,
                          kind=UnsupportedLanguageConstruct)
 
     # -- variables ------------------------------------------------------------
@@ -483,7 +447,7 @@ class CodeGenerator(ast.NodeVisitor):
             if kernel_args is not None:
                 for name, ty, value, attrs in kernel_args:
                     if ty is None:
-                        binds.append((name, Const(value)))
+                        binds.append((name, Const(value), None))
                     elif ty.is_tensor_desc():
                         # A host-side descriptor: the parameters the launch
                         # passes for it (base, shape, strides but the last).
@@ -507,13 +471,13 @@ class CodeGenerator(ast.NodeVisitor):
                         idx[var] = len(params)
                         params.append(t.type)
                         param_names.append(var.replace("#", "_"))
-                    binds.append((name, self._param_template(template, idx)))
+                    binds.append((name, self._param_template(template, idx), None))
             else:
                 if len(names) != len(positional_types):
                     raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
                                      f"{len(positional_types)} parameters, got {len(names)}", fndef)
                 for name, ty in zip(names, positional_types):
-                    binds.append((name, Leaf(len(params), ty)))
+                    binds.append((name, Leaf(len(params), ty), None))
                     params.append(ty)
                     param_names.append(name)
             ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
@@ -523,7 +487,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self._reformat(e) from e
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
-                _set_noinline(ir_fn)
+                ir_fn.set_noinline(True)
             self._bind_params(binds)
             self._visit_body(fndef.body)
             self._finish()
@@ -556,9 +520,7 @@ class CodeGenerator(ast.NodeVisitor):
         return template
 
     def _bind_params(self, binds):
-        for bind in binds:
-            name, template = bind[0], bind[1]
-            attrs = bind[2] if len(bind) > 2 else None
+        for name, template, attrs in binds:
             if isinstance(template, _HostDescriptor):
                 self.set_value(name, template.make(self.sem, attrs))
                 continue
@@ -590,14 +552,8 @@ class CodeGenerator(ast.NodeVisitor):
             self.sem.ret([])
             return
         # A path that falls off the end returns zeros (Triton: poison).
-        types_ = V.leaf_types(self.ret_template)
-        vals = [self._zero(t) for t in types_]
-        self.sem.ret(vals)
-
-    def _zero(self, t):
-        if _types.is_block(t):
-            return self.sem.full(_types.shape_of(t), 0, _types.scalar_of(t))
-        return self.sem.constant(0, t)
+        self.sem.ret([self.sem.full(t.shape, 0, t.scalar) if t.is_block() else self.sem.constant(0, t)
+                      for t in V.leaf_types(self.ret_template)])
 
     # -- statements -----------------------------------------------------------
 
@@ -623,8 +579,7 @@ class CodeGenerator(ast.NodeVisitor):
                 break
 
     def visit_Return(self, node):
-        value = self.visit(node.value) if node.value is not None else None
-        value = _unwrap(value)
+        value = _unwrap(self.visit(node.value))
         if self.is_kernel:
             if value is not None:
                 raise self.error("a kernel cannot return a value", node)
@@ -654,8 +609,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.ret_template = template
             self.sem.set_result_types(V.leaf_types(template))
             return
-        if V.first_difference(self.ret_template, template) is not None or \
-                not _same_shape(self.ret_template, template):
+        if V.first_difference(self.ret_template, template) is not None:
             raise self.error(f"Inconsistent return types: {self.ret_template!r} and {template!r}")
 
     def visit_Assign(self, node):
@@ -685,11 +639,13 @@ class CodeGenerator(ast.NodeVisitor):
                              kind=UnsupportedLanguageConstruct)
 
     def _sanitize(self, value):
+        """What a plain assignment stores (Triton's rule): Python numbers
+        become scalar tensors, but stay constexprs inside tuples; constexprs
+        of other kinds are unwrapped."""
         v = _unwrap(value)
         if isinstance(v, (tuple, list)):
-            return type(v)(_unwrap(x) if not _is_scalar_literal(_unwrap(x)) else tl.constexpr(_unwrap(x))
-                           for x in v)
-        return _sanitize_assigned(v)
+            return type(v)(tl.constexpr(x) if _is_scalar_literal(x) else x for x in map(_unwrap, v))
+        return tl.to_tensor(v) if _is_scalar_literal(v) else v
 
     def visit_AnnAssign(self, node):
         if node.value is None:
@@ -723,18 +679,6 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         tl.device_assert(test, msg if isinstance(msg, str) else str(msg))
 
-    def visit_Break(self, node):
-        raise self.error("unsupported AST node type: Break (break is not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
-    def visit_Continue(self, node):
-        raise self.error("unsupported AST node type: Continue (continue is not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
-    def visit_Lambda(self, node):
-        raise self.error("unsupported AST node type: Lambda (lambdas are not supported in @jit functions)", node,
-                         kind=UnsupportedLanguageConstruct)
-
     # -- if -------------------------------------------------------------------
 
     def _static_condition(self, cond, node):
@@ -746,7 +690,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_If(self, node):
         cond = self.visit(node.test)
-        if not _is_tensor(cond):
+        if not isinstance(cond, tl.tensor):
             taken = node.body if self._static_condition(cond, node) else node.orelse
             self._visit_body(taken)
             return
@@ -826,10 +770,10 @@ class CodeGenerator(ast.NodeVisitor):
                 merged[name] = ta if isinstance(ta, Undefined) else tb
                 continue
             diff = V.first_difference(ta, tb)
-            if diff is None and _same_shape(ta, tb):
+            if diff is None:
                 merged[name] = ta
                 continue
-            x, y = diff if diff else (ta, tb)
+            x, y = diff
             if isinstance(x, Leaf) and isinstance(y, Leaf):
                 raise self.error(f"Mismatched type for {name} between then block ({x.type}) and else block "
                                  f"({y.type})", node)
@@ -839,7 +783,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_IfExp(self, node):
         cond = self.visit(node.test)
-        if not _is_tensor(cond):
+        if not isinstance(cond, tl.tensor):
             return self.visit(node.body) if self._static_condition(cond, node) else self.visit(node.orelse)
         sem = self.sem
         var = self.new_var("ifexp")
@@ -847,8 +791,7 @@ class CodeGenerator(ast.NodeVisitor):
         sem.cond_br(cond.handle, then_b, else_b)
         sem.seal(then_b)
         sem.seal(else_b)
-        results = []
-        ends = []
+        results, ends = [], []
         for block, expr in ((then_b, node.body), (else_b, node.orelse)):
             sem.set_insert_block(block)
             v = _unwrap(self.visit(expr))
@@ -919,9 +862,9 @@ class CodeGenerator(ast.NodeVisitor):
             if t1 is None or t1 is t0 or isinstance(t0, Undefined):
                 continue
             diff = V.first_difference(t0, t1)
-            if diff is None and _same_shape(t0, t1):
+            if diff is None:
                 continue
-            x, y = diff if diff else (t0, t1)
+            x, y = diff
             if isinstance(x, Leaf) and isinstance(y, Leaf):
                 raise self.error(f"Loop-carried variable {name} has initial type {x.type} but is re-assigned to "
                                  f"{y.type} in loop! Please make sure that the type stays consistent.", node)
@@ -930,14 +873,14 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
                              "the loop", node)
 
-    def _loop(self, node, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
+    def _loop(self, node, header_name, header_fn, body_fn, latch_fn=None, num_stages=None, disable_licm=False):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
         header -> exit. ``header_fn`` returns the condition (a handle, a
         tensor, or a tl.condition with its own disable_licm); ``num_stages``
         and ``disable_licm`` (tl.range's) go on the header's branch."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
-        header = sem.create_block(f"{header_fn.__name__}")
+        header = sem.create_block(header_name)
         sem.br(header)
         sem.set_insert_block(header)
         before = dict(self.scope)
@@ -976,15 +919,7 @@ class CodeGenerator(ast.NodeVisitor):
         if node.orelse:
             raise self.error("`while ... else` is not supported", node)
         self._check_constexpr_reassign(node.body, node)
-
-        def header():
-            return _unwrap(self.visit(node.test))
-
-        def body():
-            self._visit_body(node.body)
-
-        header.__name__ = "while.header"
-        self._loop(node, header, body)
+        self._loop(node, "while.header", lambda: _unwrap(self.visit(node.test)), lambda: self._visit_body(node.body))
 
     def _check_constexpr_reassign(self, body, node):
         for name in self._assigned_names(body):
@@ -1063,11 +998,10 @@ class CodeGenerator(ast.NodeVisitor):
         def latch():
             self.sem.write_var(iv_var, (self._read_leaf(iv_var) + st).handle)
 
-        header.__name__ = "for.header"
         stages = _unwrap(iterator.num_stages)
         if stages is not None and not isinstance(stages, int):
             raise self.error(f"num_stages must be an int, got {stages!r}", node.iter)
-        self._loop(node, header, body, latch, stages, _unwrap(getattr(iterator, "disable_licm", False)))
+        self._loop(node, "for.header", header, body, latch, stages, _unwrap(getattr(iterator, "disable_licm", False)))
 
     # -- expressions ----------------------------------------------------------
 
@@ -1082,8 +1016,7 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Tuple(self, node):
         return tuple(self._elements(node.elts))
 
-    def visit_List(self, node):
-        return tuple(self._elements(node.elts))
+    visit_List = visit_Tuple
 
     def _elements(self, elts):
         out = []
@@ -1282,7 +1215,7 @@ class CodeGenerator(ast.NodeVisitor):
             return self.call_jit(fn, args, kwargs, node)
         impl = _builtin_impl(fn)
         if impl is not None:
-            return impl(self, node, args, kwargs)
+            return impl(self, fn, node, args, kwargs)
         bound_to_value = isinstance(getattr(fn, "__self__", None), (tl.tensor, tl.block_ptr))
         if tl.is_builtin(fn) or bound_to_value or _is_language_object(fn):
             ret = fn(*args, **kwargs)
@@ -1316,27 +1249,23 @@ class CodeGenerator(ast.NodeVisitor):
             values[name] = v
         if getattr(fn, "noinline", False):
             for name, v in values.items():
-                if isinstance(v, tl.tensor) and _types.is_block(v.type):
+                if isinstance(v, tl.tensor) and v.type.is_block():
                     raise self.error(f"Function {fn.fn.__name__} is marked noinline, but was called with "
                                      f"non-scalar argument {name}:{v}", node)
         key = call_key(fn, values)
-        mangled = key[1]
         if key not in self.mb.functions:
             if key in self.mb.building:
                 raise self.error(f"recursive call of {fn.fn.__name__} is not supported", node)
             self.mb.building.add(key)
             try:
-                gen = CodeGenerator(self.mb, fn, self.mb.unique_name(mangled))
+                gen = CodeGenerator(self.mb, fn, self.mb.unique_name(key[1]))
                 ir_fn, ret = gen.build(call_args=values)
             finally:
                 self.mb.building.discard(key)
             self.mb.functions[key] = (ir_fn, ret)
             self._set_loc(node)
         ir_fn, ret = self.mb.functions[key]
-        leaves = []
-        for name in values:
-            _, ls = V.flatten(values[name], name)
-            leaves.extend(t.handle for _, t in ls)
+        leaves = [t.handle for name, v in values.items() for _, t in V.flatten(v, name)[1]]
         results = self.sem.call(ir_fn, leaves)
         if ret is None or ret == Const(None):
             return None
@@ -1345,42 +1274,37 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- builtins of Python ----------------------------------------------------
 
-    def _py_len(self, node, args, kwargs):
+    def _py_len(self, fn, node, args, kwargs):
         (x, ) = args
         x = _unwrap(x)
         if isinstance(x, tl.tensor):
             return tl.constexpr(x.shape[0] if x.shape else 0)
         return tl.constexpr(len(x))
 
-    def _py_static(self, fn):
+    def _py_static(self, fn, node, args, kwargs):
+        # isinstance, hasattr, getattr, type... look at a tensor as the
+        # Python object it is; int(), float() and bool() would need its value.
+        if fn in (int, float, bool) and (_has_tensor(args) or _has_tensor(kwargs)):
+            raise self.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
+                             "(use x.to(dtype) to convert)", node)
+        r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
 
-        def impl(gen, node, args, kwargs):
-            # isinstance, hasattr, getattr, type... look at a tensor as the
-            # Python object it is; int(), float() and bool() would need its value.
-            if fn in (int, float, bool) and (_has_tensor(args) or _has_tensor(kwargs)):
-                raise gen.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
-                                "(use x.to(dtype) to convert)", node)
-            r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-            return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
-
-        return impl
-
-    def _py_minmax(self, is_max, node, args, kwargs):
+    def _py_minmax(self, fn, node, args, kwargs):
         if kwargs:
-            raise self.error(f"{'max' if is_max else 'min'}() keyword arguments are not supported", node)
+            raise self.error(f"{fn.__name__}() keyword arguments are not supported", node)
         if len(args) == 1:
             args = list(_unwrap(args[0]))
         if not args:
-            raise self.error(f"{'max' if is_max else 'min'}() needs arguments", node)
+            raise self.error(f"{fn.__name__}() needs arguments", node)
         if not _has_tensor(args):
-            vals = [_unwrap(a) for a in args]
-            return tl.constexpr(max(vals) if is_max else min(vals))
+            return tl.constexpr(fn([_unwrap(a) for a in args]))
         acc = args[0]
         for a in args[1:]:
-            acc = tl.maximum(acc, a) if is_max else tl.minimum(acc, a)
+            acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
         return acc
 
-    def _py_print(self, node, args, kwargs):
+    def _py_print(self, fn, node, args, kwargs):
         prefix = []
         rest = list(args)
         while rest and isinstance(_unwrap(rest[0]), str):
@@ -1388,7 +1312,7 @@ class CodeGenerator(ast.NodeVisitor):
         text = " ".join(prefix)
         tl.device_print(text, *rest, hex=kwargs.get("hex", False))
 
-    def _py_range(self, node, args, kwargs):
+    def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
@@ -1429,15 +1353,6 @@ def _describe_obj(obj):
     return type(obj).__name__
 
 
-def _same_shape(a, b):
-    """Whether two templates with equal leaves also agree on constants."""
-    if isinstance(a, Const) or isinstance(b, Const):
-        return a == b
-    if isinstance(a, (Seq, Agg)) and isinstance(b, (Seq, Agg)):
-        return len(a.items) == len(b.items) and all(_same_shape(x, y) for x, y in zip(a.items, b.items))
-    return True
-
-
 def call_key(fn, values):
     """(id of the function, mangled name) of a call of the @jit function
     ``fn`` with ``values`` ({parameter: value}, defaults applied): calls
@@ -1461,23 +1376,12 @@ def _template_key(t):
     return "c" + _mangle_value(t.value)
 
 
-_BUILTINS = {
-    "range": range, "len": len, "int": int, "float": float, "bool": bool, "isinstance": isinstance,
-    "getattr": getattr, "hasattr": hasattr, "print": print, "min": min, "max": max, "list": list, "tuple": tuple,
-    "str": str, "repr": repr, "type": type, "enumerate": enumerate, "zip": zip,
-}
-
-_BUILTIN_IMPLS = {
-    len: CodeGenerator._py_len,
-    min: lambda gen, node, args, kwargs: gen._py_minmax(False, node, args, kwargs),
-    max: lambda gen, node, args, kwargs: gen._py_minmax(True, node, args, kwargs),
-    print: CodeGenerator._py_print,
-    range: CodeGenerator._py_range,
-}
-for _f in (int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type, enumerate, zip):
-    _BUILTIN_IMPLS[_f] = (lambda f: lambda gen, node, args, kwargs: gen._py_static(f)(gen, node, args, kwargs))(_f)
-
-
+# Python's builtins a kernel may call, each with how the code generator runs it.
+_BUILTIN_IMPLS = {len: CodeGenerator._py_len, min: CodeGenerator._py_minmax, max: CodeGenerator._py_minmax,
+                  print: CodeGenerator._py_print, range: CodeGenerator._py_range}
+_BUILTIN_IMPLS.update(dict.fromkeys((int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type,
+                                     enumerate, zip), CodeGenerator._py_static))
+_BUILTINS = {fn.__name__: fn for fn in _BUILTIN_IMPLS}
 
 
 def _builtin_impl(fn):
@@ -1487,17 +1391,7 @@ def _builtin_impl(fn):
         return None
 
 
-# ---------------------------------------------------------------------------
-# The binding's function-level knobs
-# ---------------------------------------------------------------------------
-
-
-def _set_noinline(ir_fn):
-    setter = getattr(ir_fn, "set_noinline", None)
-    if setter is None:
-        warnings.warn("this build of tritium._C.frontend cannot mark functions noinline; the call may be inlined")
-        return
-    setter(True)
+# -- The binding's function-level knobs ---------------------------------------
 
 
 class _HostDescriptor:
@@ -1535,9 +1429,7 @@ def _set_arg_attrs(sem, index, attrs):
         sem.set_arg_equal_to_1(index)
 
 
-# ---------------------------------------------------------------------------
-# Entry point
-# ---------------------------------------------------------------------------
+# -- Entry point --------------------------------------------------------------
 
 
 class _Options:
@@ -1546,18 +1438,18 @@ class _Options:
 
     def __init__(self, options, fn_debug):
         self._options = options
-        self.debug = bool(fn_debug) or bool(_option(options, "debug", False))
+        self.debug = bool(fn_debug) or bool(tl._get_option(options, "debug", False))
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        v = _option(self._options, name, None)
+        v = tl._get_option(self._options, name, None)
         if v is None:
             raise AttributeError(name)
         return v
 
     def get(self, name, default=None):
-        v = _option(self._options, name, None) if name != "debug" else self.debug
+        v = tl._get_option(self._options, name, None) if name != "debug" else self.debug
         return default if v is None else v
 
 
@@ -1588,7 +1480,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     if module is None:
         module = _C.ir.Module()
     sem = _C.frontend.Semantic(module)
-    mb = _ModuleBuilder(module, sem, options)
+    mb = _ModuleBuilder(sem, options)
     gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
     kernel_args = []
     for name in names:

@@ -3,55 +3,15 @@ compared by identity) and ``tl.float32`` and friends are its instances.
 
 This module also gives DType the names Triton users call on dtypes
 (``x.dtype.is_floating()``, ``.primitive_bitwidth``, ``.element_ty``...)
-and maps the enum arguments of the semantic (binary operators, comparison
-predicates...) from their names.
+and hands the rest of the language the enum arguments of the semantic
+(binary operators, comparison predicates...): only this module imports _C.
 """
 
 from .._C import frontend as _fe
 
 dtype = _fe.DType
 
-# ---------------------------------------------------------------------------
-# Raw accessors (the binding's spelling in one place)
-# ---------------------------------------------------------------------------
-
-
-def type_of(handle):
-    """The language type of a value handle."""
-    return handle.type
-
-
-def scalar_of(ty):
-    return ty.scalar
-
-
-def shape_of(ty):
-    return list(ty.shape)
-
-
-def is_block(ty):
-    return ty.is_block()
-
-
-def is_ptr(ty):
-    return ty.is_pointer()
-
-
-def is_float(ty):
-    return ty.is_float()
-
-
-def is_int(ty):
-    return ty.is_int()
-
-
-def bitwidth(ty):
-    return ty.bit_width
-
-
-# ---------------------------------------------------------------------------
-# The dtypes
-# ---------------------------------------------------------------------------
+# -- The dtypes ---------------------------------------------------------------
 
 
 def _named(name):
@@ -87,15 +47,17 @@ def _plain(x):
 
 
 class _TypeKind(type):
-    """Lets ``isinstance(t, tl.pointer_type)`` ask the DType's kind."""
+    """Lets ``isinstance(t, tl.pointer_type)`` ask the DType's kind (the
+    predicate the class names in ``_kind``)."""
 
     def __instancecheck__(cls, obj):
-        return isinstance(obj, dtype) and cls._check(obj)
+        return isinstance(obj, dtype) and getattr(obj, cls._kind)()
 
 
 class pointer_type(metaclass=_TypeKind):
     """``tl.pointer_type(tl.float32)``: a pointer to ``element_ty`` (in
     global memory unless ``address_space`` says otherwise)."""
+    _kind = "is_pointer"
 
     def __new__(cls, element_ty, address_space=1, const=False):
         element_ty = _plain(element_ty)
@@ -103,21 +65,14 @@ class pointer_type(metaclass=_TypeKind):
             raise TypeError(f"pointer_type's element type must be a tl.dtype, got {element_ty!r}")
         return dtype.get_pointer(element_ty, int(_plain(address_space)), bool(_plain(const)))
 
-    @staticmethod
-    def _check(t):
-        return t.is_pointer()
-
 
 class block_type(metaclass=_TypeKind):
     """``tl.block_type(tl.float32, [128, 64])``: a block of scalars."""
+    _kind = "is_block"
 
     def __new__(cls, element_ty, shape):
         from .core import _unwrap, _unwrap_shape
         return dtype.get_block(_unwrap(element_ty), _unwrap_shape(shape))
-
-    @staticmethod
-    def _check(t):
-        return t.is_block()
 
 
 pi32_t = pointer_type(int32)
@@ -206,9 +161,7 @@ def dtype_to_str(dtype):
     return ty if ty is not None else DTYPE_NAMES.get(getattr(dtype, "name", None))
 
 
-# ---------------------------------------------------------------------------
-# Triton's dtype methods
-# ---------------------------------------------------------------------------
+# -- Triton's dtype methods ---------------------------------------------------
 
 
 def _install(name, fn, prop=False):
@@ -216,8 +169,8 @@ def _install(name, fn, prop=False):
         setattr(dtype, name, property(fn) if prop else fn)
 
 
-def _scalar_kind(t):
-    return t.scalar if t.is_block() else t
+def _is_named(name):
+    return lambda self: self.name == name
 
 
 def _through_constexpr(compare):
@@ -237,21 +190,9 @@ _install("is_int_signed", lambda self: self.is_int() and self.is_signed())
 _install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())
 _install("is_ptr", lambda self: self.is_pointer())
 _install("is_fp8", lambda self: self.name in ("fp8e4nv", "fp8e5"))
-_install("is_fp8e4nv", lambda self: self.name == "fp8e4nv")
-_install("is_fp8e5", lambda self: self.name == "fp8e5")
-_install("is_fp16", lambda self: self.name == "fp16")
-_install("is_bf16", lambda self: self.name == "bf16")
-_install("is_fp32", lambda self: self.name == "fp32")
-_install("is_fp64", lambda self: self.name == "fp64")
-_install("is_int1", lambda self: self.name == "int1")
-_install("is_int8", lambda self: self.name == "int8")
-_install("is_int16", lambda self: self.name == "int16")
-_install("is_int32", lambda self: self.name == "int32")
-_install("is_int64", lambda self: self.name == "int64")
-_install("is_uint8", lambda self: self.name == "uint8")
-_install("is_uint16", lambda self: self.name == "uint16")
-_install("is_uint32", lambda self: self.name == "uint32")
-_install("is_uint64", lambda self: self.name == "uint64")
+for _name in ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64", "int1", "int8", "int16", "int32", "int64", "uint8",
+              "uint16", "uint32", "uint64"):
+    _install(f"is_{_name}", _is_named(_name))
 _install("is_standard_floating", lambda self: self.name in ("fp16", "bf16", "fp32", "fp64"))
 _install("primitive_bitwidth", lambda self: self.bit_width, prop=True)
 _install("int_bitwidth", lambda self: self.bit_width, prop=True)
@@ -313,25 +254,10 @@ class _DTypeClass(type(dtype)):
 
 dtype.__class__ = _DTypeClass
 
-# ---------------------------------------------------------------------------
-# Enum arguments of the semantic
-# ---------------------------------------------------------------------------
+# -- Enum arguments of the semantic -------------------------------------------
 
 
-def binop(name):
-    return getattr(_fe.BinOp, name)
-
-
-def cmpop(name):
-    return getattr(_fe.CmpOp, name)
-
-
-def unaryop(name):
-    return getattr(_fe.UnaryOp, name)
-
-
-def hint_opcode(name):
-    return getattr(_fe.Hint, name)
+BinOp, CmpOp, UnaryOp, Hint = _fe.BinOp, _fe.CmpOp, _fe.UnaryOp, _fe.Hint
 
 
 def rounding(name):

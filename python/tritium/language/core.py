@@ -13,31 +13,26 @@ an interpreter may set a Python object with the same methods.
 """
 
 import builtins as _py
+import collections
 import contextlib
 import threading
+from math import prod as _prod
 
 from . import _types
-from ._types import (dtype, void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv,
-                     float8e5, float16, bfloat16, float32, float64, pointer_type, block_type, pi32_t, str_to_ty,
-                     get_int_dtype, constexpr_type)
+from ._types import (BinOp, CmpOp, UnaryOp, Hint, dtype, void, int1, int8, int16, int32, int64, uint8, uint16,
+                     uint32, uint64, float8e4nv, float8e5, float16, bfloat16, float32, float64, pointer_type,
+                     block_type, pi32_t, str_to_ty, get_int_dtype, constexpr_type)
 
 # Triton's limit on the number of elements of a block.
 TRITON_MAX_TENSOR_NUMEL = 1048576
 
-# ---------------------------------------------------------------------------
-# The current semantic
-# ---------------------------------------------------------------------------
+# -- The current semantic -----------------------------------------------------
 
 
-class _Builder:
-    """What a running kernel body needs: the semantic, the code generator
-    (which builds combine functions for ``reduce``/``associative_scan``), and
-    the compile options (``debug``, ``num_warps``...)."""
-
-    def __init__(self, semantic, codegen=None, options=None):
-        self.semantic = semantic
-        self.codegen = codegen
-        self.options = options
+# What a running kernel body needs: the semantic, the code generator (which
+# builds combine functions for reduce/associative_scan), and the compile
+# options (debug, num_warps...).
+_Builder = collections.namedtuple("_Builder", ["semantic", "codegen", "options"])
 
 
 _local = threading.local()
@@ -73,13 +68,18 @@ def _sem():
     return _builder().semantic
 
 
-def _option(name, default=None):
-    opts = _builder().options
-    if opts is None:
+def _get_option(options, name, default=None):
+    """The option ``name`` of compile options given as a dict or an object."""
+    if options is None:
         return default
-    if isinstance(opts, dict):
-        return opts.get(name, default)
-    return getattr(opts, name, default)
+    if isinstance(options, dict):
+        return options.get(name, default)
+    return getattr(options, name, default)
+
+
+def _option(name, default=None):
+    """The option ``name`` of the running compilation."""
+    return _get_option(_builder().options, name, default)
 
 
 def builtin(fn):
@@ -99,9 +99,15 @@ def _tensor_member_fn(fn):
     return fn
 
 
-# ---------------------------------------------------------------------------
-# constexpr
-# ---------------------------------------------------------------------------
+def _generated_builtin(name, doc, fn):
+    """``fn`` as the builtin (and tensor method) ``name``: for a family of
+    builtins that differ only in the operation they ask for."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return _tensor_member_fn(builtin(fn))
+
+
+# -- constexpr ----------------------------------------------------------------
 
 
 class constexpr:
@@ -179,8 +185,6 @@ constexpr.__pos__ = lambda self: constexpr(+self.value)
 constexpr.__invert__ = lambda self: constexpr(~self.value)
 constexpr.__not__ = lambda self: constexpr(not self.value)
 constexpr.__abs__ = lambda self: constexpr(abs(self.value))
-# `constexpr` defines __eq__, so Python drops the inherited hash; restore it.
-constexpr.__hash__ = lambda self: hash(self.value)
 # Triton's: a compile-time value's type is constexpr_type(value).
 constexpr.type = property(lambda self: constexpr_type(self.value))
 
@@ -195,12 +199,14 @@ def _unwrap(x):
 _unwrap_if_constexpr = _unwrap
 
 
+def _seq(xs):
+    """A list of ``xs``'s elements, or ``[xs]`` when it is not a sequence."""
+    xs = _unwrap(xs)
+    return list(xs) if isinstance(xs, (list, tuple)) else [xs]
+
+
 def _unwrap_shape(shape):
-    shape = _unwrap(shape)
-    if isinstance(shape, (list, tuple)):
-        shape = [_unwrap(s) for s in shape]
-    else:
-        shape = [shape]
+    shape = [_unwrap(s) for s in _seq(shape)]
     for i, s in enumerate(shape):
         if isinstance(s, bool) or not isinstance(s, int):
             raise TypeError(f"Shape element {i} must have type `constexpr[int]`, got `{_type_name(s)}`")
@@ -235,9 +241,7 @@ class PropagateNan:
     ALL = 0xFFFF
 
 
-# ---------------------------------------------------------------------------
-# tensor
-# ---------------------------------------------------------------------------
+# -- tensor -------------------------------------------------------------------
 
 
 def _opnd(x):
@@ -252,7 +256,7 @@ def _opnd(x):
 
 def _wrap(handle):
     """The tensor (or tensor descriptor) of a value the semantic returned."""
-    ty = _types.type_of(handle)
+    ty = handle.type
     if ty.is_tensor_desc():
         return tensor_descriptor(handle, ty)
     return tensor(handle, ty)
@@ -295,24 +299,18 @@ class tensor:
     # Types and shapes.
     @property
     def dtype(self):
-        return _types.scalar_of(self.type)
+        return self.type.scalar
 
     @property
     def shape(self):
-        return list(_types.shape_of(self.type))
+        return list(self.type.shape)
 
     @property
     def numel(self):
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
+        return _prod(self.shape)
 
     def __repr__(self):
         return f"tensor<{self.type}>"
-
-    def __str__(self):
-        return repr(self)
 
     def __bool__(self):
         return bool(_host_value(self, "a tensor's value is not known at compile time; it cannot be used as a "
@@ -329,130 +327,10 @@ class tensor:
 
     __hash__ = object.__hash__
 
-    # Arithmetic.
-    def _bin(self, op, other, reflected=False):
-        sem = _sem()
-        if reflected:
-            return _wrap(sem.binary(_types.binop(op), _opnd(other), self.handle))
-        return _wrap(sem.binary(_types.binop(op), self.handle, _opnd(other)))
-
-    def __add__(self, o):
-        return self._bin("Add", o)
-
-    def __radd__(self, o):
-        return self._bin("Add", o, True)
-
-    def __sub__(self, o):
-        return self._bin("Sub", o)
-
-    def __rsub__(self, o):
-        return self._bin("Sub", o, True)
-
-    def __mul__(self, o):
-        return self._bin("Mul", o)
-
-    def __rmul__(self, o):
-        return self._bin("Mul", o, True)
-
-    def __truediv__(self, o):
-        return self._bin("TrueDiv", o)
-
-    def __rtruediv__(self, o):
-        return self._bin("TrueDiv", o, True)
-
-    def __floordiv__(self, o):
-        return self._bin("FloorDiv", o)
-
-    def __rfloordiv__(self, o):
-        return self._bin("FloorDiv", o, True)
-
-    def __mod__(self, o):
-        return self._bin("Mod", o)
-
-    def __rmod__(self, o):
-        return self._bin("Mod", o, True)
-
-    def __and__(self, o):
-        return self._bin("BitAnd", o)
-
-    def __rand__(self, o):
-        return self._bin("BitAnd", o, True)
-
-    def __or__(self, o):
-        return self._bin("BitOr", o)
-
-    def __ror__(self, o):
-        return self._bin("BitOr", o, True)
-
-    def __xor__(self, o):
-        return self._bin("BitXor", o)
-
-    def __rxor__(self, o):
-        return self._bin("BitXor", o, True)
-
-    def __lshift__(self, o):
-        return self._bin("Shl", o)
-
-    def __rlshift__(self, o):
-        return self._bin("Shl", o, True)
-
-    def __rshift__(self, o):
-        return self._bin("Shr", o)
-
-    def __rrshift__(self, o):
-        return self._bin("Shr", o, True)
-
     def __pow__(self, o):
         raise TypeError("`**` is not supported on tensors; use tl.extra.libdevice.pow")
 
     __rpow__ = __pow__
-
-    def logical_and(self, o):
-        return self._bin("LogicalAnd", o)
-
-    def logical_or(self, o):
-        return self._bin("LogicalOr", o)
-
-    # Comparisons.
-    def _cmp(self, op, other):
-        return _wrap(_sem().compare(_types.cmpop(op), self.handle, _opnd(other)))
-
-    def __eq__(self, o):
-        return self._cmp("EQ", o)
-
-    def __ne__(self, o):
-        return self._cmp("NE", o)
-
-    def __lt__(self, o):
-        return self._cmp("LT", o)
-
-    def __le__(self, o):
-        return self._cmp("LE", o)
-
-    def __gt__(self, o):
-        return self._cmp("GT", o)
-
-    def __ge__(self, o):
-        return self._cmp("GE", o)
-
-    # Unary.
-    def _un(self, op):
-        return _wrap(_sem().unary(_types.unaryop(op), self.handle))
-
-    def __neg__(self):
-        return self._un("Neg")
-
-    def __pos__(self):
-        return self._un("Plus")
-
-    def __invert__(self):
-        return self._un("Invert")
-
-    def __not__(self):
-        return self._un("Not")
-
-    def __abs__(self):
-        return self._un("Abs")
 
     # Indexing: only None (a new axis), ':' and '...'.
     def __getitem__(self, slices):
@@ -487,9 +365,39 @@ class tensor:
         return _wrap(_sem().reshape(self.handle, [], False))
 
 
-# ---------------------------------------------------------------------------
-# Creation
-# ---------------------------------------------------------------------------
+def _binary_method(op, reflected=False):
+    def method(self, other):
+        sem = _sem()
+        if reflected:
+            return _wrap(sem.binary(op, _opnd(other), self.handle))
+        return _wrap(sem.binary(op, self.handle, _opnd(other)))
+    return method
+
+
+def _compare_method(op):
+    return lambda self, other: _wrap(_sem().compare(op, self.handle, _opnd(other)))
+
+
+def _unary_method(op):
+    return lambda self: _wrap(_sem().unary(op, self.handle))
+
+
+# The operators of tensor: Python's name of each and the semantic's operation.
+for _name, _op in (("add", BinOp.Add), ("sub", BinOp.Sub), ("mul", BinOp.Mul), ("truediv", BinOp.TrueDiv),
+                   ("floordiv", BinOp.FloorDiv), ("mod", BinOp.Mod), ("and", BinOp.BitAnd), ("or", BinOp.BitOr),
+                   ("xor", BinOp.BitXor), ("lshift", BinOp.Shl), ("rshift", BinOp.Shr)):
+    setattr(tensor, f"__{_name}__", _binary_method(_op))
+    setattr(tensor, f"__r{_name}__", _binary_method(_op, reflected=True))
+tensor.logical_and = _binary_method(BinOp.LogicalAnd)
+tensor.logical_or = _binary_method(BinOp.LogicalOr)
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(tensor, f"__{_name}__", _compare_method(getattr(CmpOp, _name.upper())))
+for _name, _op in (("neg", UnaryOp.Neg), ("pos", UnaryOp.Plus), ("invert", UnaryOp.Invert), ("not", UnaryOp.Not),
+                   ("abs", UnaryOp.Abs)):
+    setattr(tensor, f"__{_name}__", _unary_method(_op))
+
+
+# -- Creation -----------------------------------------------------------------
 
 
 @builtin
@@ -561,9 +469,7 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
     return _wrap(_sem().cast(_opnd(input), dt, bitcast, _types.rounding(rounding)))
 
 
-# ---------------------------------------------------------------------------
-# Shapes
-# ---------------------------------------------------------------------------
+# -- Shapes -------------------------------------------------------------------
 
 
 @builtin
@@ -600,8 +506,7 @@ def view(input, *shape):
 def expand_dims(input, axis):
     """``input`` with new axes of size 1 at ``axis`` (an int or a sequence)."""
     input = to_tensor(input)
-    axis = _unwrap(axis)
-    axes = [_unwrap(a) for a in axis] if isinstance(axis, (list, tuple)) else [axis]
+    axes = [_unwrap(a) for a in _seq(axis)]
     new_rank = len(input.shape) + len(axes)
     for a in axes:  # checked before wrapping: -3 on a 1-D block is no axis
         if not -new_rank <= a < new_rank:
@@ -682,9 +587,7 @@ def gather(src, index, axis):
     return _wrap(_sem().gather(_to_tensor_handle(src), _to_tensor_handle(index), int(_unwrap(axis))))
 
 
-# ---------------------------------------------------------------------------
-# Elementwise
-# ---------------------------------------------------------------------------
+# -- Elementwise --------------------------------------------------------------
 
 
 def _pn(propagate_nan):
@@ -717,47 +620,45 @@ def clamp(x, min, max, propagate_nan=PropagateNan.NONE):
 
 
 def _binary_builtin(op, x, y):
-    return _wrap(_sem().binary(_types.binop(op), _opnd(x), _opnd(y)))
+    return _wrap(_sem().binary(op, _opnd(x), _opnd(y)))
 
 
 @builtin
 def add(x, y, sanitize_overflow=True):
-    return _binary_builtin("Add", x, y)
+    return _binary_builtin(BinOp.Add, x, y)
 
 
 @builtin
 def sub(x, y, sanitize_overflow=True):
-    return _binary_builtin("Sub", x, y)
+    return _binary_builtin(BinOp.Sub, x, y)
 
 
 @builtin
 def mul(x, y, sanitize_overflow=True):
-    return _binary_builtin("Mul", x, y)
+    return _binary_builtin(BinOp.Mul, x, y)
 
 
 @builtin
 def truediv(x, y):
-    return _binary_builtin("TrueDiv", x, y)
+    return _binary_builtin(BinOp.TrueDiv, x, y)
 
 
 @builtin
 def floordiv(x, y):
-    return _binary_builtin("FloorDiv", x, y)
+    return _binary_builtin(BinOp.FloorDiv, x, y)
 
 
 @builtin
 def logical_and(x, y):
-    return _binary_builtin("LogicalAnd", x, y)
+    return _binary_builtin(BinOp.LogicalAnd, x, y)
 
 
 @builtin
 def logical_or(x, y):
-    return _binary_builtin("LogicalOr", x, y)
+    return _binary_builtin(BinOp.LogicalOr, x, y)
 
 
-# ---------------------------------------------------------------------------
-# Linear algebra
-# ---------------------------------------------------------------------------
+# -- Linear algebra -----------------------------------------------------------
 
 
 @builtin
@@ -788,9 +689,7 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
     batch = a.shape[:-2]
     if len(batch) >= 2 and len(b.shape) == len(a.shape) and b.shape[:-2] == batch:
         # Ranks 4 and up, as Triton: the batch dimensions folded into one.
-        n = 1
-        for d in batch:
-            n *= d
+        n = _prod(batch)
         res = dot(reshape(a, [n] + a.shape[-2:]), reshape(b, [n] + b.shape[-2:]),
                   None if acc is None else reshape(acc, [n, a.shape[-2], b.shape[-1]]), input_precision,
                   max_num_imprecise_acc=imprecise, out_dtype=out)
@@ -826,9 +725,7 @@ def _dot_bf16_split(a, b, acc, six):
     return acc
 
 
-# ---------------------------------------------------------------------------
-# Memory
-# ---------------------------------------------------------------------------
+# -- Memory -------------------------------------------------------------------
 
 
 class block_ptr:
@@ -890,11 +787,6 @@ class block_ptr_type:
         return f"block_ptr<{self.pointer}, {self.block_shape}>"
 
 
-def _seq(xs):
-    xs = _unwrap(xs)
-    return list(xs) if isinstance(xs, (list, tuple)) else [xs]
-
-
 @builtin
 def make_block_ptr(base, shape, strides, offsets, block_shape, order):
     """A pointer to the ``block_shape`` block at ``offsets`` of the tensor
@@ -925,8 +817,7 @@ def advance(base, offsets):
 
 
 def _boundary(boundary_check):
-    bc = _unwrap(boundary_check)
-    return [] if bc is None else [_unwrap(d) for d in (bc if isinstance(bc, (list, tuple)) else [bc])]
+    return [] if _unwrap(boundary_check) is None else [_unwrap(d) for d in _seq(boundary_check)]
 
 
 def _str_opt(x, what):
@@ -1016,9 +907,7 @@ class tensor_descriptor(tensor):
 
 
 def _offsets(offsets):
-    offsets = _unwrap(offsets)
-    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
-    return [_opnd(o) for o in offsets]
+    return [_opnd(o) for o in _seq(offsets)]
 
 
 @builtin
@@ -1058,53 +947,19 @@ def _atomic(op, pointer, val, mask, sem, scope):
                                    _str_opt(sem, "sem"), _str_opt(scope, "scope")))
 
 
-@builtin
-@_tensor_member_fn
-def atomic_add(pointer, val, mask=None, sem=None, scope=None):
-    """Atomically adds ``val`` at ``pointer``; returns the old value."""
-    return _atomic("add", pointer, val, mask, sem, scope)
+def _atomic_builtin(op, doc):
+    def atomic(pointer, val, mask=None, sem=None, scope=None):
+        return _atomic(op, pointer, val, mask, sem, scope)
+    return _generated_builtin(f"atomic_{op}", doc, atomic)
 
 
-@builtin
-@_tensor_member_fn
-def atomic_max(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic maximum; returns the old value."""
-    return _atomic("max", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_min(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic minimum; returns the old value."""
-    return _atomic("min", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_and(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise and; returns the old value."""
-    return _atomic("and", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_or(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise or; returns the old value."""
-    return _atomic("or", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_xor(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic bitwise xor; returns the old value."""
-    return _atomic("xor", pointer, val, mask, sem, scope)
-
-
-@builtin
-@_tensor_member_fn
-def atomic_xchg(pointer, val, mask=None, sem=None, scope=None):
-    """Atomic exchange; returns the old value."""
-    return _atomic("xchg", pointer, val, mask, sem, scope)
+atomic_add = _atomic_builtin("add", "Atomically adds ``val`` at ``pointer``; returns the old value.")
+atomic_max = _atomic_builtin("max", "Atomic maximum; returns the old value.")
+atomic_min = _atomic_builtin("min", "Atomic minimum; returns the old value.")
+atomic_and = _atomic_builtin("and", "Atomic bitwise and; returns the old value.")
+atomic_or = _atomic_builtin("or", "Atomic bitwise or; returns the old value.")
+atomic_xor = _atomic_builtin("xor", "Atomic bitwise xor; returns the old value.")
+atomic_xchg = _atomic_builtin("xchg", "Atomic exchange; returns the old value.")
 
 
 @builtin
@@ -1119,9 +974,7 @@ def atomic_cas(pointer, cmp, val, sem=None, scope=None):
                                    _str_opt(scope, "scope")))
 
 
-# ---------------------------------------------------------------------------
-# Reductions and scans
-# ---------------------------------------------------------------------------
+# -- Reductions and scans -----------------------------------------------------
 
 
 def _axis(x, axis):
@@ -1186,36 +1039,33 @@ def associative_scan(input, axis, combine_fn, reverse=False):
     return outs if is_tuple else outs[0]
 
 
-# ---------------------------------------------------------------------------
-# Hints, debugging, iterators
-# ---------------------------------------------------------------------------
+# -- Hints, debugging, iterators ----------------------------------------------
 
 
 def _hint(op, input, values):
-    values = _unwrap(values)
-    values = [_unwrap(v) for v in values] if isinstance(values, (list, tuple)) else [values]
+    values = [_unwrap(v) for v in _seq(values)]
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"{op} hints must be integer constexprs, got {v!r}")
-    return _wrap(_sem().hint(_types.hint_opcode(op), _to_tensor_handle(input), values))
+            raise TypeError(f"{op.name} hints must be integer constexprs, got {v!r}")
+    return _wrap(_sem().hint(op, _to_tensor_handle(input), values))
 
 
 @builtin
 def multiple_of(input, values):
     """Tells the compiler that the elements of ``input`` are multiples of ``values``."""
-    return _hint("MultipleOf", input, values)
+    return _hint(Hint.MultipleOf, input, values)
 
 
 @builtin
 def max_contiguous(input, values):
     """Tells the compiler that runs of ``values`` elements of ``input`` are contiguous."""
-    return _hint("MaxContiguous", input, values)
+    return _hint(Hint.MaxContiguous, input, values)
 
 
 @builtin
 def max_constancy(input, values):
     """Tells the compiler that runs of ``values`` elements of ``input`` are equal."""
-    return _hint("MaxConstancy", input, values)
+    return _hint(Hint.MaxConstancy, input, values)
 
 
 @builtin
@@ -1282,10 +1132,7 @@ class static_range:
     time and ``i`` is a constexpr."""
 
     def __init__(self, arg1, arg2=None, step=None):
-        if arg2 is None:
-            start, end = 0, arg1
-        else:
-            start, end = arg1, arg2
+        start, end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.start = _int_arg(start, "static_range's start")
         self.end = _int_arg(end, "static_range's end")
         self.step = 1 if step is None else _int_arg(step, "static_range's step")
@@ -1302,10 +1149,7 @@ class range:
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
                  disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False, disable_licm=False):
-        if arg2 is None:
-            self.start, self.end = 0, arg1
-        else:
-            self.start, self.end = arg1, arg2
+        self.start, self.end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.step = 1 if step is None else step
         self.num_stages = _unwrap(num_stages)
         self.loop_unroll_factor = _unwrap(loop_unroll_factor)

@@ -12,15 +12,11 @@ from .core import (_axis, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap,
                    to_tensor, trans, where)
 
 
-def _is_static(*xs):
-    return all(not isinstance(_unwrap(x), tensor) for x in xs)
-
-
 @builtin
 @_tensor_member_fn
 def cdiv(x, div):
     """ceil(x / div) for integers."""
-    if _is_static(x, div):
+    if not isinstance(_unwrap(x), tensor) and not isinstance(_unwrap(div), tensor):
         x, div = _unwrap(x), _unwrap(div)
         return constexpr((x + div - 1) // div)
     return (x + div - 1) // div
@@ -53,9 +49,7 @@ def ravel(x, can_reorder=False):
     return reshape(x, [x.numel], can_reorder=can_reorder)
 
 
-# ---------------------------------------------------------------------------
-# Reductions and scans
-# ---------------------------------------------------------------------------
+# -- Reductions and scans -----------------------------------------------------
 
 
 @builtin
@@ -147,9 +141,7 @@ def cumprod(input, axis=0, reverse=False, dtype=None):
     return _scan_kind(input, "prod", axis, reverse, dtype)
 
 
-# ---------------------------------------------------------------------------
-# Sort and flip: networks of split/join on the binary digits of an index
-# ---------------------------------------------------------------------------
+# -- Sort and flip: networks of split/join on the binary digits of an index ---
 
 
 def _log2(n):
@@ -169,10 +161,6 @@ def _swap_pairs(x, dist):
     return split(y)
 
 
-def _unswap_pairs(left, right, shape):
-    return reshape(permute(join(left, right), 0, 2, 1), shape)
-
-
 def _compare_and_swap(x, flip, dist):
     """One column of the bitonic network: each pair (a, b) of elements
     ``dist`` apart is put in order (ascending where ``flip`` is 0)."""
@@ -183,12 +171,10 @@ def _compare_and_swap(x, flip, dist):
         swap = (left > right) ^ (f != 0)
     else:
         swap = (left < right) if flip else (left > right)
-    new_left = where(swap, right, left)
-    new_right = where(swap, left, right)
-    return _unswap_pairs(new_left, new_right, shape)
+    return reshape(permute(join(where(swap, right, left), where(swap, left, right)), 0, 2, 1), shape)
 
 
-def _bitonic_merge(x, stage, order, n_dims):
+def _bitonic_merge(x, stage, order):
     """Merges bitonic runs of length 2**stage; ``order`` is 0 (ascending),
     1 (descending) or 2 (alternating every 2**stage elements)."""
     if order == 2:
@@ -215,7 +201,7 @@ def sort(x, dim=None, descending=False):
     n_dims = _log2(x.shape[d])
     descending = 1 if _unwrap(descending) else 0
     for stage in _py.range(1, n_dims + 1):
-        x = _bitonic_merge(x, stage, 2 if stage < n_dims else descending, n_dims)
+        x = _bitonic_merge(x, stage, 2 if stage < n_dims else descending)
     return x
 
 
@@ -289,9 +275,6 @@ def swizzle2d(i, j, size_i, size_j, size_g):
 __all__ = ["argmax", "argmin", "cdiv", "cumprod", "cumsum", "flip", "interleave", "max", "min", "ravel",
            "reduce_or", "sigmoid", "softmax", "sort", "sum", "swizzle2d", "xor_sum"]
 
-# Silence "imported but unused" for names kept for Triton-compatible access.
-_ = (_types, expand_dims)
-
 
 @builtin
 @_tensor_member_fn
@@ -309,10 +292,8 @@ def histogram(input, num_bins, mask=None):
     return sum(hit.to(_types.int32), 0)
 
 
-# ---------------------------------------------------------------------------
-# Microscaled dots (OCP MX formats), emulated as Triton does on GPUs without
-# microscaling instructions (Hopper and older)
-# ---------------------------------------------------------------------------
+# -- Microscaled dots (OCP MX formats) ----------------------------------------
+# Emulated as Triton does on GPUs without microscaling instructions (Hopper and older).
 
 _MX_FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
 
