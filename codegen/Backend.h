@@ -74,6 +74,9 @@ struct CompileOptions {
   /// The assembler of the binary stage where it is a program (ptxas);
   /// empty: found where it usually is.
   std::string AssemblerPath;
+  /// More assembler options, after Tritium's own (TRITIUM_PTXAS_OPTIONS;
+  /// -O0 for TRITIUM_DISABLE_PTXAS_OPT), space-separated.
+  std::string AssemblerOptions;
   /// Dumps, timings, LLVM's flags, the reproducer (DebugOptions.h).
   DebugOptions Debugging;
 };

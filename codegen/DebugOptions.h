@@ -27,6 +27,8 @@ struct DebugOptions {
   bool PassTiming = false;
   /// Each LLVM pass's wall time (TRITIUM_LLVM_TIMING).
   bool LLVMTiming = false;
+  /// The assembler's log, `ptxas -v`'s (TRITIUM_DUMP_PTXAS_LOG).
+  bool DumpAssemblerLog = false;
   /// No LLVM optimization pipeline (TRITIUM_DISABLE_LLVM_OPT=1).
   bool DisableLLVMOpt = false;
   /// LLVM command-line flags such as "-disable-lsr" or "-debug-only=isel"

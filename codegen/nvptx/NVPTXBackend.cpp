@@ -235,7 +235,9 @@ public:
       std::string Ptxas = Opts.AssemblerPath.empty() ? findPtxas() : Opts.AssemblerPath;
       if (Ptxas.empty())
         throw CompileError("ptxas not found (set TRITIUM_PTXAS_PATH)");
-      CubinResult C = assembleCubin(Input, Opts.GPU, Ptxas, Opts.FPFusion);
+      CubinResult C = assembleCubin(Input, Opts.GPU, Ptxas, Opts.FPFusion, Opts.AssemblerOptions);
+      if (Opts.Debugging.DumpAssemblerLog)
+        Opts.Debugging.dump([&](llvm::raw_ostream &OS) { OS << C.Log; });
       if (!C.Error.empty())
         throw CompileError(C.Error);
       Out.Data = std::move(C.Cubin);

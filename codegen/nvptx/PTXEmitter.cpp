@@ -306,13 +306,15 @@ CubinResult runPtxas(llvm::StringRef PTX, const Target &GPU, llvm::StringRef Ptx
 } // namespace
 
 CubinResult tritium::assembleCubin(llvm::StringRef PTX, const Target &GPU,
-                                   llvm::StringRef Ptxas, bool FPFusion) {
+                                   llvm::StringRef Ptxas, bool FPFusion,
+                                   llvm::StringRef Options) {
   // PTX with source lines (.loc, LineTable.h) keeps them in the cubin.
   llvm::SmallVector<llvm::StringRef, 4> Extra;
   if (PTX.contains("\t.loc\t"))
     Extra.push_back("-lineinfo");
   if (!FPFusion)
     Extra.push_back("--fmad=false");
+  Options.split(Extra, ' ', -1, /*KeepEmpty=*/false);
   CubinResult R = runPtxas(PTX, GPU, Ptxas, Extra);
   if (!R.Error.empty() || R.SpillStores <= 0)
     return R;

@@ -84,9 +84,10 @@ void parsePtxasLog(llvm::StringRef Log, CubinResult &R);
 
 /// Assembles \p PTX for \p GPU (--gpu-name=sm_90a for sm_90a) with \p Ptxas
 /// (-v, -O3; -lineinfo where the PTX has source lines; --fmad=false
-/// unless \p FPFusion).
+/// unless \p FPFusion; then \p Options, space-separated).
 CubinResult assembleCubin(llvm::StringRef PTX, const Target &GPU,
-                          llvm::StringRef Ptxas, bool FPFusion = true);
+                          llvm::StringRef Ptxas, bool FPFusion = true,
+                          llvm::StringRef Options = "");
 
 } // namespace tritium
 

@@ -82,9 +82,11 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("enable_fp_fusion", O.FPFusion);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
+  Text("assembler_options", O.AssemblerOptions);
   DebugOptions &Dbg = O.Debugging;
   Flag("dump_ir", Dbg.DumpIR);
   Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
+  Flag("dump_assembler_log", Dbg.DumpAssemblerLog);
   Flag("pass_timing", Dbg.PassTiming);
   Flag("llvm_timing", Dbg.LLVMTiming);
   Flag("disable_llvm_opt", Dbg.DisableLLVMOpt);

@@ -66,7 +66,7 @@ TRITON_NAMES = frozenset(
     "HOME CACHE_DIR DUMP_DIR OVERRIDE_DIR ALWAYS_COMPILE KERNEL_DUMP KERNEL_OVERRIDE "
     "DISABLE_LINE_INFO REPRODUCER_PATH LLVM_DEBUG_ONLY FRONT_END_DEBUGGING ALLOW_NON_CONSTEXPR_GLOBALS DEBUG INTERPRET DEFAULT_BACKEND OVERRIDE_ARCH "
     "DEFAULT_FP_FUSION F32_DEFAULT CACHE_AUTOTUNING PRINT_AUTOTUNING LIBDEVICE_PATH LIBCUDA_PATH LIBHIP_PATH "
-    "PTXAS_PATH CUOBJDUMP_PATH NVDISASM_PATH".split())
+    "PTXAS_PATH DUMP_PTXAS_LOG CUOBJDUMP_PATH NVDISASM_PATH".split())
 
 
 def triton_name(env):
@@ -385,6 +385,14 @@ class nvidia_knobs(base_knobs):
                            "/usr/local/cuda/nvvm/libdevice).")
     backtrace = _Knob("TRITIUM_BACKTRACE", False, "bool",
                       "A crash in the C++ core prints a stack trace (read at import of _C).")
+    ptxas_options = _Knob("TRITIUM_PTXAS_OPTIONS", "", "str",
+                          "More ptxas options, after Tritium's own (Triton's PTXAS_OPTIONS); part "
+                          "of the cache key.")
+    disable_ptxas_opt = _Knob("TRITIUM_DISABLE_PTXAS_OPT", False, "bool",
+                              "Assemble with ptxas -O0 (Triton's DISABLE_PTXAS_OPT).")
+    dump_ptxas_log = _Knob("TRITIUM_DUMP_PTXAS_LOG", False, "bool",
+                           "Print ptxas's -v log of every kernel assembled (to TRITIUM_DUMP_PATH "
+                           "or stderr).")
     tma = _Knob("TRITIUM_TMA", True, "bool",
                 "sm_90a: host-side descriptors' loads feeding wgmma are TMA copies "
                 "(cp.async.bulk.tensor on mbarriers) instead of cp.async; on by default, "

@@ -25,6 +25,11 @@ def _ptxas():
     return _nvptx.find_ptxas()
 
 
+def _ptxas_options():
+    return " ".join(filter(None, [knobs.nvidia.ptxas_options,
+                                  "-O0" if knobs.nvidia.disable_ptxas_opt else ""]))
+
+
 class CudaBackend(NativeBackend):
     kind = "cuda"
     binary_ext = "cubin"
@@ -35,12 +40,15 @@ class CudaBackend(NativeBackend):
         # with the LLVM pipeline.
         return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
                 + (" tma" if knobs.nvidia.tma else "")
-                + ("" if knobs.compilation.disable_line_info else " lines"))
+                + ("" if knobs.compilation.disable_line_info else " lines")
+                + (f" ptxas {_ptxas_options()}" if _ptxas_options() else ""))
 
     def tool_options(self):
         return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),
                 "line_info": not knobs.compilation.disable_line_info,
-                "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas()}
+                "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas(),
+                "assembler_options": _ptxas_options(),
+                "dump_assembler_log": bool(knobs.nvidia.dump_ptxas_log)}
 
     def skipped_stages(self, opts):
         return () if opts["assembler_path"] else ("cubin",)

@@ -717,7 +717,8 @@ def compile(src, target=None, options=None):
     dump = knobs.compilation.dump_ir
     c = knobs.compilation
     read_cache = not (c.always_compile or override or dump or _wants_dump(c.print_ir, name)
-                      or c.llvm_ir_dump or c.pass_timing or c.llvm_timing)
+                      or c.llvm_ir_dump or c.pass_timing or c.llvm_timing
+                      or knobs.nvidia.dump_ptxas_log)
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
     if read_cache:

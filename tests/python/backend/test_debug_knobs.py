@@ -1,6 +1,8 @@
-"""The debugging knobs of issue 15 that reach the passes: TRITIUM_DUMP_IR
-(tir and tgir), TRITIUM_DUMP_PATH, TRITIUM_LLVM_IR_DUMP, TRITIUM_PASS_TIMING,
-TRITIUM_LLVM_TIMING, TRITIUM_DISABLE_LLVM_OPT and TRITIUM_LLVM_DEBUG_ONLY."""
+"""The debugging knobs of issue 15 that reach the passes and the tools:
+TRITIUM_DUMP_IR (tir and tgir), TRITIUM_DUMP_PATH, TRITIUM_LLVM_IR_DUMP,
+TRITIUM_PASS_TIMING, TRITIUM_LLVM_TIMING, TRITIUM_DISABLE_LLVM_OPT,
+TRITIUM_LLVM_DEBUG_ONLY, TRITIUM_PTXAS_OPTIONS, TRITIUM_DISABLE_PTXAS_OPT and
+TRITIUM_DUMP_PTXAS_LOG."""
 
 import os
 import re
@@ -11,7 +13,9 @@ import pytest
 
 import tritium
 import tritium.language as tl
+from tritium._C import nvptx
 from tritium.compiler.compiler import ASTSource
+from tritium.errors import CompilationError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -114,3 +118,23 @@ def test_llvm_flags(dump_file, monkeypatch, tmp_path):
     monkeypatch.delenv("TRITIUM_DISABLE_LLVM_OPT")
     debug_only = run_child(monkeypatch, tmp_path, TRITIUM_LLVM_DEBUG_ONLY="isel")
     assert "-debug-only=isel" in debug_only and "assertions" in debug_only
+
+
+needs_ptxas = pytest.mark.skipif(not nvptx.find_ptxas(), reason="ptxas not found")
+
+
+@needs_ptxas
+def test_ptxas_log_options_and_no_opt(dump_file, monkeypatch):
+    monkeypatch.setenv("TRITIUM_DUMP_PTXAS_LOG", "1")
+    default = compile_scaled()
+    log = dump_file.read_text()
+    assert "Compiling entry function 'scaled' for 'sm_90a'" in log and f"Used {default.n_regs} registers" in log
+    monkeypatch.setenv("TRITIUM_DISABLE_PTXAS_OPT", "1")
+    o0 = compile_scaled()
+    assert o0.hash != default.hash and o0.asm["cubin"] != default.asm["cubin"]
+    monkeypatch.delenv("TRITIUM_DISABLE_PTXAS_OPT")
+    monkeypatch.setenv("TRITIUM_PTXAS_OPTIONS", "-O0")  # Triton's PTXAS_OPTIONS
+    assert compile_scaled().asm["cubin"] == o0.asm["cubin"]
+    monkeypatch.setenv("TRITIUM_PTXAS_OPTIONS", "--no-such-ptxas-option")
+    with pytest.raises(CompilationError, match=r"(?s)ptxas failed.*no-such-ptxas-option"):
+        compile_scaled()
