@@ -61,6 +61,9 @@ struct CompileOptions {
   /// a*b+c contracted into fma (Triton's enable_fp_fusion); off: every
   /// product and sum rounded on its own (ptxas too: --fmad=false).
   bool FPFusion = true;
+  /// cuda: libdevice's __CUDA_FTZ (its f32 functions flush denormals) and
+  /// exp2 as ex2.approx.ftz (Triton's enable_reflect_ftz, on by default).
+  bool ReflectFTZ = true;
   /// cuda: the source line of every instruction in the PTX (`.loc`) and,
   /// through ptxas -lineinfo, in the cubin (Python: on unless
   /// TRITIUM_DISABLE_LINE_INFO).

@@ -143,14 +143,14 @@ LLVMIRResult tritium::lowerNVPTXToLLVMIR(Module &M, const CompileOptions &Opts) 
   LO.MaxRegisters = Opts.MaxNReg;
   LO.Debug = Opts.Debug;
   LO.LineInfo = Opts.LineInfo;
-  NVPTXTargetInfo TI(Opts.GPU);
+  NVPTXTargetInfo TI(Opts.GPU, Opts.ReflectFTZ);
   LLVMIRResult Result;
   std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, TI, Result.SharedBytes);
   std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(Opts.GPU, Opts.FPFusion);
   if (!TM)
     reportError({}, "LLVM has no NVPTX target");
   prepareNVPTXModule(*LLM, *TM);
-  std::string Err = linkLibdevice(*LLM, Opts.GPU, /*FlushDenormals=*/false, Opts.LibraryPath);
+  std::string Err = linkLibdevice(*LLM, Opts.GPU, Opts.ReflectFTZ, Opts.LibraryPath);
   if (!Err.empty())
     reportLinkError(M, Err);
   optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging);

@@ -482,10 +482,12 @@ llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::V
     return approx(B, llvm::Intrinsic::nvvm_ex2_approx_f,
                   B.CreateFMul(X, llvm::ConstantFP::get(F32, 1.4426950408889634)));
   case Opcode::Exp2:
-    // Flushing denormals, as Triton's exp2 (libdevice's exp2f under
-    // __CUDA_FTZ=1): ex2 without .ftz costs three more instructions each,
-    // and attention's softmax is made of them.
-    return approx(B, llvm::Intrinsic::nvvm_ex2_approx_ftz_f, X);
+    // As Triton's exp2 (libdevice's exp2f, which flushes denormals under
+    // __CUDA_FTZ=1, its default): ex2 without .ftz costs three more
+    // instructions each, and attention's softmax is made of them.
+    return approx(B, FlushDenormals ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
+                                    : llvm::Intrinsic::nvvm_ex2_approx_f,
+                  X);
   case Opcode::Log:
     return B.CreateFMul(approx(B, llvm::Intrinsic::nvvm_lg2_approx_f, X),
                         llvm::ConstantFP::get(F32, 0.6931471805599453));

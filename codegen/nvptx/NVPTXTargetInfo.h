@@ -23,7 +23,10 @@ llvm::Value *callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
 /// NVIDIA GPUs (NVVM intrinsics and inline PTX).
 class NVPTXTargetInfo : public TargetInfo {
 public:
-  explicit NVPTXTargetInfo(const Target &GPU) : GPU(GPU) {}
+  /// \p FlushDenormals: exp2 as ex2.approx.ftz, as libdevice's exp2f under
+  /// __CUDA_FTZ=1 (Triton's enable_reflect_ftz).
+  explicit NVPTXTargetInfo(const Target &GPU, bool FlushDenormals = true)
+      : GPU(GPU), FlushDenormals(FlushDenormals) {}
   llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
   llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
@@ -142,6 +145,7 @@ public:
 
 private:
   Target GPU;
+  bool FlushDenormals;
 };
 
 } // namespace tritium

@@ -80,6 +80,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Flag("tma", O.TMA);
   Flag("line_info", O.LineInfo);
   Flag("enable_fp_fusion", O.FPFusion);
+  Flag("enable_reflect_ftz", O.ReflectFTZ);
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
   Text("assembler_options", O.AssemblerOptions);

@@ -66,6 +66,7 @@ class NativeBackend(BaseBackend):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
                 "enable_fp_fusion": bool(options.get("enable_fp_fusion", True)),
+                "enable_reflect_ftz": bool(options.get("enable_reflect_ftz", True)),
                 "verify_each": bool(knobs.compilation.verify_each),
                 "reproducer": knobs.compilation.reproducer_path or "",
                 "dump_llvm_ir": bool(knobs.compilation.llvm_ir_dump),

@@ -149,7 +149,7 @@ COMMON_OPTIONS = {
 DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
 #: Extra options per target kind, until a backend registers its own.
 TARGET_OPTIONS = {
-    "cuda": {},
+    "cuda": {"enable_reflect_ftz": True},
     "hip": {"num_stages": 2, "waves_per_eu": 0, "matrix_instr_nonkdim": 0,
             "kpack": 1, "schedule_hint": "none"},
 }
