@@ -146,8 +146,9 @@ def stub_ptx(name, types, attributes=None, arch=90):
 
 class StubBackend:
     """Compile stages for the "cuda" target that end in ``stub_ptx``; set
-    ``shared`` (dynamic shared memory bytes, into metadata["shared"]) and
-    ``attributes`` before compiling."""
+    ``shared`` (dynamic shared memory bytes, into metadata["shared"]; or a
+    function of the options giving them) and ``attributes`` before
+    compiling."""
 
     binary_ext = "ptx"
     options = {}
@@ -162,7 +163,7 @@ class StubBackend:
 
     def add_stages(self, stages, options, target):
         def ptx(module, metadata, opts):
-            metadata["shared"] = self.shared
+            metadata["shared"] = self.shared(opts) if callable(self.shared) else self.shared
             sig = metadata["signature"] or {}
             types = []
             for t in sig.values():

@@ -37,9 +37,10 @@ import re
 import sys
 import textwrap
 import threading
+import warnings
 
 from .. import knobs
-from ..errors import CompilationError, recursion_limit_message
+from ..errors import CompilationError, OutOfResources, recursion_limit_message
 from . import driver as _driver
 from .cache import fingerprint
 from ..language import _types
@@ -391,6 +392,15 @@ def _dispatch_module():
         from .. import _C
         _runtime_ext = getattr(_C, "runtime", False)
     return _runtime_ext
+
+
+def _shared_memory_limit():
+    """The shared memory a block of the current device may use, or None
+    where no GPU driver can say (the interpreter, no GPU)."""
+    try:
+        return _driver.active.get().utils.get_device_properties()["max_shared_mem"]
+    except (AttributeError, KeyError, _driver.NoBackendError):
+        return None
 
 
 def eval_grid(fn, grid, values):
@@ -816,7 +826,7 @@ class JITFunction(KernelInterface):
         opts = _compiler.make_options(target, opts, self.__name__)
         _ = self.cache_key  # fills used_global_vals before the check at launch
         src = _compiler.ASTSource(self, signature, constexprs, attrs)
-        kernel = _compiler.compile(src, target=target, options=opts)
+        kernel = self._compile_fitting(_compiler, src, target, opts)
         self._normalize_used_globals()
         kernel._arg_indices = tuple(p.num for p in self.params
                                     if signature[p.name] != "constexpr")
@@ -828,6 +838,36 @@ class JITFunction(KernelInterface):
         if hook is not None:
             hook(self, kernel)
         return kernel
+
+    def _compile_fitting(self, compiler, src, target, opts):
+        """Compiles; where the kernel needs more shared memory than its target
+        or the device gives a block, compiles again with fewer pipeline
+        stages until it fits, and warns with what changed. Where nothing
+        fits, what the stages asked gave: the compile's OutOfResources, or a
+        kernel whose loading raises it."""
+        device_limit = _shared_memory_limit()
+        asked = None  # where the stages asked did not fit: (bytes, limit, kernel or error)
+        for stages in range(max(opts["num_stages"], 1), 0, -1):
+            options = opts if asked is None else compiler.make_options(
+                target, {**opts.to_dict(), "num_stages": stages}, self.__name__)
+            try:
+                kernel = compiler.compile(src, target=target, options=options)
+            except OutOfResources as e:  # more than the target allows a block
+                if e.name != "shared memory":
+                    raise
+                asked = asked or (e.required, e.limit, e)
+                continue
+            if device_limit and kernel.metadata.shared > device_limit:
+                asked = asked or (kernel.metadata.shared, device_limit, kernel)
+                continue
+            if asked:
+                warnings.warn(f"{self.__name__}: {asked[0]} bytes of shared memory with num_stages="
+                              f"{opts['num_stages']} exceed the {asked[1]} a block may use; compiled "
+                              f"with num_stages={stages} ({kernel.metadata.shared} bytes)", stacklevel=4)
+            return kernel
+        if isinstance(asked[2], OutOfResources):
+            raise asked[2]
+        return asked[2]
 
     def warmup(self, *args, grid=None, **kwargs):
         """Compiles for these arguments without launching; returns the

@@ -564,3 +564,26 @@ def test_cache_key_found_once_across_threads():
     finally:
         sys.setswitchinterval(interval)
     assert len(keys) == 8 and len(set(keys)) == 1 and len(keys[0]) == 64
+
+
+@jit
+def staged_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+def test_too_many_stages_for_shared_memory_compile_with_fewer(frontend):
+    """Without a GPU the target's limit applies (sm_90: 227 KiB a block):
+    8 stages of 128x128x64 fp16 tiles need 256 KiB, so the kernel is
+    compiled again with 7 (224 KiB), with a warning."""
+    args = ("*fp16", "*fp16", "*fp32", 4096)
+    with pytest.warns(UserWarning, match=r"staged_dot: 262144 bytes of shared memory with num_stages=8 "
+                                         r"exceed the 232448 a block may use; compiled with "
+                                         r"num_stages=7 \(229376 bytes\)"):
+        k = staged_dot.warmup(*args, BM=128, BN=128, BK=64, num_stages=8, grid=(1,))
+    assert k.metadata.num_stages == 7 and frontend.count == 2

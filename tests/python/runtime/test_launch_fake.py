@@ -440,6 +440,25 @@ def test_too_much_shared_memory_is_out_of_resources(cuda):
     assert cuda.fake.launch_count() == 0 and cuda.fake.loaded_modules() == loaded
 
 
+def test_too_much_shared_memory_compiles_again_with_fewer_stages(cuda, recwarn):
+    """48 KiB a stage: 3 stages (the default) need 144 KiB where the device
+    gives 99 KiB; 2 fit. The launch warns once, runs the 2-stage kernel, and
+    later launches take it without compiling or warning again."""
+    cuda.fake.set("shared_optin", 101376)
+    cuda.backend.shared = lambda opts: 48 * 1024 * opts["num_stages"]
+    with pytest.warns(UserWarning, match=r"add_kernel: 147456 bytes of shared memory with num_stages=3 "
+                                         r"exceed the 101376 a block may use; compiled with num_stages=2 "
+                                         r"\(98304 bytes\)"):
+        k = add_kernel[(1,)](*tensors(), 16)
+    assert k.metadata.num_stages == 2 and k.metadata.shared == 98304 and cuda.fake.launch_count() == 1
+    recwarn.clear()
+    assert add_kernel[(1,)](*tensors(), 16) is k and cuda.fake.launch_count() == 2 and not recwarn.list
+    # Fewer stages fitting nowhere: the kernel asked for fails to load, as before.
+    cuda.backend.shared = lambda opts: 120 * 1024
+    with pytest.raises(OutOfResources, match="Required: 122880, Hardware limit: 101376"):
+        add_kernel[(1,)](*tensors(), 16, BLOCK=64)
+
+
 def test_too_many_threads_is_out_of_resources(cuda):
     cuda.backend.attributes = {"max_threads": 256}
     with pytest.raises(OutOfResources, match="threads, Required: 512, Hardware limit: 256"):
