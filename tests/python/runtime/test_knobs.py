@@ -32,9 +32,16 @@ def src():
 def test_every_knob_is_documented():
     with open(os.path.join(REPO, "docs", "knobs.md")) as f:
         doc = f.read()
+    rows = {v: row for row in doc.splitlines() if row.startswith("| `TRITIUM_")
+            for v in re.findall(r"`(TRITIUM_[A-Z0-9_]+)`", row.split(" | ")[0])}
     for group, attr, env, default, text in knobs.all_knobs():
         assert f"`{env}`" in doc, env
         assert text
+        # Its row: Triton's name (or none) and an example.
+        triton = knobs.triton_name(env)
+        assert env in rows and "Example: `" in rows[env], env
+        if triton:
+            assert f"`{triton}`" in rows[env].split(" | ")[1], env
     documented = set(re.findall(r"`(TRITIUM_[A-Z_]+)`", doc))
     assert documented <= {k[2] for k in knobs.all_knobs()}, "docs name an unknown knob"
 
