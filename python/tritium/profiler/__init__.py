@@ -8,14 +8,10 @@ tutorials use (``import triton.profiler as proton`` under the alias).
     proton.activate(sid)
     proton.finalize()    # writes matmul.hatchet and matmul.chrome_trace
 
-While a session is active, every Tritium kernel launch takes the Python
-launch path (the launch hooks of ``knobs.runtime`` are set only then) and
-is timed on the GPU with events (session.py); with ``hook="triton"`` the
-kernel's ``@jit(launch_metadata=fn)`` names it and gives its flops and
-bytes. ``finalize`` writes the tree as Proton's hatchet JSON (what
-``tritium.profiler.viewer`` and ``proton-viewer`` read), a Chrome trace
-that Perfetto and chrome://tracing open, and prints a summary table on
-stderr. docs/runtime.md ("Profiling") says what of Proton is not here.
+While a session is active, every launch takes the Python launch path (the
+launch hooks of ``knobs.runtime`` are set only then) and is timed on the GPU
+by events (session.py); output.py writes the files. docs/runtime.md
+("Benchmarks and profiling") says what it records and what of Proton is not here.
 """
 
 import functools
@@ -35,18 +31,18 @@ _sessions = {}  # id -> Session, started and not finalized
 _active = []  # the active ones, in start order (what the launch hooks visit)
 _next_id = 0
 _hooks = None  # what _set_hooks installed: [(knob name, previous value, our hook)]
-_local = threading.local()  # .frames: the scopes entered on this thread
 
 
-def _frames():
-    frames = getattr(_local, "frames", None)
-    if frames is None:
-        frames = _local.frames = []
-    return frames
+class _ThreadScopes(threading.local):
+    def __init__(self):
+        self.frames = []  # (name, {session id: its token}) of the scopes entered on this thread
+
+
+_local = _ThreadScopes()
 
 
 def _path():
-    return tuple(f[0] for f in _frames())
+    return tuple(name for name, _ in _local.frames)
 
 
 # -- the launch hooks ------------------------------------------------------------
@@ -67,14 +63,11 @@ def _chain_plain(previous, ours, ours_first):
     closest to the launch (enter: ours last; exit: ours first)."""
     if previous is None:
         return ours
+    order = (ours, previous) if ours_first else (previous, ours)
 
     def both(info):
-        if ours_first:
-            ours(info)
-            previous(info)
-        else:
-            previous(info)
-            ours(info)
+        for hook in order:
+            hook(info)
     return both
 
 
@@ -155,8 +148,7 @@ def activate(session=None):
 def deactivate(session=None):
     """Stops recording in ``session`` (all when None); what was recorded stays."""
     for s in _select(session):
-        if s.active and s.timer is not None:
-            s.harvest()
+        s.harvest()  # nothing is pending unless it was active with a timer
         s.active = False
     _refresh_active()
 
@@ -173,8 +165,7 @@ def finalize(session=None, output_format="hatchet"):
         s.close()
         del _sessions[s.id]
         stem = s.name[:-len(".hatchet")] if s.name.endswith(".hatchet") else s.name
-        if os.path.dirname(stem):
-            os.makedirs(os.path.dirname(stem), exist_ok=True)
+        os.makedirs(os.path.dirname(stem) or ".", exist_ok=True)
         output.write_hatchet(s, stem + ".hatchet")
         output.write_chrome_trace(s, stem + ".chrome_trace")
         print(output.summary(s), file=sys.stderr)
@@ -184,27 +175,18 @@ def finalize(session=None, output_format="hatchet"):
 # -- scopes ------------------------------------------------------------------------
 
 def _enter(name, metrics):
-    if not _sessions:
-        _frames().append((name, {}))
-        return
-    frames = _frames()
-    path = tuple(f[0] for f in frames) + (name,)
-    tokens = {s.id: s.scope_enter(path, metrics) for s in _active}
-    frames.append((name, tokens))
+    path = _path() + (name,)
+    _local.frames.append((name, {s.id: s.scope_enter(path, metrics) for s in _active}))
 
 
 def _exit():
-    frames = _frames()
-    if not frames:
+    if not _local.frames:
         return
-    path = tuple(f[0] for f in frames)
-    _, tokens = frames.pop()
+    path = _path()
+    _, tokens = _local.frames.pop()
     for sid, token in tokens.items():
-        s = _sessions.get(sid)
-        if s is not None and s.active:
-            s.scope_exit(path, token)
-        elif s is not None and token is not None:
-            s.timer.release(token[0])
+        if sid in _sessions:  # not finalized since
+            _sessions[sid].scope_exit(path, token)
 
 
 class scope:

@@ -25,7 +25,7 @@ def _node_json(node):
 def hatchet(session):
     tree = _node_json(session.root)
     devices = {}
-    if any("time (ns)" in n.metrics for n in _walk(session.root)):
+    if any("time (ns)" in metrics for _, metrics in _rows(session.root)):
         tree["metrics"].update({"count": 0, "time (ns)": 0})  # as Proton's root
         if session.device is not None:
             kind, device_id, props = session.device
@@ -58,13 +58,8 @@ def write_chrome_trace(session, path):
         json.dump(chrome_trace(session), f)
 
 
-def _walk(node):
-    yield node
-    for child in node.children.values():
-        yield from _walk(child)
-
-
 def _rows(node, path=()):
+    """(path, metrics) of the nodes below ``node`` that were launched or timed (the root never is)."""
     for child in node.children.values():
         p = path + (child.name,)
         if "count" in child.metrics or "time (ns)" in child.metrics:
