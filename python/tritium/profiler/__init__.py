@@ -14,6 +14,7 @@ by events (session.py); output.py writes the files. docs/runtime.md
 ("Benchmarks and profiling") says what it records and what of Proton is not here.
 """
 
+import contextlib
 import functools
 import os
 import sys
@@ -189,7 +190,7 @@ def _exit():
             _sessions[sid].scope_exit(path, token)
 
 
-class scope:
+class scope(contextlib.ContextDecorator):
     """A named scope of the tree, as a context manager or a decorator;
     ``metrics`` (e.g. {"flops16": ..., "bytes": ...}) are added to it each
     time it is entered while a session is active."""
@@ -204,13 +205,6 @@ class scope:
 
     def __exit__(self, *exc):
         _exit()
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with scope(self._name, self._metrics):
-                return func(*args, **kwargs)
-        return wrapper
 
 
 _scope_ids = iter(range(1 << 62))
