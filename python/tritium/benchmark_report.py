@@ -124,9 +124,10 @@ def _make_table(columns, rows):
     return df
 
 
-def _plot(bench, xs, mean, low, high, save_path, show_plots):
-    """Draws the lines (and their min/max band) with matplotlib; without it
-    says on stderr that there is no plot, once per Benchmark."""
+def _plot(bench, rows, low, high, save_path, show_plots):
+    """Draws the lines of the table's ``rows`` (and their ``low``/``high``
+    band) with matplotlib; without it says on stderr that there is no plot,
+    once per Benchmark."""
     try:
         import matplotlib.pyplot as plt
     except ImportError:
@@ -137,9 +138,10 @@ def _plot(bench, xs, mean, low, high, save_path, show_plots):
     fig = plt.figure()
     ax = plt.subplot()
     floats = lambda values: [math.nan if _is_nan(v) else float(v) for v in values]
+    xs = [row[0] for row in rows]
     for i, name in enumerate(bench.line_names):
         color, style = bench.styles[i] if bench.styles else (None, None)
-        ax.plot(xs, mean[i], label=name, color=color, ls=style)
+        ax.plot(xs, [row[len(bench.x_names) + i] for row in rows], label=name, color=color, ls=style)
         if not all(map(_is_nan, low[i])) and not all(map(_is_nan, high[i])):
             ax.fill_between(xs, floats(low[i]), floats(high[i]), alpha=0.15, color=color)
     ax.legend()
@@ -164,9 +166,8 @@ class Mark:
     def _run(self, bench, save_path, show_plots, print_data, diff_col=False, save_precision=6,
              **kwargs):
         x_names = list(bench.x_names)
-        n_lines = len(bench.line_vals)
-        xs, rows = [], []
-        mean, low, high = ([[] for _ in range(n_lines)] for _ in range(3))
+        rows = []  # the x values, then each line's (mid) value
+        low, high = ([[] for _ in bench.line_vals] for _ in range(2))  # each line's min and max
         started = time.perf_counter()
         for point, x in enumerate(bench.x_vals):
             values = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
@@ -180,11 +181,9 @@ class Mark:
                     mid, lo, hi = ret
                 except TypeError:
                     mid, lo, hi = ret, None, None
-                mean[i].append(_as_number(mid))
+                row.append(_as_number(mid))
                 low[i].append(_as_number(lo))
                 high[i].append(_as_number(hi))
-                row.append(_as_number(mid))
-            xs.append(values[0])
             rows.append(row)
             elapsed = time.perf_counter() - started
             if elapsed > PROGRESS_AFTER_S:
@@ -194,7 +193,7 @@ class Mark:
         if save_path:
             os.makedirs(save_path, exist_ok=True)
         if bench.plot_name:
-            _plot(bench, xs, mean, low, high, save_path, show_plots)
+            _plot(bench, rows, low, high, save_path, show_plots)
         columns = x_names + list(bench.line_names)
         if diff_col and len(columns) == 2:
             columns.append("Diff")
@@ -228,7 +227,6 @@ class Mark:
                     html.write("</body></html>\n")
         if return_df:
             return tables[0] if single else tables
-        return None
 
 
 def perf_report(benchmarks):
