@@ -1,13 +1,7 @@
 """tritium.testing: Triton's benchmarking and checking helpers, with its
-names and arguments.
-
-``do_bench`` times on the GPU through the active driver's ``benchmark``
-(runtime/driver.py); ``do_bench_cudagraph`` captures ``fn`` into a CUDA graph
-with torch and times replays. Without a GPU backend both raise
-NoBackendError. ``perf_report``/``Benchmark`` run a sweep and print, save
-and plot its table (benchmark_report.py). ``assert_close`` compares on the
-host with NumPy; tensors are moved there through ``.cpu().numpy()`` (torch)
-or ``numpy.asarray``.
+names and arguments (docs/runtime.md). ``do_bench`` is the active driver's
+(runtime/driver.py), ``perf_report``/``Benchmark``/``Mark`` are
+benchmark_report.py's; ``assert_close`` compares on the host with NumPy.
 """
 
 import numpy as np

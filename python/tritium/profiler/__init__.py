@@ -77,8 +77,7 @@ def _set_hooks():
     launches take the C++ path when nothing is profiled. A hook chain
     (``.add``/``.remove``) is added to; a plain hook is wrapped."""
     global _hooks
-    want = bool(_active)
-    if want and _hooks is None:
+    if _active and _hooks is None:
         _hooks = []
         for name, ours, first in (("launch_enter_hook", _on_launch_enter, False),
                                   ("launch_exit_hook", _on_launch_exit, True)):
@@ -90,7 +89,7 @@ def _set_hooks():
                 hook = _chain_plain(previous, ours, first)
                 setattr(knobs.runtime, name, hook)
                 _hooks.append((name, previous, hook))
-    elif not want and _hooks is not None:
+    elif not _active and _hooks is not None:
         for name, previous, hook in _hooks:
             if hasattr(previous, "remove"):
                 previous.remove(hook)

@@ -1,14 +1,8 @@
-"""What a finalized session writes: Proton's hatchet JSON, a Chrome trace,
-and the summary table.
-
-The hatchet file is ``[tree, devices]``: each node is ``{"frame": {"name",
-"type": "function"}, "metrics": {...}, "children": [...]}`` with the
-metrics Proton writes ("time (ns)", "count", "device_id", "device_type",
-and the launch metadata's flops*/bytes), and ``devices`` maps "CUDA"/"HIP"
-to device id to arch, num_sms, clock_rate, memory_clock_rate, bus_width.
-The Chrome trace is ``{"traceEvents": [...]}`` with one complete ("X") event
-per timed launch (thread: its stream) and per scope (thread "scopes"),
-microseconds from the session's start.
+"""What a finalized session writes (docs/runtime.md): Proton's hatchet JSON
+``[tree, devices]`` (``devices`` maps "CUDA"/"HIP" to device id to its
+properties), a Chrome trace ``{"traceEvents": [...]}`` with one complete
+("X") event per timed launch (thread: its stream) and per scope (thread
+"scopes"), in microseconds from the session's start, and the summary table.
 """
 
 import json
