@@ -159,8 +159,8 @@ def finalize(session=None, output_format="hatchet"):
     if output_format not in ("hatchet", "chrome_trace"):
         raise ValueError(f"Unsupported output format {output_format!r}: 'hatchet' or "
                          "'chrome_trace' (both files are written either way)")
-    targets = list(_sessions.values()) if session is None else (
-        [_sessions[session]] if session in _sessions else [])
+    # An id already finalized (or never started) finalizes nothing, where activate raises.
+    targets = _select(session) if session is None or session in _sessions else []
     for s in targets:
         s.close()
         del _sessions[s.id]
