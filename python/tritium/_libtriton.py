@@ -6,17 +6,11 @@ extension): ``nvidia.cublas.CublasLt``, the cuBLAS baseline of tutorial 09.
     cublas.matmul(a, b, c)                       # c = a @ b.T
     cublas.gemm(a, b, c, d, alpha, beta)         # d = alpha * a @ b.T + beta * c
 
-A stand-in over torch, not a binding of libcublasLt: ``matmul`` and ``gemm``
-run torch.matmul / torch.addmm (cuBLAS) and, for fp8 (float8_e4m3fn),
-torch._scaled_mm (cuBLASLt, fast accumulation, as Triton's call). The
-arguments follow Triton's binding: ``a`` is (M, K), ``b`` is (N, K) (the
-second operand transposed), ``c`` (M, N); one dtype of float8_e4m3fn,
-float16, bfloat16 or float32; ``gemm``'s ``c`` is float16. The workspace is
-kept but unused: torch gives cuBLAS its own. An fp8 result is copied into
-``c`` (one more small kernel in a profile).
-
-``tritium._C`` is the compiled extension; importing tritium registers this
-module as ``tritium._C.libtriton`` (sys.modules and an attribute of _C).
+A stand-in over torch's cuBLAS calls (docs/runtime.md), not a binding of
+libcublasLt; the arguments and their checks follow Triton's binding. The
+workspace is kept but unused: torch gives cuBLAS its own. Importing tritium
+registers this module as ``tritium._C.libtriton`` (sys.modules and an
+attribute of the extension ``_C``).
 """
 
 import sys
@@ -68,7 +62,7 @@ class CublasLt:
         _check(a, b, c)
         import torch
         if _is_fp8(a):
-            c.copy_(self._scaled_mm(a, b, c.dtype))
+            c.copy_(self._scaled_mm(a, b, c.dtype))  # one more small kernel in a profile
         else:
             torch.matmul(a, b.T, out=c)
 

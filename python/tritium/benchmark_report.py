@@ -1,20 +1,10 @@
 """``perf_report``, ``Benchmark`` and ``Mark``: Triton's benchmark sweeps
-(exported by tritium.testing).
-
-``@perf_report(benchmarks)`` turns a function into a Mark; ``mark.run()``
-calls the function once per x value and line value, with the x names, the
-line argument and ``Benchmark.args`` as keyword arguments (plus run's extra
-keywords). The function returns one number or a (mid, min, max) triple.
-Each Benchmark gives a table (the x columns, then one column per line name),
-printed under ``plot_name:`` with ``print_data``, saved as
-``{plot_name}.csv`` and, with matplotlib, plotted (min/max band shaded) to
-``{plot_name}.png`` under ``save_path``, as Triton does.
+(exported by tritium.testing; docs/runtime.md, "Benchmarks and profiling").
 
 Triton requires pandas and matplotlib; here the table is a pandas DataFrame
 when pandas is installed (the same printing and CSV as Triton) and a
 ``Table`` that prints and saves alike when it is not, and without
-matplotlib there is no plot, only the table. Sweeps that run longer than
-``PROGRESS_AFTER_S`` print a progress line per x value to stderr.
+matplotlib there is no plot, only the table.
 """
 
 import math
@@ -22,6 +12,7 @@ import numbers
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 __all__ = ["Benchmark", "Mark", "perf_report", "Table"]
 
@@ -29,26 +20,25 @@ __all__ = ["Benchmark", "Mark", "perf_report", "Table"]
 PROGRESS_AFTER_S = 3.0
 
 
+@dataclass(eq=False)  # compared and hashed by identity, as Triton's plain class
 class Benchmark:
     """One sweep: ``x_names`` take each of ``x_vals`` (a scalar for all of
     them, or a tuple with one value per name), ``line_arg`` takes each of
     ``line_vals`` (labelled ``line_names``, drawn with ``styles``, a list of
     (color, linestyle)); ``args`` are fixed keyword arguments."""
 
-    def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name, args,
-                 xlabel="", ylabel="", x_log=False, y_log=False, styles=None):
-        self.x_names = x_names
-        self.x_vals = x_vals
-        self.x_log = x_log
-        self.line_arg = line_arg
-        self.line_vals = line_vals
-        self.line_names = line_names
-        self.y_log = y_log
-        self.styles = styles
-        self.xlabel = xlabel
-        self.ylabel = ylabel
-        self.plot_name = plot_name
-        self.args = args
+    x_names: list
+    x_vals: list
+    line_arg: str
+    line_vals: list
+    line_names: list
+    plot_name: str
+    args: dict
+    xlabel: str = ""
+    ylabel: str = ""
+    x_log: bool = False
+    y_log: bool = False
+    styles: list = None
 
 
 def _is_nan(v):
@@ -134,9 +124,10 @@ def _make_table(columns, rows):
     return df
 
 
-def _plot(bench, xs, mean, low, high, save_path, show_plots):
-    """Draws the lines (and their min/max band) with matplotlib; without it
-    says on stderr that there is no plot, once per Benchmark."""
+def _plot(bench, rows, low, high, save_path, show_plots):
+    """Draws the lines of the table's ``rows`` (and their ``low``/``high``
+    band) with matplotlib; without it says on stderr that there is no plot,
+    once per Benchmark."""
     try:
         import matplotlib.pyplot as plt
     except ImportError:
@@ -146,14 +137,13 @@ def _plot(bench, xs, mean, low, high, save_path, show_plots):
         return
     fig = plt.figure()
     ax = plt.subplot()
-    nan = float("nan")
+    floats = lambda values: [math.nan if _is_nan(v) else float(v) for v in values]
+    xs = [row[0] for row in rows]
     for i, name in enumerate(bench.line_names):
         color, style = bench.styles[i] if bench.styles else (None, None)
-        ax.plot(xs, mean[i], label=name, color=color, ls=style)
+        ax.plot(xs, [row[len(bench.x_names) + i] for row in rows], label=name, color=color, ls=style)
         if not all(map(_is_nan, low[i])) and not all(map(_is_nan, high[i])):
-            ax.fill_between(xs, [nan if _is_nan(v) else float(v) for v in low[i]],
-                            [nan if _is_nan(v) else float(v) for v in high[i]],
-                            alpha=0.15, color=color)
+            ax.fill_between(xs, floats(low[i]), floats(high[i]), alpha=0.15, color=color)
     ax.legend()
     ax.set_xlabel(bench.xlabel or bench.x_names[0])
     ax.set_ylabel(bench.ylabel)
@@ -176,9 +166,8 @@ class Mark:
     def _run(self, bench, save_path, show_plots, print_data, diff_col=False, save_precision=6,
              **kwargs):
         x_names = list(bench.x_names)
-        n_lines = len(bench.line_vals)
-        xs, rows = [], []
-        mean, low, high = ([[] for _ in range(n_lines)] for _ in range(3))
+        rows = []  # the x values, then each line's (mid) value
+        low, high = ([[] for _ in bench.line_vals] for _ in range(2))  # each line's min and max
         started = time.perf_counter()
         for point, x in enumerate(bench.x_vals):
             values = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
@@ -192,11 +181,9 @@ class Mark:
                     mid, lo, hi = ret
                 except TypeError:
                     mid, lo, hi = ret, None, None
-                mean[i].append(_as_number(mid))
+                row.append(_as_number(mid))
                 low[i].append(_as_number(lo))
                 high[i].append(_as_number(hi))
-                row.append(_as_number(mid))
-            xs.append(values[0])
             rows.append(row)
             elapsed = time.perf_counter() - started
             if elapsed > PROGRESS_AFTER_S:
@@ -206,7 +193,7 @@ class Mark:
         if save_path:
             os.makedirs(save_path, exist_ok=True)
         if bench.plot_name:
-            _plot(bench, xs, mean, low, high, save_path, show_plots)
+            _plot(bench, rows, low, high, save_path, show_plots)
         columns = x_names + list(bench.line_names)
         if diff_col and len(columns) == 2:
             columns.append("Diff")
@@ -240,7 +227,6 @@ class Mark:
                     html.write("</body></html>\n")
         if return_df:
             return tables[0] if single else tables
-        return None
 
 
 def perf_report(benchmarks):

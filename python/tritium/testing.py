@@ -1,13 +1,7 @@
 """tritium.testing: Triton's benchmarking and checking helpers, with its
-names and arguments.
-
-``do_bench`` times on the GPU through the active driver's ``benchmark``
-(runtime/driver.py); ``do_bench_cudagraph`` captures ``fn`` into a CUDA graph
-with torch and times replays. Without a GPU backend both raise
-NoBackendError. ``perf_report``/``Benchmark`` run a sweep and print, save
-and plot its table (benchmark_report.py). ``assert_close`` compares on the
-host with NumPy; tensors are moved there through ``.cpu().numpy()`` (torch)
-or ``numpy.asarray``.
+names and arguments (docs/runtime.md). ``do_bench`` is the active driver's
+(runtime/driver.py), ``perf_report``/``Benchmark``/``Mark`` are
+benchmark_report.py's; ``assert_close`` compares on the host with NumPy.
 """
 
 import numpy as np
@@ -35,6 +29,16 @@ def _torch_for_graphs(fn):
     return torch
 
 
+def _elapsed_ms(torch, run):
+    """The GPU time of ``run()`` on the current stream, by CUDA events."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    run()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end)
+
+
 def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mode="mean"):
     """Runtime of ``fn()`` in milliseconds without launch overhead: ``fn`` is
     captured ``rep / estimate`` times into one CUDA graph (on a side stream,
@@ -48,6 +52,10 @@ def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mod
         for x in grad_to_none or ():
             x.grad = None
 
+    def five_runs():
+        for _ in range(5):
+            fn()
+
     with torch.cuda.stream(torch.cuda.Stream()):
         fn()  # compiles and loads everything outside the capture
         for x in grad_to_none or ():
@@ -56,13 +64,7 @@ def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mod
             x.grad = None
         # Estimate one run from five plain launches: capturing a graph just
         # to estimate would cost more than the estimate is worth.
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(5):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        estimate_ms = start.elapsed_time(end) / 5
+        estimate_ms = _elapsed_ms(torch, five_runs) / 5
         n_repeat = 1000 if estimate_ms == 0 else max(1, int(rep / estimate_ms))
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
@@ -70,14 +72,7 @@ def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mod
                 clear_grads()
                 fn()
         torch.cuda.synchronize()
-        times = []
-        for _ in range(10):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            graph.replay()
-            end.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(end) / n_repeat)
+        times = [_elapsed_ms(torch, graph.replay) / n_repeat for _ in range(10)]
     return _summarize(times, quantiles, return_mode)
 
 

@@ -8,16 +8,13 @@ tutorials use (``import triton.profiler as proton`` under the alias).
     proton.activate(sid)
     proton.finalize()    # writes matmul.hatchet and matmul.chrome_trace
 
-While a session is active, every Tritium kernel launch takes the Python
-launch path (the launch hooks of ``knobs.runtime`` are set only then) and
-is timed on the GPU with events (session.py); with ``hook="triton"`` the
-kernel's ``@jit(launch_metadata=fn)`` names it and gives its flops and
-bytes. ``finalize`` writes the tree as Proton's hatchet JSON (what
-``tritium.profiler.viewer`` and ``proton-viewer`` read), a Chrome trace
-that Perfetto and chrome://tracing open, and prints a summary table on
-stderr. docs/runtime.md ("Profiling") says what of Proton is not here.
+While a session is active, every launch takes the Python launch path (the
+launch hooks of ``knobs.runtime`` are set only then) and is timed on the GPU
+by events (session.py); output.py writes the files. docs/runtime.md
+("Benchmarks and profiling") says what it records and what of Proton is not here.
 """
 
+import contextlib
 import functools
 import os
 import sys
@@ -35,18 +32,18 @@ _sessions = {}  # id -> Session, started and not finalized
 _active = []  # the active ones, in start order (what the launch hooks visit)
 _next_id = 0
 _hooks = None  # what _set_hooks installed: [(knob name, previous value, our hook)]
-_local = threading.local()  # .frames: the scopes entered on this thread
 
 
-def _frames():
-    frames = getattr(_local, "frames", None)
-    if frames is None:
-        frames = _local.frames = []
-    return frames
+class _ThreadScopes(threading.local):
+    def __init__(self):
+        self.frames = []  # (name, {session id: its token}) of the scopes entered on this thread
+
+
+_local = _ThreadScopes()
 
 
 def _path():
-    return tuple(f[0] for f in _frames())
+    return tuple(name for name, _ in _local.frames)
 
 
 # -- the launch hooks ------------------------------------------------------------
@@ -67,14 +64,11 @@ def _chain_plain(previous, ours, ours_first):
     closest to the launch (enter: ours last; exit: ours first)."""
     if previous is None:
         return ours
+    order = (ours, previous) if ours_first else (previous, ours)
 
     def both(info):
-        if ours_first:
-            ours(info)
-            previous(info)
-        else:
-            previous(info)
-            ours(info)
+        for hook in order:
+            hook(info)
     return both
 
 
@@ -83,8 +77,7 @@ def _set_hooks():
     launches take the C++ path when nothing is profiled. A hook chain
     (``.add``/``.remove``) is added to; a plain hook is wrapped."""
     global _hooks
-    want = bool(_active)
-    if want and _hooks is None:
+    if _active and _hooks is None:
         _hooks = []
         for name, ours, first in (("launch_enter_hook", _on_launch_enter, False),
                                   ("launch_exit_hook", _on_launch_exit, True)):
@@ -96,7 +89,7 @@ def _set_hooks():
                 hook = _chain_plain(previous, ours, first)
                 setattr(knobs.runtime, name, hook)
                 _hooks.append((name, previous, hook))
-    elif not want and _hooks is not None:
+    elif not _active and _hooks is not None:
         for name, previous, hook in _hooks:
             if hasattr(previous, "remove"):
                 previous.remove(hook)
@@ -155,8 +148,7 @@ def activate(session=None):
 def deactivate(session=None):
     """Stops recording in ``session`` (all when None); what was recorded stays."""
     for s in _select(session):
-        if s.active and s.timer is not None:
-            s.harvest()
+        s.harvest()  # nothing is pending unless it was active with a timer
         s.active = False
     _refresh_active()
 
@@ -167,14 +159,13 @@ def finalize(session=None, output_format="hatchet"):
     if output_format not in ("hatchet", "chrome_trace"):
         raise ValueError(f"Unsupported output format {output_format!r}: 'hatchet' or "
                          "'chrome_trace' (both files are written either way)")
-    targets = list(_sessions.values()) if session is None else (
-        [_sessions[session]] if session in _sessions else [])
+    # An id already finalized (or never started) finalizes nothing, where activate raises.
+    targets = _select(session) if session is None or session in _sessions else []
     for s in targets:
         s.close()
         del _sessions[s.id]
         stem = s.name[:-len(".hatchet")] if s.name.endswith(".hatchet") else s.name
-        if os.path.dirname(stem):
-            os.makedirs(os.path.dirname(stem), exist_ok=True)
+        os.makedirs(os.path.dirname(stem) or ".", exist_ok=True)
         output.write_hatchet(s, stem + ".hatchet")
         output.write_chrome_trace(s, stem + ".chrome_trace")
         print(output.summary(s), file=sys.stderr)
@@ -184,30 +175,21 @@ def finalize(session=None, output_format="hatchet"):
 # -- scopes ------------------------------------------------------------------------
 
 def _enter(name, metrics):
-    if not _sessions:
-        _frames().append((name, {}))
-        return
-    frames = _frames()
-    path = tuple(f[0] for f in frames) + (name,)
-    tokens = {s.id: s.scope_enter(path, metrics) for s in _active}
-    frames.append((name, tokens))
+    path = _path() + (name,)
+    _local.frames.append((name, {s.id: s.scope_enter(path, metrics) for s in _active}))
 
 
 def _exit():
-    frames = _frames()
-    if not frames:
+    if not _local.frames:
         return
-    path = tuple(f[0] for f in frames)
-    _, tokens = frames.pop()
+    path = _path()
+    _, tokens = _local.frames.pop()
     for sid, token in tokens.items():
-        s = _sessions.get(sid)
-        if s is not None and s.active:
-            s.scope_exit(path, token)
-        elif s is not None and token is not None:
-            s.timer.release(token[0])
+        if sid in _sessions:  # not finalized since
+            _sessions[sid].scope_exit(path, token)
 
 
-class scope:
+class scope(contextlib.ContextDecorator):
     """A named scope of the tree, as a context manager or a decorator;
     ``metrics`` (e.g. {"flops16": ..., "bytes": ...}) are added to it each
     time it is entered while a session is active."""
@@ -222,13 +204,6 @@ class scope:
 
     def __exit__(self, *exc):
         _exit()
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with scope(self._name, self._metrics):
-                return func(*args, **kwargs)
-        return wrapper
 
 
 _scope_ids = iter(range(1 << 62))

@@ -1,14 +1,8 @@
-"""What a finalized session writes: Proton's hatchet JSON, a Chrome trace,
-and the summary table.
-
-The hatchet file is ``[tree, devices]``: each node is ``{"frame": {"name",
-"type": "function"}, "metrics": {...}, "children": [...]}`` with the
-metrics Proton writes ("time (ns)", "count", "device_id", "device_type",
-and the launch metadata's flops*/bytes), and ``devices`` maps "CUDA"/"HIP"
-to device id to arch, num_sms, clock_rate, memory_clock_rate, bus_width.
-The Chrome trace is ``{"traceEvents": [...]}`` with one complete ("X") event
-per timed launch (thread: its stream) and per scope (thread "scopes"),
-microseconds from the session's start.
+"""What a finalized session writes (docs/runtime.md): Proton's hatchet JSON
+``[tree, devices]`` (``devices`` maps "CUDA"/"HIP" to device id to its
+properties), a Chrome trace ``{"traceEvents": [...]}`` with one complete
+("X") event per timed launch (thread: its stream) and per scope (thread
+"scopes"), in microseconds from the session's start, and the summary table.
 """
 
 import json
@@ -25,7 +19,7 @@ def _node_json(node):
 def hatchet(session):
     tree = _node_json(session.root)
     devices = {}
-    if any("time (ns)" in n.metrics for n in _walk(session.root)):
+    if any("time (ns)" in metrics for _, metrics in _rows(session.root)):
         tree["metrics"].update({"count": 0, "time (ns)": 0})  # as Proton's root
         if session.device is not None:
             kind, device_id, props = session.device
@@ -58,13 +52,8 @@ def write_chrome_trace(session, path):
         json.dump(chrome_trace(session), f)
 
 
-def _walk(node):
-    yield node
-    for child in node.children.values():
-        yield from _walk(child)
-
-
 def _rows(node, path=()):
+    """(path, metrics) of the nodes below ``node`` that were launched or timed (the root never is)."""
     for child in node.children.values():
         p = path + (child.name,)
         if "count" in child.metrics or "time (ns)" in child.metrics:

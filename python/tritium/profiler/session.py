@@ -1,18 +1,12 @@
 """One profiling session of tritium.profiler: its tree of scopes and
-kernels, and GPU time measured by events.
+kernels (ROOT / scope / ... / kernel), and GPU time measured by events.
 
-Every kernel launch made while the session is active gets a start event
-and an end event recorded on the launch's stream, right before and after
-the launch; a scope gets a pair around it on the current stream. The events
-are read back in batches (``HARVEST_EVERY``) and at deactivate/finalize, so
-timing costs two event records per launch and no synchronization in
-between. Times land on the tree's nodes: ROOT / scope / ... / kernel, where
-a kernel's node is named by its ``launch_metadata`` "name" (hook="triton")
-or by the kernel's own name, and carries "time (ns)", "count" and the
-numbers the metadata gave (flops8/16/32/64, flops, bytes, ...), summed over
-launches. A scope inside which no kernel (nor inner scope) was timed gets
-its own time from its events: the GPU work of other libraries (cuBLAS,
-torch) is measured that way, as a whole.
+A launch made while the session is active gets a start and an end event on
+its stream, a scope a pair around it on the current stream. The events are
+read back in batches (``HARVEST_EVERY``) and at deactivate/finalize, so
+timing costs two event records per launch and no synchronization in between.
+A scope inside which nothing was timed gets its own time from its events:
+the GPU work of other libraries (cuBLAS, torch) is measured that way.
 """
 
 from numbers import Number
@@ -101,15 +95,7 @@ def make_timer():
     """The active driver's EventTimer, or None without a GPU library (then
     launches are counted, not timed)."""
     drv = _driver.active.get()
-    if getattr(drv, "native_driver", None) is None:
-        return None
-    return EventTimer(drv)
-
-
-def launch_fields(info):
-    """A launch hook's argument as a dict: jit.py passes one; a Triton-style
-    LazyDict is evaluated."""
-    return info if isinstance(info, dict) else info.get()
+    return EventTimer(drv) if getattr(drv, "native_driver", None) is not None else None
 
 
 class Session:
@@ -124,7 +110,7 @@ class Session:
         self.trace = []
         self.dropped = 0
         self.device = timer.device_info() if timer else None
-        self._pending = []  # (node or None, count it, label, category, tid, start, end, args)
+        self._pending = []  # what _queue keeps
         self._timed = 0  # launches and scopes timed: a scope times itself only if this stayed put
         self._open = None  # the launch between enter and exit
         self._base = timer.record(timer.current_stream()) if timer else None
@@ -138,12 +124,11 @@ class Session:
     # -- launches --------------------------------------------------------------
 
     def launch_enter(self, info, path):
-        fields = launch_fields(info)
-        kernel = fields.get("kernel")
-        name = fields.get("name") if self.hook == "triton" else getattr(kernel, "name", None)
-        name = name or getattr(kernel, "name", None) or "kernel"
+        fields = info if isinstance(info, dict) else info.get()  # jit.py's dict or Triton's LazyDict
+        name = getattr(fields.get("kernel"), "name", None) or "kernel"
         metrics = {}
         if self.hook == "triton":
+            name = fields.get("name") or name
             metrics = {k: v for k, v in fields.items() if k not in NOT_METRICS
                        and isinstance(v, Number) and not isinstance(v, bool)}
         stream = fields.get("stream") or 0
@@ -158,16 +143,11 @@ class Session:
         path, name, metrics, start, stream = self._open
         self._open = None
         node = self.node(path)
-        node.add({"count": 1, **metrics})
-        if self.device is not None:
-            node.metrics["device_type"], node.metrics["device_id"] = self.device[:2]
+        self._add(node, {"count": 1, **metrics})
         if start is not None:
-            end = self.timer.record(stream)
             self._timed += 1
-            self._pending.append((node, False, name, "kernel", stream, start, end,
-                                  {"scope": "/".join(path[:-1]), **metrics}))
-            if len(self._pending) >= HARVEST_EVERY:
-                self.harvest()
+            self._queue(node, False, name, "kernel", stream, start, self.timer.record(stream),
+                        {"scope": "/".join(path[:-1]), **metrics})
 
     # -- scopes ----------------------------------------------------------------
 
@@ -180,19 +160,31 @@ class Session:
         return self.timer.record(self.timer.current_stream()), self._timed
 
     def scope_exit(self, path, token):
-        if token is None or self.timer is None:
+        if token is None:  # no timer
             return
         start, timed_before = token
+        if not self.active:  # deactivated inside the scope
+            self.timer.release(start)
+            return
         end = self.timer.record(self.timer.current_stream())
         own = self._timed == timed_before  # nothing inside was timed: time the scope itself
         if own:
             self._timed += 1
-        self._pending.append((self.node(path) if own else None, True, path[-1], "scope",
-                              SCOPE_TID, start, end, {"scope": "/".join(path)}))
-        if len(self._pending) >= HARVEST_EVERY:
-            self.harvest()
+        self._queue(self.node(path) if own else None, True, path[-1], "scope", SCOPE_TID, start,
+                    end, {"scope": "/".join(path)})
 
     # -- reading the events back -----------------------------------------------
+
+    def _add(self, node, metrics):
+        node.add(metrics)
+        if self.device is not None:
+            node.metrics["device_type"], node.metrics["device_id"] = self.device[:2]
+
+    def _queue(self, *event):
+        """Keeps (node or None, count it, label, category, tid, start, end, args) for harvest."""
+        self._pending.append(event)
+        if len(self._pending) >= HARVEST_EVERY:
+            self.harvest()
 
     def harvest(self):
         """Waits for the GPU and moves the recorded times into the tree and the trace."""
@@ -203,9 +195,7 @@ class Session:
         for node, counted, label, category, tid, start, end, args in self._pending:
             ms = timer.elapsed_ms(start, end)
             if node is not None:
-                node.add({"time (ns)": int(round(ms * 1e6)), **({"count": 1} if counted else {})})
-                if self.device is not None:
-                    node.metrics["device_type"], node.metrics["device_id"] = self.device[:2]
+                self._add(node, {"time (ns)": int(round(ms * 1e6)), **({"count": 1} if counted else {})})
             if len(self.trace) < MAX_TRACE_EVENTS:
                 self.trace.append({"name": label, "cat": category, "ph": "X",
                                    "ts": round(timer.elapsed_ms(self._base, start) * 1e3, 3),

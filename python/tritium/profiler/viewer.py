@@ -82,32 +82,29 @@ def _match(name, raw):
 
 def _derive(tree, metric, raw):
     """Fills ``values[column]`` on every node; returns the column's name."""
-    seconds = None
     if metric.split("/")[0] in ("time", "avg_time") or re.fullmatch(r"[gt]?(flop\d*|byte)/s", metric):
         time_key = _match("time", raw)
         seconds = lambda n: n.inclusive.get(time_key, 0) * 1e-9
-    m = re.fullmatch(r"(avg_)?time/(s|ms|us|ns)", metric)
-    if m:
-        count_key = _match("count", raw) if m.group(1) else None
-        for n in tree.walk():
-            value = seconds(n) / _TIME[m.group(2)]
-            if count_key:
-                value = value / n.inclusive[count_key] if n.inclusive.get(count_key) else math.nan
-            n.values[metric + " (inc)"] = value
-        return metric + " (inc)"
-    m = re.fullmatch(r"([gt]?)(flop(\d*)|byte)/s", metric)
-    if m:
-        source = _match(f"flops{m.group(3)}" if m.group(2).startswith("flop") else "bytes", raw)
-        for n in tree.walk():
-            t = seconds(n)
-            amount = n.inclusive.get(source)
-            n.values[metric + " (inc)"] = (amount / t / _SCALE[m.group(1)]
-                                           if t and amount is not None else math.nan)
-        return metric + " (inc)"
-    key = _match(metric, raw)
+    time = re.fullmatch(r"(avg_)?time/(s|ms|us|ns)", metric)
+    rate = re.fullmatch(r"([gt]?)(flop(\d*)|byte)/s", metric)
+    column = metric + " (inc)"
+    if time and time.group(1):
+        count_key = _match("count", raw)
+        value = lambda n: (seconds(n) / _TIME[time.group(2)] / n.inclusive[count_key]
+                           if n.inclusive.get(count_key) else math.nan)
+    elif time:
+        value = lambda n: seconds(n) / _TIME[time.group(2)]
+    elif rate:
+        source = _match(f"flops{rate.group(3)}" if rate.group(2).startswith("flop") else "bytes", raw)
+        value = lambda n: (n.inclusive[source] / seconds(n) / _SCALE[rate.group(1)]
+                           if seconds(n) and source in n.inclusive else math.nan)
+    else:
+        key = _match(metric, raw)
+        column = key + " (inc)"
+        value = lambda n: n.inclusive.get(key, math.nan)
     for n in tree.walk():
-        n.values[key + " (inc)"] = n.inclusive.get(key, math.nan)
-    return key + " (inc)"
+        n.values[column] = value(n)
+    return column
 
 
 def _filter(node, include, exclude, threshold, first, is_root=True):

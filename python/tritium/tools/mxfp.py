@@ -114,10 +114,6 @@ def _check_float32(dtype, what):
         raise AssertionError(f"{what} converts to float32 only, not {dtype}")
 
 
-def _size(size):
-    return tuple(size) if isinstance(size, (tuple, list)) else (size, )
-
-
 class _Codes:
     """One 8-bit code per element in ``data``: encoded from float ``data``,
     or of ``size`` (then ``random()``) on ``device``."""
@@ -131,7 +127,7 @@ class _Codes:
             self.data = type(self)._encode(data)
             self.size = tuple(self.data.shape)
         elif size is not None:
-            self.size = _size(size)
+            self.size = tuple(size) if isinstance(size, (tuple, list)) else (size, )
         else:
             raise ValueError(f"{type(self).__name__} needs data or size")
 

@@ -4,15 +4,12 @@
     a_desc = TensorDescriptor.from_tensor(a, block_shape=[BLOCK_M, BLOCK_K])
     kernel[grid](a_desc, ...)        # in the kernel: a_desc.load([m, k])
 
-A kernel parameter that receives one is a tensor descriptor in the kernel
-(docs/language.md): its type is ``tensordesc<fp16[BLOCK_M, BLOCK_K]>`` in
-the signature, and the launch passes the base pointer, the shape and the
-strides but the last (which is 1) as ordinary arguments; then, when the
-block suits Hopper's TMA unit (``tma_box``), a 128-byte CUtensorMap that the
-launcher encodes from those arguments (docs/runtime.md, the launcher's
-parameters).
+A kernel parameter that receives one is a tensor descriptor in the kernel,
+``tensordesc<fp16[BLOCK_M, BLOCK_K]>`` in the signature; docs/language.md
+says what the launch passes for it.
 """
 
+import functools
 from dataclasses import dataclass
 from typing import Any, List
 
@@ -64,20 +61,13 @@ class TensorDescriptor:
         the shape, the strides but the last, and None for the tensor map
         when there is one (the launcher encodes it from the others)."""
         values = (self.base, *self.shape, *self.strides[:-1])
-        return values + (None,) if self._has_tensor_map() else values
-
-    def _has_tensor_map(self):
-        key = (_element_type(self.base), tuple(self.block_shape))
-        has = _HAS_TENSOR_MAP.get(key)
-        if has is None:
-            ty = f"tensordesc<{key[0]}[{', '.join(map(str, key[1]))}]>"
-            has = _HAS_TENSOR_MAP[key] = tma_box(ty) is not None
-        return has
+        has_map = _has_tensor_map(_element_type(self.base), tuple(self.block_shape))
+        return values + (None,) if has_map else values
 
 
-#: (element type, block shape) -> whether such a descriptor has a tensor map:
-#: expand() runs on every launch, tma_box parses a type string.
-_HAS_TENSOR_MAP = {}
+@functools.lru_cache(maxsize=None)  # expand() runs on every launch; tma_box parses a type string
+def _has_tensor_map(element_type, block_shape):
+    return tma_box(f"tensordesc<{element_type}[{', '.join(map(str, block_shape))}]>") is not None
 
 
 def _element_type(base):

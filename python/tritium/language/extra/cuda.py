@@ -1,15 +1,10 @@
-"""``tl.extra.cuda``: CUDA-specific helpers.
-
-Supported: ``libdevice`` (the same module as ``tl.extra.libdevice``),
-``num_warps()`` and ``num_threads()`` (compile-time constants from the
-launch options), and ``gdc_wait()``/``gdc_launch_dependents()`` for
-programmatic dependent launch (a kernel launched with ``launch_pdl=True``):
-PTX ``griddepcontrol.wait`` / ``griddepcontrol.launch_dependents`` on sm_90
-and later, nothing on older GPUs and AMD, where kernels on one stream run
-one after the other (what gdc_wait waits for). ``globaltimer()`` and
-``smid()`` read the PTX special registers through inline assembly; the
-custom fp8 conversions need packed inline assembly (several elements per
-snippet), which Tritium does not have yet: they raise a clear error.
+"""``tl.extra.cuda``: CUDA-specific helpers (docs/language.md says what each
+compiles to): ``libdevice`` (the same module as ``tl.extra.libdevice``),
+``num_warps()`` and ``num_threads()`` (compile-time constants from the launch
+options), ``gdc_wait()``/``gdc_launch_dependents()`` for programmatic
+dependent launch (``launch_pdl=True``), ``globaltimer()`` and ``smid()``
+(PTX special registers through inline assembly). The custom fp8 conversions
+are not implemented: they raise a clear error.
 """
 
 from .. import core as _core

@@ -1,11 +1,7 @@
-"""``tl.extra.hip``: AMD-specific helpers, as Triton's ``triton.language.extra.hip``.
-
-``libdevice`` is the same module as ``tl.extra.libdevice``: its functions
-keep NVIDIA's names, and a kernel compiled for a hip target gets them from
-AMD's libraries (ocml's float functions, LLVM's integer operations; see
-codegen/amdgpu/AMDGPULibdevice.cpp). ``num_warps()`` is the launch's
-number of wavefronts and ``num_threads()`` its work-items (64 per
-wavefront on CDNA).
+"""``tl.extra.hip``: AMD-specific helpers, as Triton's ``triton.language.extra.hip``:
+``libdevice`` (the same module as ``tl.extra.libdevice``: NVIDIA's names, on a
+hip target AMD's functions, docs/amdgpu.md), ``num_warps()`` (the launch's
+wavefronts) and ``num_threads()`` (its work-items, 64 per wavefront on CDNA).
 """
 
 from .. import core as _core

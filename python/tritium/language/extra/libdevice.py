@@ -16,14 +16,14 @@ _F32, _F64 = _t.float32, _t.float64
 _I32, _I64, _U32, _U64 = _t.int32, _t.int64, _t.uint32, _t.uint64
 
 
-def _define(name, table, post=None, doc=None):
+def _define(name, table, post=None):
     def fn(*args):
         r = _dispatch(list(args), table, True, name)
         return post(r) if post else r
 
     fn.__name__ = fn.__qualname__ = name
     fn.__module__ = __name__
-    fn.__doc__ = doc or f"libdevice {name}: " + ", ".join(s for s, _ in table.values())
+    fn.__doc__ = f"libdevice {name}: " + ", ".join(s for s, _ in table.values())
     globals()[name] = _builtin(fn)
     __all__.append(name)
 
@@ -47,21 +47,17 @@ for _n in ("atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextaf
     _define(_n, _fd(_n, 2))
 _define("fma", _fd("fma", 3))
 
-# Rounding-mode arithmetic.
+# Rounding-mode arithmetic: (name, arity, fp32 symbol, fp64 symbol), each with a _<mode> suffix.
+_ROUNDED = (("div", 2, "fdiv", "ddiv"), ("add", 2, "fadd", "dadd"), ("sub", 2, "fsub", "dsub"),
+            ("mul", 2, "fmul", "dmul"), ("sqrt", 1, "fsqrt", "dsqrt"), ("rcp", 1, "frcp", "drcp"),
+            ("fma", 3, "fmaf", "fma"))
 for _mode in ("rn", "rz", "rd", "ru"):
-    _define(f"div_{_mode}", _fd("", 2, f"__nv_fdiv_{_mode}", f"__nv_ddiv_{_mode}"))
-    _define(f"add_{_mode}", _fd("", 2, f"__nv_fadd_{_mode}", f"__nv_dadd_{_mode}"))
-    _define(f"sub_{_mode}", _fd("", 2, f"__nv_fsub_{_mode}", f"__nv_dsub_{_mode}"))
-    _define(f"mul_{_mode}", _fd("", 2, f"__nv_fmul_{_mode}", f"__nv_dmul_{_mode}"))
-    _define(f"sqrt_{_mode}", _fd("", 1, f"__nv_fsqrt_{_mode}", f"__nv_dsqrt_{_mode}"))
-    _define(f"rcp_{_mode}", _fd("", 1, f"__nv_frcp_{_mode}", f"__nv_drcp_{_mode}"))
-    _define(f"fma_{_mode}", _fd("", 3, f"__nv_fmaf_{_mode}", f"__nv_fma_{_mode}"))
+    for _n, _arity, _f32, _f64 in _ROUNDED:
+        _define(f"{_n}_{_mode}", _fd("", _arity, f"__nv_{_f32}_{_mode}", f"__nv_{_f64}_{_mode}"))
 
 # Mixed argument types.
-_define("pow_int", {(_F32, _I32): ("__nv_powif", _F32), (_F64, _I32): ("__nv_powi", _F64)})
-_define("powi", {(_F32, _I32): ("__nv_powif", _F32), (_F64, _I32): ("__nv_powi", _F64)})
-_define("ldexp", {(_F32, _I32): ("__nv_ldexpf", _F32), (_F64, _I32): ("__nv_ldexp", _F64)})
-_define("scalbn", {(_F32, _I32): ("__nv_scalbnf", _F32), (_F64, _I32): ("__nv_scalbn", _F64)})
+for _n, _symbol in (("pow_int", "powi"), ("powi", "powi"), ("ldexp", "ldexp"), ("scalbn", "scalbn")):
+    _define(_n, {(_F32, _I32): (f"__nv_{_symbol}f", _F32), (_F64, _I32): (f"__nv_{_symbol}", _F64)})
 _define("ilogb", _fd("ilogb", 1, ret_f32=_I32, ret_f64=_I32))
 _define("saturatef", {(_F32, ): ("__nv_saturatef", _F32)})
 
@@ -84,19 +80,16 @@ _define("fast_powf", {(_F32, _F32): ("__nv_fast_powf", _F32)})
 _define("fast_dividef", {(_F32, _F32): ("__nv_fast_fdividef", _F32)})
 
 # Integer functions.
-_define("popc", {(_I32, ): ("__nv_popc", _I32), (_I64, ): ("__nv_popcll", _I32), (_U32, ): ("__nv_popc", _I32),
-                 (_U64, ): ("__nv_popcll", _I32)})
-_define("clz", {(_I32, ): ("__nv_clz", _I32), (_I64, ): ("__nv_clzll", _I32), (_U32, ): ("__nv_clz", _I32),
-                (_U64, ): ("__nv_clzll", _I32)})
+for _n in ("popc", "clz"):  # a bit count, int32 for every width
+    _define(_n, {(_I32, ): (f"__nv_{_n}", _I32), (_I64, ): (f"__nv_{_n}ll", _I32), (_U32, ): (f"__nv_{_n}", _I32),
+                 (_U64, ): (f"__nv_{_n}ll", _I32)})
 _define("ffs", {(_I32, ): ("__nv_ffs", _I32), (_I64, ): ("__nv_ffsll", _I32)})
 _define("brev", {(_I32, ): ("__nv_brev", _I32), (_I64, ): ("__nv_brevll", _I64), (_U32, ): ("__nv_brev", _U32),
                  (_U64, ): ("__nv_brevll", _U64)})
 _define("mulhi", {(_I32, _I32): ("__nv_mulhi", _I32), (_I64, _I64): ("__nv_mul64hi", _I64)})
 _define("umulhi", {(_U32, _U32): ("__nv_umulhi", _U32), (_U64, _U64): ("__nv_umul64hi", _U64),
                    (_I32, _I32): ("__nv_umulhi", _I32), (_I64, _I64): ("__nv_umul64hi", _I64)})
-_define("min", {(_I32, _I32): ("__nv_min", _I32), (_U32, _U32): ("__nv_umin", _U32), (_I64, _I64): ("__nv_llmin", _I64),
-                (_U64, _U64): ("__nv_ullmin", _U64), (_F32, _F32): ("__nv_fminf", _F32),
-                (_F64, _F64): ("__nv_fmin", _F64)})
-_define("max", {(_I32, _I32): ("__nv_max", _I32), (_U32, _U32): ("__nv_umax", _U32), (_I64, _I64): ("__nv_llmax", _I64),
-                (_U64, _U64): ("__nv_ullmax", _U64), (_F32, _F32): ("__nv_fmaxf", _F32),
-                (_F64, _F64): ("__nv_fmax", _F64)})
+for _n in ("min", "max"):
+    _define(_n, {(_I32, _I32): (f"__nv_{_n}", _I32), (_U32, _U32): (f"__nv_u{_n}", _U32),
+                 (_I64, _I64): (f"__nv_ll{_n}", _I64), (_U64, _U64): (f"__nv_ull{_n}", _U64),
+                 (_F32, _F32): (f"__nv_f{_n}f", _F32), (_F64, _F64): (f"__nv_f{_n}", _F64)})
