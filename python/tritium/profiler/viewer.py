@@ -153,7 +153,7 @@ def print_tree(tree, metrics, depth=100, format=None, print_sorted=False):
         nodes.sort(key=lambda n: -math.inf if math.isnan(value(n)) else value(n), reverse=True)
         for n in nodes:
             name = n.name[:100] + "..." if len(n.name) > 100 else n.name
-            print("{:105} {:.4}".format(name, n.values.get(metrics[0], math.nan)))
+            print("{:105} {:.4}".format(name, float(value(n))))  # counts are ints
 
 
 def show_metrics(filename):

@@ -389,6 +389,9 @@ def test_viewer_filters_and_sorts(profile_file, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "0.750 ROOT" and out[2] == "Sorted kernels by metric time/ms (inc)"
     assert [line.split()[0] for line in out[3:]] == ["outer", "add_kernel", "scale_kernel", "empty"]
+    tree, cols = viewer.parse("count", profile_file)  # an integer metric sorts and prints too
+    viewer.print_tree(tree, cols, depth=1, print_sorted=True)
+    assert "Sorted kernels by metric count" in capsys.readouterr().out
 
 
 def test_viewer_says_which_metric_is_missing(profile_file):
