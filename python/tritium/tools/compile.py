@@ -140,7 +140,7 @@ def main(argv=None):
         raise SystemExit(f"--grid needs three expressions, got {len(grid)}")
     signature, constexprs, attrs = parse_signature(fn, args.signature)
     if any(t.startswith("tensordesc") for t in signature.values()):
-        raise SystemExit("tensor descriptors are not supported ahead of time")
+        raise SystemExit("a tensordesc parameter cannot be compiled ahead of time")
     kernel = _compile(ASTSource(fn, signature, constexprs, attrs), target=args.target,
                       options={"num_warps": args.num_warps, "num_stages": args.num_stages})
     if args.image not in kernel.asm:
