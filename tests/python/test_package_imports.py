@@ -70,3 +70,16 @@ def test_the_check_sees_a_cycle():
     edges = {"runtime": {"compiler": ["runtime/jit.py:1"]}, "compiler": {"runtime": ["compiler/compiler.py:2"]},
              "language": {"_C": ["language/_types.py:3"]}}
     assert cycle_edges(edges) == {("runtime", "compiler"), ("compiler", "runtime")}
+
+
+def test_import_leaves_numpy_out():
+    """`import tritium` and a compile need no numpy (60-80 ms of a cold
+    start, issue 17): tritium.testing and the interpreter load it when
+    touched."""
+    import subprocess
+    import sys
+    code = ("import sys, tritium; assert 'numpy' not in sys.modules, 'numpy at import'; "
+            "tritium.testing.do_bench; assert 'numpy' in sys.modules")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, ".."))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
