@@ -1,19 +1,12 @@
 """What the CUDA and HIP drivers share: runtime/driver.py's ``Driver`` over a
 ``tritium._C.runtime`` driver (runtime/GPUDriver.h), which loads its library
-with dlopen on first use, so importing Tritium never needs one; without it
-(or without a device) ``is_active()`` is False and the NullDriver stays
-active.
-
-Kernels run on the current device: torch's current device when torch is
-imported, else the driver's current device, else device 0; launches go to
-torch's current stream, else to the default stream. ``make_launcher`` loads
-the kernel's binary and returns a ``_C.runtime.Launcher``, which packs
-arguments and launches in C++; JITFunction's dispatcher calls it without
-going through Python at all (docs/runtime.md).
-
-A subclass says which library (``_native_class``, ``_default_path``), how
-a device's target is named (``get_current_target``) and which stage of a
-compiled kernel is the binary (``_image``).
+with dlopen on first use; without it (or without a device) ``is_active()``
+is False and the NullDriver stays active. ``make_launcher`` returns a
+``_C.runtime.Launcher``, which packs arguments and launches in C++
+(docs/runtime.md tells the device, stream and launch rules). A subclass
+says which library (``_native_class``, ``_default_path``), how a device's
+target is named (``get_current_target``) and which stage is the binary
+(``_image``).
 """
 
 import atexit
