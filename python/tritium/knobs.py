@@ -35,10 +35,6 @@ _TRUE = frozenset(("1", "true", "yes", "on", "y"))
 propagate_env = True
 
 
-def _parse_bool(text):
-    return text.strip().lower() in _TRUE
-
-
 def _as_env(value):
     """The variable's text for a value set from Python: (text,), (None,) to
     unset it, or None when the value has no text form (then only Python sees it)."""
@@ -111,7 +107,7 @@ class _Knob:
         if not text:
             return self.default() if callable(self.default) else self.default
         if self.kind == "bool":
-            return _parse_bool(text)
+            return text.strip().lower() in _TRUE
         if self.kind == "path":
             return os.path.expanduser(text)
         if self.kind == "int":
@@ -430,26 +426,25 @@ _ENV_DATA = getattr(os.environ, "_data", None) if os.name == "posix" else None
 _TRUE_BYTES = frozenset(t.encode() for t in _TRUE)
 
 
-def debug_enabled():
-    """``runtime.debug``, cheaply; called on every launch."""
-    override = runtime.__dict__.get("_override_debug", _UNSET)
-    if override is not _UNSET:
-        return bool(override)
-    if _ENV_DATA is None:
-        return runtime.debug
-    raw = _ENV_DATA.get(b"TRITIUM_DEBUG") or _ENV_DATA.get(b"TRITON_DEBUG")
-    return raw is not None and raw.strip().lower() in _TRUE_BYTES
+def _fast_flag(name):
+    """A cheap reader of the bool knob ``runtime.<name>``."""
+    slot, env = "_override_" + name, "TRITIUM_" + name.upper()
+    key, alias = env.encode(), triton_name(env).encode()
+
+    def enabled():
+        override = runtime.__dict__.get(slot, _UNSET)
+        if override is not _UNSET:
+            return bool(override)
+        if _ENV_DATA is None:
+            return getattr(runtime, name)
+        raw = _ENV_DATA.get(key) or _ENV_DATA.get(alias)
+        return raw is not None and raw.strip().lower() in _TRUE_BYTES
+    enabled.__doc__ = f"``runtime.{name}``, cheaply; called on every launch."
+    return enabled
 
 
-def interpret_enabled():
-    """``runtime.interpret``, cheaply; called on every launch."""
-    override = runtime.__dict__.get("_override_interpret", _UNSET)
-    if override is not _UNSET:
-        return bool(override)
-    if _ENV_DATA is None:
-        return runtime.interpret
-    raw = _ENV_DATA.get(b"TRITIUM_INTERPRET") or _ENV_DATA.get(b"TRITON_INTERPRET")
-    return raw is not None and raw.strip().lower() in _TRUE_BYTES
+debug_enabled = _fast_flag("debug")
+interpret_enabled = _fast_flag("interpret")
 
 
 def default_backend_fast():

@@ -79,7 +79,6 @@ def _base_fn(fn):
 def _host_bench(fn, quantiles=None):
     """Interpreted kernels (TRITIUM_INTERPRET): one run, timed on the host
     (ms). The numbers say little about the GPU, but every config runs."""
-    import time
     t = time.perf_counter()
     fn()
     ms = (time.perf_counter() - t) * 1e3

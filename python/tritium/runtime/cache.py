@@ -15,19 +15,9 @@ from ..compiler.cache import (FileCacheManager, compile_key, package_version, tr
 __all__ = ["FileCacheManager", "DependenciesFinder", "compile_key", "version_key",
            "write_atomic", "fingerprint"]
 
-# --------------------------------------------------------------------------
-# What a kernel reaches: @jit functions and constexpr globals
-# --------------------------------------------------------------------------
+# -- What a kernel reaches: @jit functions and constexpr globals -------------
 
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
-
-
-def _constexpr_type():
-    try:
-        from ..language import constexpr
-        return constexpr
-    except ImportError:
-        return None
 
 
 def fingerprint(value):
