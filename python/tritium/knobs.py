@@ -1,22 +1,11 @@
 """Every TRITIUM_* environment knob, grouped and named like Triton 3.6's
-``triton.knobs``.
+``triton.knobs`` (``tritium.knobs.cache.dir`` is TRITIUM_CACHE_DIR).
 
-Each knob is read from the environment *when it is used*, never cached, so a
-test may ``monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")`` or a program
-may ``tritium.knobs.compilation.always_compile = True`` at any time. Setting
-one from Python also sets its variable (as Triton does, while
-``propagate_env`` is true), so subprocesses and the C++ core see it;
-``del tritium.knobs.compilation.always_compile`` drops the setting and puts
-the variable back as it was. ``docs/knobs.md`` documents each one;
-``all_knobs()`` lists them (a test checks that the two agree).
-
-    tritium.knobs.cache.dir                     TRITIUM_CACHE_DIR
-    tritium.knobs.compilation.dump_ir           TRITIUM_KERNEL_DUMP
-    tritium.knobs.runtime.debug                 TRITIUM_DEBUG
-
-Each group is a ``base_knobs``: ``knob_descriptors`` (name -> descriptor,
-whose ``key`` is the variable), ``copy()``, ``reset()`` and ``scope()``, a
-context manager that restores the group's settings and variables on exit.
+Each knob is read from the environment *when it is used*, never cached;
+setting one from Python also sets its variable (while ``propagate_env`` is
+true) and ``del`` puts it back. Each group is a ``base_knobs``. docs/knobs.md
+documents the rules and every knob; ``all_knobs()`` lists them (a test checks
+that the two agree).
 """
 
 import contextlib
