@@ -16,6 +16,7 @@ the whole of it; docs/knobs.md the knobs that dump, override or skip the cache.
 
 import collections
 import collections.abc
+import functools
 import hashlib
 import inspect
 import json
@@ -47,7 +48,6 @@ GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size",
                                    defaults=(None,))
 GPUTarget.__str__ = lambda t: (f"{t.backend}:{t.name[len('sm_'):]}" if t.name and t.backend == "cuda"
                                else f"{t.backend}:{t.arch}")
-_target_cache = {}
 
 
 def parse_target(target):
@@ -58,23 +58,21 @@ def parse_target(target):
     if isinstance(target, GPUTarget):
         return target
     if isinstance(target, tuple):
-        backend, arch = target[0], target[1]
-        target = f"{backend}:{arch}"
+        target = f"{target[0]}:{target[1]}"
     if not isinstance(target, str):
         raise TypeError(f"target must be a string such as 'cuda:90', got {target!r}")
-    hit = _target_cache.get(target)
-    if hit is not None:
-        return hit
+    return _parse_target_text(target)
+
+
+@functools.lru_cache(maxsize=None)
+def _parse_target_text(target):
     try:
         d = _C.parse_target(target)
     except ValueError as e:
         kind = target.strip().lower().partition(":")[0]
         what = {"cuda": "unsupported CUDA target", "hip": "unsupported HIP target"}.get(kind)
         raise ValueError(f"{what} {target!r}: {e}" if what else str(e)) from None
-    result = GPUTarget(d["backend"], d["arch"], d["warp_size"],
-                       d["arch_name"] if d["arch_specific"] else None)
-    _target_cache[target] = result
-    return result
+    return GPUTarget(d["backend"], d["arch"], d["warp_size"], d["arch_name"] if d["arch_specific"] else None)
 
 
 # -- Backends: compile stages per target kind --------------------------------

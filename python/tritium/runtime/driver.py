@@ -162,7 +162,7 @@ class _Active:
             self._obj = self._pick()
         return self._obj
 
-    def set(self, drv):
+    def set(self, drv):  # None: choose again at the next use
         self._obj = drv
 
     def reset(self):
@@ -184,10 +184,7 @@ def register(drv):
 def set_active(drv):
     """Forces ``drv`` (e.g. a test's fake driver) as the active driver;
     ``set_active(None)`` goes back to choosing among registered drivers."""
-    if drv is None:
-        active.reset()
-    else:
-        active.set(drv)
+    active.set(drv)
 
 
 def reset_active():

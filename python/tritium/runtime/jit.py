@@ -399,12 +399,10 @@ class JITFunction(KernelInterface):
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None,
                  repr=None, launch_metadata=None, interpret=None):
+        functools.update_wrapper(self, fn, updated=())  # __name__, __qualname__, __doc__...
         self.fn = fn
         self.module = fn.__module__
         self.version = version
-        self.__name__ = fn.__name__
-        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
-        self.__doc__ = fn.__doc__
         self.__globals__ = fn.__globals__
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
@@ -451,7 +449,6 @@ class JITFunction(KernelInterface):
             self.starting_line_number = first + src[:m.start()].count("\n")
             self.src = src[m.start():]
             self.file_name = inspect.getsourcefile(fn) or "<unknown>"
-        functools.update_wrapper(self, fn, updated=())
 
     # -- identity -----------------------------------------------------------
 
