@@ -13,6 +13,7 @@ import atexit
 import statistics
 import sys
 
+from .. import _C
 from . import driver as _driver
 
 __all__ = ["NativeDriver", "DeviceUtils", "summarize"]
@@ -20,13 +21,11 @@ __all__ = ["NativeDriver", "DeviceUtils", "summarize"]
 #: Bytes written between timed runs to flush the L2 cache (Triton's do_bench).
 FLUSH_BYTES = 256 * 1024 * 1024
 
-_atexit_registered = False
 _flush_buffers = {}  # (api, library path, device) -> device address
 
-
-def _stop_unloading_at_exit():
-    from .. import _C
-    _C.runtime.shutdown()
+# Launchers stop unloading their modules at exit: the driver may be gone by
+# the time they are destroyed.
+atexit.register(_C.runtime.shutdown)
 
 
 class DeviceUtils:
@@ -91,7 +90,6 @@ class NativeDriver(_driver.Driver):
         """The ``_C.runtime`` driver; JITFunction's dispatcher uses it to find
         the device and stream without calling back into Python."""
         if self._lib is None:
-            from .. import _C
             path = self._path if self._path is not None else self._default_path()
             self._lib = getattr(_C.runtime, self._native_class)(path or "")
         return self._lib
@@ -150,7 +148,6 @@ class NativeDriver(_driver.Driver):
         return DeviceUtils(self)
 
     def make_launcher(self, kernel):
-        global _atexit_registered
         md = kernel.metadata
         image = self._image(kernel)
         if not image:  # compiled without this backend's stages
@@ -183,9 +180,6 @@ class NativeDriver(_driver.Driver):
             # part of its key): its launcher always makes the same call.
             cooperative=bool(getattr(md, "launch_cooperative_grid", False)),
             pdl=bool(getattr(md, "launch_pdl", False)))
-        if not _atexit_registered:
-            atexit.register(_stop_unloading_at_exit)
-            _atexit_registered = True
         kernel.n_regs = launcher.n_regs
         kernel.n_spills = launcher.n_spills
         kernel.n_max_threads = launcher.n_max_threads
