@@ -572,9 +572,9 @@ class JITFunction(KernelInterface):
         # device and stream itself; any other is asked through Python.
         native = getattr(drv, "native_driver", None)
         disp = _C.runtime.Dispatcher(self.__name__, table, drv, vars(_driver.active), knobs.runtime,
-                             None if native is not None else drv.get_current_device,
-                             None if native is not None else drv.get_current_stream,
-                             native, _dtype_to_str, interpret_knob=self.interpret is None)
+                                     None if native is not None else drv.get_current_device,
+                                     None if native is not None else drv.get_current_stream,
+                                     native, _dtype_to_str, interpret_knob=self.interpret is None)
         self._dispatcher = disp
         self._fast_launch = disp.launch
         return disp
