@@ -11,6 +11,7 @@ written only costs a warning. docs/knobs.md, "The on-disk cache", says what
 the key (``compile_key``, ``version_key``) covers.
 """
 
+import contextlib
 import functools
 import glob
 import hashlib
@@ -45,10 +46,8 @@ def write_atomic(path, data):
             f.write(data)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -127,10 +126,8 @@ class FileCacheManager:
         if os.path.isdir(trash) and not os.path.islink(trash):
             shutil.rmtree(trash, ignore_errors=True)
         else:  # a file (or link) where the entry's directory should be
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(trash)
-            except OSError:
-                pass
 
 
 def _read_file(path):
@@ -251,11 +248,9 @@ def _sweep_once(cache_dir):
     for name in names:
         if name.startswith((".tmp.", ".trash.")):
             path = os.path.join(cache_dir, name)
-            try:
+            with contextlib.suppress(OSError):
                 if now - os.stat(path).st_mtime > STALE_SECONDS:
                     shutil.rmtree(path, ignore_errors=True)
-            except OSError:
-                pass
 
 
 # -- Version key -------------------------------------------------------------

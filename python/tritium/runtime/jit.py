@@ -13,6 +13,7 @@ and the specialization rules step by step.
 """
 
 import ast
+import contextlib
 import functools
 import inspect
 import operator
@@ -90,10 +91,8 @@ _PTR_UNALIGNED = {}
 def _pointer_entry(dtype, aligned):
     table = _PTR_ALIGNED if aligned else _PTR_UNALIGNED
     entry = _interned("*" + _dtype_to_str(dtype), "D" if aligned else "")
-    try:
+    with contextlib.suppress(TypeError):  # an unhashable dtype is not memoized
         table[dtype] = entry
-    except TypeError:  # an unhashable dtype: not memoized
-        pass
     return entry
 
 
