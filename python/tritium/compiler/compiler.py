@@ -308,9 +308,7 @@ class ASTSource:
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         self.fn = fn
         self.constexprs = _normalize_constexprs(fn, constexprs)
-        sig = {}
-        for k, v in (signature or {}).items():
-            sig[fn.arg_names[k] if isinstance(k, int) else k] = v
+        sig = {fn.arg_names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
         for name in fn.arg_names:
             if name not in sig:
                 if name in self.constexprs:
