@@ -1,22 +1,11 @@
 """Every TRITIUM_* environment knob, grouped and named like Triton 3.6's
-``triton.knobs``.
+``triton.knobs`` (``tritium.knobs.cache.dir`` is TRITIUM_CACHE_DIR).
 
-Each knob is read from the environment *when it is used*, never cached, so a
-test may ``monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")`` or a program
-may ``tritium.knobs.compilation.always_compile = True`` at any time. Setting
-one from Python also sets its variable (as Triton does, while
-``propagate_env`` is true), so subprocesses and the C++ core see it;
-``del tritium.knobs.compilation.always_compile`` drops the setting and puts
-the variable back as it was. ``docs/knobs.md`` documents each one;
-``all_knobs()`` lists them (a test checks that the two agree).
-
-    tritium.knobs.cache.dir                     TRITIUM_CACHE_DIR
-    tritium.knobs.compilation.dump_ir           TRITIUM_KERNEL_DUMP
-    tritium.knobs.runtime.debug                 TRITIUM_DEBUG
-
-Each group is a ``base_knobs``: ``knob_descriptors`` (name -> descriptor,
-whose ``key`` is the variable), ``copy()``, ``reset()`` and ``scope()``, a
-context manager that restores the group's settings and variables on exit.
+Each knob is read from the environment *when it is used*, never cached;
+setting one from Python also sets its variable (while ``propagate_env`` is
+true) and ``del`` puts it back. Each group is a ``base_knobs``. docs/knobs.md
+documents the rules and every knob; ``all_knobs()`` lists them (a test checks
+that the two agree).
 """
 
 import contextlib
@@ -33,10 +22,6 @@ _TRUE = frozenset(("1", "true", "yes", "on", "y"))
 
 #: Whether setting a knob from Python also sets its environment variable.
 propagate_env = True
-
-
-def _parse_bool(text):
-    return text.strip().lower() in _TRUE
 
 
 def _as_env(value):
@@ -111,7 +96,7 @@ class _Knob:
         if not text:
             return self.default() if callable(self.default) else self.default
         if self.kind == "bool":
-            return _parse_bool(text)
+            return text.strip().lower() in _TRUE
         if self.kind == "path":
             return os.path.expanduser(text)
         if self.kind == "int":
@@ -430,26 +415,25 @@ _ENV_DATA = getattr(os.environ, "_data", None) if os.name == "posix" else None
 _TRUE_BYTES = frozenset(t.encode() for t in _TRUE)
 
 
-def debug_enabled():
-    """``runtime.debug``, cheaply; called on every launch."""
-    override = runtime.__dict__.get("_override_debug", _UNSET)
-    if override is not _UNSET:
-        return bool(override)
-    if _ENV_DATA is None:
-        return runtime.debug
-    raw = _ENV_DATA.get(b"TRITIUM_DEBUG") or _ENV_DATA.get(b"TRITON_DEBUG")
-    return raw is not None and raw.strip().lower() in _TRUE_BYTES
+def _fast_flag(name):
+    """A cheap reader of the bool knob ``runtime.<name>``."""
+    slot, env = "_override_" + name, "TRITIUM_" + name.upper()
+    key, alias = env.encode(), triton_name(env).encode()
+
+    def enabled():
+        override = runtime.__dict__.get(slot, _UNSET)
+        if override is not _UNSET:
+            return bool(override)
+        if _ENV_DATA is None:
+            return getattr(runtime, name)
+        raw = _ENV_DATA.get(key) or _ENV_DATA.get(alias)
+        return raw is not None and raw.strip().lower() in _TRUE_BYTES
+    enabled.__doc__ = f"``runtime.{name}``, cheaply; called on every launch."
+    return enabled
 
 
-def interpret_enabled():
-    """``runtime.interpret``, cheaply; called on every launch."""
-    override = runtime.__dict__.get("_override_interpret", _UNSET)
-    if override is not _UNSET:
-        return bool(override)
-    if _ENV_DATA is None:
-        return runtime.interpret
-    raw = _ENV_DATA.get(b"TRITIUM_INTERPRET") or _ENV_DATA.get(b"TRITON_INTERPRET")
-    return raw is not None and raw.strip().lower() in _TRUE_BYTES
+debug_enabled = _fast_flag("debug")
+interpret_enabled = _fast_flag("interpret")
 
 
 def default_backend_fast():

@@ -1,32 +1,17 @@
 """The on-disk kernel cache and the hashes that key it.
 
-Layout: ``$TRITIUM_CACHE_DIR/<key>/`` holds one compiled kernel: a file per
-stage (``add_kernel.tir``, later ``add_kernel.ptx``, ``add_kernel.cubin``),
-its metadata (``add_kernel.json``) and ``manifest.json``, which lists every
-file with its SHA-256, the entry's key, and a checksum of that list.
-
-Robustness, which is the whole point:
-
-* An entry is built in a private temporary directory and published with one
-  ``rename``; readers never see a half-written entry, and two processes
-  compiling the same kernel both succeed (the second rename loses, and its
-  directory is thrown away). Entries are never modified after publication.
-* Every read checks the manifest's shape and checksum, each file's SHA-256
-  and the shape of the kernel's metadata (``_entry_files``); a truncated,
-  corrupt, incomplete or forged entry (or one with a directory or anything
-  but a regular file where a file should be) is moved aside and deleted, and
-  the kernel is compiled again - never served.
-* A cache directory that cannot be written (permissions, full disk) only
-  costs a warning: the compile still returns its kernel.
-
-The key (``compile_key``) covers the kernel's source and, through the
-runtime's ``DependenciesFinder`` (runtime/cache.py), every @jit function and
-constexpr global it reaches; the specialization, the options, the target
-and ``version_key()``: the package version, the extension libraries'
-build IDs (hashes of their contents) and the compiler's and language's
-Python sources.
+``$TRITIUM_CACHE_DIR/<key>/`` holds one compiled kernel: a file per stage, its
+metadata (``<name>.json``) and ``manifest.json`` (every file's SHA-256, the
+key, and a checksum of that list). Robustness is the whole point: an entry is
+built in a private temporary directory and published with one ``rename``
+(never modified after); every read checks the manifest, every file and the
+metadata's shape (``_entry_files``), and an entry that fails is moved aside,
+deleted and compiled again, never served; a cache directory that cannot be
+written only costs a warning. docs/knobs.md, "The on-disk cache", says what
+the key (``compile_key``, ``version_key``) covers.
 """
 
+import contextlib
 import functools
 import glob
 import hashlib
@@ -61,10 +46,8 @@ def write_atomic(path, data):
             f.write(data)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -91,11 +74,7 @@ class FileCacheManager:
         kernel is compiled again and stored afresh."""
         try:
             raw = _read_file(os.path.join(self.entry, MANIFEST))
-        except FileNotFoundError:
-            if os.path.lexists(self.entry):  # an entry without a manifest
-                self.discard()
-            return None
-        except OSError:
+        except OSError:  # no entry (discard does nothing), or one without a readable manifest
             self.discard()
             return None
         files = _entry_files(self.key, raw, lambda name: _read_file(os.path.join(self.entry, name)))
@@ -147,10 +126,8 @@ class FileCacheManager:
         if os.path.isdir(trash) and not os.path.islink(trash):
             shutil.rmtree(trash, ignore_errors=True)
         else:  # a file (or link) where the entry's directory should be
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(trash)
-            except OSError:
-                pass
 
 
 def _read_file(path):
@@ -271,16 +248,12 @@ def _sweep_once(cache_dir):
     for name in names:
         if name.startswith((".tmp.", ".trash.")):
             path = os.path.join(cache_dir, name)
-            try:
+            with contextlib.suppress(OSError):
                 if now - os.stat(path).st_mtime > STALE_SECONDS:
                     shutil.rmtree(path, ignore_errors=True)
-            except OSError:
-                pass
 
 
-# --------------------------------------------------------------------------
-# Version key
-# --------------------------------------------------------------------------
+# -- Version key -------------------------------------------------------------
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -5,25 +5,18 @@
                         target="cuda:90", options={"num_warps": 4})
     print(k.asm["tir"])
 
-The stages are an ordered dict, name -> ``fn(src, metadata, options) -> src``,
-built per compile. The frontend contributes ``tir``: the code generator's
-module after the pass pipeline (``tir_pipeline()``). A backend registered for
-the target's kind (``register_backend("cuda", backend)``) appends its own,
-e.g. ``llir``, ``ptx``, ``cubin``: its ``add_stages(stages, options, target)``
-is called with the dict. A stage's name is also the extension of its dump and
-override files and its key in ``CompiledKernel.asm``. With no backend for the
-target, compilation stops after ``tir`` and ``asm`` holds ``source`` (for a
-Python kernel) and ``tir``.
-
-A compile first looks in the on-disk cache (compiler/cache.py), keyed by the
-source's hash, the options, the target and the compiler version; a hit costs
-no frontend work. TRITIUM_ALWAYS_COMPILE, TRITIUM_KERNEL_DUMP,
-TRITIUM_KERNEL_OVERRIDE and TRITIUM_DUMP_IR skip reading it (they need a real
-compile); an override's result is never stored.
+Each compile builds its stages, an ordered dict name -> ``fn(src, metadata,
+options) -> src``: ``tir`` (the code generator's module after the pass
+pipeline), then those the target's backend (``register_backend``) appends;
+a compile first looks in the on-disk cache (compiler/cache.py). A stage's
+name is the extension of its dump and override files and its key in
+``CompiledKernel.asm``. docs/runtime.md, "compile() and its stages", tells
+the whole of it; docs/knobs.md the knobs that dump, override or skip the cache.
 """
 
 import collections
 import collections.abc
+import functools
 import hashlib
 import inspect
 import json
@@ -32,8 +25,7 @@ import re
 import sys
 import time
 
-from .. import knobs
-from .. import _C
+from .. import _C, knobs
 from . import cache as _cache
 from . import descriptors as _descriptors
 
@@ -46,9 +38,7 @@ active_driver = None
 __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
            "parse_target", "register_backend", "make_backend", "CompileOptions"]
 
-# --------------------------------------------------------------------------
-# Targets
-# --------------------------------------------------------------------------
+# -- Targets -----------------------------------------------------------------
 
 #: A compile target as Triton spells it, GPUTarget("cuda", 90, 32); ``name`` is
 #: set only for an architecture-specific target ("sm_90a"), which str() then
@@ -58,7 +48,6 @@ GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size",
                                    defaults=(None,))
 GPUTarget.__str__ = lambda t: (f"{t.backend}:{t.name[len('sm_'):]}" if t.name and t.backend == "cuda"
                                else f"{t.backend}:{t.arch}")
-_target_cache = {}
 
 
 def parse_target(target):
@@ -69,28 +58,24 @@ def parse_target(target):
     if isinstance(target, GPUTarget):
         return target
     if isinstance(target, tuple):
-        backend, arch = target[0], target[1]
-        target = f"{backend}:{arch}"
+        target = f"{target[0]}:{target[1]}"
     if not isinstance(target, str):
         raise TypeError(f"target must be a string such as 'cuda:90', got {target!r}")
-    hit = _target_cache.get(target)
-    if hit is not None:
-        return hit
+    return _parse_target_text(target)
+
+
+@functools.lru_cache(maxsize=None)
+def _parse_target_text(target):
     try:
         d = _C.parse_target(target)
     except ValueError as e:
         kind = target.strip().lower().partition(":")[0]
         what = {"cuda": "unsupported CUDA target", "hip": "unsupported HIP target"}.get(kind)
         raise ValueError(f"{what} {target!r}: {e}" if what else str(e)) from None
-    result = GPUTarget(d["backend"], d["arch"], d["warp_size"],
-                       d["arch_name"] if d["arch_specific"] else None)
-    _target_cache[target] = result
-    return result
+    return GPUTarget(d["backend"], d["arch"], d["warp_size"], d["arch_name"] if d["arch_specific"] else None)
 
 
-# --------------------------------------------------------------------------
-# Backends: compile stages per target kind
-# --------------------------------------------------------------------------
+# -- Backends: compile stages per target kind --------------------------------
 
 _backends = {}
 
@@ -126,9 +111,7 @@ def make_backend(target):
     return type(backend)(target)
 
 
-# --------------------------------------------------------------------------
-# Options
-# --------------------------------------------------------------------------
+# -- Options -----------------------------------------------------------------
 
 #: Launch/compile options every target accepts, with their defaults.
 COMMON_OPTIONS = {
@@ -261,9 +244,7 @@ def make_options(target, options=None, kernel_name="kernel"):
     return CompileOptions(values)
 
 
-# --------------------------------------------------------------------------
-# Sources
-# --------------------------------------------------------------------------
+# -- Sources -----------------------------------------------------------------
 
 def _stable_repr(v):
     """A text that is equal across processes for equal constexpr/option values
@@ -327,9 +308,7 @@ class ASTSource:
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         self.fn = fn
         self.constexprs = _normalize_constexprs(fn, constexprs)
-        sig = {}
-        for k, v in (signature or {}).items():
-            sig[fn.arg_names[k] if isinstance(k, int) else k] = v
+        sig = {fn.arg_names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
         for name in fn.arg_names:
             if name not in sig:
                 if name in self.constexprs:
@@ -420,28 +399,7 @@ def _as_source(src):
                     f"got {type(src).__name__}")
 
 
-# --------------------------------------------------------------------------
-# The IR API and the frontend (resolved at use: both land from other work)
-# --------------------------------------------------------------------------
-
-class _IRAPI:
-    def __init__(self, mod):
-        self.parse_module = mod.parse_module
-        self.list_passes = mod.list_passes
-        self.default_pipeline = mod.default_pipeline
-
-
-_ir = None
-
-
-def _ir_api():
-    """``_C.ir`` (parse_module, list_passes), or the same names on ``_C``."""
-    global _ir
-    if _ir is None:
-        from .. import _C
-        _ir = _IRAPI(getattr(_C, "ir", _C))
-    return _ir
-
+# -- The frontend and the tir stage ------------------------------------------
 
 #: The code generator entry point; None means ``codegen.ast_to_ir``. Tests
 #: may set it to a wrapper that counts compiles.
@@ -458,7 +416,7 @@ def _frontend():
 def tir_pipeline():
     """The passes the ``tir`` stage runs: the core's default pipeline
     (``_C.ir.default_pipeline()``, codegen/Passes.cpp), then ``verify``."""
-    return _ir_api().default_pipeline().split(",") + ["verify"]
+    return _C.ir.default_pipeline().split(",") + ["verify"]
 
 
 def _wants_dump(setting, name):
@@ -533,7 +491,7 @@ def _make_tir_stage(name, timings):
 def parse_verified(text, name):
     """IR text as a verified module (what every stage may assume), or
     CompilationError."""
-    module = _ir_api().parse_module(text, name)
+    module = _C.ir.parse_module(text, name)
     module.verify()
     return module
 
@@ -541,9 +499,7 @@ def parse_verified(text, name):
 STAGE_PARSERS["tir"] = lambda text: parse_verified(text, "<override>")
 
 
-# --------------------------------------------------------------------------
-# CompiledKernel
-# --------------------------------------------------------------------------
+# -- CompiledKernel ----------------------------------------------------------
 
 _metadata_types = {}
 
@@ -580,17 +536,10 @@ class CompiledKernel:
         self.target_str = f"{self.target.backend}:{self.target.arch}"
         self.compile_times = {}
         self.launcher = None
-        self._n_regs = metadata.get("n_regs")
-        self._n_spills = metadata.get("n_spills")
-        self._n_max_threads = metadata.get("n_max_threads")
-
-    # Filled in by the driver's make_launcher (the binary's real usage).
-    n_regs = property(lambda self: self._n_regs,
-                      lambda self, v: setattr(self, "_n_regs", v))
-    n_spills = property(lambda self: self._n_spills,
-                        lambda self, v: setattr(self, "_n_spills", v))
-    n_max_threads = property(lambda self: self._n_max_threads,
-                             lambda self, v: setattr(self, "_n_max_threads", v))
+        # The driver's make_launcher sets them again from the loaded binary.
+        self.n_regs = metadata.get("n_regs")
+        self.n_spills = metadata.get("n_spills")
+        self.n_max_threads = metadata.get("n_max_threads")
 
     @property
     def kernel(self):
@@ -650,9 +599,7 @@ class CompiledKernel:
         return f"<CompiledKernel {self.name} {self.target_str} {self.hash[:12]}>"
 
 
-# --------------------------------------------------------------------------
-# compile()
-# --------------------------------------------------------------------------
+# -- compile() ---------------------------------------------------------------
 
 def _stage_file(name, stage):
     return f"{name}.{'py' if stage == 'source' else stage}"
@@ -713,9 +660,8 @@ def compile(src, target=None, options=None):
         f" llvm {f}" for f in sorted(_LLVM_FLAGS_SET))
     key = _cache.compile_key(src.hash(), options.hash(), str(target),
                              getattr(backend, "version", "") + llvm_changes + (f"|{hook()}" if hook else ""))
-    override = knobs.compilation.override
-    dump = knobs.compilation.dump_ir
     c = knobs.compilation
+    override, dump = c.override, c.dump_ir
     read_cache = not (c.always_compile or override or dump or _wants_dump(c.print_ir, name)
                       or c.llvm_ir_dump or c.pass_timing or c.llvm_timing
                       or knobs.nvidia.dump_ptxas_log)

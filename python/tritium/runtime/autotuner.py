@@ -79,7 +79,6 @@ def _base_fn(fn):
 def _host_bench(fn, quantiles=None):
     """Interpreted kernels (TRITIUM_INTERPRET): one run, timed on the host
     (ms). The numbers say little about the GPU, but every config runs."""
-    import time
     t = time.perf_counter()
     fn()
     ms = (time.perf_counter() - t) * 1e3
@@ -204,11 +203,7 @@ class Autotuner(KernelInterface):
         if interpreted is not None and getattr(self.fn, "interpret", None) is not False and interpreted():
             return _host_bench
         drv = _driver.active.get()
-        kw = {}
-        if self.num_warmups is not None:
-            kw["warmup"] = self.num_warmups
-        if self.num_reps is not None:
-            kw["rep"] = self.num_reps
+        kw = {k: v for k, v in (("warmup", self.num_warmups), ("rep", self.num_reps)) if v is not None}
         return lambda fn, quantiles=None: drv.benchmark(fn, quantiles=quantiles, **kw)
 
     def _check_conflicts(self, kwargs, config):

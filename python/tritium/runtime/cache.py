@@ -15,19 +15,9 @@ from ..compiler.cache import (FileCacheManager, compile_key, package_version, tr
 __all__ = ["FileCacheManager", "DependenciesFinder", "compile_key", "version_key",
            "write_atomic", "fingerprint"]
 
-# --------------------------------------------------------------------------
-# What a kernel reaches: @jit functions and constexpr globals
-# --------------------------------------------------------------------------
+# -- What a kernel reaches: @jit functions and constexpr globals -------------
 
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
-
-
-def _constexpr_type():
-    try:
-        from ..language import constexpr
-        return constexpr
-    except ImportError:
-        return None
 
 
 def fingerprint(value):
@@ -100,13 +90,6 @@ class DependenciesFinder:
                 children = list(ast.iter_child_nodes(node))
             stack.extend(reversed(children))
 
-    def _lookup(self, name):
-        if name in self.nonlocals:
-            return self.nonlocals[name], self.nonlocals, True
-        if name in self.globals:
-            return self.globals[name], self.globals, True
-        return None, None, False
-
     def _note(self, display, name, value, namespace):
         from .jit import JITFunction
         if isinstance(value, JITFunction):
@@ -124,11 +107,12 @@ class DependenciesFinder:
         """The value a Name reads (None for locals and unknown names)."""
         if not isinstance(node.ctx, ast.Load) or node.id in self.local_names:
             return None
-        value, namespace, found = self._lookup(node.id)
-        if not found:
-            return getattr(builtins, node.id, None)
-        self._note(node.id, node.id, value, namespace)
-        return value
+        for namespace in (self.nonlocals, self.globals):
+            if node.id in namespace:
+                value = namespace[node.id]
+                self._note(node.id, node.id, value, namespace)
+                return value
+        return getattr(builtins, node.id, None)
 
     def _attribute(self, node):
         """Resolves ``a.b.c`` from its base Name outwards, noting the @jit

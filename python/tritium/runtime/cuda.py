@@ -34,7 +34,6 @@ class CudaDriver(NativeDriver):
 
     def get_current_target(self):
         from ..compiler.compiler import GPUTarget, parse_target
-        from .. import knobs
         if knobs.nvidia.arch:  # read each time: a test may set it
             return parse_target("cuda:" + knobs.nvidia.arch)
         device = self.get_current_device()

@@ -1,40 +1,14 @@
 """The runtime's one seam to a GPU: the active driver.
 
 Everything that touches a device goes through ``driver.active``, an object
-with the methods of ``Driver`` below. Without a GPU backend it is a
-``NullDriver``: kernels compile (for the target that TRITIUM_DEFAULT_BACKEND
-names) and launching or benchmarking raises ``NoBackendError``.
-
-What a GPU backend fills in (the CUDA and HIP issues)::
-
-    class CudaDriver(tritium.runtime.driver.Driver):
-        def is_active(self): ...            # libcuda loads and sees a device
-        def get_current_target(self): ...   # GPUTarget("cuda", 90, 32)
-        def get_current_device(self): ...   # hashable; keys the per-device caches
-        def get_current_stream(self, device): ...
-        def make_launcher(self, kernel):    # THE hook: load kernel.asm[binary],
-            ...                             # fill kernel.n_regs/n_spills, raise
-            return launch                   # OutOfResources; return
-                                            # launch(gx, gy, gz, stream, args)
-        def benchmark(self, fn, quantiles=None, warmup=25, rep=100,
-                      return_mode="mean"): ...   # events-based do_bench
-
-    tritium.runtime.driver.register(CudaDriver())
-
-``launch(gx, gy, gz, stream, args)`` receives the kernel's non-constexpr
-arguments in parameter order, as the user passed them (tensors, ints,
-floats); arguments that ``kernel.metadata`` marks ``equal_to_1`` are still
-passed, and ``kernel.metadata.signature`` gives every argument's type. An
-empty grid (a zero dimension) must launch nothing, as in Triton. The compile stages (llir, ptx, cubin) are registered separately, with
-``tritium.compiler.compiler.register_backend``, because compiling for a
-target needs no device.
-
-Warm launches skip Python: JITFunction's dispatcher (C++) calls the
-launcher itself, asking the driver's ``get_current_device()`` and
-``get_current_stream(device)`` on each launch - unless the driver has a
-``native_driver`` (a ``_C.runtime`` driver, as CudaDriver and HipDriver
-have), whose device and stream rules C++ applies directly. The CUDA and HIP
-drivers are runtime/cuda.py and runtime/hip.py, over runtime/native.py.
+with the methods of ``Driver`` below: the first registered driver
+(``register``) that is active, else a ``NullDriver``, with which kernels
+compile (for the target TRITIUM_DEFAULT_BACKEND names) and launching or
+benchmarking raises ``NoBackendError``. The compile stages are registered
+apart (``compiler.register_backend``): compiling needs no device.
+docs/runtime.md, "What a GPU backend fills in", says what a driver provides;
+the CUDA and HIP drivers are runtime/cuda.py and runtime/hip.py, over
+runtime/native.py.
 """
 
 import sys
@@ -57,7 +31,16 @@ _NO_BACKEND = (
 
 
 class Driver:
-    """The interface of a GPU backend's driver (see the module docstring).
+    """The interface of a GPU backend's driver: ``is_active()`` (its library
+    loads and sees a device), ``get_current_target()``, ``get_current_device()``
+    (hashable: it keys the per-device caches), ``get_current_stream(device)``,
+    ``make_launcher(kernel)`` (loads the binary, fills ``kernel.n_regs`` and
+    ``n_spills``, raises OutOfResources; returns ``launch(gx, gy, gz, stream,
+    args)``, ``args`` the non-constexpr arguments in parameter order, and an
+    empty grid launches nothing) and ``benchmark`` (events-based do_bench). A
+    ``native_driver`` (a ``_C.runtime`` driver, as CudaDriver and HipDriver
+    have) lets the C++ dispatcher find the device and stream itself; any
+    other driver is asked through Python on each warm launch.
 
     Beside it, the host surface of Triton's drivers, which programs written
     for Triton call: ``get_active_torch_device()``, ``set_current_device(i)``,
@@ -179,7 +162,7 @@ class _Active:
             self._obj = self._pick()
         return self._obj
 
-    def set(self, drv):
+    def set(self, drv):  # None: choose again at the next use
         self._obj = drv
 
     def reset(self):
@@ -201,10 +184,7 @@ def register(drv):
 def set_active(drv):
     """Forces ``drv`` (e.g. a test's fake driver) as the active driver;
     ``set_active(None)`` goes back to choosing among registered drivers."""
-    if drv is None:
-        active.reset()
-    else:
-        active.set(drv)
+    active.set(drv)
 
 
 def reset_active():

@@ -1,35 +1,19 @@
 """@tritium.jit: JITFunction, kernel[grid](...), specialization, warmup.
 
-A warm launch ``kernel[grid](*args, num_warps=4, BLOCK=128)`` is one call
-into C++: ``run`` hands (grid, args, kwargs) to the kernel's dispatcher
-(``_C.runtime.Dispatcher``, python/src/Dispatcher.h), which binds, keys,
-looks up, evaluates the grid and launches. When it cannot (a new
-specialization, an argument type it does not key on, a binding error,
-launch hooks, a changed global) it returns None and the Python path below
-runs, then records the kernel in the dispatcher for the next launch:
-
-1. the kernel's *binder*, a Python function generated once per kernel with
-   the kernel's own parameter list, so Python itself binds positional,
-   keyword and default arguments (and names the parameter when one is
-   missing or unexpected). It returns the arguments in parameter order, the
-   specialization tuple (per argument: type and ``==1``/``%16`` facts, or the
-   value of a constexpr) and the remaining keywords (launch options);
-2. one dict lookup in the per-device cache with that key; on a miss the
-   key is decoded into a signature, constexprs and attrs and compiled
-   (tritium.compile, which consults the on-disk cache first);
-3. the grid (a tuple, or a callable of the bound arguments) and the launch,
-   through ``CompiledKernel.launcher`` made by the active driver
-   (runtime/driver.py). Without a GPU backend that raises NoBackendError -
-   after compiling, so ``warmup`` and compile-only use work everywhere.
-
-Specialization follows Triton: an int argument is i32, i64 or u64 by value;
-ints equal to 1 get ``equal_to_1``, ints divisible by 16 and pointers aligned
-to 16 bytes get ``divisibility=16``, unless the parameter is in
-``do_not_specialize`` (no value facts) or ``do_not_specialize_on_alignment``
-(no divisibility).
+A warm launch is one call into C++: ``kernel[grid]`` is a C method whose
+result hands (grid, args, kwargs) to the kernel's dispatcher
+(``_C.runtime.Dispatcher``, python/src/Dispatcher.h). When it cannot (a new
+specialization, an argument type it does not key on, hooks, a changed
+global) it returns None and ``_run`` below takes the Python path: the
+kernel's generated *binder* binds the arguments and specializes them, one
+dict lookup finds the compiled kernel (or compiles it), the grid is checked
+and the active driver's launcher runs; then the dispatcher records the
+kernel for the next launch. docs/runtime.md, "A launch", tells both paths
+and the specialization rules step by step.
 """
 
 import ast
+import contextlib
 import functools
 import inspect
 import operator
@@ -39,7 +23,7 @@ import textwrap
 import threading
 import warnings
 
-from .. import knobs
+from .. import _C, knobs
 from ..errors import CompilationError, OutOfResources, recursion_limit_message
 from . import driver as _driver
 from .cache import fingerprint
@@ -61,9 +45,7 @@ def next_power_of_2(n):
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
-# --------------------------------------------------------------------------
-# Argument types
-# --------------------------------------------------------------------------
+# -- Argument types ----------------------------------------------------------
 
 _SCALAR_TYPES = frozenset(_types.DTYPE_NAMES.values())
 #: __cuda_array_interface__ typestr (without byte order) -> type string.
@@ -110,10 +92,8 @@ _PTR_UNALIGNED = {}
 def _pointer_entry(dtype, aligned):
     table = _PTR_ALIGNED if aligned else _PTR_UNALIGNED
     entry = _interned("*" + _dtype_to_str(dtype), "D" if aligned else "")
-    try:
+    with contextlib.suppress(TypeError):  # an unhashable dtype is not memoized
         table[dtype] = entry
-    except TypeError:  # an unhashable dtype: not memoized
-        pass
     return entry
 
 
@@ -217,9 +197,7 @@ def _spec_no_align(x):
     return _specialize(x, True, False)
 
 
-# --------------------------------------------------------------------------
-# warmup() placeholders
-# --------------------------------------------------------------------------
+# -- warmup() placeholders ---------------------------------------------------
 
 class MockTensor:
     """A stand-in tensor for warmup: a dtype and a 16-byte aligned pointer."""
@@ -259,9 +237,7 @@ class _TypedArg:
         self.text = text
 
 
-# --------------------------------------------------------------------------
-# JITFunction
-# --------------------------------------------------------------------------
+# -- JITFunction -------------------------------------------------------------
 
 class KernelInterface:
     """``kernel[grid](*args, **kwargs)`` == ``kernel.run(*args, grid=grid,
@@ -381,17 +357,7 @@ class _InvalidatingDict(dict):
         return item
 
 
-_runtime_ext = None
 _FINDING_KEYS = threading.RLock()
-
-
-def _dispatch_module():
-    """``_C.runtime`` (the C++ launch path), or False in a build without it."""
-    global _runtime_ext
-    if _runtime_ext is None:
-        from .. import _C
-        _runtime_ext = getattr(_C, "runtime", False)
-    return _runtime_ext
 
 
 def _shared_memory_limit():
@@ -411,23 +377,10 @@ def eval_grid(fn, grid, values):
     interpreter) takes the same grids and says the same about bad ones."""
     if callable(grid):
         grid = grid(dict(zip(fn.arg_names, values)))
-    from .. import _C
     return _C.runtime.read_grid(grid, fn.__name__)
 
 
 _KIND_CODES = {inspect.Parameter.POSITIONAL_ONLY: 1, inspect.Parameter.KEYWORD_ONLY: 2}
-
-#: ``_C.runtime.grid_launch(fn, grid)``: what ``fn[grid]`` returns; calling it
-#: goes straight to the dispatcher (else to ``fn.run``).
-_grid_launch = None
-
-
-def _find_grid_launch():
-    global _grid_launch
-    rt = _dispatch_module()
-    _grid_launch = getattr(rt, "grid_launch", None) or (
-        lambda fn, grid: functools.partial(fn.run, grid=grid, warmup=False))
-    return _grid_launch
 
 
 def _shown_value(fp):
@@ -455,12 +408,10 @@ class JITFunction(KernelInterface):
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None,
                  repr=None, launch_metadata=None, interpret=None):
+        functools.update_wrapper(self, fn, updated=())  # __name__, __qualname__, __doc__...
         self.fn = fn
         self.module = fn.__module__
         self.version = version
-        self.__name__ = fn.__name__
-        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
-        self.__doc__ = fn.__doc__
         self.__globals__ = fn.__globals__
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
@@ -507,7 +458,6 @@ class JITFunction(KernelInterface):
             self.starting_line_number = first + src[:m.start()].count("\n")
             self.src = src[m.start():]
             self.file_name = inspect.getsourcefile(fn) or "<unknown>"
-        functools.update_wrapper(self, fn, updated=())
 
     # -- identity -----------------------------------------------------------
 
@@ -557,16 +507,6 @@ class JITFunction(KernelInterface):
         if self.interpret is None:
             return knobs.interpret_enabled()
         return bool(self.interpret)
-
-    def __getitem__(self, grid):
-        """``kernel[grid](*args, **kwargs)`` is ``kernel.run(*args, grid=grid,
-        warmup=False, **kwargs)``; the object returned here calls the C++
-        dispatcher directly on warm launches. With ``_C.runtime``, the same
-        in C replaces this method (``_install_native_getitem``); its
-        dispatcher leaves launches to ``run`` while TRITIUM_INTERPRET is set."""
-        if self.interpret is not False and self._interpreted():
-            return functools.partial(self.run, grid=grid, warmup=False)
-        return (_grid_launch or _find_grid_launch())(self, grid)
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__qualname__})"
@@ -630,23 +570,20 @@ class JITFunction(KernelInterface):
 
     def _dispatcher_for(self, drv):
         """The C++ dispatcher serving launches through ``drv`` (made anew when
-        the active driver changes); None without ``_C.runtime``."""
+        the active driver changes)."""
         disp = self._dispatcher
         if disp is not None and disp.driver is drv:
             return disp
-        rt = _dispatch_module()
-        if not rt:
-            return None
         table = [(p.name, _KIND_CODES.get(p._param.kind, 0), p.has_default, p.default,
                   p.is_constexpr, p.do_not_specialize, p.do_not_specialize_on_alignment)
                  for p in self.params]
         # A driver with a native library (the CUDA driver) lets C++ find the
         # device and stream itself; any other is asked through Python.
         native = getattr(drv, "native_driver", None)
-        disp = rt.Dispatcher(self.__name__, table, drv, vars(_driver.active), knobs.runtime,
-                             None if native is not None else drv.get_current_device,
-                             None if native is not None else drv.get_current_stream,
-                             native, _dtype_to_str, interpret_knob=self.interpret is None)
+        disp = _C.runtime.Dispatcher(self.__name__, table, drv, vars(_driver.active), knobs.runtime,
+                                     None if native is not None else drv.get_current_device,
+                                     None if native is not None else drv.get_current_stream,
+                                     native, _dtype_to_str, interpret_knob=self.interpret is None)
         self._dispatcher = disp
         self._fast_launch = disp.launch
         return disp
@@ -654,8 +591,6 @@ class JITFunction(KernelInterface):
     def _remember(self, drv, device, debug, args, kwargs, kernel, launcher):
         """Makes the next launch with arguments like these a C++ one."""
         disp = self._dispatcher_for(drv)
-        if disp is None:
-            return
         if self.used_global_vals:
             disp.watch_globals([(v[1], v[0]) for v in self.used_global_vals.values()
                                 if len(v) == 3])
@@ -820,10 +755,9 @@ class JITFunction(KernelInterface):
     def _compile(self, bound, spec, options, target):
         from ..compiler import compiler as _compiler
         signature, constexprs, attrs = self._decode(bound, spec)
-        opts = dict(options)
-        if self.debug is not None and "debug" not in opts:
-            opts["debug"] = self.debug
-        opts = _compiler.make_options(target, opts, self.__name__)
+        if self.debug is not None:  # @jit(debug=...), unless the launch says otherwise
+            options = {"debug": self.debug, **options}
+        opts = _compiler.make_options(target, options, self.__name__)
         _ = self.cache_key  # fills used_global_vals before the check at launch
         src = _compiler.ASTSource(self, signature, constexprs, attrs)
         kernel = self._compile_fitting(_compiler, src, target, opts)
@@ -895,18 +829,13 @@ class JITFunction(KernelInterface):
         raise NotImplementedError("preload is not supported yet")
 
 
-def _install_native_getitem():
-    rt = _dispatch_module()
-    if rt and hasattr(rt, "grid_getitem"):
-        JITFunction.__getitem__ = rt.grid_getitem(JITFunction)
+#: ``kernel[grid]``, in C: what it returns hands a launch to the C++
+#: dispatcher (which leaves it to ``run`` while TRITIUM_INTERPRET is set), else
+#: calls ``kernel.run(*args, grid=grid, warmup=False, **kwargs)``.
+JITFunction.__getitem__ = _C.runtime.grid_getitem(JITFunction)
 
 
-_install_native_getitem()
-
-
-# --------------------------------------------------------------------------
-# Viewing a tensor as another dtype
-# --------------------------------------------------------------------------
+# -- Viewing a tensor as another dtype ---------------------------------------
 
 class TensorWrapper:
     """A tensor viewed as another dtype (Triton's ``TensorWrapper``, made by
@@ -959,18 +888,15 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specia
     is set, unless decorated with ``interpret=False``.
     """
 
+    options = dict(version=version, do_not_specialize=do_not_specialize,
+                   do_not_specialize_on_alignment=do_not_specialize_on_alignment, debug=debug,
+                   noinline=noinline, repr=repr, launch_metadata=launch_metadata)
+
     def decorator(fn):
         assert callable(fn), "@jit decorates functions"
         if interpret or (interpret is None and knobs.runtime.interpret):
             from .interpreter import InterpretedFunction
-            return InterpretedFunction(
-                fn, version=version, do_not_specialize=do_not_specialize,
-                do_not_specialize_on_alignment=do_not_specialize_on_alignment,
-                debug=debug, noinline=noinline, repr=repr,
-                launch_metadata=launch_metadata)
-        return JITFunction(fn, version=version, do_not_specialize=do_not_specialize,
-                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
-                           debug=debug, noinline=noinline, repr=repr,
-                           launch_metadata=launch_metadata, interpret=interpret)
+            return InterpretedFunction(fn, **options)
+        return JITFunction(fn, interpret=interpret, **options)
 
     return decorator if fn is None else decorator(fn)

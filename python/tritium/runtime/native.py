@@ -1,25 +1,19 @@
 """What the CUDA and HIP drivers share: runtime/driver.py's ``Driver`` over a
 ``tritium._C.runtime`` driver (runtime/GPUDriver.h), which loads its library
-with dlopen on first use, so importing Tritium never needs one; without it
-(or without a device) ``is_active()`` is False and the NullDriver stays
-active.
-
-Kernels run on the current device: torch's current device when torch is
-imported, else the driver's current device, else device 0; launches go to
-torch's current stream, else to the default stream. ``make_launcher`` loads
-the kernel's binary and returns a ``_C.runtime.Launcher``, which packs
-arguments and launches in C++; JITFunction's dispatcher calls it without
-going through Python at all (docs/runtime.md).
-
-A subclass says which library (``_native_class``, ``_default_path``), how
-a device's target is named (``get_current_target``) and which stage of a
-compiled kernel is the binary (``_image``).
+with dlopen on first use; without it (or without a device) ``is_active()``
+is False and the NullDriver stays active. ``make_launcher`` returns a
+``_C.runtime.Launcher``, which packs arguments and launches in C++
+(docs/runtime.md tells the device, stream and launch rules). A subclass
+says which library (``_native_class``, ``_default_path``), how a device's
+target is named (``get_current_target``) and which stage is the binary
+(``_image``).
 """
 
 import atexit
 import statistics
 import sys
 
+from .. import _C
 from . import driver as _driver
 
 __all__ = ["NativeDriver", "DeviceUtils", "summarize"]
@@ -27,13 +21,11 @@ __all__ = ["NativeDriver", "DeviceUtils", "summarize"]
 #: Bytes written between timed runs to flush the L2 cache (Triton's do_bench).
 FLUSH_BYTES = 256 * 1024 * 1024
 
-_atexit_registered = False
 _flush_buffers = {}  # (api, library path, device) -> device address
 
-
-def _stop_unloading_at_exit():
-    from .. import _C
-    _C.runtime.shutdown()
+# Launchers stop unloading their modules at exit: the driver may be gone by
+# the time they are destroyed.
+atexit.register(_C.runtime.shutdown)
 
 
 class DeviceUtils:
@@ -98,7 +90,6 @@ class NativeDriver(_driver.Driver):
         """The ``_C.runtime`` driver; JITFunction's dispatcher uses it to find
         the device and stream without calling back into Python."""
         if self._lib is None:
-            from .. import _C
             path = self._path if self._path is not None else self._default_path()
             self._lib = getattr(_C.runtime, self._native_class)(path or "")
         return self._lib
@@ -157,7 +148,6 @@ class NativeDriver(_driver.Driver):
         return DeviceUtils(self)
 
     def make_launcher(self, kernel):
-        global _atexit_registered
         md = kernel.metadata
         image = self._image(kernel)
         if not image:  # compiled without this backend's stages
@@ -190,9 +180,6 @@ class NativeDriver(_driver.Driver):
             # part of its key): its launcher always makes the same call.
             cooperative=bool(getattr(md, "launch_cooperative_grid", False)),
             pdl=bool(getattr(md, "launch_pdl", False)))
-        if not _atexit_registered:
-            atexit.register(_stop_unloading_at_exit)
-            _atexit_registered = True
         kernel.n_regs = launcher.n_regs
         kernel.n_spills = launcher.n_spills
         kernel.n_max_threads = launcher.n_max_threads
