@@ -93,6 +93,29 @@ def test_host_descriptors_join_the_key_by_their_element_type():
     assert tuned._tuning_key((FakeTensor(256), 256), {}) == (256, "float32")
 
 
+def test_the_drivers_timer_screens_the_configs_first(fake_driver, frontend, monkeypatch):
+    """With the driver's do_bench and its default budget, each config gets a
+    short timing (5 + 20 ms), and only those within 10 % of the fastest the
+    full one (25 + 100 ms); a budget the user set is used for all."""
+    times = {32: 3.0, 64: 1.0, 128: 1.05}
+    calls = []
+
+    def benchmark(fn, quantiles=None, warmup=25, rep=100, return_mode="mean"):
+        fn()
+        calls.append((fn.config.kwargs["BLOCK"], warmup, rep))
+        return [times[fn.config.kwargs["BLOCK"]]] * 3
+
+    monkeypatch.setattr(fake_driver, "benchmark", benchmark)
+    k = make_kernel(None)
+    k[lambda m: (256 // m["BLOCK"],)](FakeTensor(256), FakeTensor(256), 256)
+    assert k.best_config.kwargs["BLOCK"] == 64
+    assert sorted(calls) == [(32, 5, 20), (64, 5, 20), (64, 25, 100), (128, 5, 20), (128, 25, 100)]
+    calls.clear()
+    k = make_kernel(None, warmup=10, rep=50)
+    k[lambda m: (256 // m["BLOCK"],)](FakeTensor(256), FakeTensor(256), 256)
+    assert sorted(calls) == [(32, 10, 50), (64, 10, 50), (128, 10, 50)]
+
+
 def test_failing_config_gets_infinite_time(fake_driver):
     timer = FakeTimer({32: 3.0, 64: 1.0, 128: 2.0})
     configs = CONFIGS + [Config({"BLOCK": 16}, num_warps=3)]  # num_warps=3 cannot compile
