@@ -4,6 +4,8 @@ every backend: blocks inside, across and outside the tensor's edges (zeros
 read there, nothing written), 1-d to 3-d, strided rows, a K loop that reads
 two descriptors, and Triton's errors."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -327,17 +329,18 @@ def test_descriptor_dot_with_transposed_b(backend, dtype, bm, bk, warps, stages)
     c = np.zeros((m, n), dtype=np.float32)
     # Both tiles are staged in shared memory, one ring slot per stage (as
     # Triton stages them): 3 stages of fp32 [32 + 128, 128] tiles need
-    # 240 KiB, more than the H100's 227, which is OutOfResources naming the
-    # bytes (Triton's error too), not a kernel that silently drops a stage.
+    # 240 KiB, more than the H100's 227 (Triton's OutOfResources): the
+    # kernel is compiled again with fewer stages, with a warning naming the
+    # bytes (issue 16), never silently.
     need = stages * (bm + 128) * bk * a.itemsize
-    if backend.name == "cuda" and need > 232448:
-        with pytest.raises(tritium.OutOfResources, match=f"Required: {need}"):
-            backend.run(k_desc_dot_bt, (-(-m // bm), n // 128), a.reshape(-1), b.reshape(-1), c.reshape(-1),
-                        m, n, k, BM=bm, BN=128, BK=bk, IN=tlt(dtype), num_warps=warps, num_stages=stages)
-        return
+    too_much = backend.name == "cuda" and need > 232448
+    warned = pytest.warns(UserWarning, match=f"{need} bytes of shared memory with num_stages={stages} "
+                                             f"exceed the 232448") if too_much else contextlib.nullcontext()
     try:
-        _, _, out = backend.run(k_desc_dot_bt, (-(-m // bm), n // 128), a.reshape(-1), b.reshape(-1), c.reshape(-1),
-                                m, n, k, BM=bm, BN=128, BK=bk, IN=tlt(dtype), num_warps=warps, num_stages=stages)
+        with warned:
+            _, _, out = backend.run(k_desc_dot_bt, (-(-m // bm), n // 128), a.reshape(-1), b.reshape(-1),
+                                    c.reshape(-1), m, n, k, BM=bm, BN=128, BK=bk, IN=tlt(dtype),
+                                    num_warps=warps, num_stages=stages)
     except tritium.OutOfResources:
         if backend.name != "compile-hip":
             raise
