@@ -1,6 +1,7 @@
 //===- AMDGPUTargetMachine.cpp - LLVM's AMDGPU target for a Target --------===//
 
 #include "codegen/amdgpu/AMDGPUTargetMachine.h"
+#include "codegen/lowering/LLVMOptimize.h"
 
 #include "ir/Diagnostics.h"
 
@@ -28,6 +29,7 @@ const llvm::Target &tritium::amdgpuTarget() {
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
     LLVMInitializeAMDGPUAsmParser();
+    applyDefaultLLVMFlags();
   });
   std::string Err;
   const llvm::Target *T = llvm::TargetRegistry::lookupTarget(AMDGPUTriple, Err);

@@ -81,6 +81,8 @@ void tritium::applyLLVMFlags(llvm::StringRef Flags) {
   Applied.insert(Flags.str());
 }
 
+void tritium::applyDefaultLLVMFlags() { applyLLVMFlags("-disable-lsr"); }
+
 namespace {
 /// Dumps before, and times, every pass LLVM runs (not the managers and
 /// adaptors that nest them), into \p Out.

@@ -31,6 +31,13 @@ void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false
 /// does not have.
 void applyLLVMFlags(llvm::StringRef Flags);
 
+/// The LLVM options every code generation of the process runs with, set
+/// when a target initializes: loop strength reduction off. LSR folded the
+/// pipelined copies' per-element pointers into invariant bases plus one
+/// offset, which ptxas rebuilt as IMAD.WIDE in the loop; without it the
+/// tutorial matmul ran 2-9 % faster on the H100 (docs/performance.md).
+void applyDefaultLLVMFlags();
+
 } // namespace tritium
 
 #endif // TRITIUM_CODEGEN_LOWERING_LLVMOPTIMIZE_H

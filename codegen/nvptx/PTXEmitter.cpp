@@ -1,6 +1,7 @@
 //===- PTXEmitter.cpp - LLVM IR to PTX to cubin ---------------------------===//
 
 #include "codegen/nvptx/PTXEmitter.h"
+#include "codegen/lowering/LLVMOptimize.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,6 +36,7 @@ void initNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    applyDefaultLLVMFlags();
   });
 }
 
