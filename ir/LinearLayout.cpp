@@ -139,10 +139,6 @@ int32_t LinearLayout::getOutDimSize(llvm::StringRef Name) const {
   return I < 0 ? 1 : Outs[I].Size;
 }
 
-unsigned LinearLayout::getOutDimSizeLog2(llvm::StringRef Name) const {
-  return log2Exact(getOutDimSize(Name));
-}
-
 unsigned LinearLayout::getTotalInBits() const {
   unsigned N = 0;
   for (const InDim &I : Ins)
