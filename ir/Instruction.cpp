@@ -79,22 +79,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
   case OpFamily::F:                                                            \
     return new F##Inst(Ctx, Op, ResultTypes, Operands, std::move(Attrs),       \
                        Blocks, L);
-    FAMILY(Constant) FAMILY(Undef) FAMILY(Binary) FAMILY(Unary) FAMILY(Fma)
-    FAMILY(Cmp) FAMILY(Select) FAMILY(Cast) FAMILY(GetElementPtr) FAMILY(Load)
-    FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(LocalAlloc)
-    FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(MemDescTrans)
-    FAMILY(LocalDealloc)
-    FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
-    FAMILY(MakeTensorDesc) FAMILY(DescriptorLoad) FAMILY(DescriptorStore)
-    FAMILY(MBarrier) FAMILY(AsyncTMACopy) FAMILY(AsyncTMAStore)
-    FAMILY(MakeRange)
-    FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
-    FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
-    FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(Gather) FAMILY(ProgramInfo)
-    FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
-    FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise) FAMILY(InlineAsm)
-    FAMILY(MapElementwise)
-    FAMILY(Hint) FAMILY(ConvertLayout)
+    TRITIUM_OP_FAMILIES(FAMILY)
 #undef FAMILY
   }
   return nullptr;
