@@ -251,35 +251,17 @@ bool Instruction::isTerminator() const {
 
 bool Instruction::hasSideEffects() const {
   switch (Op) {
-  case Opcode::InitBarrier:
-  case Opcode::BarrierExpect:
-  case Opcode::WaitBarrier:
-  case Opcode::InvalBarrier:
-  case Opcode::AsyncTMACopy:
-  case Opcode::AsyncTMAStore:
-  case Opcode::AsyncCopy:
+  case Opcode::LocalAlloc: // its write is seen only through its result
+    return false;
   case Opcode::AsyncCommitGroup:
-  case Opcode::AsyncWait:
-  case Opcode::LocalStore:
-  case Opcode::LocalDealloc:
-  case Opcode::DescriptorStore:
-  case Opcode::Store:
-  case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-  case Opcode::Barrier:
-  case Opcode::GdcWait:
   case Opcode::GdcLaunchDependents:
   case Opcode::Print:
   case Opcode::Assert:
-  case Opcode::Call:
     return true;
   case Opcode::Load:
     return hasAttr(AttrKey::Volatile);
-  case Opcode::ExternElementwise:
-  case Opcode::InlineAsm:
-    return !hasAttr(AttrKey::Pure);
   default:
-    return isTerminator();
+    return isTerminator() || mayWriteMemory();
   }
 }
 
