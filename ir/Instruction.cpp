@@ -142,17 +142,11 @@ llvm::SmallVector<Value *, 4> Instruction::getOperands() const {
 }
 
 llvm::SmallVector<Value *, 2> Instruction::getResults() const {
-  llvm::SmallVector<Value *, 2> Vs;
-  for (auto &R : Results)
-    Vs.push_back(R.get());
-  return Vs;
+  return llvm::to_vector<2>(llvm::map_range(Results, [](auto &R) -> Value * { return R.get(); }));
 }
 
 llvm::SmallVector<Type *, 2> Instruction::getResultTypes() const {
-  llvm::SmallVector<Type *, 2> Ts;
-  for (auto &R : Results)
-    Ts.push_back(R->getType());
-  return Ts;
+  return llvm::to_vector<2>(llvm::map_range(Results, [](auto &R) { return R->getType(); }));
 }
 
 bool Instruction::use_empty() const {
