@@ -46,16 +46,7 @@ enum class EnumTable : uint8_t {
 /// One attribute value. Enum values are stored as their index in the table
 /// of their key.
 struct AttrValue {
-  enum class Kind : uint8_t {
-    Unit,
-    Int,
-    Float,
-    String,
-    Symbol,
-    IntList,
-    Enum,
-    Layout
-  };
+  enum class Kind : uint8_t { Unit, Int, Float, String, Symbol, IntList, Enum, Layout };
 
   Kind K = Kind::Unit;
   int64_t I = 0;
@@ -89,16 +80,7 @@ struct Attribute {
 using AttrList = llvm::SmallVector<Attribute, 2>;
 
 /// The kind of value a key takes: Number keys accept Int or Float.
-enum class AttrKeyKind : uint8_t {
-  Unit,
-  Int,
-  Number,
-  String,
-  Symbol,
-  IntList,
-  Enum,
-  Layout
-};
+enum class AttrKeyKind : uint8_t { Unit, Int, Number, String, Symbol, IntList, Enum, Layout };
 
 llvm::StringRef getAttrKeyName(AttrKey K);
 AttrKeyKind getAttrKeyKind(AttrKey K);

@@ -6,10 +6,6 @@
 
 using namespace tritium;
 
-Type *tritium::getShapedType(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
-  return Dims.empty() ? Elem : BlockType::get(Elem, Dims);
-}
-
 namespace {
 Attribute attr(AttrKey K, AttrValue V) { return {K, std::move(V)}; }
 Attribute enumAttr(AttrKey K, unsigned V) {
@@ -120,10 +116,6 @@ Value *IRBuilder::createLocalLoad(Value *MemDesc) {
                        {BlockType::get(M->getElementType(), M->getBufferShape())}, {MemDesc}));
 }
 
-Instruction *IRBuilder::createLocalStore(Value *MemDesc, Value *Val) {
-  return create(Opcode::LocalStore, {}, {MemDesc, Val});
-}
-
 Instruction *IRBuilder::createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask) {
   llvm::SmallVector<Value *, 3> Ops = {MemDesc, Ptr};
   if (Mask)
@@ -226,10 +218,6 @@ Value *IRBuilder::createMemDescTrans(Value *MemDesc, llvm::ArrayRef<int64_t> Ord
                             MemDesc->getType()->str());
   return single(create(Opcode::MemDescTrans, {M->getTransposed(Order)}, {MemDesc},
                        {attr(AttrKey::Order, AttrValue::intList(Order))}));
-}
-
-Instruction *IRBuilder::createLocalDealloc(Value *MemDesc) {
-  return create(Opcode::LocalDealloc, {}, {MemDesc});
 }
 
 Value *IRBuilder::createLoad(Value *Ptr, Value *Mask, Value *Other,
@@ -336,8 +324,7 @@ Value *IRBuilder::createReshape(Value *V, llvm::ArrayRef<int64_t> Shape,
   AttrList Attrs;
   if (AllowReorder)
     Attrs.push_back(unitAttr(AttrKey::AllowReorder));
-  Type *Elem = V->getType()->getScalarType();
-  return single(create(Opcode::Reshape, {Shape.empty() ? Elem : BlockType::get(Elem, Shape)},
+  return single(create(Opcode::Reshape, {getShapedType(V->getType()->getScalarType(), Shape)},
                        {V}, std::move(Attrs)));
 }
 
@@ -424,13 +411,6 @@ llvm::SmallVector<Type *, 2> reducedTypes(Loc L, Opcode Op,
   }
   return Types;
 }
-
-llvm::SmallVector<Value *, 2> results(Instruction *I) {
-  llvm::SmallVector<Value *, 2> Rs;
-  for (unsigned R = 0; R < I->getNumResults(); ++R)
-    Rs.push_back(I->getResult(R));
-  return Rs;
-}
 } // namespace
 
 Value *IRBuilder::createReduce(Value *V, int64_t Axis, CombineKind K) {
@@ -443,10 +423,9 @@ Value *IRBuilder::createReduce(Value *V, int64_t Axis, CombineKind K) {
 llvm::SmallVector<Value *, 2>
 IRBuilder::createReduce(llvm::ArrayRef<Value *> Vs, int64_t Axis,
                         llvm::StringRef Combine) {
-  return results(create(Opcode::Reduce,
-                        reducedTypes(CurLoc, Opcode::Reduce, Vs, Axis), Vs,
-                        {intAttr(AttrKey::Axis, Axis),
-                         attr(AttrKey::Combine, AttrValue::symbol(Combine))}));
+  return create(Opcode::Reduce, reducedTypes(CurLoc, Opcode::Reduce, Vs, Axis), Vs,
+                {intAttr(AttrKey::Axis, Axis), attr(AttrKey::Combine, AttrValue::symbol(Combine))})
+      ->getResults();
 }
 
 Value *IRBuilder::createScan(Value *V, int64_t Axis, CombineKind K,
@@ -468,7 +447,7 @@ IRBuilder::createScan(llvm::ArrayRef<Value *> Vs, int64_t Axis,
                     attr(AttrKey::Combine, AttrValue::symbol(Combine))};
   if (Reverse)
     Attrs.push_back(unitAttr(AttrKey::Reverse));
-  return results(create(Opcode::Scan, Types, Vs, std::move(Attrs)));
+  return create(Opcode::Scan, Types, Vs, std::move(Attrs))->getResults();
 }
 
 Value *IRBuilder::createArgMinMax(bool IsMax, Value *V, int64_t Axis,
@@ -510,9 +489,9 @@ llvm::SmallVector<Value *, 2> IRBuilder::createCall(Function *Callee,
                               std::to_string(I) + " has type " +
                               Args[I]->getType()->str() + ", expected " +
                               FT->getParams()[I]->str());
-  return results(create(Opcode::Call, FT->getResults(), Args,
-                        {attr(AttrKey::Callee,
-                              AttrValue::symbol(Callee->getName()))}));
+  return create(Opcode::Call, FT->getResults(), Args,
+                {attr(AttrKey::Callee, AttrValue::symbol(Callee->getName()))})
+      ->getResults();
 }
 
 Instruction *IRBuilder::createRet(llvm::ArrayRef<Value *> Vals) {

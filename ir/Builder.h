@@ -99,7 +99,6 @@ public:
   // Shared memory. \p MemDesc is the allocation's memdesc type.
   Value *createLocalAlloc(Type *MemDesc, Value *Init = nullptr);
   Value *createLocalLoad(Value *MemDesc);
-  Instruction *createLocalStore(Value *MemDesc, Value *Val);
   Instruction *createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask = nullptr);
   Instruction *createAsyncCommitGroup();
   /// make_tensor_descriptor: \p Shape i32 and \p Strides i64, one each per
@@ -122,7 +121,6 @@ public:
                                   llvm::ArrayRef<Value *> Offsets, Value *Pred);
   Value *createMemDescIndex(Value *MemDesc, Value *Index);
   Value *createMemDescTrans(Value *MemDesc, llvm::ArrayRef<int64_t> Order);
-  Instruction *createLocalDealloc(Value *MemDesc);
   Value *createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,
                          Value *Mask = nullptr, MemSem Sem = MemSem::AcqRel,
                          MemScope Scope = MemScope::GPU);
@@ -174,8 +172,8 @@ public:
   Instruction *createPrint(llvm::StringRef Prefix, llvm::ArrayRef<Value *> Vals,
                            bool Hex = false, llvm::ArrayRef<int64_t> UnsignedOperands = {});
   Instruction *createAssert(Value *Cond, llvm::StringRef Message);
-  /// One result per type of \p Results (all of the operands' shape).
   Value *createGather(Value *Src, Value *Index, unsigned Axis);
+  /// One result per type of \p Results (all of the operands' shape).
   Instruction *createMapElementwise(llvm::StringRef Callee, llvm::ArrayRef<Value *> Args,
                                     llvm::ArrayRef<Type *> Results, int64_t Pack);
   Instruction *createInlineAsm(llvm::StringRef Asm, llvm::StringRef Constraints,
@@ -189,15 +187,11 @@ public:
 
 private:
   Value *single(Instruction *I) { return I->getResult(); }
-  /// Result types of reduce/scan-like instructions over \p Vs.
   Context &Ctx;
   BasicBlock *Block = nullptr;
   BasicBlock::iterator Point;
   Loc CurLoc;
 };
-
-/// \p Elem shaped like \p Dims: a scalar for an empty shape.
-Type *getShapedType(Type *Elem, llvm::ArrayRef<int64_t> Dims);
 
 } // namespace tritium
 

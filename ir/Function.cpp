@@ -26,10 +26,7 @@ Function::~Function() {
 }
 
 llvm::SmallVector<Argument *, 8> Function::args() const {
-  llvm::SmallVector<Argument *, 8> As;
-  for (auto &A : Args)
-    As.push_back(A.get());
-  return As;
+  return llvm::to_vector<8>(llvm::map_range(Args, [](auto &A) { return A.get(); }));
 }
 
 BasicBlock *Function::createBlock(llvm::StringRef Name) {

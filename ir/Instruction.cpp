@@ -79,22 +79,7 @@ Instruction *Instruction::create(Context &Ctx, Opcode Op,
   case OpFamily::F:                                                            \
     return new F##Inst(Ctx, Op, ResultTypes, Operands, std::move(Attrs),       \
                        Blocks, L);
-    FAMILY(Constant) FAMILY(Undef) FAMILY(Binary) FAMILY(Unary) FAMILY(Fma)
-    FAMILY(Cmp) FAMILY(Select) FAMILY(Cast) FAMILY(GetElementPtr) FAMILY(Load)
-    FAMILY(Store) FAMILY(AtomicRMW) FAMILY(AtomicCAS) FAMILY(LocalAlloc)
-    FAMILY(LocalLoad) FAMILY(LocalStore) FAMILY(MemDescIndex) FAMILY(MemDescTrans)
-    FAMILY(LocalDealloc)
-    FAMILY(AsyncCopy) FAMILY(AsyncCommitGroup) FAMILY(AsyncWait)
-    FAMILY(MakeTensorDesc) FAMILY(DescriptorLoad) FAMILY(DescriptorStore)
-    FAMILY(MBarrier) FAMILY(AsyncTMACopy) FAMILY(AsyncTMAStore)
-    FAMILY(MakeRange)
-    FAMILY(Splat) FAMILY(Broadcast) FAMILY(Reshape) FAMILY(ExpandDims)
-    FAMILY(Trans) FAMILY(Join) FAMILY(Split) FAMILY(Cat) FAMILY(Dot)
-    FAMILY(Reduce) FAMILY(Scan) FAMILY(ArgMinMax) FAMILY(Gather) FAMILY(ProgramInfo)
-    FAMILY(Call) FAMILY(Ret) FAMILY(Br) FAMILY(CondBr) FAMILY(Phi)
-    FAMILY(Barrier) FAMILY(Print) FAMILY(Assert) FAMILY(ExternElementwise) FAMILY(InlineAsm)
-    FAMILY(MapElementwise)
-    FAMILY(Hint) FAMILY(ConvertLayout)
+    TRITIUM_OP_FAMILIES(FAMILY)
 #undef FAMILY
   }
   return nullptr;
@@ -157,17 +142,11 @@ llvm::SmallVector<Value *, 4> Instruction::getOperands() const {
 }
 
 llvm::SmallVector<Value *, 2> Instruction::getResults() const {
-  llvm::SmallVector<Value *, 2> Vs;
-  for (auto &R : Results)
-    Vs.push_back(R.get());
-  return Vs;
+  return llvm::to_vector<2>(llvm::map_range(Results, [](auto &R) -> Value * { return R.get(); }));
 }
 
 llvm::SmallVector<Type *, 2> Instruction::getResultTypes() const {
-  llvm::SmallVector<Type *, 2> Ts;
-  for (auto &R : Results)
-    Ts.push_back(R->getType());
-  return Ts;
+  return llvm::to_vector<2>(llvm::map_range(Results, [](auto &R) { return R->getType(); }));
 }
 
 bool Instruction::use_empty() const {
@@ -266,35 +245,17 @@ bool Instruction::isTerminator() const {
 
 bool Instruction::hasSideEffects() const {
   switch (Op) {
-  case Opcode::InitBarrier:
-  case Opcode::BarrierExpect:
-  case Opcode::WaitBarrier:
-  case Opcode::InvalBarrier:
-  case Opcode::AsyncTMACopy:
-  case Opcode::AsyncTMAStore:
-  case Opcode::AsyncCopy:
+  case Opcode::LocalAlloc: // its write is seen only through its result
+    return false;
   case Opcode::AsyncCommitGroup:
-  case Opcode::AsyncWait:
-  case Opcode::LocalStore:
-  case Opcode::LocalDealloc:
-  case Opcode::DescriptorStore:
-  case Opcode::Store:
-  case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-  case Opcode::Barrier:
-  case Opcode::GdcWait:
   case Opcode::GdcLaunchDependents:
   case Opcode::Print:
   case Opcode::Assert:
-  case Opcode::Call:
     return true;
   case Opcode::Load:
     return hasAttr(AttrKey::Volatile);
-  case Opcode::ExternElementwise:
-  case Opcode::InlineAsm:
-    return !hasAttr(AttrKey::Pure);
   default:
-    return isTerminator();
+    return isTerminator() || mayWriteMemory();
   }
 }
 

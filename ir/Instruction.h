@@ -35,64 +35,24 @@ enum class Opcode : uint16_t {
 #include "ir/Ops.def"
 };
 
-/// Opcodes that share operand rules and syntax.
+/// Every opcode family (opcodes that share operand rules and syntax), once:
+/// the OpFamily enum and Instruction::create expand it.
+#define TRITIUM_OP_FAMILIES(X)                                                 \
+  X(Constant) X(Undef) X(Binary) X(Unary) X(Fma) X(Cmp) X(Select) X(Cast)      \
+  X(GetElementPtr) X(Load) X(Store) X(AtomicRMW) X(AtomicCAS) X(LocalAlloc)    \
+  X(LocalLoad) X(LocalStore) X(MemDescIndex) X(MemDescTrans) X(LocalDealloc)   \
+  X(AsyncCopy) X(AsyncCommitGroup) X(AsyncWait) X(MakeTensorDesc)              \
+  X(DescriptorLoad) X(DescriptorStore) X(MBarrier) X(AsyncTMACopy)             \
+  X(AsyncTMAStore) X(MakeRange) X(Splat) X(Broadcast) X(Reshape)               \
+  X(ExpandDims) X(Trans) X(Join) X(Split) X(Cat) X(Dot) X(Reduce) X(Scan)      \
+  X(ArgMinMax) X(Gather) X(ProgramInfo) X(Call) X(Ret) X(Br) X(CondBr) X(Phi)  \
+  X(Barrier) X(Print) X(Assert) X(ExternElementwise) X(InlineAsm)              \
+  X(MapElementwise) X(Hint) X(ConvertLayout)
+
 enum class OpFamily : uint8_t {
-  Constant,
-  Undef,
-  Binary,
-  Unary,
-  Fma,
-  Cmp,
-  Select,
-  Cast,
-  GetElementPtr,
-  Load,
-  Store,
-  AtomicRMW,
-  AtomicCAS,
-  LocalAlloc,
-  LocalLoad,
-  LocalStore,
-  MemDescIndex,
-  MemDescTrans,
-  LocalDealloc,
-  AsyncCopy,
-  AsyncCommitGroup,
-  AsyncWait,
-  MakeTensorDesc,
-  DescriptorLoad,
-  DescriptorStore,
-  MBarrier,
-  AsyncTMACopy,
-  AsyncTMAStore,
-  MakeRange,
-  Splat,
-  Broadcast,
-  Reshape,
-  ExpandDims,
-  Trans,
-  Join,
-  Split,
-  Cat,
-  Dot,
-  Reduce,
-  Scan,
-  ArgMinMax,
-  Gather,
-  ProgramInfo,
-  Call,
-  Ret,
-  Br,
-  CondBr,
-  Phi,
-  Barrier,
-  Print,
-  Assert,
-  ExternElementwise,
-  InlineAsm,
-  MapElementwise,
-  Hint,
-  ConvertLayout,
+#define FAMILY(Name) Name,
+  TRITIUM_OP_FAMILIES(FAMILY)
+#undef FAMILY
 };
 
 /// What element types a binary or unary opcode accepts.
@@ -177,6 +137,14 @@ public:
   unsigned getEnumAttr(AttrKey K, unsigned Default = 0) const;
   llvm::StringRef getStringAttr(AttrKey K) const;
   llvm::ArrayRef<int64_t> getIntListAttr(AttrKey K) const;
+  /// getIntAttr and getEnumAttr (as \p EnumT) of an optional attribute: none
+  /// where it is absent.
+  std::optional<int64_t> getOptionalIntAttr(AttrKey K) const {
+    return hasAttr(K) ? std::optional<int64_t>(getIntAttr(K)) : std::nullopt;
+  }
+  template <typename EnumT> std::optional<EnumT> getOptionalEnumAttr(AttrKey K) const {
+    return hasAttr(K) ? std::optional<EnumT>(EnumT(getEnumAttr(K))) : std::nullopt;
+  }
   /// The `layout` attribute (layout-level IR), or null.
   const LinearLayout *getLayout() const;
   void setLayout(LinearLayout L);

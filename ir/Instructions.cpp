@@ -47,10 +47,32 @@ std::string plural(unsigned N, const char *What) {
   return std::to_string(N) + " " + What + (N == 1 ? "" : "s");
 }
 
-/// Checks the numbers of operands (between Min and Max), results and block
-/// operands.
-std::string counts(const Instruction &I, unsigned MinOps, unsigned MaxOps,
-                   unsigned Results, unsigned Blocks = 0) {
+std::string requireAttr(const Instruction &I, AttrKey K) {
+  if (!I.hasAttr(K))
+    return name(I) + " requires attribute '" + getAttrKeyName(K).str() + "'";
+  return "";
+}
+
+/// Checks that \p I's attributes are among \p Allowed and \p Required, then
+/// that each of \p Required is there.
+std::string attributes(const Instruction &I, std::initializer_list<AttrKey> Allowed,
+                       std::initializer_list<AttrKey> Required = {}) {
+  // Any block result may carry its layout; the base class checks it.
+  for (const Attribute &A : I.getAttrs())
+    if (A.Key != AttrKey::Layout && !llvm::is_contained(Allowed, A.Key) &&
+        !llvm::is_contained(Required, A.Key))
+      return "attribute '" + getAttrKeyName(A.Key).str() +
+             "' is not valid on " + name(I);
+  for (AttrKey K : Required)
+    TRY(requireAttr(I, K));
+  return "";
+}
+
+/// Checks an instruction's form: the numbers of operands (between MinOps and
+/// MaxOps), results and block operands, then its attributes (see attributes).
+std::string form(const Instruction &I, unsigned MinOps, unsigned MaxOps, unsigned Results,
+                 std::initializer_list<AttrKey> Allowed,
+                 std::initializer_list<AttrKey> Required = {}, unsigned Blocks = 0) {
   unsigned N = I.getNumOperands();
   if (N < MinOps || N > MaxOps) {
     std::string Want = MinOps == MaxOps
@@ -65,23 +87,7 @@ std::string counts(const Instruction &I, unsigned MinOps, unsigned MaxOps,
   if (I.getNumBlockOperands() != Blocks)
     return name(I) + " expects " + plural(Blocks, "block operand") + ", got " +
            std::to_string(I.getNumBlockOperands());
-  return "";
-}
-
-std::string allowAttrs(const Instruction &I,
-                       std::initializer_list<AttrKey> Allowed) {
-  // Any block result may carry its layout; the base class checks it.
-  for (const Attribute &A : I.getAttrs())
-    if (A.Key != AttrKey::Layout && llvm::find(Allowed, A.Key) == Allowed.end())
-      return "attribute '" + getAttrKeyName(A.Key).str() +
-             "' is not valid on " + name(I);
-  return "";
-}
-
-std::string requireAttr(const Instruction &I, AttrKey K) {
-  if (!I.hasAttr(K))
-    return name(I) + " requires attribute '" + getAttrKeyName(K).str() + "'";
-  return "";
+  return attributes(I, Allowed, Required);
 }
 
 std::string sameType(const Instruction &I, Type *A, Type *B, const char *What) {
@@ -113,11 +119,6 @@ std::string sameShape(const Instruction &I, Type *A, Type *B, const char *What) 
   return "";
 }
 
-/// `Elem` with `Dims`; a scalar if Dims is empty.
-Type *shaped(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
-  return Dims.empty() ? Elem : BlockType::get(Elem, Dims);
-}
-
 std::string expectResult(const Instruction &I, Type *Want, unsigned R = 0);
 
 /// expectResult for a block of \p Elem shaped \p Dims, a shape the rule
@@ -144,6 +145,15 @@ std::string validAxis(const Instruction &I, int64_t Axis, unsigned Rank) {
     return name(I) + " axis " + std::to_string(Axis) + " is out of range for rank " +
            std::to_string(Rank);
   return "";
+}
+
+/// Whether \p Order lists each of the dimensions 0 to \p Rank - 1 once.
+bool isPermutation(llvm::ArrayRef<int64_t> Order, size_t Rank) {
+  llvm::SmallSet<int64_t, 4> Seen;
+  bool Perm = Order.size() == Rank;
+  for (int64_t D : Order)
+    Perm &= D >= 0 && D < int64_t(Rank) && Seen.insert(D).second;
+  return Perm;
 }
 
 /// The pointee of a pointer or block of pointers, shaped like it.
@@ -183,9 +193,7 @@ double ConstantInst::getFloatValue() const {
 }
 
 std::string ConstantInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 1));
-  TRY(allowAttrs(*this, {AttrKey::Value}));
-  TRY(requireAttr(*this, AttrKey::Value));
+  TRY(form(*this, 0, 0, 1, {}, {AttrKey::Value}));
   Type *T = getResult()->getType();
   TRY(elements(*this, T, isNumElem, "an integer or float type"));
   Type *E = T->getScalarType();
@@ -209,8 +217,7 @@ std::string ConstantInst::checkFamilyTypes() const {
 }
 
 std::string UndefInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 0, 0, 1, {}));
   return elements(*this, getResult()->getType(), isAnyElem,
                   "a scalar or block type");
 }
@@ -235,8 +242,7 @@ std::string elementClass(const Instruction &I, Type *T) {
 } // namespace
 
 std::string BinaryInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 1, {}));
   Type *L = getLHS()->getType(), *R = getRHS()->getType();
   TRY(sameType(*this, L, R, "operands"));
   TRY(elementClass(*this, L));
@@ -244,16 +250,14 @@ std::string BinaryInst::checkFamilyTypes() const {
 }
 
 std::string UnaryInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 1, {}));
   Type *T = getSrc()->getType();
   TRY(elementClass(*this, T));
   return expectResult(*this, T);
 }
 
 std::string FmaInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 3, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 3, 3, 1, {}));
   Type *T = getOperand(0)->getType();
   TRY(sameType(*this, T, getOperand(1)->getType(), "operands"));
   TRY(sameType(*this, T, getOperand(2)->getType(), "operands"));
@@ -262,10 +266,8 @@ std::string FmaInst::checkFamilyTypes() const {
 }
 
 std::string CmpInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
   AttrKey Pred = isFloat() ? AttrKey::FPredicate : AttrKey::IPredicate;
-  TRY(allowAttrs(*this, {Pred}));
-  TRY(requireAttr(*this, Pred));
+  TRY(form(*this, 2, 2, 1, {}, {Pred}));
   Type *L = getLHS()->getType(), *R = getRHS()->getType();
   TRY(sameType(*this, L, R, "operands"));
   if (isFloat())
@@ -277,8 +279,7 @@ std::string CmpInst::checkFamilyTypes() const {
 }
 
 std::string SelectInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 3, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 3, 3, 1, {}));
   Type *C = getCondition()->getType(), *T = getTrueValue()->getType();
   TRY(sameType(*this, T, getFalseValue()->getType(), "values"));
   TRY(elements(*this, T, isAnyElem, "scalar or block values"));
@@ -289,18 +290,10 @@ std::string SelectInst::checkFamilyTypes() const {
   return expectResult(*this, T);
 }
 
-std::optional<RoundingMode> CastInst::getRounding() const {
-  if (!hasAttr(AttrKey::Rounding))
-    return std::nullopt;
-  return RoundingMode(getEnumAttr(AttrKey::Rounding));
-}
-
 std::string CastInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  if (getOpcode() == Opcode::FPTrunc)
-    TRY(allowAttrs(*this, {AttrKey::Rounding}));
-  else
-    TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 1,
+           getOpcode() == Opcode::FPTrunc ? std::initializer_list<AttrKey>{AttrKey::Rounding}
+                                          : std::initializer_list<AttrKey>{}));
   Type *From = getSrc()->getType(), *To = getResult()->getType();
   TRY(elements(*this, From, isAnyElem, "a scalar or block operand"));
   TRY(elements(*this, To, isAnyElem, "a scalar or block result"));
@@ -367,8 +360,7 @@ std::string CastInst::checkFamilyTypes() const {
 //===----------------------------------------------------------------------===//
 
 std::string GetElementPtrInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 1, {}));
   Type *P = getPtr()->getType(), *O = getOffset()->getType();
   TRY(pointerOperand(*this, P));
   TRY(elements(*this, O, isIntElem, "an integer offset"));
@@ -376,30 +368,8 @@ std::string GetElementPtrInst::checkFamilyTypes() const {
   return expectResult(*this, P);
 }
 
-std::optional<CacheModifier> LoadInst::getCache() const {
-  if (!hasAttr(AttrKey::Cache))
-    return std::nullopt;
-  return CacheModifier(getEnumAttr(AttrKey::Cache));
-}
-std::optional<EvictionPolicy> LoadInst::getEvict() const {
-  if (!hasAttr(AttrKey::Evict))
-    return std::nullopt;
-  return EvictionPolicy(getEnumAttr(AttrKey::Evict));
-}
-std::optional<CacheModifier> StoreInst::getCache() const {
-  if (!hasAttr(AttrKey::Cache))
-    return std::nullopt;
-  return CacheModifier(getEnumAttr(AttrKey::Cache));
-}
-std::optional<EvictionPolicy> StoreInst::getEvict() const {
-  if (!hasAttr(AttrKey::Evict))
-    return std::nullopt;
-  return EvictionPolicy(getEnumAttr(AttrKey::Evict));
-}
-
 std::string LoadInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 3, 1));
-  TRY(allowAttrs(*this, {AttrKey::Cache, AttrKey::Evict, AttrKey::Volatile}));
+  TRY(form(*this, 1, 3, 1, {AttrKey::Cache, AttrKey::Evict, AttrKey::Volatile}));
   if (auto C = getCache())
     if (*C != CacheModifier::CA && *C != CacheModifier::CG &&
         *C != CacheModifier::CV)
@@ -417,8 +387,7 @@ std::string LoadInst::checkFamilyTypes() const {
 }
 
 std::string StoreInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 3, 0));
-  TRY(allowAttrs(*this, {AttrKey::Cache, AttrKey::Evict}));
+  TRY(form(*this, 2, 3, 0, {AttrKey::Cache, AttrKey::Evict}));
   if (auto C = getCache())
     if (*C == CacheModifier::CA || *C == CacheModifier::CV)
       return "'store' cache modifier must be wb, cg, cs or wt, got " +
@@ -434,9 +403,7 @@ std::string StoreInst::checkFamilyTypes() const {
 }
 
 std::string AtomicRMWInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 3, 1));
-  TRY(allowAttrs(*this, {AttrKey::RMWKind, AttrKey::Sem, AttrKey::Scope}));
-  TRY(requireAttr(*this, AttrKey::RMWKind));
+  TRY(form(*this, 2, 3, 1, {AttrKey::Sem, AttrKey::Scope}, {AttrKey::RMWKind}));
   Type *P = getPtr()->getType();
   TRY(pointerOperand(*this, P));
   TRY(maskOperand(*this, getMask(), P));
@@ -466,8 +433,7 @@ std::string AtomicRMWInst::checkFamilyTypes() const {
 }
 
 std::string AtomicCASInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 4, 1));
-  TRY(allowAttrs(*this, {AttrKey::Sem, AttrKey::Scope}));
+  TRY(form(*this, 3, 4, 1, {AttrKey::Sem, AttrKey::Scope}));
   Type *P = getPtr()->getType();
   TRY(pointerOperand(*this, P));
   TRY(maskOperand(*this, getMask(), P));
@@ -522,8 +488,7 @@ MemDescType *LocalAllocInst::getMemDescType() const {
 }
 
 std::string LocalAllocInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 1, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 0, 1, 1, {}));
   MemDescType *M = getMemDescType();
   if (!M)
     return "'local_alloc' result must be a memdesc, got " + ty(getResult()->getType());
@@ -539,8 +504,7 @@ std::string LocalAllocInst::checkFamilyTypes() const {
 }
 
 std::string LocalLoadInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 1, {}));
   MemDescType *M;
   TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
   TRY(oneBuffer(*this, M));
@@ -548,8 +512,7 @@ std::string LocalLoadInst::checkFamilyTypes() const {
 }
 
 std::string LocalStoreInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 0, {}));
   MemDescType *M;
   TRY(writtenBuffer(*this, getMemDesc(), M));
   if (getValue()->getType() != heldBlock(M))
@@ -559,8 +522,7 @@ std::string LocalStoreInst::checkFamilyTypes() const {
 }
 
 std::string AsyncCopyInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 3, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 3, 0, {}));
   MemDescType *M;
   TRY(writtenBuffer(*this, getMemDesc(), M));
   Type *P = getPtr()->getType();
@@ -574,21 +536,18 @@ std::string AsyncCopyInst::checkFamilyTypes() const {
 }
 
 std::string AsyncCommitGroupInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 0));
-  return allowAttrs(*this, {});
+  return form(*this, 0, 0, 0, {});
 }
 
 std::string AsyncWaitInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 0));
-  TRY(allowAttrs(*this, {AttrKey::Num}));
+  TRY(form(*this, 0, 0, 0, {AttrKey::Num}));
   if (!hasAttr(AttrKey::Num) || getNum() < 0 || getNum() > 255)
     return "'async_wait' needs num, from 0 to 255 (the groups left in flight)";
   return "";
 }
 
 std::string MemDescIndexInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 1, {}));
   MemDescType *M;
   TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
   if (!M->hasBufferDim())
@@ -599,26 +558,19 @@ std::string MemDescIndexInst::checkFamilyTypes() const {
 }
 
 std::string MemDescTransInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Order}));
-  TRY(requireAttr(*this, AttrKey::Order));
+  TRY(form(*this, 1, 1, 1, {}, {AttrKey::Order}));
   MemDescType *M;
   TRY(memdescOperand(*this, getMemDesc(), M, "operand"));
   if (M->hasBufferDim())
     return "'memdesc_trans' needs one buffer (memdesc_index it first), got " + ty(M);
-  llvm::SmallSet<int64_t, 4> Seen;
-  bool Perm = getOrder().size() == M->getBufferShape().size();
-  for (int64_t D : getOrder())
-    Perm &= D >= 0 && D < int64_t(M->getBufferShape().size()) && Seen.insert(D).second;
-  if (!Perm)
+  if (!isPermutation(getOrder(), M->getBufferShape().size()))
     return "'memdesc_trans' order " + shapeStr(getOrder()) +
            " is not a permutation of the dimensions of " + ty(M);
   return expectResult(*this, M->getTransposed(getOrder()));
 }
 
 std::string LocalDeallocInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 0, {}));
   MemDescType *M;
   return memdescOperand(*this, getMemDesc(), M, "operand");
 }
@@ -658,8 +610,7 @@ std::string boundaryDims(const Instruction &I, unsigned Rank) {
 } // namespace
 
 std::string MakeTensorDescInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 12, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 3, 12, 1, {}));
   auto *D = llvm::dyn_cast<TensorDescType>(getResult()->getType());
   if (!D)
     return "'make_tensor_descriptor' result must be a tensordesc, got " +
@@ -693,9 +644,8 @@ std::string MakeTensorDescInst::checkFamilyTypes() const {
 }
 
 std::string DescriptorLoadInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 6, 1));
-  TRY(allowAttrs(*this, {AttrKey::Boundary, AttrKey::Padding, AttrKey::Cache, AttrKey::Evict,
-                          AttrKey::Volatile}));
+  TRY(form(*this, 2, 6, 1, {AttrKey::Boundary, AttrKey::Padding, AttrKey::Cache, AttrKey::Evict,
+                            AttrKey::Volatile}));
   TensorDescType *D;
   TRY(descriptorOperands(*this, 0, getNumOperands() - 1, D));
   TRY(boundaryDims(*this, getRank()));
@@ -705,8 +655,7 @@ std::string DescriptorLoadInst::checkFamilyTypes() const {
 }
 
 std::string DescriptorStoreInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 7, 0));
-  TRY(allowAttrs(*this, {AttrKey::Boundary, AttrKey::Cache, AttrKey::Evict}));
+  TRY(form(*this, 3, 7, 0, {AttrKey::Boundary, AttrKey::Cache, AttrKey::Evict}));
   TensorDescType *D;
   TRY(descriptorOperands(*this, 0, getNumOperands() - 2, D));
   TRY(boundaryDims(*this, getRank()));
@@ -736,9 +685,9 @@ std::string MBarrierInst::checkFamilyTypes() const {
   bool Init = getOpcode() == Opcode::InitBarrier, Wait = getOpcode() == Opcode::WaitBarrier;
   bool Inval = getOpcode() == Opcode::InvalBarrier;
   unsigned Ops = Init || Inval ? 1 : 2;
-  TRY(counts(*this, Ops, Ops, 0));
-  TRY(allowAttrs(*this, Wait || Inval ? std::initializer_list<AttrKey>{}
-                                      : std::initializer_list<AttrKey>{AttrKey::Num}));
+  TRY(form(*this, Ops, Ops, 0,
+           Wait || Inval ? std::initializer_list<AttrKey>{}
+                         : std::initializer_list<AttrKey>{AttrKey::Num}));
   TRY(barrierOperand(*this, getBarrier()));
   if (Inval)
     return "";
@@ -753,8 +702,7 @@ std::string MBarrierInst::checkFamilyTypes() const {
 }
 
 std::string AsyncTMACopyInst::checkFamilyTypes() const {
-  TRY(counts(*this, 5, 9, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 5, 9, 0, {}));
   MemDescType *M;
   TRY(writtenBuffer(*this, getMemDesc(), M));
   TRY(barrierOperand(*this, getBarrier()));
@@ -766,8 +714,7 @@ std::string AsyncTMACopyInst::checkFamilyTypes() const {
 }
 
 std::string AsyncTMAStoreInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 7, 0));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 3, 7, 0, {}));
   TensorDescType *D;
   TRY(descriptorOperands(*this, 0, getRank(), D));
   MemDescType *M;
@@ -783,10 +730,7 @@ std::string AsyncTMAStoreInst::checkFamilyTypes() const {
 //===----------------------------------------------------------------------===//
 
 std::string MakeRangeInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 1));
-  TRY(allowAttrs(*this, {AttrKey::Start, AttrKey::End}));
-  TRY(requireAttr(*this, AttrKey::Start));
-  TRY(requireAttr(*this, AttrKey::End));
+  TRY(form(*this, 0, 0, 1, {}, {AttrKey::Start, AttrKey::End}));
   int64_t S = getStart(), E = getEnd();
   if (S < 0 || E <= S || E > (int64_t(1) << 31))
     return "'make_range' needs 0 <= start < end <= 2^31, got [" +
@@ -798,8 +742,7 @@ std::string MakeRangeInst::checkFamilyTypes() const {
 }
 
 std::string SplatInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 1, {}));
   Type *S = getSrc()->getType(), *R = getResult()->getType();
   if (!S->isScalar())
     return "'splat' operand must be a scalar, got " + ty(S);
@@ -809,8 +752,7 @@ std::string SplatInst::checkFamilyTypes() const {
 }
 
 std::string BroadcastInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 1, {}));
   Type *S = getSrc()->getType(), *R = getResult()->getType();
   if (!S->isBlock() || !R->isBlock() || S->getScalarType() != R->getScalarType() ||
       S->getRank() != R->getRank())
@@ -825,8 +767,7 @@ std::string BroadcastInst::checkFamilyTypes() const {
 }
 
 std::string ReshapeInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::AllowReorder}));
+  TRY(form(*this, 1, 1, 1, {AttrKey::AllowReorder}));
   Type *S = getSrc()->getType(), *R = getResult()->getType();
   // A scalar result is the one element of its operand.
   if (!S->isBlock() || (!R->isBlock() && !R->isScalar()) || S->getScalarType() != R->getScalarType())
@@ -839,9 +780,7 @@ std::string ReshapeInst::checkFamilyTypes() const {
 }
 
 std::string ExpandDimsInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Axis}));
-  TRY(requireAttr(*this, AttrKey::Axis));
+  TRY(form(*this, 1, 1, 1, {}, {AttrKey::Axis}));
   Type *S = getSrc()->getType();
   TRY(elements(*this, S, isAnyElem, "a scalar or block operand"));
   TRY(validAxis(*this, getAxis(), S->getRank() + 1));
@@ -851,18 +790,12 @@ std::string ExpandDimsInst::checkFamilyTypes() const {
 }
 
 std::string TransInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Order}));
-  TRY(requireAttr(*this, AttrKey::Order));
+  TRY(form(*this, 1, 1, 1, {}, {AttrKey::Order}));
   Type *S = getSrc()->getType();
   if (!S->isBlock())
     return "'trans' operand must be a block, got " + ty(S);
   llvm::ArrayRef<int64_t> Order = getOrder();
-  llvm::SmallSet<int64_t, 4> Seen;
-  bool Perm = Order.size() == S->getRank();
-  for (int64_t D : Order)
-    Perm &= D >= 0 && D < int64_t(S->getRank()) && Seen.insert(D).second;
-  if (!Perm)
+  if (!isPermutation(Order, S->getRank()))
     return "'trans' order " + shapeStr(Order) +
            " is not a permutation of the dimensions of " + ty(S);
   Shape Dims;
@@ -872,8 +805,7 @@ std::string TransInst::checkFamilyTypes() const {
 }
 
 std::string JoinInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 1, {}));
   Type *L = getLHS()->getType();
   TRY(sameType(*this, L, getRHS()->getType(), "operands"));
   TRY(elements(*this, L, isAnyElem, "scalar or block operands"));
@@ -883,20 +815,18 @@ std::string JoinInst::checkFamilyTypes() const {
 }
 
 std::string SplitInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 2));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 1, 1, 2, {}));
   Type *S = getSrc()->getType();
   if (!S->isBlock() || S->getShape().back() != 2)
     return "'split' operand must be a block whose last dimension is 2, got " +
            ty(S);
-  Type *Half = shaped(S->getScalarType(), S->getShape().drop_back());
+  Type *Half = getShapedType(S->getScalarType(), S->getShape().drop_back());
   TRY(expectResult(*this, Half, 0));
   return expectResult(*this, Half, 1);
 }
 
 std::string CatInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {}));
+  TRY(form(*this, 2, 2, 1, {}));
   Type *L = getLHS()->getType();
   TRY(sameType(*this, L, getRHS()->getType(), "operands"));
   if (!L->isBlock())
@@ -911,9 +841,7 @@ std::string CatInst::checkFamilyTypes() const {
 //===----------------------------------------------------------------------===//
 
 std::string GatherInst::checkFamilyTypes() const {
-  TRY(counts(*this, 2, 2, 1));
-  TRY(allowAttrs(*this, {AttrKey::Axis}));
-  TRY(requireAttr(*this, AttrKey::Axis));
+  TRY(form(*this, 2, 2, 1, {}, {AttrKey::Axis}));
   Type *S = getSrc()->getType(), *X = getIndex()->getType();
   if (!S->isBlock() || !X->isBlock())
     return "'gather' operands must be blocks, got " + ty(S) + " and " + ty(X);
@@ -932,8 +860,7 @@ std::string GatherInst::checkFamilyTypes() const {
 }
 
 std::string DotInst::checkFamilyTypes() const {
-  TRY(counts(*this, 3, 3, 1));
-  TRY(allowAttrs(*this, {AttrKey::Precision, AttrKey::MaxNumImpreciseAcc}));
+  TRY(form(*this, 3, 3, 1, {AttrKey::Precision, AttrKey::MaxNumImpreciseAcc}));
   Type *A = getA()->getType(), *B = getB()->getType(), *C = getAcc()->getType();
   if (!A->isBlock() || !B->isBlock() || !C->isBlock())
     return "'dot' operands must be blocks, got " + ty(A) + ", " + ty(B) +
@@ -956,21 +883,6 @@ std::string DotInst::checkFamilyTypes() const {
            "float accumulator, or i8 operands with an i32 accumulator; got " +
            ty(EA) + ", " + ty(EB) + " and " + ty(EC);
   return expectResult(*this, C);
-}
-
-std::optional<CombineKind> CombineInstBase::getKind() const {
-  if (!hasAttr(AttrKey::Kind))
-    return std::nullopt;
-  return CombineKind(getEnumAttr(AttrKey::Kind));
-}
-
-llvm::StringRef CombineInstBase::getCombine() const {
-  return getStringAttr(AttrKey::Combine);
-}
-
-Function *CombineInstBase::getCombineFunction() const {
-  Module *M = getModule();
-  return M && hasAttr(AttrKey::Combine) ? M->getFunction(getCombine()) : nullptr;
 }
 
 std::string CombineInstBase::checkCombine() const {
@@ -1008,19 +920,19 @@ std::string CombineInstBase::checkCombine() const {
 
 std::string ReduceInst::checkFamilyTypes() const {
   TRY(checkCombine());
-  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine}));
+  TRY(attributes(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine}));
   for (unsigned I = 0; I < getNumOperands(); ++I) {
     Type *T = getOperand(I)->getType();
     Shape Dims(T->getShape().begin(), T->getShape().end());
     Dims.erase(Dims.begin() + getAxis());
-    TRY(expectResult(*this, shaped(T->getScalarType(), Dims), I));
+    TRY(expectResult(*this, getShapedType(T->getScalarType(), Dims), I));
   }
   return "";
 }
 
 std::string ScanInst::checkFamilyTypes() const {
   TRY(checkCombine());
-  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine,
+  TRY(attributes(*this, {AttrKey::Axis, AttrKey::Kind, AttrKey::Combine,
                          AttrKey::Reverse}));
   for (unsigned I = 0; I < getNumOperands(); ++I)
     TRY(expectResult(*this, getOperand(I)->getType(), I));
@@ -1028,9 +940,7 @@ std::string ScanInst::checkFamilyTypes() const {
 }
 
 std::string ArgMinMaxInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Axis, AttrKey::TieBreakLeft, AttrKey::Unsigned}));
-  TRY(requireAttr(*this, AttrKey::Axis));
+  TRY(form(*this, 1, 1, 1, {AttrKey::TieBreakLeft, AttrKey::Unsigned}, {AttrKey::Axis}));
   Type *S = getSrc()->getType();
   if (!S->isBlock() || !isNumElem(S->getScalarType()))
     return name(*this) + " operand must be a block of integers or floats, got " +
@@ -1040,13 +950,11 @@ std::string ArgMinMaxInst::checkFamilyTypes() const {
   TRY(validAxis(*this, getAxis(), S->getRank()));
   Shape Dims(S->getShape().begin(), S->getShape().end());
   Dims.erase(Dims.begin() + getAxis());
-  return expectResult(*this, shaped(Type::getI32(getContext()), Dims));
+  return expectResult(*this, getShapedType(Type::getI32(getContext()), Dims));
 }
 
 std::string ProgramInfoInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 1));
-  TRY(allowAttrs(*this, {AttrKey::Axis}));
-  TRY(requireAttr(*this, AttrKey::Axis));
+  TRY(form(*this, 0, 0, 1, {}, {AttrKey::Axis}));
   if (getAxis() < 0 || getAxis() > 2)
     return name(*this) + " axis must be 0, 1 or 2, got " +
            std::to_string(getAxis());
@@ -1063,23 +971,21 @@ Function *CallInst::getCalledFunction() const {
 }
 
 std::string CallInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {AttrKey::Callee}));
-  TRY(requireAttr(*this, AttrKey::Callee));
+  TRY(attributes(*this, {}, {AttrKey::Callee}));
   if (getNumBlockOperands())
     return "'call' takes no block operands";
   return "";
 }
 
 std::string RetInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {}));
+  TRY(attributes(*this, {}));
   if (getNumResults() || getNumBlockOperands())
     return "'ret' defines no results and takes no block operands";
   return "";
 }
 
 std::string BrInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 0, 1));
-  return allowAttrs(*this, {});
+  return form(*this, 0, 0, 0, {}, {}, 1);
 }
 
 std::string tritium::checkNumStages(int64_t N) {
@@ -1090,8 +996,7 @@ std::string tritium::checkNumStages(int64_t N) {
 }
 
 std::string CondBrInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 0, 2));
-  TRY(allowAttrs(*this, {AttrKey::NumStages, AttrKey::DisableLicm}));
+  TRY(form(*this, 1, 1, 0, {AttrKey::NumStages, AttrKey::DisableLicm}, {}, 2));
   if (hasAttr(AttrKey::NumStages))
     if (std::string Why = checkNumStages(getIntAttr(AttrKey::NumStages)); !Why.empty())
       return "'cond_br' " + Why;
@@ -1109,7 +1014,7 @@ Value *PhiInst::getIncomingValueForBlock(const BasicBlock *B) const {
 }
 
 std::string PhiInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {}));
+  TRY(attributes(*this, {}));
   if (getNumResults() != 1)
     return "'phi' defines 1 result, got " + std::to_string(getNumResults());
   if (getNumOperands() != getNumBlockOperands())
@@ -1132,13 +1037,11 @@ std::string PhiInst::checkFamilyTypes() const {
 //===----------------------------------------------------------------------===//
 
 std::string BarrierInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, 0, 0));
-  return allowAttrs(*this, {});
+  return form(*this, 0, 0, 0, {});
 }
 
 std::string PrintInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, ~0u, 0));
-  TRY(allowAttrs(*this, {AttrKey::Prefix, AttrKey::Hex, AttrKey::UnsignedOperands}));
+  TRY(form(*this, 0, ~0u, 0, {AttrKey::Prefix, AttrKey::Hex, AttrKey::UnsignedOperands}));
   Type *Block = nullptr;
   for (Value *V : getOperands()) {
     TRY(elements(*this, V->getType(), isAnyElem, "scalar or block operands"));
@@ -1160,17 +1063,14 @@ std::string PrintInst::checkFamilyTypes() const {
 }
 
 std::string AssertInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 0));
-  TRY(allowAttrs(*this, {AttrKey::Message}));
+  TRY(form(*this, 1, 1, 0, {AttrKey::Message}));
   return elements(*this, getCondition()->getType(),
                   [](Type *E) { return E->isBool(); },
                   "an i1 or i1 block condition");
 }
 
 std::string ExternElementwiseInst::checkFamilyTypes() const {
-  TRY(counts(*this, 0, ~0u, 1));
-  TRY(allowAttrs(*this, {AttrKey::Symbol, AttrKey::Pure}));
-  TRY(requireAttr(*this, AttrKey::Symbol));
+  TRY(form(*this, 0, ~0u, 1, {AttrKey::Pure}, {AttrKey::Symbol}));
   Type *R = getResult()->getType();
   TRY(elements(*this, R, isNumElem, "an integer or float result"));
   for (Value *V : getOperands()) {
@@ -1208,24 +1108,19 @@ static std::string checkElementRuns(const Instruction &I, llvm::StringRef Name, 
 }
 
 std::string InlineAsmInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {AttrKey::Asm, AttrKey::Constraints, AttrKey::Pure, AttrKey::Pack}));
-  TRY(requireAttr(*this, AttrKey::Asm));
-  TRY(requireAttr(*this, AttrKey::Constraints));
+  TRY(attributes(*this, {AttrKey::Pure, AttrKey::Pack}, {AttrKey::Asm, AttrKey::Constraints}));
   return checkElementRuns(
       *this, "inline_asm", getPack(), isNumElem, "integer or float results",
       [](Type *E) { return isNumElem(E) || E->isPointer(); }, "integer, float or pointer operands");
 }
 
 std::string MapElementwiseInst::checkFamilyTypes() const {
-  TRY(allowAttrs(*this, {AttrKey::Callee, AttrKey::Pack}));
-  TRY(requireAttr(*this, AttrKey::Callee));
+  TRY(attributes(*this, {AttrKey::Pack}, {AttrKey::Callee}));
   return checkElementRuns(*this, "map_elementwise", getPack());
 }
 
 std::string HintInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {AttrKey::Values}));
-  TRY(requireAttr(*this, AttrKey::Values));
+  TRY(form(*this, 1, 1, 1, {}, {AttrKey::Values}));
   Type *T = getSrc()->getType();
   TRY(elements(*this, T, [](Type *E) { return E->isInt() || E->isPointer(); },
                "an integer or pointer operand"));
@@ -1244,9 +1139,7 @@ std::string HintInst::checkFamilyTypes() const {
 //===----------------------------------------------------------------------===//
 
 std::string ConvertLayoutInst::checkFamilyTypes() const {
-  TRY(counts(*this, 1, 1, 1));
-  TRY(allowAttrs(*this, {}));
-  TRY(requireAttr(*this, AttrKey::Layout));
+  TRY(form(*this, 1, 1, 1, {}, {AttrKey::Layout}));
   Type *T = getSrc()->getType();
   if (!T->isBlock())
     return "'convert_layout' operand must be a block, got " + ty(T);

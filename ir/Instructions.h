@@ -13,18 +13,21 @@
 
 namespace tritium {
 
-#define TRITIUM_FAMILY_CLASS(Name)                                             \
+/// The members every family class declares; \p Base is its direct base
+/// class (Instruction, or CombineInstBase for reduce and scan).
+#define TRITIUM_FAMILY_CLASS_OF(Name, Base)                                    \
 public:                                                                        \
   static bool classof(const Instruction *I) {                                  \
     return I->getFamily() == OpFamily::Name;                                   \
   }                                                                            \
                                                                                \
 protected:                                                                     \
-  using Instruction::Instruction;                                              \
+  using Base::Base;                                                            \
   friend class Instruction;                                                    \
   std::string checkFamilyTypes() const override;                               \
                                                                                \
 public:
+#define TRITIUM_FAMILY_CLASS(Name) TRITIUM_FAMILY_CLASS_OF(Name, Instruction)
 
 /// `%r = constant 42 : i32`, `%r = constant 0.0 : <128 x f32>` (a splat).
 class ConstantInst : public Instruction {
@@ -78,7 +81,9 @@ class SelectInst : public Instruction {
 class CastInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Cast)
   Value *getSrc() const { return getOperand(0); }
-  std::optional<RoundingMode> getRounding() const;
+  std::optional<RoundingMode> getRounding() const {
+    return getOptionalEnumAttr<RoundingMode>(AttrKey::Rounding);
+  }
 };
 
 /// Pointer plus an element offset, elementwise over blocks.
@@ -95,8 +100,12 @@ class LoadInst : public Instruction {
   Value *getPtr() const { return getOperand(0); }
   Value *getMask() const { return getNumOperands() > 1 ? getOperand(1) : nullptr; }
   Value *getOther() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
-  std::optional<CacheModifier> getCache() const;
-  std::optional<EvictionPolicy> getEvict() const;
+  std::optional<CacheModifier> getCache() const {
+    return getOptionalEnumAttr<CacheModifier>(AttrKey::Cache);
+  }
+  std::optional<EvictionPolicy> getEvict() const {
+    return getOptionalEnumAttr<EvictionPolicy>(AttrKey::Evict);
+  }
   bool isVolatile() const { return hasAttr(AttrKey::Volatile); }
 };
 
@@ -176,13 +185,6 @@ class AsyncWaitInst : public Instruction {
 /// stride per block dimension.
 /// %tmap, a kernel argument with the tensormap attribute, is the same
 /// tensor's CUtensorMap (a host-side descriptor's), which TMA copies read.
-/// Whether a descriptor access checks the bounds of dimension \p D: all of
-/// them without a `boundary` attribute, those it lists with one.
-inline bool checksDimension(const Instruction &Access, unsigned D) {
-  return !Access.hasAttr(AttrKey::Boundary) ||
-         llvm::is_contained(Access.getIntListAttr(AttrKey::Boundary), int64_t(D));
-}
-
 class MakeTensorDescInst : public Instruction {
   TRITIUM_FAMILY_CLASS(MakeTensorDesc)
   Value *getBase() const { return getOperand(0); }
@@ -194,6 +196,13 @@ class MakeTensorDescInst : public Instruction {
   }
 };
 
+/// Whether a descriptor access checks the bounds of dimension \p D: all of
+/// them without a `boundary` attribute, those it lists with one.
+inline bool checksDimension(const Instruction &Access, unsigned D) {
+  return !Access.hasAttr(AttrKey::Boundary) ||
+         llvm::is_contained(Access.getIntListAttr(AttrKey::Boundary), int64_t(D));
+}
+
 /// %v = descriptor_load %d, %offsets... [{boundary = [dims], padding = nan}]
 /// : <B0 x ... x T>: the block whose first element is at %offsets (i32
 /// each, in elements) of %d's tensor; elements outside the tensor (either
@@ -203,7 +212,6 @@ class MakeTensorDescInst : public Instruction {
 class DescriptorLoadInst : public Instruction {
   TRITIUM_FAMILY_CLASS(DescriptorLoad)
   Value *getDesc() const { return getOperand(0); }
-  bool checksBounds(unsigned D) const { return checksDimension(*this, D); }
   bool padsWithNaN() const {
     return hasAttr(AttrKey::Padding) && getEnumAttr(AttrKey::Padding) == unsigned(PaddingOption::NaN);
   }
@@ -223,7 +231,6 @@ class DescriptorLoadInst : public Instruction {
 class DescriptorStoreInst : public Instruction {
   TRITIUM_FAMILY_CLASS(DescriptorStore)
   Value *getDesc() const { return getOperand(0); }
-  bool checksBounds(unsigned D) const { return checksDimension(*this, D); }
   unsigned getRank() const { return getNumOperands() - 2; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   llvm::SmallVector<Value *, 5> getOffsets() const {
@@ -285,8 +292,12 @@ class StoreInst : public Instruction {
   Value *getPtr() const { return getOperand(0); }
   Value *getValue() const { return getOperand(1); }
   Value *getMask() const { return getNumOperands() > 2 ? getOperand(2) : nullptr; }
-  std::optional<CacheModifier> getCache() const;
-  std::optional<EvictionPolicy> getEvict() const;
+  std::optional<CacheModifier> getCache() const {
+    return getOptionalEnumAttr<CacheModifier>(AttrKey::Cache);
+  }
+  std::optional<EvictionPolicy> getEvict() const {
+    return getOptionalEnumAttr<EvictionPolicy>(AttrKey::Evict);
+  }
 };
 
 /// `atomic_rmw add %ptr, %val[, %mask]`; returns the old values.
@@ -406,9 +417,7 @@ class DotInst : public Instruction {
   /// own (imprecise) accumulation before the sum goes into the f32
   /// accumulator (0: each instruction's); none: no limit (Hopper's default).
   std::optional<int64_t> getMaxNumImpreciseAcc() const {
-    if (!hasAttr(AttrKey::MaxNumImpreciseAcc))
-      return std::nullopt;
-    return getIntAttr(AttrKey::MaxNumImpreciseAcc);
+    return getOptionalIntAttr(AttrKey::MaxNumImpreciseAcc);
   }
 };
 
@@ -417,10 +426,11 @@ class DotInst : public Instruction {
 class CombineInstBase : public Instruction {
 public:
   int64_t getAxis() const { return getIntAttr(AttrKey::Axis); }
-  std::optional<CombineKind> getKind() const;
+  std::optional<CombineKind> getKind() const {
+    return getOptionalEnumAttr<CombineKind>(AttrKey::Kind);
+  }
   /// The combine function's name, or "" for a built-in kind.
-  llvm::StringRef getCombine() const;
-  Function *getCombineFunction() const;
+  llvm::StringRef getCombine() const { return getStringAttr(AttrKey::Combine); }
   static bool classof(const Instruction *I) {
     return I->getFamily() == OpFamily::Reduce || I->getFamily() == OpFamily::Scan;
   }
@@ -431,28 +441,12 @@ protected:
 };
 
 class ReduceInst : public CombineInstBase {
-public:
-  static bool classof(const Instruction *I) {
-    return I->getFamily() == OpFamily::Reduce;
-  }
-
-protected:
-  using CombineInstBase::CombineInstBase;
-  friend class Instruction;
-  std::string checkFamilyTypes() const override;
+  TRITIUM_FAMILY_CLASS_OF(Reduce, CombineInstBase)
 };
 
 class ScanInst : public CombineInstBase {
-public:
+  TRITIUM_FAMILY_CLASS_OF(Scan, CombineInstBase)
   bool isReverse() const { return hasAttr(AttrKey::Reverse); }
-  static bool classof(const Instruction *I) {
-    return I->getFamily() == OpFamily::Scan;
-  }
-
-protected:
-  using CombineInstBase::CombineInstBase;
-  friend class Instruction;
-  std::string checkFamilyTypes() const override;
 };
 
 /// Index (i32) of the minimum or maximum along `axis`.
@@ -485,7 +479,6 @@ class RetInst : public Instruction {
 
 class BrInst : public Instruction {
   TRITIUM_FAMILY_CLASS(Br)
-  BasicBlock *getDest() const { return getBlockOperand(0); }
 };
 
 /// The predicate that holds for (b, a) where \p P holds for (a, b): a < b
@@ -504,9 +497,7 @@ class CondBrInst : public Instruction {
   Value *getCondition() const { return getOperand(0); }
   /// The num_stages a loop controlled by this branch asked for.
   std::optional<int64_t> getNumStages() const {
-    if (!hasAttr(AttrKey::NumStages))
-      return std::nullopt;
-    return getIntAttr(AttrKey::NumStages);
+    return getOptionalIntAttr(AttrKey::NumStages);
   }
   /// Whether the loop controlled by this branch keeps its invariant code.
   bool disablesLicm() const { return hasAttr(AttrKey::DisableLicm); }
@@ -603,6 +594,7 @@ class ConvertLayoutInst : public Instruction {
 };
 
 #undef TRITIUM_FAMILY_CLASS
+#undef TRITIUM_FAMILY_CLASS_OF
 
 /// The integer a `constant` defines (scalar or splat), if \p V is one.
 std::optional<int64_t> getConstantIntValue(const Value *V);

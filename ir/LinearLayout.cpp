@@ -71,6 +71,20 @@ private:
   llvm::SmallVector<Row, 32> Rows;
 };
 
+/// \p Ins with every basis replaced by \p Map of it.
+template <typename MapFn>
+llvm::SmallVector<LinearLayout::InDim, 3> mapBases(llvm::ArrayRef<LinearLayout::InDim> Ins,
+                                                   MapFn Map) {
+  llvm::SmallVector<LinearLayout::InDim, 3> NewIns;
+  for (const LinearLayout::InDim &I : Ins) {
+    LinearLayout::InDim N{I.Name, {}};
+    for (const LinearLayout::Basis &B : I.Bases)
+      N.Bases.push_back(Map(B));
+    NewIns.push_back(std::move(N));
+  }
+  return NewIns;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -137,10 +151,6 @@ unsigned LinearLayout::getInDimSizeLog2(llvm::StringRef Name) const {
 int32_t LinearLayout::getOutDimSize(llvm::StringRef Name) const {
   int I = findOut(Name);
   return I < 0 ? 1 : Outs[I].Size;
-}
-
-unsigned LinearLayout::getOutDimSizeLog2(llvm::StringRef Name) const {
-  return log2Exact(getOutDimSize(Name));
 }
 
 unsigned LinearLayout::getTotalInBits() const {
@@ -251,13 +261,8 @@ LinearLayout LinearLayout::operator*(const LinearLayout &O) const {
     }
     return R;
   };
-  llvm::SmallVector<InDim, 3> NewIns;
-  for (const InDim &I : Ins) {
-    InDim N{I.Name, {}};
-    for (const Basis &B : I.Bases)
-      N.Bases.push_back(Embed(*this, B, false));
-    NewIns.push_back(std::move(N));
-  }
+  llvm::SmallVector<InDim, 3> NewIns =
+      mapBases(Ins, [&](const Basis &B) { return Embed(*this, B, false); });
   for (const InDim &I : O.Ins) {
     int Existing = -1;
     for (unsigned K = 0; K < NewIns.size(); ++K)
@@ -281,14 +286,8 @@ LinearLayout LinearLayout::compose(const LinearLayout &Outer) const {
            "compose: size mismatch");
     (void)K;
   }
-  llvm::SmallVector<InDim, 3> NewIns;
-  for (const InDim &I : Ins) {
-    InDim N{I.Name, {}};
-    for (const Basis &B : I.Bases)
-      N.Bases.push_back(Outer.apply(B));
-    NewIns.push_back(std::move(N));
-  }
-  return LinearLayout(NewIns, Outer.Outs);
+  return LinearLayout(mapBases(Ins, [&](const Basis &B) { return Outer.apply(B); }),
+                      Outer.Outs);
 }
 
 bool LinearLayout::isSurjective() const {
@@ -408,18 +407,13 @@ LinearLayout LinearLayout::transposeOuts(llvm::ArrayRef<unsigned> Order) const {
   llvm::SmallVector<OutDim, 4> NewOuts;
   for (unsigned K : Order)
     NewOuts.push_back(Outs[K]);
-  llvm::SmallVector<InDim, 3> NewIns;
-  for (const InDim &I : Ins) {
-    InDim N{I.Name, {}};
-    for (const Basis &B : I.Bases) {
-      Basis R;
-      for (unsigned K : Order)
-        R.push_back(B[K]);
-      N.Bases.push_back(R);
-    }
-    NewIns.push_back(std::move(N));
-  }
-  return LinearLayout(NewIns, NewOuts);
+  auto Permute = [&](const Basis &B) {
+    Basis R;
+    for (unsigned K : Order)
+      R.push_back(B[K]);
+    return R;
+  };
+  return LinearLayout(mapBases(Ins, Permute), NewOuts);
 }
 
 LinearLayout LinearLayout::reshapeOuts(llvm::ArrayRef<OutDim> NewOuts) const {
@@ -446,14 +440,8 @@ LinearLayout LinearLayout::reshapeOuts(llvm::ArrayRef<OutDim> NewOuts) const {
   assert(OldBits == NewBits && "reshapeOuts must keep the total size");
   (void)OldBits;
   (void)NewBits;
-  llvm::SmallVector<InDim, 3> NewIns;
-  for (const InDim &I : Ins) {
-    InDim N{I.Name, {}};
-    for (const Basis &B : I.Bases)
-      N.Bases.push_back(Split(NewOuts, Flatten(Outs, B)));
-    NewIns.push_back(std::move(N));
-  }
-  return LinearLayout(NewIns, NewOuts);
+  return LinearLayout(
+      mapBases(Ins, [&](const Basis &B) { return Split(NewOuts, Flatten(Outs, B)); }), NewOuts);
 }
 
 LinearLayout LinearLayout::dropOut(llvm::StringRef Name) const {

@@ -71,14 +71,12 @@ public:
   llvm::ArrayRef<InDim> getInDims() const { return Ins; }
   llvm::ArrayRef<OutDim> getOutDims() const { return Outs; }
   bool hasInDim(llvm::StringRef Name) const { return findIn(Name) >= 0; }
-  bool hasOutDim(llvm::StringRef Name) const { return findOut(Name) >= 0; }
   /// Number of bits of an input dimension (0 if absent).
   unsigned getInDimSizeLog2(llvm::StringRef Name) const;
   int32_t getInDimSize(llvm::StringRef Name) const {
     return int32_t(1) << getInDimSizeLog2(Name);
   }
   int32_t getOutDimSize(llvm::StringRef Name) const;
-  unsigned getOutDimSizeLog2(llvm::StringRef Name) const;
   unsigned getTotalInBits() const;
   unsigned getTotalOutBits() const;
   llvm::ArrayRef<Basis> getBases(llvm::StringRef In) const;

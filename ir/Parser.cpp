@@ -313,7 +313,7 @@ Type *Parser::parsePointerType(unsigned Depth) {
   return PointerType::get(Pointee, AS);
 }
 
-/// `d0 x d1 x ... x T` inside a memdesc or tensordesc type: the
+/// `d0 x d1 x ... x T` inside a block, memdesc or tensordesc type: the
 /// dimensions into \p Dims, and the scalar element type.
 Type *Parser::parseDimsAndElement(Shape &Dims, llvm::StringRef What, unsigned Depth) {
   while (Tok.is(Token::Int)) {
@@ -367,16 +367,7 @@ Type *Parser::parseTensorDescType(unsigned Depth) {
 Type *Parser::parseBlockType(unsigned Depth) {
   Token Open = expect(Token::Less, "expected '<'");
   Shape Dims;
-  while (Tok.is(Token::Int)) {
-    Dims.push_back(parseInt("a block dimension"));
-    if (!Tok.isIdent("x"))
-      error(Tok, "expected 'x' after a block dimension");
-    consume();
-  }
-  Token ET = Tok;
-  Type *Elem = parseType(Depth + 1);
-  if (!Elem->isScalar())
-    error(ET, "expected a scalar element type, got " + Elem->str());
+  Type *Elem = parseDimsAndElement(Dims, "block", Depth);
   expect(Token::Greater, "expected '>' after the element type");
   std::string Why = BlockType::checkShape(Dims);
   if (!Why.empty())

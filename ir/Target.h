@@ -54,7 +54,6 @@ public:
   /// (its Backend registered for the same kind).
   static void registerKind(llvm::StringRef Kind, unsigned WarpSize, unsigned MaxSharedBytes);
 
-  Vendor getVendor() const { return V; }
   /// What str() starts with: "cuda", "hip", or a registered kind.
   std::string getKind() const;
   bool isNVIDIA() const { return V == Vendor::NVIDIA; }

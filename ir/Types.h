@@ -183,6 +183,11 @@ private:
   Shape Dims;
 };
 
+/// \p Elem shaped like \p Dims: a scalar for an empty shape.
+inline Type *getShapedType(Type *Elem, llvm::ArrayRef<int64_t> Dims) {
+  return Dims.empty() ? Elem : BlockType::get(Elem, Dims);
+}
+
 class FunctionType : public Type {
 public:
   llvm::ArrayRef<Type *> getParams() const { return Params; }

@@ -66,10 +66,7 @@ unsigned Value::getNumUses() const {
 }
 
 llvm::SmallVector<Instruction *, 4> Value::getUsers() const {
-  llvm::SmallVector<Instruction *, 4> Users;
-  for (const Use &U : uses())
-    Users.push_back(U.getUser());
-  return Users;
+  return llvm::to_vector<4>(llvm::map_range(uses(), [](Use &U) { return U.getUser(); }));
 }
 
 void Value::replaceAllUsesWith(Value *New) {

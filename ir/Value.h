@@ -15,6 +15,7 @@
 #include "ir/Types.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator.h"
 #include "llvm/ADT/iterator_range.h"
 
 #include <cstdint>
@@ -74,27 +75,18 @@ public:
   Function *getFunction() const;
 
   // Use list.
-  class use_iterator {
+  /// The facade adds ->, postfix ++ and != to these.
+  class use_iterator
+      : public llvm::iterator_facade_base<use_iterator, std::forward_iterator_tag, Use> {
   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = Use;
-    using difference_type = std::ptrdiff_t;
-    using pointer = Use *;
-    using reference = Use &;
     explicit use_iterator(Use *U = nullptr) : U(U) {}
     Use &operator*() const { return *U; }
-    Use *operator->() const { return U; }
     use_iterator &operator++() {
       U = U->getNext();
       return *this;
     }
-    use_iterator operator++(int) {
-      use_iterator T = *this;
-      ++*this;
-      return T;
-    }
+    using iterator_facade_base::operator++;
     bool operator==(const use_iterator &O) const { return U == O.U; }
-    bool operator!=(const use_iterator &O) const { return U != O.U; }
 
   private:
     Use *U;

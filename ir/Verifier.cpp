@@ -119,8 +119,13 @@ private:
   void report(const Instruction &I, const llvm::Twine &Msg) {
     report(I.getParent(), &I, Msg);
   }
-  static std::string str(const Value *V);
-  static std::string str(const BasicBlock *B);
+  /// \p X (a value or a block) as the printer shows it in an operand list.
+  template <typename T> static std::string str(const T *X) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    X->printAsOperand(OS);
+    return S;
+  }
 
   const Function &F;
   std::vector<std::string> &Errors;
@@ -142,20 +147,6 @@ void FunctionVerifier::report(const BasicBlock *B, const Instruction *I,
     OS << ", '" << *I << "'";
   OS << ": " << Msg;
   Errors.push_back(std::move(S));
-}
-
-std::string FunctionVerifier::str(const Value *V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  V->printAsOperand(OS);
-  return S;
-}
-
-std::string FunctionVerifier::str(const BasicBlock *B) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  B->printAsOperand(OS);
-  return S;
 }
 
 void FunctionVerifier::run() {
@@ -400,8 +391,7 @@ void FunctionVerifier::verifyRet(const Instruction &I) {
 }
 
 void FunctionVerifier::verifyCall(const CallInst &I) {
-  Module *M = F.getParent();
-  Function *Callee = M ? M->getFunction(I.getCallee()) : nullptr;
+  Function *Callee = I.getCalledFunction();
   if (!Callee) {
     report(I, "'call' callee @" + I.getCallee() +
                   " is not a function of the module");
