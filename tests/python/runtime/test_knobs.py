@@ -133,7 +133,9 @@ def test_override_with_invalid_ir_reports_it(monkeypatch, private_dirs):
     d.mkdir(parents=True)
     (d / "knob_kernel.tir").write_text("kernel @broken(\n")
     monkeypatch.setenv("TRITIUM_KERNEL_OVERRIDE", "1")
-    with pytest.raises(CompilationError):
+    # The edit's line and column, the line and a caret.
+    with pytest.raises(CompilationError, match=r"<override>:1:16: error: expected an argument such as "
+                                               r"%0\nkernel @broken\(\n +\^"):
         compiler.compile(src(), target="cuda:90")
 
 
