@@ -41,7 +41,7 @@ def __getattr__(name):
     # The interpreter and tritium.testing (numpy: 60-80 ms of a cold start)
     # load only when asked for. `import triton; triton.language.sum` works in
     # Triton: load on first touch.
-    if name in ("language", "testing"):
+    if name in ("language", "testing", "tools"):
         import importlib
         return importlib.import_module("." + name, __name__)
     if name == "InterpreterError":

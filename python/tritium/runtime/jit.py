@@ -34,6 +34,13 @@ __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
            "cdiv", "next_power_of_2", "TensorWrapper", "reinterpret"]
 
 
+#: Triton's table of the dtype spellings a signature accepts, each to its
+#: canonical type string (booleans to "u1", as Triton's); its tests'
+#: helpers read it.
+type_canonicalisation_dict = {**_types.DTYPE_NAMES, "int": "i32", "void": "void",
+                              **dict.fromkeys(("bool", "int1", "uint1", "i1", "u1"), "u1")}
+
+
 def cdiv(x, y):
     """Ceiling division: ``cdiv(10, 4) == 3``."""
     return (x + y - 1) // y

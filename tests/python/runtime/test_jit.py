@@ -587,3 +587,16 @@ def test_too_many_stages_for_shared_memory_compile_with_fewer(frontend):
                                          r"num_stages=7 \(229376 bytes\)"):
         k = staged_dot.warmup(*args, BM=128, BN=128, BK=64, num_stages=8, grid=(1,))
     assert k.metadata.num_stages == 7 and frontend.count == 2
+
+
+def test_type_canonicalisation_dict():
+    """Triton's runtime.jit.type_canonicalisation_dict, which its test
+    helpers read: every spelling to a canonical name that maps to itself and
+    names a dtype (but AMD's fp8 variants, which Tritium's signatures do not
+    take yet)."""
+    from tritium.runtime.jit import type_canonicalisation_dict as canon
+    assert (canon["bool"], canon["float16"], canon["int"], canon["float8_e4m3fn"]) == ("u1", "fp16", "i32", "fp8e4nv")
+    for name in set(canon.values()):
+        assert canon[name] == name
+        if name not in ("fp8e4b15", "fp8e4b8", "fp8e5b16"):
+            assert tl.str_to_ty(name, None) is not None, name
