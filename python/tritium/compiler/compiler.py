@@ -652,8 +652,9 @@ def compile(src, target=None, options=None):
     name = src.name
 
     hook = knobs.runtime.add_stages_inspection_hook
-    if llvm_flags():
-        _LLVM_FLAGS_SET.add(llvm_flags())
+    flags = llvm_flags()
+    if flags:
+        _LLVM_FLAGS_SET.add(flags)
     # LLVM's flags stay set for the rest of the process once set: every
     # later key carries them.
     llvm_changes = (" no-llvm-opt" if knobs.compilation.disable_llvm_opt == "1" else "") + "".join(

@@ -253,7 +253,7 @@ class Autotuner(KernelInterface):
             raise next(iter(failed.values()))
         do_bench, screen = self._do_bench()
 
-        def time(config, **budget):
+        def measure(config, **budget):
             call = _ConfigCall(self, config, args, {**kwargs, "grid": grid})
             try:
                 t = do_bench(call, quantiles=(0.5, 0.2, 0.8), **budget)
@@ -270,10 +270,10 @@ class Autotuner(KernelInterface):
             # then the full one only for those within 10 % of the fastest:
             # one that far behind does not win it, and tuning 8 configs
             # takes about half the time.
-            timings.update((c, time(c, warmup=5, rep=20)) for c in live)
+            timings.update((c, measure(c, warmup=5, rep=20)) for c in live)
             best = min(timings[c][0] for c in live)
             live = [c for c in live if timings[c][0] <= 1.1 * best]
-        timings.update((c, time(c)) for c in live)
+        timings.update((c, measure(c)) for c in live)
         return timings
 
     def run(self, *args, grid, warmup, **kwargs):

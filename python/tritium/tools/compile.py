@@ -32,22 +32,23 @@ C_TYPES = {"i1": "int8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "
 
 
 def parse_signature(fn, text):
-    """"*fp32:16, i32, 1024" -> (signature, constexprs, attrs) for fn."""
+    """"*fp32:16, i32, 1024" -> (signature, constexprs, attrs) for fn, through
+    the specialization a launch would make (JITFunction._decode: constexpr
+    parameters, tl.const pointers and annotated types as at run time)."""
     items = [s.strip() for s in text.split(",")]
     if len(items) != len(fn.arg_names):
         raise SystemExit(f"--signature gives {len(items)} parameters; {fn.__name__} has "
                          f"{len(fn.arg_names)} ({', '.join(fn.arg_names)})")
-    signature, constexprs, attrs = {}, {}, {}
-    for i, (name, item) in enumerate(zip(fn.arg_names, items)):
+    spec = []
+    for p, item in zip(fn.params, items):
         ty, _, hint = item.partition(":")
         if ty.startswith("*") or ty in C_TYPES:
-            signature[name] = ty
-            if hint == "16":
-                attrs[i] = {"divisibility": 16}
-            elif hint == "1":
-                attrs[i] = {"equal_to_1": True}
-            elif hint:
-                raise SystemExit(f"parameter {name!r}: unknown hint ':{hint}' (:16 or :1)")
+            tag = {"": "", "16": "D", "1": "1"}.get(hint)
+            if tag is None:
+                raise SystemExit(f"parameter {p.name!r}: unknown hint ':{hint}' (:16 or :1)")
+            if p.is_constexpr:
+                raise SystemExit(f"parameter {p.name!r} is a constexpr: give its value, not {item!r}")
+            spec.append((ty, tag))
             continue
         try:
             value = int(item, 0)
@@ -55,9 +56,9 @@ def parse_signature(fn, text):
             try:
                 value = float(item)
             except ValueError:
-                raise SystemExit(f"parameter {name!r}: {item!r} is neither a type nor a constant") from None
-        signature[name], constexprs[name] = "constexpr", value
-    return signature, constexprs, attrs
+                raise SystemExit(f"parameter {p.name!r}: {item!r} is neither a type nor a constant") from None
+        spec += [value, type(value)] if p.is_constexpr else [("constexpr", value)]
+    return fn._decode(None, spec)
 
 
 def c_source(name, header_file, kernel, params, grid, image, is_ptx):

@@ -97,6 +97,8 @@ def test_a_wrong_signature_is_refused(tmp_path):
     assert made.returncode != 0 and "--signature gives 2 parameters; add_kernel has 5" in made.stderr
     made = aot(tmp_path, signature="*fp32:8, *fp32, *fp32, i32, 1024")
     assert made.returncode != 0 and "parameter 'x_ptr': unknown hint ':8'" in made.stderr
+    made = aot(tmp_path, signature="*fp32, *fp32, *fp32, i32, i32")
+    assert made.returncode != 0 and "parameter 'BLOCK' is a constexpr: give its value, not 'i32'" in made.stderr
 
 
 @pytest.mark.gpu
