@@ -1,6 +1,6 @@
 //===- DebugOptions.h - The debugging knobs the C++ stages read -*- C++ -*-===//
 //
-// What docs/knobs.md's debugging variables ask of the tgir stage's passes
+// What docs/knobs.md's debugging variables ask of the tir and tgir passes
 // and of LLVM's: dumps before each pass, each pass's time, LLVM's
 // optimization off or its command-line flags, a reproducer. They change
 // what is printed, never the compiled code (but DisableLLVMOpt and
@@ -19,11 +19,14 @@
 namespace tritium {
 
 struct DebugOptions {
-  /// The Tritium IR before every tgir pass (TRITIUM_DUMP_IR).
+  /// The Tritium IR before and after every tir and tgir pass
+  /// (TRITIUM_DUMP_IR).
   bool DumpIR = false;
+  /// The kernel the dumps' banners name.
+  std::string Kernel;
   /// The LLVM IR before every LLVM pass (TRITIUM_LLVM_IR_DUMP).
   bool DumpLLVMIR = false;
-  /// Each tgir pass's wall time (TRITIUM_PASS_TIMING).
+  /// Each tir and tgir pass's wall time (TRITIUM_PASS_TIMING).
   bool PassTiming = false;
   /// Each LLVM pass's wall time (TRITIUM_LLVM_TIMING).
   bool LLVMTiming = false;
@@ -37,7 +40,7 @@ struct DebugOptions {
   std::string LLVMFlags;
   /// Where dumps and timings go, appended (TRITIUM_DUMP_PATH); empty: stderr.
   std::string DumpPath;
-  /// The tgir stage's reproducer goes to `<prefix>.tgir.repro.tir`
+  /// A stage's reproducer goes to `<prefix>.<stage>.repro.tir`
   /// (TRITIUM_REPRODUCER_PATH); empty: none.
   std::string ReproducerPrefix;
 

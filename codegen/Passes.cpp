@@ -93,29 +93,36 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
          (O.TargetPasses.empty() ? "" : O.TargetPasses + ",") + "cse,dce,insert-barriers";
 }
 
-void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
-                                const DebugOptions &Debug) {
+void tritium::runStagePipeline(Module &M, llvm::StringRef Stage, llvm::StringRef Pipeline,
+                               bool VerifyEach, const DebugOptions &Debug) {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
   PassManagerOptions PMO;
   PMO.VerifyEach = VerifyEach;
   if (!Debug.ReproducerPrefix.empty())
-    PMO.ReproducerPath = Debug.ReproducerPrefix + ".tgir.repro.tir";
+    PMO.ReproducerPath = Debug.ReproducerPrefix + "." + Stage.str() + ".repro.tir";
   std::string Dump; // printed at the end, in one piece
   llvm::raw_string_ostream DumpOS(Dump);
-  PMO.PrintBeforeAll = Debug.DumpIR;
+  PMO.PrintBeforeAll = PMO.PrintAfterAll = Debug.DumpIR;
   PMO.PrintStream = &DumpOS;
+  PMO.Label = Debug.Kernel;
   if (Debug.PassTiming)
     PMO.Timer = [&](llvm::StringRef Pass, double Seconds) {
-      DumpOS << llvm::format("// tgir pass %-28s %9.3f ms\n", Pass.str().c_str(), Seconds * 1e3);
+      DumpOS << llvm::format("// %s pass %-28s %9.3f ms\n", Stage.str().c_str(),
+                             Pass.str().c_str(), Seconds * 1e3);
     };
   PassManager PM(std::move(PMO));
-  R.parsePipeline(getLayoutPipeline(Opts), PM);
-  auto Flush = llvm::make_scope_exit([&] {
+  R.parsePipeline(Pipeline, PM);
+  auto Flush = llvm::make_scope_exit([&] { // what was dumped before a pass failed, too
     if (!Dump.empty())
       Debug.dump([&](llvm::raw_ostream &OS) { OS << Dump; });
   });
   PM.run(M);
-  // A pass that broke the IR is an error here, not a crash in lowering.
+  // A pass that broke the IR is an error here, not a crash in a later stage.
   verifyModuleOrThrow(M);
+}
+
+void tritium::runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
+                                const DebugOptions &Debug) {
+  runStagePipeline(M, "tgir", getLayoutPipeline(Opts), VerifyEach, Debug);
 }

@@ -51,10 +51,16 @@ struct LayoutPipelineOptions {
 /// memory users are final.
 std::string getLayoutPipeline(const LayoutPipelineOptions &Opts);
 
-/// Runs getLayoutPipeline(\p Opts) on \p M, the verifier after every pass
-/// with \p VerifyEach, and after the last in any case: the tgir stage of
-/// every target; dumps, timings and the reproducer as \p Debug asks.
+/// Runs \p Pipeline on \p M as the compile's stage \p Stage ("tir",
+/// "tgir"): the verifier after every pass with \p VerifyEach, and after the
+/// last in any case; the module before and after each pass, each pass's
+/// time and the reproducer (`<prefix>.<Stage>.repro.tir`) as \p Debug asks.
 /// Throws CompileError.
+void runStagePipeline(Module &M, llvm::StringRef Stage, llvm::StringRef Pipeline,
+                      bool VerifyEach, const DebugOptions &Debug = {});
+
+/// runStagePipeline of getLayoutPipeline(\p Opts): the tgir stage of every
+/// target.
 void runLayoutPipeline(Module &M, const LayoutPipelineOptions &Opts, bool VerifyEach,
                        const DebugOptions &Debug = {});
 

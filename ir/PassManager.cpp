@@ -68,14 +68,22 @@ void PassManager::writeReproducer(llvm::StringRef IR, size_t First,
      << IR;
 }
 
+void PassManager::printBanner(Module &M, llvm::StringRef When, llvm::StringRef Pass) const {
+  if (!Opts.PrintStream)
+    return;
+  *Opts.PrintStream << "// -----// IR Dump " << When << ' ' << Pass;
+  if (!Opts.Label.empty())
+    *Opts.PrintStream << " (" << Opts.Label << ')';
+  *Opts.PrintStream << " //----- //\n";
+  printModule(M, *Opts.PrintStream);
+}
+
 void PassManager::run(Module &M, AnalysisManager &AM) {
   bool Reproduce = !Opts.ReproducerPath.empty();
   for (size_t I = 0; I < Passes.size(); ++I) {
     Pass &P = *Passes[I];
-    if (Opts.PrintBeforeAll && Opts.PrintStream) {
-      *Opts.PrintStream << "// -----// IR before " << P.getName() << " //----- //\n";
-      printModule(M, *Opts.PrintStream);
-    }
+    if (Opts.PrintBeforeAll)
+      printBanner(M, "Before", P.getName());
     std::string Before = Reproduce ? printedWithLocations(M) : "";
     if (Reproduce && I == 0)
       writeReproducer(Before, 0, "");
@@ -87,10 +95,8 @@ void PassManager::run(Module &M, AnalysisManager &AM) {
                                     std::chrono::steady_clock::now() - Start)
                                     .count());
       AM.invalidate(PA);
-      if (Opts.PrintAfterAll && Opts.PrintStream) {
-        *Opts.PrintStream << "// -----// IR after " << P.getName() << " //----- //\n";
-        printModule(M, *Opts.PrintStream);
-      }
+      if (Opts.PrintAfterAll)
+        printBanner(M, "After", P.getName());
       if (Opts.VerifyEach) {
         std::vector<std::string> Errors = verifyModule(M);
         if (!Errors.empty())

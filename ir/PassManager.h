@@ -131,6 +131,9 @@ struct PassManagerOptions {
   /// Print the module before every pass to PrintStream.
   bool PrintBeforeAll = false;
   llvm::raw_ostream *PrintStream = nullptr;
+  /// Named in the print banners, `// -----// IR Dump Before cse (Label)
+  /// //----- //` (MLIR's and Triton's form): the kernel, in a compile.
+  std::string Label;
   /// Called with each pass's name and its wall time in seconds.
   std::function<void(llvm::StringRef, double)> Timer;
   /// A file that holds, before the passes run, the module and the pipeline;
@@ -159,6 +162,8 @@ public:
 private:
   /// Writes the reproducer: \p IR, to run through the passes from \p First.
   void writeReproducer(llvm::StringRef IR, size_t First, llvm::StringRef Failure) const;
+  /// The module under a `// -----// IR Dump <When> <Pass> (Label) //----- //` banner.
+  void printBanner(Module &M, llvm::StringRef When, llvm::StringRef Pass) const;
 
   PassManagerOptions Opts;
   std::vector<std::unique_ptr<Pass>> Passes;

@@ -34,6 +34,29 @@
 namespace py = pybind11;
 using namespace tritium;
 
+DebugOptions tritium::debugOptionsOf(const py::dict &D) {
+  DebugOptions Dbg;
+  auto Flag = [&](const char *Key, bool &Field) {
+    if (D.contains(Key))
+      Field = py::bool_(D[Key]);
+  };
+  auto Text = [&](const char *Key, std::string &Field) {
+    if (D.contains(Key) && !D[Key].is_none())
+      Field = D[Key].cast<std::string>();
+  };
+  Flag("dump_ir", Dbg.DumpIR);
+  Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
+  Flag("dump_assembler_log", Dbg.DumpAssemblerLog);
+  Flag("pass_timing", Dbg.PassTiming);
+  Flag("llvm_timing", Dbg.LLVMTiming);
+  Flag("disable_llvm_opt", Dbg.DisableLLVMOpt);
+  Text("kernel", Dbg.Kernel);
+  Text("llvm_flags", Dbg.LLVMFlags);
+  Text("dump_path", Dbg.DumpPath);
+  Text("reproducer", Dbg.ReproducerPrefix);
+  return Dbg;
+}
+
 namespace {
 /// A target as written ("cuda:90a", "hip:gfx90a"), or a compute capability
 /// (90); ValueError otherwise.
@@ -84,16 +107,7 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
   Text("library_path", O.LibraryPath);
   Text("assembler_path", O.AssemblerPath);
   Text("assembler_options", O.AssemblerOptions);
-  DebugOptions &Dbg = O.Debugging;
-  Flag("dump_ir", Dbg.DumpIR);
-  Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
-  Flag("dump_assembler_log", Dbg.DumpAssemblerLog);
-  Flag("pass_timing", Dbg.PassTiming);
-  Flag("llvm_timing", Dbg.LLVMTiming);
-  Flag("disable_llvm_opt", Dbg.DisableLLVMOpt);
-  Text("llvm_flags", Dbg.LLVMFlags);
-  Text("dump_path", Dbg.DumpPath);
-  Text("reproducer", Dbg.ReproducerPrefix);
+  O.Debugging = debugOptionsOf(D);
   const Backend *B = getBackend(O.GPU);
   if (!B)
     throw py::value_error("no backend compiles for " + O.GPU.str());

@@ -131,7 +131,21 @@ void bindIR(py::module_ &M) {
           },
           py::arg("pipeline"), py::arg("verify_each") = false, py::arg("reproducer") = "",
           "Runs a comma-separated pipeline such as \"verify,print\" on the "
-          "module in place (writing a reproducer to the file `reproducer`)");
+          "module in place (writing a reproducer to the file `reproducer`)")
+      .def(
+          "run_stage_passes",
+          [](PyModule &Mod, const std::string &Stage, const std::string &Pipeline,
+             bool VerifyEach, const py::dict &Debug) {
+            DebugOptions D = debugOptionsOf(Debug);
+            withSource(Mod.getText(), Mod.getName(),
+                       [&] { Mod.runStage(Stage, Pipeline, VerifyEach, D); });
+          },
+          py::arg("stage"), py::arg("pipeline"), py::arg("verify_each") = false,
+          py::arg("debug") = py::dict(),
+          "Runs the pipeline as the compile's stage `stage` (\"tir\"): the "
+          "dumps, pass timings and reproducer that `debug` asks (dump_ir, "
+          "kernel, pass_timing, dump_path, reproducer) as the C++ stages "
+          "make them");
 
   M.def(
       "parse_module",

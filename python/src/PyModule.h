@@ -9,6 +9,8 @@
 #ifndef TRITIUM_PYTHON_PYMODULE_H
 #define TRITIUM_PYTHON_PYMODULE_H
 
+#include "codegen/DebugOptions.h"
+#include "codegen/Passes.h"
 #include "ir/Context.h"
 #include "ir/Module.h"
 #include "ir/PassManager.h"
@@ -18,7 +20,16 @@
 #include <string>
 #include <utility>
 
+namespace pybind11 {
+class dict;
+}
+
 namespace tritium {
+
+/// The debugging options a Python dict of compile options asks
+/// (BackendBinding.cpp; keys as DebugOptions' fields: dump_ir, kernel,
+/// pass_timing, dump_path, reproducer, ...).
+DebugOptions debugOptionsOf(const pybind11::dict &D);
 
 class PyModule {
 public:
@@ -45,6 +56,13 @@ public:
     PassManager PM(std::move(Opts));
     PassRegistry::global().parsePipeline(Pipeline, PM);
     PM.run(*M);
+  }
+  /// The same as the compile's stage \p Stage, with its dumps, timings and
+  /// reproducer (runStagePipeline).
+  void runStage(const std::string &Stage, const std::string &Pipeline, bool VerifyEach,
+                const DebugOptions &Debug) {
+    verifyModuleOrThrow(*M);
+    runStagePipeline(*M, Stage, Pipeline, VerifyEach, Debug);
   }
 
   Module &getModule() { return *M; }

@@ -300,12 +300,12 @@ TEST_CASE_FIXTURE(PMFixture, "print-before/after-all and the timer") {
   }));
   PM.run(M);
   CHECK(llvm::join(Timed, " ") == "noop grow");
-  CHECK(Out == "// -----// IR after noop //----- //\n"
+  CHECK(Out == "// -----// IR Dump After noop //----- //\n"
                "func @a() {\n"
                "entry:\n"
                "  ret\n"
                "}\n"
-               "// -----// IR after grow //----- //\n"
+               "// -----// IR Dump After grow //----- //\n"
                "func @a() {\n"
                "entry:\n"
                "  ret\n"
@@ -325,12 +325,13 @@ TEST_CASE_FIXTURE(PMFixture, "print-before/after-all and the timer") {
   PassManagerOptions Before;
   Before.PrintBeforeAll = true;
   Before.PrintStream = &OS;
+  Before.Label = "a_kernel";
   PassManager PM3(Before);
   PM3.add(std::make_unique<LambdaPass>("noop", [](Module &, AnalysisManager &) {
     return PreservedAnalyses::all();
   }));
   PM3.run(M);
-  CHECK(llvm::StringRef(Out).startswith("// -----// IR before noop //----- //\n"
+  CHECK(llvm::StringRef(Out).startswith("// -----// IR Dump Before noop (a_kernel) //----- //\n"
                                         "func @a() {\n"));
 }
 

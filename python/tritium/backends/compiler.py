@@ -11,7 +11,7 @@ import functools
 import types
 
 from .. import _C, knobs
-from ..compiler.compiler import GPUTarget, _wants_dump, llvm_flags, make_options, parse_target
+from ..compiler.compiler import GPUTarget, debug_options, make_options, parse_target
 
 __all__ = ["GPUTarget", "BaseBackend"]
 
@@ -68,12 +68,6 @@ class NativeBackend(BaseBackend):
                 "enable_fp_fusion": bool(options.get("enable_fp_fusion", True)),
                 "enable_reflect_ftz": bool(options.get("enable_reflect_ftz", True)),
                 "verify_each": bool(knobs.compilation.verify_each),
-                "reproducer": knobs.compilation.reproducer_path or "",
-                "dump_llvm_ir": bool(knobs.compilation.llvm_ir_dump),
-                "pass_timing": bool(knobs.compilation.pass_timing),
-                "llvm_timing": bool(knobs.compilation.llvm_timing),
-                "disable_llvm_opt": knobs.compilation.disable_llvm_opt == "1",
-                "llvm_flags": llvm_flags(), "dump_path": knobs.compilation.dump_path or "",
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
         skipped = self.skipped_stages(opts)
@@ -83,8 +77,7 @@ class NativeBackend(BaseBackend):
 
 
 def _run_stage(stage, gpu, opts, options, target, value, metadata, _options):
-    if stage == "tgir" and _wants_dump(knobs.compilation.print_ir, metadata["name"]):
-        opts = {**opts, "dump_ir": True}
+    opts = {**opts, **debug_options(metadata["name"])}
     out, found = _C.run_stage(stage, value, gpu, opts)
     metadata.update(found)
     if stage == "llir":

@@ -435,16 +435,6 @@ def _call_stage(fn, value, metadata, options):
     return fn(value, metadata) if two else fn(value, metadata, options)
 
 
-def debug_output(text):
-    """Dumps and pass timings: appended to TRITIUM_DUMP_PATH, else stderr."""
-    path = knobs.compilation.dump_path
-    if not path:
-        sys.stderr.write(text)
-        return
-    with open(path, "a") as f:
-        f.write(text)
-
-
 _LLVM_FLAGS_SET = set()
 
 
@@ -458,31 +448,24 @@ def llvm_flags():
     return " ".join(flags)
 
 
+def debug_options(name):
+    """What the debugging knobs ask of the C++ stages for kernel ``name``
+    (codegen/DebugOptions.h): dumps, timings, LLVM's flags, the reproducer."""
+    c = knobs.compilation
+    return {"dump_ir": _wants_dump(c.print_ir, name), "kernel": name,
+            "pass_timing": bool(c.pass_timing), "dump_path": c.dump_path or "",
+            "reproducer": c.reproducer_path or "", "dump_llvm_ir": bool(c.llvm_ir_dump),
+            "llvm_timing": bool(c.llvm_timing), "disable_llvm_opt": c.disable_llvm_opt == "1",
+            "llvm_flags": llvm_flags()}
+
+
 def _make_tir_stage(name, timings):
     def tir(module, metadata, options):
         passes = tir_pipeline()
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
         verify_each = bool(options.get("debug") or knobs.compilation.verify_each)
-        prefix = knobs.compilation.reproducer_path
-        reproducer = f"{prefix}.tir.repro.tir" if prefix else ""
-        dump, timing = _wants_dump(knobs.compilation.print_ir, name), knobs.compilation.pass_timing
-        if not (dump or timing):
-            module.run_passes(",".join(passes), verify_each, reproducer)
-        else:
-            out = []
-            try:  # what was dumped before a pass fails is printed too
-                for p in passes:
-                    if dump:
-                        out.append(f"// -----// IR Dump Before {p} ({name}) //----- //\n{module}\n")
-                    t = time.perf_counter()
-                    module.run_passes(p, verify_each, reproducer)
-                    if timing:
-                        out.append(f"// tir pass {p:<28} {(time.perf_counter() - t) * 1e3:9.3f} ms\n")
-                    if dump:
-                        out.append(f"// -----// IR Dump After {p} ({name}) //----- //\n{module}\n")
-            finally:
-                debug_output("".join(out))
+        module.run_stage_passes("tir", ",".join(passes), verify_each, debug_options(name))
         timings["passes"] = time.perf_counter() - t0
         return module
     return tir

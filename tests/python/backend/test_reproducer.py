@@ -41,9 +41,17 @@ def replay(path):
 
 
 @needs_opt
-@pytest.mark.parametrize("variable", ["TRITIUM_REPRODUCER_PATH", "TRITON_REPRODUCER_PATH"])
-def test_each_stage_replays_to_its_output(tmp_path, monkeypatch, variable):
+@pytest.mark.parametrize("variable,dump", [("TRITIUM_REPRODUCER_PATH", False),
+                                           ("TRITON_REPRODUCER_PATH", False),
+                                           ("TRITIUM_REPRODUCER_PATH", True)])
+def test_each_stage_replays_to_its_output(tmp_path, monkeypatch, variable, dump):
+    """With dumps and pass timings on too, each stage's passes still run as
+    one pipeline: the reproducer holds the whole of it, not the last pass."""
     monkeypatch.setenv(variable, str(tmp_path / "repro"))
+    if dump:
+        monkeypatch.setenv("TRITIUM_DUMP_IR", "1")
+        monkeypatch.setenv("TRITIUM_PASS_TIMING", "1")
+        monkeypatch.setenv("TRITIUM_DUMP_PATH", str(tmp_path / "dump.txt"))
     monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     src = ASTSource(softmax, {"out": "*fp32", "x": "*fp32", "n": "i32"}, {"BLOCK": 256})
     kernel = tritium.compile(src, target="cuda:90a")

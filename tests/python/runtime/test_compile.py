@@ -288,9 +288,9 @@ def test_verify_each_reaches_both_pipelines(monkeypatch):
         def __init__(self, module):
             self.module = module
 
-        def run_passes(self, pipeline, verify_each, reproducer=""):
+        def run_stage_passes(self, stage, pipeline, verify_each, debug):
             seen.append(verify_each)
-            return self.module.run_passes(pipeline, verify_each, reproducer)
+            return self.module.run_stage_passes(stage, pipeline, verify_each, debug)
 
     for on in (True, False):
         monkeypatch.setenv("TRITIUM_VERIFY_EACH", "1" if on else "0")
