@@ -105,6 +105,8 @@ void tritium::runStagePipeline(Module &M, llvm::StringRef Stage, llvm::StringRef
   llvm::raw_string_ostream DumpOS(Dump);
   PMO.PrintBeforeAll = PMO.PrintAfterAll = Debug.DumpIR;
   PMO.PrintStream = &DumpOS;
+  if (Debug.DumpIR)
+    PMO.RemarkStream = &DumpOS;
   PMO.Label = Debug.Kernel;
   if (Debug.PassTiming)
     PMO.Timer = [&](llvm::StringRef Pass, double Seconds) {

@@ -79,6 +79,8 @@ void PassManager::printBanner(Module &M, llvm::StringRef When, llvm::StringRef P
 }
 
 void PassManager::run(Module &M, AnalysisManager &AM) {
+  if (Opts.RemarkStream)
+    AM.setRemarkStream(Opts.RemarkStream);
   bool Reproduce = !Opts.ReproducerPath.empty();
   for (size_t I = 0; I < Passes.size(); ++I) {
     Pass &P = *Passes[I];

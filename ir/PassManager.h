@@ -96,7 +96,13 @@ public:
   void invalidate(const PreservedAnalyses &PA);
   void clear() { Cache.clear(); }
 
+  /// Where a pass says why an optimization it was asked for did not apply
+  /// (PassManagerOptions::RemarkStream: the dump knob's); null: nowhere.
+  llvm::raw_ostream *getRemarkStream() const { return Remarks; }
+  void setRemarkStream(llvm::raw_ostream *OS) { Remarks = OS; }
+
 private:
+  llvm::raw_ostream *Remarks = nullptr;
   struct Concept {
     virtual ~Concept() = default;
   };
@@ -131,6 +137,8 @@ struct PassManagerOptions {
   /// Print the module before every pass to PrintStream.
   bool PrintBeforeAll = false;
   llvm::raw_ostream *PrintStream = nullptr;
+  /// Given to the passes for their remarks (AnalysisManager::getRemarkStream).
+  llvm::raw_ostream *RemarkStream = nullptr;
   /// Named in the print banners, `// -----// IR Dump Before cse (Label)
   /// //----- //` (MLIR's and Triton's form): the kernel, in a compile.
   std::string Label;

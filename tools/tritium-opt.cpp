@@ -1,7 +1,8 @@
 //===- tritium-opt.cpp - Run passes on Tritium IR text --------------------===//
 //
 //   tritium-opt FILE [-p pass1,pass2] [--verify-each] [--print-after-all]
-//               [--print-before-all] [--print-locs] [--list-passes] [-o OUT]
+//               [--print-before-all] [--print-locs] [--remarks] [--list-passes]
+//               [-o OUT]
 //
 // Parses FILE ("-" for stdin), verifies it, runs the pipeline and prints the
 // result. Errors go to stderr as "file:line:col: error: ..." with the source
@@ -29,7 +30,7 @@ namespace {
 int usage(const char *Argv0) {
   llvm::errs() << "usage: " << Argv0
                << " FILE [-p PASS[,PASS...]] [--verify-each] "
-                  "[--print-after-all] [--print-before-all] [--print-locs] "
+                  "[--print-after-all] [--print-before-all] [--print-locs] [--remarks] "
                   "[-o OUT]\n       "
                << Argv0 << " --list-passes\n";
   return 2;
@@ -39,7 +40,7 @@ int usage(const char *Argv0) {
 int main(int Argc, char **Argv) {
   std::string Input, Output = "-", Pipeline;
   bool VerifyEach = false, PrintAfterAll = false, PrintBeforeAll = false,
-       PrintLocs = false, ListPasses = false;
+       PrintLocs = false, Remarks = false, ListPasses = false;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];
     bool TakesValue = A == "-p" || A == "--passes" || A == "-passes" || A == "-o";
@@ -62,6 +63,8 @@ int main(int Argc, char **Argv) {
       PrintBeforeAll = true;
     else if (A == "--print-locs")
       PrintLocs = true;
+    else if (A == "--remarks") // why a pass left something alone, to stderr
+      Remarks = true;
     else if (A == "--list-passes")
       ListPasses = true;
     else if (A == "-h" || A == "--help") {
@@ -110,6 +113,8 @@ int main(int Argc, char **Argv) {
     Opts.PrintAfterAll = PrintAfterAll;
     Opts.PrintBeforeAll = PrintBeforeAll;
     Opts.PrintStream = &llvm::errs();
+    if (Remarks)
+      Opts.RemarkStream = &llvm::errs();
     PassManager PM(Opts);
     Registry.parsePipeline(Pipeline, PM);
     PM.run(*M);

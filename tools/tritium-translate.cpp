@@ -149,15 +149,8 @@ int main(int Argc, char **Argv) {
     Context Ctx;
     std::unique_ptr<Module> M = parseModule(Text, Ctx, Name);
     verifyModuleOrThrow(*M);
-    if (R.RunPasses) {
-      PassRegistry &Reg = PassRegistry::global();
-      registerAllPasses(Reg);
-      PassManagerOptions PMO;
-      PMO.VerifyEach |= R.Opts.VerifyEach;
-      PassManager PM(std::move(PMO));
-      Reg.parsePipeline(getDefaultPipeline(), PM);
-      PM.run(*M);
-    }
+    if (R.RunPasses) // the tir stage, as the Python package runs it
+      runStagePipeline(*M, "tir", getDefaultPipeline(), R.Opts.VerifyEach);
     // LLVM IR is the llir stage; --emit says llvm.
     auto Stages = compileStages(*M, R.Opts, R.Emit == "llvm" ? "llir" : R.Emit);
     Result = std::move(Stages.back().second.Data);

@@ -24,8 +24,11 @@
 // preheader and one latch, asks for S >= 2 stages (its `num_stages`, else the
 // pass option), and has staged loads: in a block run by every iteration
 // (dominating the latch, in no inner loop), not volatile, used only by
-// their local_alloc, with no `other` or a zero one (a masked-off copy
-// writes zeros). What the pointers and masks depend on must be pure
+// their local_alloc (in such a block too), with no `other` or a zero one
+// (a masked-off copy writes zeros). A loop left from more than one block
+// (a break or a return inside it) is not counted: it stays unpipelined,
+// with a remark to the pass manager's remark stream (the dump knob's).
+// What the pointers and masks depend on must be pure
 // instructions of the loop and header phis whose updates are such again:
 // that slice is cloned for each prologue iteration, and once in the body
 // on the `.ahead` phis, which carry the phis' values S - 1 iterations
@@ -139,7 +142,10 @@ private:
         continue;
       for (Instruction &I : *BB)
         if (Instruction *Alloc = stagingAlloc(I))
-          Loads.push_back({&I, Alloc});
+          // The copies go at the alloc: a block every iteration runs too
+          // (not one a continue or an if may skip).
+          if (DT.dominates(Alloc->getParent(), Latch))
+            Loads.push_back({&I, Alloc});
     }
     if (Loads.empty() || !visitWithUpdates({Counted->IV->getResult(0)}))
       return false;
@@ -457,8 +463,13 @@ public:
     // Innermost first: an outer loop's loads are not in an inner one's.
     for (Loop *L : LI.getLoopsInnermostFirst()) {
       int64_t S = L->getNumStages().value_or(NumStages);
-      if (S >= 2)
-        Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), Cores).run();
+      if (S < 2)
+        continue;
+      if (L->getExitingBlocks().size() > 1) {
+        remarkLeavesEarly(*L, AM.getRemarkStream());
+        continue;
+      }
+      Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), Cores).run();
     }
     if (!Changed)
       return PreservedAnalyses::all();
@@ -466,6 +477,19 @@ public:
   }
 
 private:
+  /// A loop left by a break or a return is not counted: it stays a loop of
+  /// plain loads, which the dumps say.
+  static void remarkLeavesEarly(const Loop &L, llvm::raw_ostream *OS) {
+    if (!OS)
+      return;
+    *OS << "// remark: pipeline: the loop of block '" << L.getHeader()->getName() << "'";
+    if (Loc At = L.getHeader()->getTerminator()->getLoc(); At.isKnown()) {
+      *OS << " at ";
+      At.print(*OS);
+    }
+    *OS << " is not pipelined: it is left from more than one place (a break or a return)\n";
+  }
+
   unsigned NumStages;
   const MatrixCores *Cores;
 };

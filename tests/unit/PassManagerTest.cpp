@@ -383,3 +383,27 @@ TEST_CASE_FIXTURE(PMFixture, "the reproducer holds the module before the failing
         "func @a() {\nentry:\n  ret\nmore:\n}\n");
   llvm::sys::fs::remove(Path);
 }
+
+TEST_CASE_FIXTURE(PMFixture, "remarks reach the passes only where a stream is given") {
+  auto Remarking = [] {
+    return std::make_unique<LambdaPass>("remarking", [](Module &, AnalysisManager &AM) {
+      if (llvm::raw_ostream *OS = AM.getRemarkStream())
+        *OS << "// remark: remarking: left alone\n";
+      return PreservedAnalyses::all();
+    });
+  };
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  PassManagerOptions Quiet;
+  Quiet.PrintStream = &OS; // a print stream alone carries no remarks
+  PassManager PM(Quiet);
+  PM.add(Remarking());
+  PM.run(M);
+  CHECK(Out.empty());
+  PassManagerOptions Opts;
+  Opts.RemarkStream = &OS;
+  PassManager PM2(Opts);
+  PM2.add(Remarking());
+  PM2.run(M);
+  CHECK(Out == "// remark: remarking: left alone\n");
+}

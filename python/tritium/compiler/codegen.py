@@ -264,9 +264,7 @@ _STATIC_OPS = {
 }
 _UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
 _CONDITION_TYPES = (bool, int, float, type(None))
-_UNSUPPORTED_WHY = {"Break": "break is not supported in @jit functions",
-                    "Continue": "continue is not supported in @jit functions",
-                    "Lambda": "lambdas are not supported in @jit functions"}
+_UNSUPPORTED_WHY = {"Lambda": "lambdas are not supported in @jit functions"}
 
 _NON_CONSTEXPR_GLOBAL = (
     "Cannot access global variable {name} from within @jit'ed function. Triton kernels can only access global "
@@ -274,6 +272,25 @@ _NON_CONSTEXPR_GLOBAL = (
     "different from annotating a variable as constexpr (`x: triton.language.constexpr = 42`), which is not "
     "supported. Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, but we do not promise to "
     "support this forever.")
+
+
+class _LoopContext:
+    """Where a dynamic loop's break and continue go: ``exit``; ``latch``,
+    made by the first continue of a for loop (a while loop's is its
+    header); ``before``, the scope at the header, which every edge out of
+    the body must match."""
+
+    def __init__(self, before, node, exit, latch):
+        self.before, self.node, self.exit, self.latch = before, node, exit, latch
+
+
+class _StaticLoop:
+    """A static loop (unrolled) on the loop stack: ``jump``, the break or
+    continue that ended the iteration being unrolled; ``dynamic_ifs``, how
+    many run-time ifs were open around the loop."""
+
+    def __init__(self, dynamic_ifs):
+        self.dynamic_ifs, self.jump = dynamic_ifs, None
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -291,6 +308,8 @@ class CodeGenerator(ast.NodeVisitor):
         self.ret_template = None
         self.cur_node = None
         self.fresh = 0
+        self.loops = []  # _LoopContext or _StaticLoop of the loops around, innermost last
+        self.dynamic_ifs = 0  # run-time ifs around the statement
         # The function's own module globals (read only): used_global_vals
         # refers to this dict so that the runtime can see later changes.
         self.globals = getattr(jit_fn.fn, "__globals__", {})
@@ -538,7 +557,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _visit_body(self, stmts):
         for stmt in stmts:
-            if self.terminated():
+            if self.terminated() or (self.loops and getattr(self.loops[-1], "jump", None)):
                 break
             self.visit(stmt)
 
@@ -695,6 +714,13 @@ class CodeGenerator(ast.NodeVisitor):
             self._visit_body(taken)
             return
         self._set_loc(node)
+        self.dynamic_ifs += 1
+        try:
+            self._dynamic_if(node, cond)
+        finally:
+            self.dynamic_ifs -= 1
+
+    def _dynamic_if(self, node, cond):
         sem = self.sem
         then_b = sem.create_block("if.then")
         else_b = sem.create_block("if.else") if node.orelse else None
@@ -877,7 +903,10 @@ class CodeGenerator(ast.NodeVisitor):
         """The CFG of a loop: header (condition) -> body -> latch -> header,
         header -> exit. ``header_fn`` returns the condition (a handle, a
         tensor, or a tl.condition with its own disable_licm); ``num_stages``
-        and ``disable_licm`` (tl.range's) go on the header's branch."""
+        and ``disable_licm`` (tl.range's) go on the header's branch. A
+        ``break`` branches to the exit, a ``continue`` to the latch (a block
+        of its own, made by the first continue; a while loop's is the
+        header): extra edges whose values meet in phis like any other."""
         sem = self.sem
         self._tensorize_tuples(self._assigned_names(node.body))
         header = sem.create_block(header_name)
@@ -895,25 +924,73 @@ class CodeGenerator(ast.NodeVisitor):
         self._set_loc(node)
         sem.cond_br(cond, body, exit_b, num_stages, bool(disable_licm))
         sem.seal(body)
-        sem.seal(exit_b)
         sem.set_insert_block(body)
-        body_fn()
+        ctx = _LoopContext(before, node, exit_b, None if latch_fn is not None else header)
+        self.loops.append(ctx)
+        try:
+            body_fn()
+        finally:
+            self.loops.pop()
         if not self.terminated():
-            for name, t in before.items():
-                if not isinstance(t, Undefined):
-                    self._conform_name(name, t)
-            self._check_loop_carried(before, node)
+            if ctx.latch is not None and ctx.latch is not header:
+                self._leave_iteration(ctx, node, ctx.latch)
+            else:
+                self._leave_iteration(ctx, node)
+                if latch_fn is not None:
+                    latch_fn()
+                sem.br(header)
+        if ctx.latch is not None and ctx.latch is not header:
+            sem.seal(ctx.latch)
+            sem.set_insert_block(ctx.latch)
+            self.scope = dict(before)  # the types of every edge in were checked against it
             self._set_loc(node)
-            if latch_fn is not None:
-                latch_fn()
+            latch_fn()
             sem.br(header)
         sem.seal(header)
+        sem.seal(exit_b)
         sem.set_insert_block(exit_b)
         body_scope = self.scope
         self.scope = dict(before)
         for name, t in body_scope.items():
             if name not in before:
                 self.scope[name] = Undefined("it is assigned only inside a loop")
+
+    def _leave_iteration(self, ctx, node, target=None):
+        """The checks and conversions of an edge out of the body (its end,
+        a break, a continue): the loop-carried names keep their types;
+        then a branch to ``target`` if given."""
+        for name, t in ctx.before.items():
+            if not isinstance(t, Undefined):
+                self._conform_name(name, t)
+        self._check_loop_carried(ctx.before, node)
+        self._set_loc(node)
+        if target is not None:
+            self.sem.br(target)
+
+    def _static_jump(self, node, what):
+        """A break or continue of a static (unrolled) loop: it stops
+        unrolling the iteration (and the loop, for break), which only a
+        condition known at compile time may decide."""
+        ctx = self.loops[-1]
+        if self.dynamic_ifs != ctx.dynamic_ifs:
+            raise self.error(f"'{what}' under a run-time condition is not supported in a static loop "
+                             "(tl.static_range or a tuple), whose iterations are unrolled at compile time; "
+                             "use range or tl.range", node)
+        ctx.jump = what
+
+    def visit_Break(self, node):
+        ctx = self.loops[-1]
+        if isinstance(ctx, _StaticLoop):
+            return self._static_jump(node, "break")
+        self._leave_iteration(ctx, node, ctx.exit)
+
+    def visit_Continue(self, node):
+        ctx = self.loops[-1]
+        if isinstance(ctx, _StaticLoop):
+            return self._static_jump(node, "continue")
+        if ctx.latch is None:
+            ctx.latch = self.sem.create_block("loop.latch")
+        self._leave_iteration(ctx, node, ctx.latch)
 
     def visit_While(self, node):
         if node.orelse:
@@ -954,11 +1031,17 @@ class CodeGenerator(ast.NodeVisitor):
         return self._dynamic_for(node, iterator)
 
     def _static_for(self, node, values):
-        for v in values:
-            self.assign_loop_target(node.target, v)
-            self._visit_body(node.body)
-            if self.terminated():
-                break
+        ctx = _StaticLoop(self.dynamic_ifs)
+        self.loops.append(ctx)
+        try:
+            for v in values:
+                self.assign_loop_target(node.target, v)
+                self._visit_body(node.body)
+                if self.terminated() or ctx.jump == "break":
+                    break
+                ctx.jump = None
+        finally:
+            self.loops.pop()
 
     def assign_loop_target(self, target, v):
         if isinstance(target, ast.Name):

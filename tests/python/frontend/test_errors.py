@@ -56,24 +56,28 @@ def expect_error(kernel, signature, constexprs, message, anchor, where=None, **k
 
 @jit
 def k_break(n):
-    for i in range(n):
-        break  # ERR
+    for i in tl.static_range(4):
+        if n > i:
+            break  # ERR
 
 
-def test_break():
-    expect_error(k_break, "i32", {}, r"unsupported AST node type: Break", "break")
+def test_break_in_a_static_loop_on_a_runtime_condition():
+    expect_error(k_break, "i32", {}, r"'break' under a run-time condition is not supported in a static loop",
+                 "break")
 
 
 @jit
 def k_continue(n):
-    i = 0
-    while i < n:
-        i += 1
-        continue  # ERR
+    for i in (1, 2):
+        while n > i:
+            n -= 1
+        if n > 0:
+            continue  # ERR
 
 
-def test_continue():
-    expect_error(k_continue, "i32", {}, r"unsupported AST node type: Continue", "continue")
+def test_continue_in_a_static_loop_on_a_runtime_condition():
+    expect_error(k_continue, "i32", {}, r"'continue' under a run-time condition is not supported in a static loop",
+                 "continue")
 
 
 @jit
