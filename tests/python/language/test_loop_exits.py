@@ -300,3 +300,28 @@ def test_which_loops_are_pipelined(target):
     exits = tritium.compile(ASTSource(tritium.jit(k_dot_loop), {**sig, "STOP": "i32", "SKIP": "i32"}, consts),
                             target=target)
     assert "async_copy" not in exits.asm["tgir"] and "local_alloc" in exits.asm["tgir"]
+
+
+def k_dot_under_if(A, B, C, K, SKIP, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Not a loop exit, but the same trap for the pipeliner: the dot (and the
+    # buffers of its operands) in a block that some iterations skip.
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros([BM, BN], tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(B + (k + rk)[:, None] * BN + rn[None, :])
+        if k != SKIP:
+            acc += tl.dot(a, b)
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+
+def test_pipelined_loop_with_the_dot_under_an_if(backend):
+    bm = bn = 32
+    bk, k = 16, 64
+    rs = rng(164)
+    a = rs.uniform(-1, 1, (bm, k)).astype(np.float16)
+    b = rs.uniform(-1, 1, (k, bn)).astype(np.float16)
+    c = np.zeros((bm, bn), np.float32)
+    _, _, out = backend.run(k_dot_under_if, 1, a, b, c, k, 16, BM=bm, BN=bn, BK=bk)
+    ref = sum(a[:, s:s + bk].astype(np.float32) @ b[s:s + bk].astype(np.float32) for s in (0, 32, 48))
+    assert_close(out, ref, rtol=1e-2, atol=1e-2)
