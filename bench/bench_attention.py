@@ -1,7 +1,7 @@
 """Tutorial-06 attention forward (bench/kernels_src.py) on Tritium, Triton and torch.
 
     PYTHONPATH=python python3 bench/bench_attention.py [--shapes 4,32,4096,64;4,32,4096,128]
-        [--causal 0,1] [--stages 3]
+        [--causal 0,1] [--stages 3] [--json OUT]
 
 Runs Tritium and torch's SDPA in this process and Triton 3.6 in two child
 processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
@@ -87,6 +87,7 @@ def main():
     ap.add_argument("--stages", type=int, default=3)
     ap.add_argument("--all-configs", action="store_true",
                     help="also the configurations that exceed the register file")
+    ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     shapes = [tuple(int(x) for x in s.split(",")) for s in args.shapes.split(";")]
@@ -108,6 +109,9 @@ def main():
         v2 = results["triton_mma_v2"].get(name, 0.0)
         print(f"{name:32} {t[name]:8.1f} {tri:8.1f} {v2:8.1f} {t['sdpa_' + name]:8.1f} "
               f"{t[name] / tri if tri else 0:8.3f} {t[name] / v2 if v2 else 0:8.3f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"stages": args.stages, **results}, f, indent=2)
 
 
 if __name__ == "__main__":

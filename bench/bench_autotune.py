@@ -2,7 +2,7 @@
 Triton, each in a fresh process with empty caches (issue 17's bar: less
 than a third of Triton's wall time, a choice within 3 % of Triton's).
 
-    PYTHONPATH=python python3 bench/bench_autotune.py [--size 4096] [--reps 3]
+    PYTHONPATH=python python3 bench/bench_autotune.py [--size 4096] [--reps 3] [--json OUT]
 
 For each package, the wall time of the first launch (compile the 8 configs,
 time them, launch the winner), the config it chose, and that config's
@@ -68,6 +68,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--json", help="also write the results to this file")
     args = ap.parse_args()
     runs = {pkg: [child(pkg, args.size) for _ in range(args.reps)] for pkg in ("tritium", "triton")}
     for pkg, rs in runs.items():
@@ -82,6 +83,9 @@ def main():
     ours = statistics.median(r["tflops"] for r in runs["tritium"])
     print(f"tuning wall Tritium / Triton {ratio:.2f}; Tritium's choice {ours:.0f} TFLOP/s vs Triton's "
           f"choice {theirs} on Tritium {ours_with_theirs:.0f} ({ours / ours_with_theirs:.3f}x)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"runs": runs, "tritium_with_triton_choice_tflops": ours_with_theirs}, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -227,7 +227,12 @@ def main():
     A = torch.randn(512, 512, device=dev, dtype=torch.float16)
     Bm = torch.randn(512, 512, device=dev, dtype=torch.float16)
     C = torch.empty(512, 512, device=dev, dtype=torch.float16)
-    samples = {}
+    samples, stages = {}, {}
+
+    def breakdown(label, kernel, name):
+        # Tritium's stage times of the first cold compile (compile_times, s).
+        if label == "tritium" and name not in stages:
+            stages[name] = {k: v * 1e3 for k, v in getattr(kernel, "compile_times", {}).items()}
     for rep in range(args.cold_reps):
         os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cold-")
         os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cold-")
@@ -235,31 +240,41 @@ def main():
                 ("triton", load_kernels(f"bench_triton_cold{rep}", triton)))
         for label, mod in mods:
             t0 = time.perf_counter()
-            mod.softmax_kernel[(128,)](o, a, a.stride(0), o.stride(0), 128, 1024, BLOCK=1024)
+            k = mod.add_kernel[(1,)](a1, b1, c1, 1, BLOCK=1024)
             torch.cuda.synchronize()
-            samples.setdefault(label + "_softmax_ms", []).append((time.perf_counter() - t0) * 1e3)
+            samples.setdefault(label + "_add_ms", []).append((time.perf_counter() - t0) * 1e3)
+            breakdown(label, k, "add")
         for label, mod in mods:
             t0 = time.perf_counter()
-            mod.matmul_kernel[(64,)](A, Bm, C, 512, 512, 512, A.stride(0), A.stride(1), Bm.stride(0),
-                                     Bm.stride(1), C.stride(0), C.stride(1), BLOCK_M=64, BLOCK_N=64,
-                                     BLOCK_K=32, GROUP_M=8)
+            k = mod.softmax_kernel[(128,)](o, a, a.stride(0), o.stride(0), 128, 1024, BLOCK=1024)
+            torch.cuda.synchronize()
+            samples.setdefault(label + "_softmax_ms", []).append((time.perf_counter() - t0) * 1e3)
+            breakdown(label, k, "softmax")
+        for label, mod in mods:
+            t0 = time.perf_counter()
+            k = mod.matmul_kernel[(64,)](A, Bm, C, 512, 512, 512, A.stride(0), A.stride(1), Bm.stride(0),
+                                         Bm.stride(1), C.stride(0), C.stride(1), BLOCK_M=64, BLOCK_N=64,
+                                         BLOCK_K=32, GROUP_M=8)
             torch.cuda.synchronize()
             samples.setdefault(label + "_matmul_ms", []).append((time.perf_counter() - t0) * 1e3)
+            breakdown(label, k, "matmul")
             torch.testing.assert_close(C.float(), (A.float() @ Bm.float()), rtol=2e-2, atol=2e-1)
         # The tile bench_matmul.py benchmarks (mma.sync, 8 warps): issue 9's
         # compile-time bar.
         for label, mod in mods:
             t0 = time.perf_counter()
-            mod.matmul_kernel[(8,)](A, Bm, C, 512, 512, 512, A.stride(0), A.stride(1), Bm.stride(0),
-                                    Bm.stride(1), C.stride(0), C.stride(1), BLOCK_M=128, BLOCK_N=256,
-                                    BLOCK_K=64, GROUP_M=8, num_warps=8)
+            k = mod.matmul_kernel[(8,)](A, Bm, C, 512, 512, 512, A.stride(0), A.stride(1), Bm.stride(0),
+                                        Bm.stride(1), C.stride(0), C.stride(1), BLOCK_M=128, BLOCK_N=256,
+                                        BLOCK_K=64, GROUP_M=8, num_warps=8)
             torch.cuda.synchronize()
             samples.setdefault(label + "_matmul_128x256x64_ms", []).append((time.perf_counter() - t0) * 1e3)
+            breakdown(label, k, "matmul_128x256x64")
             torch.testing.assert_close(C.float(), (A.float() @ Bm.float()), rtol=2e-2, atol=2e-1)
         os.environ["TRITIUM_PRINT_STAGE_TIMES"] = "0"  # the first repetition's breakdown is enough
     cold = {k: sorted(v)[len(v) // 2] for k, v in samples.items()}
     results["cold_compile_samples_ms"] = samples
     results["cold_compile_ms"] = cold
+    results["cold_compile_stages_ms"] = stages
     print(f"cold compile (ms, first launch incl. compile, median of {args.cold_reps}): " +
           ", ".join(f"{k} {v:.1f}" for k, v in cold.items()), flush=True)
     if args.json:

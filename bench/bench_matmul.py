@@ -1,7 +1,7 @@
 """Tutorial matmul (bench/kernels_src.py) on tensor cores: Tritium, Triton, torch.
 
     PYTHONPATH=python python3 bench/bench_matmul.py [--stages 1] [--sizes 4096,8192]
-        [--dtypes float16,bfloat16,float32,float8_e4m3fn] [--descriptors]
+        [--dtypes float16,bfloat16,float32,float8_e4m3fn] [--descriptors] [--json OUT]
 
 Runs Tritium and torch in this process and Triton 3.6 in two child
 processes: its default path and its Ampere path (DISABLE_MMA_V3=1, mma.sync
@@ -106,6 +106,7 @@ def main():
     ap.add_argument("--configs", type=int, default=len(CONFIGS), help="how many of CONFIGS")
     ap.add_argument("--descriptors", action="store_true",
                     help="the kernel through host-side tensor descriptors (Triton: TMA)")
+    ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -132,6 +133,9 @@ def main():
         print(f"{key:<16}{t:9.1f}{tr:9.1f}{t2:9.1f}{to:9.1f}{ratio(tr):>9}{ratio(t2):>8}"
               f"{ratio(to):>8}")
     print("JSON " + json.dumps(results))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"stages": args.stages, "descriptors": args.descriptors, **results}, f, indent=2)
 
 
 if __name__ == "__main__":
