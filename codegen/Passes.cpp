@@ -67,14 +67,18 @@ void tritium::registerAllPasses(PassRegistry &R) {
         });
 }
 
-llvm::StringRef tritium::getDefaultPipeline() {
+std::string tritium::getDefaultPipeline(bool WideOffsets) {
   // inline first, so that the other passes see whole kernels (and every
   // descriptor access the make_tensor_descriptor it reads); canonicalize
   // before cse, so that equal expressions have one form; dce last, to sweep
   // what the others left behind. A descriptor load that may read through a
   // tensormap is
   // what the target decides (TMA on sm_90a) stays for the layout pipeline.
-  return "inline,lower-tensor-descriptors{keep=tensormaps},canonicalize,cse,licm,peephole,dce";
+  // widen-offsets (tensors of 2^31 elements or more) after the lowering of
+  // descriptors, whose offsets it widens too, and before cse, which merges
+  // the sext'ed values it makes.
+  return std::string("inline,lower-tensor-descriptors{keep=tensormaps},") +
+         (WideOffsets ? "widen-offsets," : "") + "canonicalize,cse,licm,peephole,dce";
 }
 
 std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {

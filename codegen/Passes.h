@@ -25,8 +25,10 @@ void addTargetPasses(void (*Register)(PassRegistry &));
 
 /// The machine-independent cleanup pipeline the compiler runs on a kernel
 /// fresh from the frontend, as a pipeline string for
-/// PassRegistry::parsePipeline: "inline,canonicalize,cse,licm,peephole,dce".
-llvm::StringRef getDefaultPipeline();
+/// PassRegistry::parsePipeline: "inline,canonicalize,cse,licm,peephole,dce";
+/// with \p WideOffsets, widen-offsets too (a launch on tensors of 2^31
+/// elements or more).
+std::string getDefaultPipeline(bool WideOffsets = false);
 
 /// What a target puts into the layout pipeline: its warps, its matrix
 /// units (the name they are registered under, analysis/MatrixCores.h; ""

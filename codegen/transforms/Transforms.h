@@ -52,6 +52,15 @@ private:
   const TensorCopies *Copies;
 };
 
+/// Recomputes in i64 the i32 arithmetic that getelementptr offsets and
+/// sext'ed values are made of (kernels launched on tensors of 2^31
+/// elements or more).
+class WidenOffsetsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "widen-offsets"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
 /// Replaces a pure instruction by an identical one that dominates it.
 class CSEPass : public FunctionPass {
 public:

@@ -173,8 +173,10 @@ void bindIR(py::module_ &M) {
       "Every pass a pipeline may name, as (name, description) pairs sorted "
       "by name");
   M.def(
-      "default_pipeline", [] { return getDefaultPipeline().str(); },
-      "The machine-independent passes the tir stage runs, comma-separated");
+      "default_pipeline", [](bool WideOffsets) { return getDefaultPipeline(WideOffsets); },
+      py::arg("wide_offsets") = false,
+      "The machine-independent passes the tir stage runs, comma-separated "
+      "(with widen-offsets for wide_offsets)");
 }
 
 } // namespace

@@ -4,7 +4,8 @@
 // the few Python objects (exotic constexpr values) compared by ==:
 //
 //   debug, device, then per parameter either its argument's type word
-//   (kind | dtype or int width | the ==1 / %16 / aligned fact) or, for a
+//   (kind | dtype or int width | the ==1 / %16 / aligned fact | a tensor of
+//   2^31 elements or more) or, for a
 //   constexpr, its value and type; then each launch option (by a small
 //   index, sorted) and its value.
 //
@@ -50,7 +51,8 @@ enum : uint64_t { FactNone = 0, FactOne = 1, FactDivisible = 2 };
 /// Interned attribute names used on every launch.
 struct Names {
   PyObject *DataPtr, *Dtype, *CudaArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
-      *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar;
+      *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar, *Shape,
+      *Stride;
   Names() {
     DebugVar = PyBytes_FromString("TRITIUM_DEBUG");
     TritonDebugVar = PyBytes_FromString("TRITON_DEBUG");
@@ -64,6 +66,8 @@ struct Names {
     EnterHook = PyUnicode_InternFromString("launch_enter_hook");
     ExitHook = PyUnicode_InternFromString("launch_exit_hook");
     OverrideDebug = PyUnicode_InternFromString("_override_debug");
+    Shape = PyUnicode_InternFromString("shape");
+    Stride = PyUnicode_InternFromString("stride");
   }
 };
 
@@ -394,6 +398,34 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
   return Code;
 }
 
+/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of
+/// (size - 1) * |stride| over its shape and stride() (torch's); false for an
+/// object without them. runtime/jit.py's _spans_large is the same.
+static bool spansLarge(PyObject *V) {
+  constexpr long long Limit = 1LL << 31;
+  PyObject *Shape = PyObject_GetAttr(V, names().Shape);
+  PyObject *Stride = Shape ? PyObject_CallMethodNoArgs(V, names().Stride) : nullptr;
+  bool Large = false;
+  if (Stride && PyTuple_Check(Shape) && PyTuple_Check(Stride) &&
+      PyTuple_GET_SIZE(Shape) == PyTuple_GET_SIZE(Stride)) {
+    long long Extent = 1;
+    bool Empty = false;
+    for (Py_ssize_t I = 0; I < PyTuple_GET_SIZE(Shape); ++I) {
+      long long N = PyLong_AsLongLong(PyTuple_GET_ITEM(Shape, I));
+      long long D = std::llabs(PyLong_AsLongLong(PyTuple_GET_ITEM(Stride, I)));
+      Empty |= N == 0;
+      if (N > 1 && D > 0) // saturating: only whether it reaches Limit matters
+        Extent += N - 1 > (Limit - 1) / D ? Limit : (N - 1) * D;
+      Extent = std::min(Extent, Limit);
+    }
+    Large = !Empty && !PyErr_Occurred() && Extent >= Limit;
+  }
+  Py_XDECREF(Shape);
+  Py_XDECREF(Stride);
+  PyErr_Clear();
+  return Large;
+}
+
 bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
   const Names &Nm = names();
   PyTypeObject *T = Py_TYPE(V);
@@ -440,7 +472,7 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
     }
     A.Ptr = P;
     A.HasPtr = true;
-    K.push(ArgPtr | uint64_t(Code) << 8 | (Align && !(P & 15)));
+    K.push(ArgPtr | uint64_t(Code) << 8 | (Align && !(P & 15)) | uint64_t(spansLarge(V)) << 2);
     return true;
   }
   PyErr_Clear();

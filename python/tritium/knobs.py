@@ -265,6 +265,10 @@ class compilation_knobs(base_knobs):
                      "when that file exists.")
 
 
+    int64_offsets = _Knob("TRITIUM_INT64_OFFSETS", False, "bool",
+                          "Compile every kernel with its offset arithmetic in i64 (the option "
+                          "int64_offsets), not only those launched on a tensor of 2^31 elements "
+                          "or more.")
     print_stage_times = _Knob("TRITIUM_PRINT_STAGE_TIMES", False, "bool",
                               "Print each compile's time per stage (frontend, passes, "
                               "llir, ptxas, ...) to stderr.")

@@ -127,6 +127,9 @@ COMMON_OPTIONS = {
     "launch_pdl": False,
     "extern_libs": None,
     "arch": None,
+    # Offset arithmetic in i64 (widen-offsets): the launch sets it for
+    # tensors of 2^31 elements or more (runtime/jit.py).
+    "int64_offsets": False,
 }
 #: What tl.dot's input_precision may be (frontend/Dot.cpp checks a kernel's own).
 DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
@@ -203,6 +206,7 @@ def make_options(target, options=None, kernel_name="kernel"):
     values = dict(defaults)
     values["enable_fp_fusion"] = knobs.language.default_fp_fusion
     values["default_dot_input_precision"] = knobs.language.fp32_default
+    values["int64_offsets"] = knobs.compilation.int64_offsets
     if knobs.runtime.override_arch:
         values["arch"] = knobs.runtime.override_arch
     if options is not None and not isinstance(options, collections.abc.Mapping):
@@ -413,10 +417,12 @@ def _frontend():
     return codegen.ast_to_ir
 
 
-def tir_pipeline():
+def tir_pipeline(options=None):
     """The passes the ``tir`` stage runs: the core's default pipeline
-    (``_C.ir.default_pipeline()``, codegen/Passes.cpp), then ``verify``."""
-    return _C.ir.default_pipeline().split(",") + ["verify"]
+    (``_C.ir.default_pipeline()``, codegen/Passes.cpp; with widen-offsets
+    for the ``int64_offsets`` option), then ``verify``."""
+    wide = bool(options and options.get("int64_offsets"))
+    return _C.ir.default_pipeline(wide).split(",") + ["verify"]
 
 
 def _wants_dump(setting, name):
@@ -461,7 +467,7 @@ def debug_options(name):
 
 def _make_tir_stage(name, timings):
     def tir(module, metadata, options):
-        passes = tir_pipeline()
+        passes = tir_pipeline(options)
         metadata["pipeline"] = passes
         t0 = time.perf_counter()
         verify_each = bool(options.get("debug") or knobs.compilation.verify_each)

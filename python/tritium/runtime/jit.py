@@ -96,11 +96,11 @@ _PTR_ALIGNED = {}
 _PTR_UNALIGNED = {}
 
 
-def _pointer_entry(dtype, aligned):
-    table = _PTR_ALIGNED if aligned else _PTR_UNALIGNED
-    entry = _interned("*" + _dtype_to_str(dtype), "D" if aligned else "")
-    with contextlib.suppress(TypeError):  # an unhashable dtype is not memoized
-        table[dtype] = entry
+def _pointer_entry(dtype, aligned, large=False):
+    entry = _interned("*" + _dtype_to_str(dtype), ("D" if aligned else "") + ("L" if large else ""))
+    if not large:
+        with contextlib.suppress(TypeError):  # an unhashable dtype is not memoized
+            (_PTR_ALIGNED if aligned else _PTR_UNALIGNED)[dtype] = entry
     return entry
 
 
@@ -119,14 +119,32 @@ def _int_spec(x, value, align):
     raise _ArgOverflow(f"integer to be specialized too large to represent: {x} does not fit in 64 bits")
 
 
+def _spans_large(x):
+    """Whether a tensor's elements reach 2^31 from its first one (1 + the sum
+    of (size - 1) * |stride|, torch's shape and stride()), where i32 offsets
+    wrap: such a launch compiles its offset arithmetic in i64 (the option
+    int64_offsets). python/src/Dispatcher.cpp's spansLarge is the same."""
+    try:
+        shape, strides = x.shape, x.stride()
+    except (AttributeError, TypeError):
+        return False
+    if 0 in shape or len(shape) != len(strides):
+        return False
+    return 1 + sum((n - 1) * abs(d) for n, d in zip(shape, strides)) >= 1 << 31
+
+
 def _specialize(x, value=True, align=True):
     """One argument -> its specialization entry: (type string, tag) with tag
-    "1" (== 1), "D" (divisible by 16 / 16-byte aligned) or "", or
+    "1" (== 1), "D" (divisible by 16 / 16-byte aligned) or "", and "L" after
+    it for a tensor of 2^31 elements or more (_spans_large), or
     ("constexpr", value) for values that are baked in."""
     t = type(x)
     if t in _TENSOR_TYPES:
         dtype = x.dtype
-        if value and align and not x.data_ptr() & 15:
+        aligned = value and align and not x.data_ptr() & 15
+        if _spans_large(x):
+            return _pointer_entry(dtype, aligned, large=True)
+        if aligned:
             entry = _PTR_ALIGNED.get(dtype)
             return entry if entry is not None else _pointer_entry(dtype, True)
         entry = _PTR_UNALIGNED.get(dtype)
@@ -191,7 +209,7 @@ def _descriptor_spec(d, value, align):
         raise _ArgError(f"a TensorDescriptor's base must be a tensor, got {type(d.base).__name__}")
     ty = f"tensordesc<{base[0].lstrip('*').lstrip('k')}[{', '.join(map(str, d.block_shape))}]>"
     ints = list(d.shape) + list(d.strides[:-1])
-    facts = ("D" if base[1] == "D" else "-") + "".join(
+    facts = ("D" if base[1].startswith("D") else "-") + "".join(
         "D" if value and align and not x & 15 else "-" for x in ints)
     return (ty, facts)
 
@@ -755,7 +773,7 @@ class JITFunction(KernelInterface):
                 attrs[p.num] = {"descriptor_divisibility": tag}
             elif tag == "1":
                 attrs[p.num] = {"equal_to_1": True}
-            elif tag == "D":
+            elif tag.startswith("D"):
                 attrs[p.num] = {"divisibility": 16}
         return signature, constexprs, attrs
 
@@ -764,6 +782,8 @@ class JITFunction(KernelInterface):
         signature, constexprs, attrs = self._decode(bound, spec)
         if self.debug is not None:  # @jit(debug=...), unless the launch says otherwise
             options = {"debug": self.debug, **options}
+        if any(type(e) is tuple and e[0].startswith("*") and e[1].endswith("L") for e in spec):
+            options = {"int64_offsets": True, **options}  # a tensor of 2^31 elements or more
         opts = _compiler.make_options(target, options, self.__name__)
         _ = self.cache_key  # fills used_global_vals before the check at launch
         src = _compiler.ASTSource(self, signature, constexprs, attrs)

@@ -229,6 +229,44 @@ def test_specialization_keys_reach_the_map(cuda, frontend):
     assert cuda.last()["block"] == [256, 1, 1] and frontend.count == 10
 
 
+class SizedTensor(FakeTensor):
+    """A FakeTensor that says it has ``shape`` and ``strides`` (torch's
+    stride()), with four elements behind it: nothing reads them here."""
+
+    def __init__(self, shape, strides, offset_bytes=0):
+        super().__init__(4, "float32", offset_bytes)
+        self.shape, self._strides = tuple(shape), tuple(strides)
+
+    def stride(self):
+        return self._strides
+
+
+def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monkeypatch):
+    """Issue 16: a tensor whose elements reach 2^31 from its first one
+    (contiguous, or a strided view) is one more specialization, compiled
+    with its offset arithmetic in i64; on the warm path too."""
+    x, y, out = tensors()
+    big = SizedTensor([1 << 31], [1])
+    view = SizedTensor([2, 1024], [1 << 30, 1])   # two rows 2^30 apart: reaches 2^30 + 1024
+    far = SizedTensor([3, 1024], [1 << 30, 1])    # three: 2^31 + 1024
+    empty = SizedTensor([0, 1 << 40], [1 << 40, 1])
+    small = add_kernel[(1,)](x, y, out, 64)
+    large = add_kernel[(1,)](x, big, out, 64)
+    assert frontend.count == 2 and len(add_kernel._dispatcher) == 2
+    assert small.metadata.int64_offsets is False and large.metadata.int64_offsets is True
+    assert "getelementptr" in large.asm["tir"] and " x i64>" in large.asm["tir"]
+    assert " x i64>" not in small.asm["tir"]
+    monkeypatch.setattr(add_kernel, "_run", lambda *a: pytest.fail("took the Python path"))
+    assert add_kernel[(1,)](x, y, out, 64) is small
+    assert add_kernel[(1,)](x, far, out, 64) is large  # the fact is the argument's, as alignment
+    assert add_kernel[(1,)](view, y, out, 64) is small
+    assert add_kernel[(1,)](x, y, empty, 64) is small
+    assert frontend.count == 2
+    monkeypatch.undo()
+    from tritium.runtime.jit import _spans_large
+    assert [_spans_large(t) for t in (x, big, view, far, empty)] == [False, True, False, True, False]
+
+
 def test_do_not_specialize_keys(cuda, frontend):
     @jit(do_not_specialize=["n"], do_not_specialize_on_alignment=["p"])
     def k(p, n):
