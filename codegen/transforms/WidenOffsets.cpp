@@ -6,8 +6,9 @@
 // wraps in i32 (Triton's behaviour) and reads or writes the wrong place.
 //
 // The roots are the i32 offsets of getelementptr and the i32 values sext'ed
-// to i64 (a mask `offs < n` with an i64 `n` compares sext(offs)). From a
-// root, each value is rebuilt in i64 by what it is:
+// to i64 on their way to an address or a comparison (a mask `offs < n` with
+// an i64 `n` compares sext(offs); a hash made i64 keeps its wrapping). From
+// a root, each value is rebuilt in i64 by what it is:
 //
 //   add, sub, mul, shl, sdiv, srem, smin, smax   the same op on the widened
 //       operands (true values where i32 wrapped; srem/sdiv agree on values
@@ -34,6 +35,7 @@
 #include "ir/Instructions.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace tritium;
 
@@ -57,6 +59,24 @@ bool widensAsIs(Opcode Op) {
   }
 }
 
+/// Whether \p V, through i64 arithmetic and shape ops, reaches an address
+/// or a comparison (a mask against an i64 bound). An i32 value made i64 for
+/// other ends (a hash that means to wrap) keeps its i32 arithmetic.
+bool addressesOrCompares(Value *V) {
+  llvm::SmallVector<Value *, 8> Work{V};
+  llvm::SmallPtrSet<Value *, 16> Seen{V};
+  while (!Work.empty())
+    for (const Use &U : Work.pop_back_val()->uses()) {
+      Instruction *User = U.getUser();
+      Opcode Op = User->getOpcode();
+      if (Op == Opcode::ICmp || Op == Opcode::GetElementPtr)
+        return true;
+      if (widensAsIs(Op) && Op != Opcode::Constant && Seen.insert(User->getResult(0)).second)
+        Work.push_back(User->getResult(0));
+    }
+  return false;
+}
+
 class OffsetWidener {
 public:
   explicit OffsetWidener(Function &F) : F(F), B(F.getContext()) {}
@@ -68,7 +88,8 @@ public:
         if (I.getOpcode() == Opcode::GetElementPtr && isI32(I.getOperand(1)))
           Roots.push_back({&I, 1});
         else if (I.getOpcode() == Opcode::SExt && isI32(I.getOperand(0)) &&
-                 I.getResult(0)->getType()->getScalarSizeInBytes() == 8)
+                 I.getResult(0)->getType()->getScalarSizeInBytes() == 8 &&
+                 addressesOrCompares(I.getResult(0)))
           Roots.push_back({&I, 0});
       }
     for (auto [I, K] : Roots) {

@@ -53,3 +53,17 @@ entry:
 )";
   CHECK(runPipeline(In, "widen-offsets") == In);
 }
+
+TEST_CASE("widen-offsets: an i32 value made i64 for something else keeps its wrap") {
+  // A hash stored as i64 is not an address: its multiply still wraps in i32.
+  const char *In = R"(kernel @k(%p: ptr<i64>, %a: i32) {
+entry:
+  %k = constant -1640531535 : i32
+  %h = mul %a, %k : i32
+  %w = sext %h : i64
+  store %p, %w
+  ret
+}
+)";
+  CHECK(runPipeline(In, "widen-offsets") == In);
+}

@@ -280,8 +280,8 @@ class _LoopContext:
     header); ``before``, the scope at the header, which every edge out of
     the body must match."""
 
-    def __init__(self, before, node, exit, latch):
-        self.before, self.node, self.exit, self.latch = before, node, exit, latch
+    def __init__(self, before, exit, latch):
+        self.before, self.exit, self.latch = before, exit, latch
 
 
 class _StaticLoop:
@@ -925,23 +925,24 @@ class CodeGenerator(ast.NodeVisitor):
         sem.cond_br(cond, body, exit_b, num_stages, bool(disable_licm))
         sem.seal(body)
         sem.set_insert_block(body)
-        ctx = _LoopContext(before, node, exit_b, None if latch_fn is not None else header)
+        ctx = _LoopContext(before, exit_b, None if latch_fn is not None else header)
         self.loops.append(ctx)
         try:
             body_fn()
         finally:
             self.loops.pop()
+        latch = ctx.latch if ctx.latch is not header else None  # a block a continue made
         if not self.terminated():
-            if ctx.latch is not None and ctx.latch is not header:
-                self._leave_iteration(ctx, node, ctx.latch)
+            if latch is not None:
+                self._leave_iteration(ctx, node, latch)
             else:
                 self._leave_iteration(ctx, node)
                 if latch_fn is not None:
                     latch_fn()
                 sem.br(header)
-        if ctx.latch is not None and ctx.latch is not header:
-            sem.seal(ctx.latch)
-            sem.set_insert_block(ctx.latch)
+        if latch is not None:
+            sem.seal(latch)
+            sem.set_insert_block(latch)
             self.scope = dict(before)  # the types of every edge in were checked against it
             self._set_loc(node)
             latch_fn()
