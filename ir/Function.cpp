@@ -25,6 +25,15 @@ Function::~Function() {
   }
 }
 
+Argument *Function::addArgument(Type *T, llvm::StringRef Name) {
+  llvm::SmallVector<Type *, 8> Params(Ty->getParams().begin(), Ty->getParams().end());
+  Params.push_back(T);
+  Ty = FunctionType::get(getContext(), Params, Ty->getResults());
+  Args.push_back(std::make_unique<Argument>(T, this, unsigned(Args.size())));
+  Args.back()->setName(Name);
+  return Args.back().get();
+}
+
 llvm::SmallVector<Argument *, 8> Function::args() const {
   return llvm::to_vector<8>(llvm::map_range(Args, [](auto &A) { return A.get(); }));
 }

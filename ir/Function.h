@@ -59,6 +59,9 @@ public:
   unsigned getNumArgs() const { return Args.size(); }
   Argument *getArg(unsigned I) const { return Args[I].get(); }
   llvm::SmallVector<Argument *, 8> args() const;
+  /// Appends an argument of type \p T (a pass's hidden parameter: the
+  /// function's type changes with it).
+  Argument *addArgument(Type *T, llvm::StringRef Name);
 
   // Blocks.
   iterator begin() { return Blocks.begin(); }

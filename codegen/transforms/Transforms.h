@@ -52,6 +52,15 @@ private:
   const TensorCopies *Copies;
 };
 
+/// Checks each load, store and atomic of a kernel against the extent of the
+/// tensor its pointer parameter points into (hidden parameters), reports
+/// the first violation and skips the offending lanes (bounds_check).
+class CheckBoundsPass : public FunctionPass {
+public:
+  llvm::StringRef getName() const override { return "check-bounds"; }
+  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override;
+};
+
 /// Recomputes in i64 the i32 arithmetic that getelementptr offsets and
 /// sext'ed values are made of (kernels launched on tensors of 2^31
 /// elements or more).

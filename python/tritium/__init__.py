@@ -11,7 +11,7 @@ passes directly::
     print(m)
 """
 
-from .errors import CompilationError, CudaError, HipError, OutOfResources, TritonError
+from .errors import BoundsError, CompilationError, CudaError, HipError, OutOfResources, TritonError
 from ._C import Module, list_passes, parse_module, __version__ as tritium_version
 
 # The Triton API level Tritium implements: programs written for Triton check
@@ -29,7 +29,7 @@ from .runtime.jit import TensorWrapper, reinterpret
 from .runtime._allocation import set_allocator
 from . import _libtriton  # noqa: F401  (tritium._C.libtriton: the tutorials' cuBLAS)
 
-__all__ = ["CompilationError", "CudaError", "HipError", "OutOfResources", "TritonError", "Module",
+__all__ = ["BoundsError", "CompilationError", "CudaError", "HipError", "OutOfResources", "TritonError", "Module",
            "list_passes", "parse_module", "__version__", "tritium_version",
            "Config", "JITFunction", "KernelInterface", "MockTensor", "NoBackendError",
            "autotune", "cdiv", "compile", "heuristics", "jit", "knobs", "next_power_of_2",

@@ -69,6 +69,18 @@ class OutOfResources(TritonError):
         return (type(self), (self.required, self.limit, self.name, self.message))
 
 
+class BoundsError(IndexError):
+    """A kernel compiled with bounds_check accessed memory outside the tensor
+    its pointer came from (runtime/bounds.py); the access was not made.
+    ``kernel``, ``file``, ``line``, ``col``, ``kind`` ("load", "store",
+    "atomic"), ``argument``, ``offset`` and ``extent`` (bytes) and
+    ``program`` (the program ids) say which."""
+
+    def __init__(self, message, **where):
+        super().__init__(message)
+        self.__dict__.update(where)
+
+
 class CudaError(RuntimeError):
     """A CUDA Driver API call that failed, or a driver that cannot be loaded.
 

@@ -265,6 +265,10 @@ class compilation_knobs(base_knobs):
                      "when that file exists.")
 
 
+    bounds_check = _Knob("TRITIUM_BOUNDS_CHECK", False, "bool",
+                         "Compile kernels with every load, store and atomic checked against the "
+                         "tensor its pointer came from; a launch raises BoundsError for the first "
+                         "access outside it (and waits for the kernel).")
     int64_offsets = _Knob("TRITIUM_INT64_OFFSETS", False, "bool",
                           "Compile every kernel with its offset arithmetic in i64 (the option "
                           "int64_offsets), not only those launched on a tensor of 2^31 elements "

@@ -130,6 +130,8 @@ COMMON_OPTIONS = {
     # Offset arithmetic in i64 (widen-offsets): the launch sets it for
     # tensors of 2^31 elements or more (runtime/jit.py).
     "int64_offsets": False,
+    # Every access checked against its tensor (check-bounds, runtime/bounds.py).
+    "bounds_check": False,
 }
 #: What tl.dot's input_precision may be (frontend/Dot.cpp checks a kernel's own).
 DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
@@ -207,6 +209,7 @@ def make_options(target, options=None, kernel_name="kernel"):
     values["enable_fp_fusion"] = knobs.language.default_fp_fusion
     values["default_dot_input_precision"] = knobs.language.fp32_default
     values["int64_offsets"] = knobs.compilation.int64_offsets
+    values["bounds_check"] = knobs.compilation.bounds_check
     if knobs.runtime.override_arch:
         values["arch"] = knobs.runtime.override_arch
     if options is not None and not isinstance(options, collections.abc.Mapping):
@@ -420,9 +423,11 @@ def _frontend():
 def tir_pipeline(options=None):
     """The passes the ``tir`` stage runs: the core's default pipeline
     (``_C.ir.default_pipeline()``, codegen/Passes.cpp; with widen-offsets
-    for the ``int64_offsets`` option), then ``verify``."""
+    for the ``int64_offsets`` option), check-bounds for ``bounds_check``,
+    then ``verify``."""
     wide = bool(options and options.get("int64_offsets"))
-    return _C.ir.default_pipeline(wide).split(",") + ["verify"]
+    checks = ["check-bounds"] if options and options.get("bounds_check") else []
+    return _C.ir.default_pipeline(wide).split(",") + checks + ["verify"]
 
 
 def _wants_dump(setting, name):
@@ -512,6 +517,8 @@ class CompiledKernel:
 
     #: Set by JITFunction: the parameter indices passed to the launcher.
     _arg_indices = ()
+    #: Set by JITFunction for a bounds_check kernel (runtime/bounds.py).
+    _bounds = None
 
     def __init__(self, asm, metadata, metadata_group=None, module=None, src=None):
         self.asm = asm
@@ -684,6 +691,10 @@ def compile(src, target=None, options=None):
         "n_max_threads": None,
     }
     metadata.pop("extern_libs", None)
+    if options.get("bounds_check") and metadata["signature"] is not None:
+        # The launcher passes check-bounds' hidden parameters too.
+        metadata["signature"] = {**metadata["signature"],
+                                 **dict(_descriptors.bounds_parameters(metadata["signature"]))}
     stages = {"tir": _make_tir_stage(name, timings)}
     if backend is not None:
         backend.add_stages(stages, options, target)

@@ -46,6 +46,26 @@ def parameters(type_string):
     return out
 
 
+def launch_parameters(signature):
+    """The kernel's parameters from a signature dict, in order, as (name,
+    type string) pairs: constexprs left out, descriptors expanded."""
+    out = []
+    for name, ty in signature.items():
+        if ty.startswith("tensordesc<"):
+            out += [(name + suffix, part) for suffix, part in parameters(ty)]
+        elif ty != "constexpr":
+            out.append((name, ty))
+    return out
+
+
+def bounds_parameters(signature):
+    """The hidden parameters the pass check-bounds adds to a kernel of this
+    signature (bounds_check; runtime/bounds.py): one i64 extent per pointer
+    parameter, then the report."""
+    return [(f"{name}.extent", "i64") for name, ty in launch_parameters(signature)
+            if ty.startswith("*")] + [("bounds.report", "*i64")]
+
+
 def is_descriptor(x):
     """Whether ``x`` is a host-side TensorDescriptor (tools.tensor_descriptor):
     recognized by its class name and its expand(), so that a copy of that

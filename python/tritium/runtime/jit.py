@@ -28,7 +28,8 @@ from ..errors import CompilationError, OutOfResources, recursion_limit_message
 from . import driver as _driver
 from .cache import fingerprint
 from ..language import _types
-from ..compiler.descriptors import expand_descriptors as _expand_descriptors, is_descriptor as _is_descriptor
+from ..compiler.descriptors import (expand_descriptors as _expand_descriptors, is_descriptor as _is_descriptor,
+                                    launch_parameters as _launch_parameters)
 
 __all__ = ["jit", "JITFunction", "KernelInterface", "KernelParam", "MockTensor",
            "cdiv", "next_power_of_2", "TensorWrapper", "reinterpret"]
@@ -432,7 +433,7 @@ class JITFunction(KernelInterface):
 
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None,
-                 repr=None, launch_metadata=None, interpret=None):
+                 repr=None, launch_metadata=None, interpret=None, bounds_check=None):
         functools.update_wrapper(self, fn, updated=())  # __name__, __qualname__, __doc__...
         self.fn = fn
         self.module = fn.__module__
@@ -453,6 +454,7 @@ class JITFunction(KernelInterface):
                        for i, p in enumerate(self.signature.parameters.values())]
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self.debug = debug
+        self.bounds_check = bounds_check
         self.noinline = bool(noinline)
         self.repr = (lambda _: fn.__name__) if repr is None else repr
         self.launch_metadata = launch_metadata
@@ -705,13 +707,17 @@ class JITFunction(KernelInterface):
         enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
         if enter is None and exit_hook is None:
             launcher(gx, gy, gz, stream, call_args)
-            if not self.pre_run_hooks:
+            if kernel._bounds is not None:
+                kernel._bounds.check()  # each launch: never the warm path
+            elif not self.pre_run_hooks:
                 self._remember(drv, device, debug, args, kwargs, kernel, launcher)
             return kernel
         info = self._launch_info(kernel, (gx, gy, gz), stream, bound)
         if enter is not None:
             enter(info)
         launcher(gx, gy, gz, stream, call_args)
+        if kernel._bounds is not None:
+            kernel._bounds.check()
         if exit_hook is not None:
             exit_hook(info)
         return kernel
@@ -782,6 +788,8 @@ class JITFunction(KernelInterface):
         signature, constexprs, attrs = self._decode(bound, spec)
         if self.debug is not None:  # @jit(debug=...), unless the launch says otherwise
             options = {"debug": self.debug, **options}
+        if self.bounds_check is not None:
+            options = {"bounds_check": self.bounds_check, **options}
         if any(type(e) is tuple and e[0].startswith("*") and e[1].endswith("L") for e in spec):
             options = {"int64_offsets": True, **options}  # a tensor of 2^31 elements or more
         opts = _compiler.make_options(target, options, self.__name__)
@@ -795,6 +803,12 @@ class JITFunction(KernelInterface):
         if any(t.startswith("tensordesc<") for t in signature.values()):
             pick = kernel._launch_args
             kernel._launch_args = lambda bound: _expand_descriptors(pick(bound))
+        if opts["bounds_check"]:
+            from .bounds import BoundsChecking
+            params = _launch_parameters(signature)
+            kernel._bounds = checking = BoundsChecking(kernel, [n for n, _ in params], [t for _, t in params])
+            unchecked = kernel._launch_args
+            kernel._launch_args = lambda bound: checking.launch_args(unchecked(bound))
         hook = knobs.runtime.jit_post_compile_hook
         if hook is not None:
             hook(self, kernel)
@@ -905,7 +919,8 @@ def reinterpret(tensor, dtype):
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
-        do_not_specialize_on_alignment=None, debug=None, noinline=None, interpret=None):
+        do_not_specialize_on_alignment=None, debug=None, noinline=None, interpret=None,
+        bounds_check=None):
     """Decorates a kernel (or a helper it calls): ``@jit`` or ``@jit(...)``.
 
     With ``interpret=True``, or TRITIUM_INTERPRET=1 set when the function is
@@ -923,7 +938,7 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specia
         assert callable(fn), "@jit decorates functions"
         if interpret or (interpret is None and knobs.runtime.interpret):
             from .interpreter import InterpretedFunction
-            return InterpretedFunction(fn, **options)
-        return JITFunction(fn, interpret=interpret, **options)
+            return InterpretedFunction(fn, **options)  # it checks every access itself
+        return JITFunction(fn, interpret=interpret, bounds_check=bounds_check, **options)
 
     return decorator if fn is None else decorator(fn)

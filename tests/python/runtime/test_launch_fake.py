@@ -240,6 +240,9 @@ class SizedTensor(FakeTensor):
     def stride(self):
         return self._strides
 
+    def element_size(self):
+        return 4
+
 
 def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monkeypatch):
     """Issue 16: a tensor whose elements reach 2^31 from its first one
@@ -265,6 +268,39 @@ def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monk
     monkeypatch.undo()
     from tritium.runtime.jit import _spans_large
     assert [_spans_large(t) for t in (x, big, view, far, empty)] == [False, True, False, True, False]
+
+
+def test_bounds_check_passes_extents_and_raises_the_report(cuda, frontend, monkeypatch):
+    """Issue 16's bounds-checking mode on the launch side: the hidden
+    parameters (each pointer's extent in bytes, then the report) follow the
+    kernel's own, each launch reads the report (never the warm path), and a
+    report names the kernel, the line, the argument, the offset and the
+    extent. (The fake driver runs nothing: the report is planted.)"""
+    import re
+    from tritium.runtime.bounds import BoundsChecking
+    x, y = SizedTensor([64], [1]), SizedTensor([64], [1], 64)
+    out = SizedTensor([8, 8], [16, 1], 128)  # rows 16 apart: (1 + 7 * 16 + 7) * 4 = 480 bytes
+    k = add_kernel[(1,)](x, y, out, 64, bounds_check=True)
+    params = cuda.last()["params"]
+    assert [u64(p) for p in params[4:7]] == [256, 256, 480] and u64(params[7]) != 0
+    assert list(k.metadata.signature)[-4:] == ["x_ptr.extent", "y_ptr.extent", "out_ptr.extent",
+                                               "bounds.report"]
+    add_kernel[(1,)](x, y, out, 64, bounds_check=True)
+    assert frontend.count == 1 and cuda.fake.launch_count() == 2
+    # The sites check-bounds encoded: 1 | kind << 1 | other file << 3 | arg << 4 | col << 16 | line << 28.
+    sites = [int(v) for v in re.findall(r"constant (\d+) : i64", k.asm["tir"])
+             if int(v) & 1 and 0 < int(v) >> 28 < 1 << 20]
+    line = add_kernel.fn.__code__.co_firstlineno + 4  # the tl.store
+    store = [s for s in sites if s >> 1 & 3 == 1]
+    assert len(sites) == 3 and len(store) == 1 and store[0] >> 4 & 0xFFF == 2 and store[0] >> 28 == line
+    monkeypatch.setattr(BoundsChecking, "_read_report", lambda self: (store[0], 1024, 3, 0, 0))
+    with pytest.raises(tritium.BoundsError) as info:
+        add_kernel[(1,)](x, y, out, 64, bounds_check=True)
+    e = info.value
+    assert (e.kernel, e.kind, e.argument, e.line, e.offset, e.extent, e.program) == (
+        "add_kernel", "store", "out_ptr", line, 1024, 480, (3, 0, 0))
+    assert f"{__file__}:{line}:" in str(e)
+    assert "byte offset 1024 (element 256) outside its tensor of 480 bytes (120 elements of fp32)" in str(e)
 
 
 def test_do_not_specialize_keys(cuda, frontend):
