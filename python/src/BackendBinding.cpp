@@ -34,16 +34,24 @@
 namespace py = pybind11;
 using namespace tritium;
 
+namespace {
+/// \p Field from the truth of D[Key], where it is given.
+void readFlag(const py::dict &D, const char *Key, bool &Field) {
+  if (D.contains(Key))
+    Field = py::bool_(D[Key]);
+}
+
+/// \p Field from the text D[Key], where it is given and not None.
+void readText(const py::dict &D, const char *Key, std::string &Field) {
+  if (D.contains(Key) && !D[Key].is_none())
+    Field = D[Key].cast<std::string>();
+}
+} // namespace
+
 DebugOptions tritium::debugOptionsOf(const py::dict &D) {
   DebugOptions Dbg;
-  auto Flag = [&](const char *Key, bool &Field) {
-    if (D.contains(Key))
-      Field = py::bool_(D[Key]);
-  };
-  auto Text = [&](const char *Key, std::string &Field) {
-    if (D.contains(Key) && !D[Key].is_none())
-      Field = D[Key].cast<std::string>();
-  };
+  auto Flag = [&](const char *Key, bool &Field) { readFlag(D, Key, Field); };
+  auto Text = [&](const char *Key, std::string &Field) { readText(D, Key, Field); };
   Flag("dump_ir", Dbg.DumpIR);
   Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
   Flag("dump_assembler_log", Dbg.DumpAssemblerLog);
@@ -85,14 +93,8 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
                             py::repr(V).cast<std::string>());
     Field = V.cast<unsigned>();
   };
-  auto Flag = [&](const char *Key, bool &Field) {
-    if (D.contains(Key))
-      Field = py::bool_(D[Key]);
-  };
-  auto Text = [&](const char *Key, std::string &Field) {
-    if (D.contains(Key) && !D[Key].is_none())
-      Field = D[Key].cast<std::string>();
-  };
+  auto Flag = [&](const char *Key, bool &Field) { readFlag(D, Key, Field); };
+  auto Text = [&](const char *Key, std::string &Field) { readText(D, Key, Field); };
   Count("num_warps", O.NumWarps);
   Count("num_stages", O.NumStages);
   Count("maxnreg", O.MaxNReg);
