@@ -325,3 +325,21 @@ def test_pipelined_loop_with_the_dot_under_an_if(backend):
     _, _, out = backend.run(k_dot_under_if, 1, a, b, c, k, 16, BM=bm, BN=bn, BK=bk)
     ref = sum(a[:, s:s + bk].astype(np.float32) @ b[s:s + bk].astype(np.float32) for s in (0, 32, 48))
     assert_close(out, ref, rtol=1e-2, atol=1e-2)
+
+
+def k_kernel_returns_from_a_loop(X, Z, N):
+    for i in range(N):
+        v = tl.load(X + i)
+        if v < 0:
+            tl.store(Z, i)
+            return
+        tl.store(Z + 1, v)
+    tl.store(Z, -1)
+
+
+@pytest.mark.parametrize("values,expect", [([3, 4, -1, 5], [2, 4]), ([3, 4, 1, 5], [-1, 5])])
+def test_a_kernel_returns_from_inside_a_loop(backend, values, expect):
+    x = np.array(values, np.int32)
+    z = np.zeros(2, np.int32)
+    _, out = backend.run(k_kernel_returns_from_a_loop, 1, x, z, len(x))
+    assert list(out) == expect
