@@ -75,6 +75,15 @@ def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
 
 
+def decay(v):
+    """A returned value as compiled: Python numbers become tensors (tuples
+    of them tuples of tensors)."""
+    v = _unwrap(v)
+    if isinstance(v, (tuple, list)):
+        return tuple(decay(x) for x in v)
+    return tl.to_tensor(v) if _is_scalar_literal(v) else v
+
+
 class _Source:
     """Where a function's source lives: its file, the line and the column
     its ``def`` starts at, its lines and its AST."""
@@ -589,20 +598,12 @@ class CodeGenerator(ast.NodeVisitor):
         if value is None:
             template, leaves = Const(None), []
         else:
-            value = self._decay(value)
+            value = decay(value)
             template, leaves = V.flatten(value, "ret")
             if isinstance(template, Const):
                 raise self.error(f"cannot return {template.value!r} from a @jit function", node)
         self._record_return(template)
         self.sem.ret([t.handle for _, t in leaves])
-
-    def _decay(self, v):
-        v = _unwrap(v)
-        if isinstance(v, (tuple, list)):
-            return tuple(self._decay(x) for x in v)
-        if _is_scalar_literal(v):
-            return tl.to_tensor(v)
-        return v
 
     def _record_return(self, template):
         if self.ret_template is None:

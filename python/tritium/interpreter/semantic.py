@@ -17,6 +17,7 @@ What the IR cannot say stays here: combine functions of ``tl.reduce`` and
 are Python code run on the blocks, and device_print formats on the host.
 """
 
+import functools
 import sys
 
 import numpy as np
@@ -45,29 +46,10 @@ class TensorHandle:
         return f"TensorHandle({self.type}, {self.data!r})"
 
 
-_BLOCK_TYPES = {}
-
-
+@functools.lru_cache(maxsize=None)
 def block_type(scalar, shape):
     """The DType of a block (cached); ``scalar`` itself for shape ()."""
-    if not shape:
-        return scalar
-    key = (id(scalar), shape)
-    t = _BLOCK_TYPES.get(key)
-    if t is None:
-        # The scalar is kept with its block: while its wrapper lives, no
-        # other DType's wrapper can take its id.
-        t = _BLOCK_TYPES[key] = (scalar, tl.dtype.get_block(scalar, list(shape)))
-    return t[1]
-
-
-def host_value(h):
-    """The Python value of a one-element handle (unsigned types read as
-    unsigned)."""
-    v = h.data.item()
-    if h.sty.is_int() and not h.sty.is_bool() and h.sty.is_unsigned() and v < 0:
-        v += 1 << h.sty.bit_width
-    return v
+    return tl.dtype.get_block(scalar, list(shape)) if shape else scalar
 
 
 # ---------------------------------------------------------------------------
@@ -190,7 +172,6 @@ class InterpreterSemantic:
         self.pid = (0, 0, 0)
         self.location = where
         self._stdout = stdout
-        self._ints = {}
 
     def __getattr__(self, name):
         if name.startswith("_") or not hasattr(_fe.Semantic, name):
@@ -203,18 +184,11 @@ class InterpreterSemantic:
 
     # -- what the evaluated instructions ask of the launch ----------------------
 
-    def _int32(self, v):
-        a = self._ints.get(v)
-        if a is None:
-            a = self._ints[v] = np.array(v, dtype=np.int32)
-            a.flags.writeable = False
-        return a
-
     def pid_value(self, axis):
-        return self._int32(self.pid[axis])
+        return np.array(self.pid[axis], dtype=np.int32)
 
     def grid_value(self, axis):
-        return self._int32(self.grid[axis])
+        return np.array(self.grid[axis], dtype=np.int32)
 
     def print_values(self, prefix, vals, elems, hex_, unsigned):
         shape = next((v.shape for v in vals if v.ndim), ())
@@ -242,9 +216,12 @@ class InterpreterSemantic:
         """The Python value of the scalar tensor ``t``: what plain Python code
         (a function with no source to rewrite) reads in ``if t:`` or
         ``range(t)``."""
-        if t.handle.data.size != 1:  # a one-element block is its value, as in Triton
+        h = t.handle
+        if h.data.size != 1:  # a one-element block is its value, as in Triton
             raise BlockConditionError(f"a block ({t.type}) cannot be a condition; reduce it to a scalar first")
-        return host_value(t.handle)
+        v = h.data.item()
+        unsigned = h.sty.is_int() and not h.sty.is_bool() and h.sty.is_unsigned()
+        return v + (1 << h.sty.bit_width) if unsigned and v < 0 else v
 
     def iterate_range(self, r):
         """``for i in tl.range(...)`` in plain Python code: the loop of the
