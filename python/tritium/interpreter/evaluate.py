@@ -75,7 +75,7 @@ def rounded(r, e):
     """A float result computed wider, in the representation of ``e``."""
     if e.carried:
         return F.round_to(np.asarray(r, dtype=np.float32), e.carried)
-    return np.asarray(r).astype(e.np)
+    return np.asarray(r).astype(e.np, copy=False)
 
 
 def to_bits(a, e):
@@ -116,15 +116,11 @@ def _shift(a, b, e, kind):
     if e.bits == 1:
         return np.where(np.asarray(b), a if kind == "ashr" else False, a)
     ua, amt = unsigned(a, e), unsigned(b, e)
-    big = amt >= e.bits
-    s = np.where(big, 0, amt).astype(ua.dtype)
-    if kind == "shl":
-        r = np.where(big, 0, np.left_shift(ua, s)).astype(ua.dtype).view(e.np)
-    elif kind == "lshr":
-        r = np.where(big, 0, np.right_shift(ua, s)).astype(ua.dtype).view(e.np)
-    else:
-        r = np.where(big, np.where(a < 0, -1, 0), np.right_shift(a, s.astype(e.np))).astype(e.np)
-    return r
+    s = np.minimum(amt, e.bits - 1).astype(ua.dtype)
+    if kind == "ashr":  # clamped to width - 1, it fills with the sign as a wider shift would
+        return np.right_shift(a, s.astype(e.np)).astype(e.np)
+    r = np.left_shift(ua, s) if kind == "shl" else np.right_shift(ua, s)
+    return np.where(amt >= e.bits, 0, r).astype(ua.dtype).view(e.np)
 
 
 def _umulhi(a, b, e):
@@ -154,9 +150,7 @@ BINARY = {*INT_BINARY, *UNSIGNED_BINARY, *FLOAT_BINARY, "shl", "lshr", "ashr", "
 def _binary(op, e):
     if op in FLOAT_BINARY:
         f = FLOAT_BINARY[op]
-        if e.carried:
-            return lambda ctx, a, b: F.round_to(f(a, b), e.carried)
-        return lambda ctx, a, b: np.asarray(f(a, b))
+        return lambda ctx, a, b: rounded(f(a, b), e)
     if e.bits == 1 and op in BOOL_BINARY:
         f = BOOL_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(a, b))

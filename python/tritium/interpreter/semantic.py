@@ -249,18 +249,29 @@ class InterpreterSemantic:
 
     # -- combine functions: Python code on the blocks -------------------------
 
-    @staticmethod
-    def _blocks(xs, axis, what):
-        """The inputs' arrays with ``axis`` last (all dimensions flattened
-        for None), after the C++ checks of the inputs and the axis."""
+    def _combine(self, xs, axis, combine, what, reverse=False):
+        """The inclusive scan of the inputs' arrays by ``combine`` along
+        ``axis`` (all dimensions flattened for None), that axis last, and
+        where it was. Hillis-Steele on whole blocks: the last element of a
+        scan so made is the pairwise tree of a reduction (shapes are powers
+        of 2); element by element for a combine function that branches."""
         _fe.check_reduction_inputs([x.type for x in xs], what)
-        rank = xs[0].data.ndim
-        if axis is None:
-            return [x.data.reshape(-1) for x in xs], 0
-        if not -rank <= axis < rank:
+        dtypes, rank = [x.sty for x in xs], xs[0].data.ndim
+        if axis is not None and not -rank <= axis < rank:
             _fe.check_axis(axis, rank)
-        a = axis % rank
-        return [np.moveaxis(x.data, a, -1) for x in xs], a
+        a = 0 if axis is None else axis % rank
+        cur = [x.data.reshape(-1) if axis is None else np.moveaxis(x.data, a, -1) for x in xs]
+        cur = [c[..., ::-1] for c in cur] if reverse else cur
+        n = cur[0].shape[-1]
+        try:
+            d, pos, out = 1, np.arange(n), cur
+            while d < n:  # element i combines element i - d into itself where i >= d
+                shifted = [np.concatenate([c[..., :d], c[..., :-d]], axis=-1) for c in out]
+                out = [np.where(pos >= d, r, c) for c, r in zip(out, self._call_combine(combine, shifted, out, dtypes))]
+                d *= 2
+        except BlockConditionError:
+            out = self._scalarwise(combine, cur, dtypes)
+        return [c[..., ::-1] if reverse else c for c in out], a
 
     def _call_combine(self, combine, lefts, rights, dtypes):
         args = [_core.tensor(TensorHandle(np.asarray(d), t), block_type(t, np.asarray(d).shape))
@@ -277,56 +288,28 @@ class InterpreterSemantic:
             out.append(E.bcast(h.data, np.asarray(lefts[0]).shape))
         return out
 
-    def _scalarwise(self, combine, cur, dtypes, keep_all):
-        """The combine function on single elements along the last axis, for
-        combine functions that branch on their arguments."""
+    def _scalarwise(self, combine, cur, dtypes):
+        """The scan along the last axis one element at a time."""
         res = [np.array(c) for c in cur]
         for idx in np.ndindex(*cur[0].shape[:-1]):
             acc = [c[idx + (0,)] for c in cur]
             for j in range(1, cur[0].shape[-1]):
                 acc = self._call_combine(combine, acc, [c[idx + (j,)] for c in cur], dtypes)
-                if keep_all:
-                    for r, v in zip(res, acc):
-                        r[idx + (j,)] = v
-            if not keep_all:
                 for r, v in zip(res, acc):
-                    r[idx + (0,)] = v
-        return res if keep_all else [r[..., 0] for r in res]
+                    r[idx + (j,)] = v
+        return res
 
     def _reduce_combine(self, xs, axis, combine, keep_dims=False):
-        dtypes = [x.sty for x in xs]
-        rank = xs[0].data.ndim
-        blocks, a = self._blocks(xs, axis, "reduce")
-        cur = blocks
-        try:
-            while cur[0].shape[-1] > 1:
-                cur = self._call_combine(combine, [c[..., 0::2] for c in cur], [c[..., 1::2] for c in cur], dtypes)
-            res = [c[..., 0] for c in cur]
-        except BlockConditionError:
-            res = self._scalarwise(combine, blocks, dtypes, False)
+        out, a = self._combine(xs, axis, combine, "reduce")
+        res = [c[..., -1] for c in out]
         if keep_dims:
-            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * rank) for r in res]
-        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), t) for r, x, t in zip(res, xs, dtypes)]
+            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * xs[0].data.ndim) for r in res]
+        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), x.sty) for r, x in zip(res, xs)]
 
     def _scan_combine(self, xs, axis, combine, reverse=False):
-        dtypes = [x.sty for x in xs]
-        cur, a = self._blocks(xs, axis, "associative_scan")
-        if reverse:
-            cur = [c[..., ::-1] for c in cur]
-        n = cur[0].shape[-1]
-        try:
-            d, pos, out = 1, np.arange(n), cur
-            while d < n:
-                # Hillis-Steele on whole blocks (shapes stay powers of 2):
-                # element i combines element i - d into itself where i >= d.
-                shifted = [np.concatenate([c[..., :d], c[..., :-d]], axis=-1) for c in out]
-                comb = self._call_combine(combine, shifted, out, dtypes)
-                out = [np.where(pos >= d, r, c) for c, r in zip(out, comb)]
-                d *= 2
-        except BlockConditionError:
-            out = self._scalarwise(combine, cur, dtypes, True)
-        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c[..., ::-1] if reverse else c, -1, a),
-                                                  dtype=x.data.dtype), t) for c, x, t in zip(out, xs, dtypes)]
+        out, a = self._combine(xs, axis, combine, "associative_scan", reverse)
+        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=x.data.dtype), x.sty)
+                for c, x in zip(out, xs)]
 
     def map_elementwise(self, fn, args, pack):
         """The scalar function on each ``pack`` elements of the broadcast
