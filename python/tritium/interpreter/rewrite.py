@@ -289,11 +289,6 @@ class _Rewriter:
 _PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _too_deep(fn):
-    code = fn.__code__
-    return CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename, code.co_firstlineno, 1)
-
-
 def _build(fn):
     """The rewritten function of ``fn``, or None if its source is unknown."""
     code = getattr(fn, "__code__", None)
@@ -305,50 +300,39 @@ def _build(fn):
         return None
     text = "".join(lines)
     indented = text[:1] in (" ", "\t")
-    src = ("if 1:\n" + text) if indented else text
-    try:
-        tree = ast.parse(src)
-    except SyntaxError:
-        return None
-    except RecursionError:
-        raise _too_deep(fn) from None
-    body = tree.body[0].body if indented else tree.body
-    defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
-    if not defs:
-        return None
-    fndef = defs[0]
-    ast.increment_lineno(fndef, start - (2 if indented else 1))
-    rewriter = _Rewriter()
-    fndef = rewriter.rewrite(fndef)
-    # Defined in the factory under a name of ours: under its own name, the
-    # function's references to itself (a recursive call) would be cells of
-    # the factory, not the global (or closure) they are in its module.
-    fndef.name = _PREFIX + "kernel__"
-
-    freevars = code.co_freevars
-    g = fn.__globals__
-    helpers = dict(HELPERS)
-    for name, impl in BUILTIN_OVERRIDES.items():
-        if name not in g and name not in freevars:
-            helpers[name] = impl
-    names = list(freevars) + [n for n in helpers if n not in freevars]
-    factory = ast.parse(f"def {_PREFIX}factory__():\n" + "".join(f" {n} = None\n" for n in names)
-                        + f" return {fndef.name}").body[0]
-    for node in ast.walk(factory):  # the factory's own lines are the def's
-        ast.copy_location(node, fndef)
-    factory.body.insert(-1, fndef)
-    module = ast.Module(body=[factory], type_ignores=[])
-    # compile() of an AST recurses (in C) as deep as the tree under Python's
-    # recursion limit, where compiling the source text does not: allow the
-    # depth of this tree, which ast.parse just built (so it is bounded).
+    freevars, g = code.co_freevars, fn.__globals__
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + rewriter.depth + 16)
     try:
-        compiled = compile(module, code.co_filename, "exec")
+        tree = ast.parse(("if 1:\n" + text) if indented else text)
+        body = tree.body[0].body if indented else tree.body
+        defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+        if not defs:
+            return None
+        fndef = defs[0]
+        ast.increment_lineno(fndef, start - (2 if indented else 1))
+        rewriter = _Rewriter()
+        fndef = rewriter.rewrite(fndef)
+        # Defined in the factory under a name of ours: under its own name, the
+        # function's references to itself (a recursive call) would be cells of
+        # the factory, not the global (or closure) they are in its module.
+        fndef.name = _PREFIX + "kernel__"
+        helpers = {**HELPERS, **{n: f for n, f in BUILTIN_OVERRIDES.items() if n not in g and n not in freevars}}
+        names = list(freevars) + [n for n in helpers if n not in freevars]
+        factory = ast.parse(f"def {_PREFIX}factory__():\n" + "".join(f" {n} = None\n" for n in names)
+                            + f" return {fndef.name}").body[0]
+        for node in ast.walk(factory):  # the factory's own lines are the def's
+            ast.copy_location(node, fndef)
+        factory.body.insert(-1, fndef)
+        # compile() of an AST recurses (in C) as deep as the tree under Python's
+        # recursion limit, where compiling the source text does not: allow the
+        # depth of this tree, which ast.parse just built (so it is bounded).
+        sys.setrecursionlimit(limit + rewriter.depth + 16)
+        compiled = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
     except SyntaxError:
         return None
-    except RecursionError:
-        raise _too_deep(fn) from None
+    except RecursionError:  # ast.parse recurses as deep as expressions nest
+        raise CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename,
+                               code.co_firstlineno, 1) from None
     finally:
         sys.setrecursionlimit(limit)
     ns = {}
@@ -361,10 +345,8 @@ def _build(fn):
     orig = dict(zip(freevars, fn.__closure__ or ()))
     cells = tuple(orig[name] if name in orig else types.CellType(helpers[name]) for name in icode.co_freevars)
     new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, cells)
-    new.__kwdefaults__ = fn.__kwdefaults__
-    new.__qualname__ = fn.__qualname__
-    new.__module__ = fn.__module__
-    new.__doc__ = fn.__doc__
+    for attr in ("__kwdefaults__", "__qualname__", "__module__", "__doc__"):
+        setattr(new, attr, getattr(fn, attr))
     return new
 
 

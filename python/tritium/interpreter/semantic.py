@@ -166,12 +166,8 @@ class InterpreterSemantic:
     ``location()`` the kernel location for messages. Methods not defined here
     are the C++ Semantic's, traced (run_traced)."""
 
-    def __init__(self, memory, grid, where, stdout=None):
-        self.memory = memory
-        self.grid = grid
-        self.pid = (0, 0, 0)
-        self.location = where
-        self._stdout = stdout
+    def __init__(self, memory, grid, where):
+        self.memory, self.grid, self.pid, self.location = memory, grid, (0, 0, 0), where
 
     def __getattr__(self, name):
         if name.startswith("_") or not hasattr(_fe.Semantic, name):
@@ -199,7 +195,7 @@ class InterpreterSemantic:
             idx = " idx " + E.index_text(k, shape) if shape else ""
             values = ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols)
             lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}{values}")
-        (self._stdout or sys.stdout).write("\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(lines) + "\n")
 
     def check_assert(self, cond, msg):
         if np.all(cond):
@@ -237,15 +233,26 @@ class InterpreterSemantic:
             strides = [*strides[:-1], 1]
         return run_traced(self, "make_tensor_descriptor", (base, shape, strides, block_shape), {})
 
-    def reduce(self, x, *args, **kwargs):
-        if isinstance(x, (list, tuple)):
-            return self._reduce_combine(list(x), *args, **kwargs)
-        return run_traced(self, "reduce", (x, *args), kwargs)
+    def reduce(self, x, *args):
+        """A built-in reduction (the Semantic's), or one of the blocks ``x``
+        by a combine function: ``(xs, axis, combine, keep_dims)``."""
+        if not isinstance(x, (list, tuple)):
+            return run_traced(self, "reduce", (x, *args), {})
+        (axis, combine, keep_dims), xs = args, list(x)
+        out, a = self._combine(xs, axis, combine, "reduce")
+        res = [c[..., -1] for c in out]
+        if keep_dims:
+            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * xs[0].data.ndim) for r in res]
+        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), x.sty) for r, x in zip(res, xs)]
 
-    def scan(self, x, *args, **kwargs):
-        if isinstance(x, (list, tuple)):
-            return self._scan_combine(list(x), *args, **kwargs)
-        return run_traced(self, "scan", (x, *args), kwargs)
+    def scan(self, x, *args):
+        """A built-in scan, or ``(xs, axis, combine, reverse)``."""
+        if not isinstance(x, (list, tuple)):
+            return run_traced(self, "scan", (x, *args), {})
+        axis, combine, reverse = args
+        out, a = self._combine(list(x), axis, combine, "associative_scan", reverse)
+        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=h.data.dtype), h.sty)
+                for c, h in zip(out, x)]
 
     # -- combine functions: Python code on the blocks -------------------------
 
@@ -298,18 +305,6 @@ class InterpreterSemantic:
                 for r, v in zip(res, acc):
                     r[idx + (j,)] = v
         return res
-
-    def _reduce_combine(self, xs, axis, combine, keep_dims=False):
-        out, a = self._combine(xs, axis, combine, "reduce")
-        res = [c[..., -1] for c in out]
-        if keep_dims:
-            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * xs[0].data.ndim) for r in res]
-        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), x.sty) for r, x in zip(res, xs)]
-
-    def _scan_combine(self, xs, axis, combine, reverse=False):
-        out, a = self._combine(xs, axis, combine, "associative_scan", reverse)
-        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=x.data.dtype), x.sty)
-                for c, x in zip(out, xs)]
 
     def map_elementwise(self, fn, args, pack):
         """The scalar function on each ``pack`` elements of the broadcast
