@@ -76,7 +76,7 @@ _BINARY = {
     "atan2": np.arctan2, "copysign": np.copysign, "fdim": lambda a, b: np.where(a > b, a - b, 0.0),
     "fmax": np.fmax, "fmin": np.fmin, "fmod": np.fmod, "hypot": np.hypot, "pow": np.power,
     "remainder": lambda a, b: a - b * np.rint(a / b), "fdiv": np.divide, "div": np.divide, "add": np.add,
-    "sub": np.subtract, "mul": np.multiply, "fast_fdivide": np.divide,
+    "sub": np.subtract, "mul": np.multiply, "fdivide": np.divide,
 }
 
 
