@@ -360,9 +360,7 @@ def dot(a, b, acc, e):
 
 #: The combining functions of reductions, scans and atomics, by kind (the
 #: unsigned ones on values read as unsigned).
-COMBINE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "and": np.bitwise_and,
-           "or": np.bitwise_or, "xor": np.bitwise_xor, "smin": np.minimum, "smax": np.maximum, "min": np.minimum,
-           "max": np.maximum, "umin": np.minimum, "umax": np.maximum, "fmin": np.fmin, "fmax": np.fmax}
+COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY, "min": np.minimum, "max": np.maximum}
 
 
 def reduce(x, kind, axis, e):
