@@ -201,25 +201,19 @@ class _Rewriter:
         a.kw_defaults = [None if d is None else ast.copy_location(ast.Constant(value=None), d)
                          for d in a.kw_defaults]
         fndef.returns = None
-        # Every node of the body with the slot that holds it, parents before
-        # children; rewritten in reverse, so children before parents.
-        order = []
-        stack = [(stmt, fndef, "body", i, 1) for i, stmt in reversed(list(enumerate(fndef.body)))]
-        self.depth = 1  # of the deepest node: compiling the result recurses that deep
-        while stack:
-            item = stack.pop()
-            order.append(item)
-            node, depth = item[0], item[4] + 1
-            self.depth = max(self.depth, depth)
+        # Every node of the body with the slot that holds it and its depth,
+        # breadth first (the list grows as it is walked); rewritten in
+        # reverse, so children before parents.
+        order = [(stmt, fndef, "body", i, 1) for i, stmt in enumerate(fndef.body)]
+        for node, _, _, _, depth in order:
             if isinstance(node, _PLAIN_PYTHON):
                 continue
-            children = []
             for field, value in ast.iter_fields(node):
                 if isinstance(value, list):
-                    children += [(v, node, field, i, depth) for i, v in enumerate(value) if isinstance(v, ast.AST)]
+                    order += [(v, node, field, i, depth + 1) for i, v in enumerate(value) if isinstance(v, ast.AST)]
                 elif isinstance(value, ast.AST):
-                    children.append((value, node, field, None, depth))
-            stack.extend(reversed(children))
+                    order.append((value, node, field, None, depth + 1))
+        self.depth = order[-1][4] + 1  # compiling the result recurses that deep
         for node, parent, field, index, _ in reversed(order):
             visit = getattr(self, "visit_" + type(node).__name__, None)
             new = node if visit is None else visit(node)
