@@ -1305,18 +1305,20 @@ class CodeGenerator(ast.NodeVisitor):
             acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
         return acc
 
-    def _py_print(self, fn, node, args, kwargs):
-        prefix = []
-        rest = list(args)
-        while rest and isinstance(_unwrap(rest[0]), str):
-            prefix.append(_unwrap(rest.pop(0)))
-        text = " ".join(prefix)
-        tl.device_print(text, *rest, hex=kwargs.get("hex", False))
-
     def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def py_print(*args, **kwargs):
+    """``print`` in a kernel: tl.device_print of the values, the leading
+    strings its prefix (the interpreter's too)."""
+    rest = list(args)
+    prefix = []
+    while rest and isinstance(_unwrap(rest[0]), str):
+        prefix.append(_unwrap(rest.pop(0)))
+    tl.device_print(" ".join(prefix), *rest, hex=kwargs.get("hex", False))
 
 
 def _has_scalar_const(t):
@@ -1379,7 +1381,8 @@ def _template_key(t):
 
 # Python's builtins a kernel may call, each with how the code generator runs it.
 _BUILTIN_IMPLS = {len: CodeGenerator._py_len, min: CodeGenerator._py_minmax, max: CodeGenerator._py_minmax,
-                  print: CodeGenerator._py_print, range: CodeGenerator._py_range}
+                  print: lambda self, fn, node, args, kwargs: py_print(*args, **kwargs),
+                  range: CodeGenerator._py_range}
 _BUILTIN_IMPLS.update(dict.fromkeys((int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type,
                                      enumerate, zip), CodeGenerator._py_static))
 _BUILTINS = {fn.__name__: fn for fn in _BUILTIN_IMPLS}

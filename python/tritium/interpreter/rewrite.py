@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from ..compiler.codegen import _CONDITION_TYPES, _has_tensor
+from ..compiler.codegen import _CONDITION_TYPES, _has_tensor, py_print
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
@@ -136,15 +136,6 @@ min_ = functools.partial(_minmax, False)
 max_ = functools.partial(_minmax, True)
 
 
-def print_(*args, **kwargs):
-    """``print`` in a kernel is tl.device_print (codegen's _py_print)."""
-    rest = list(args)
-    prefix = []
-    while rest and isinstance(_unwrap(rest[0]), str):
-        prefix.append(_unwrap(rest.pop(0)))
-    _core.device_print(" ".join(prefix), *rest, hex=kwargs.get("hex", False))
-
-
 def len_(x):
     x = _unwrap(x)
     if isinstance(x, _core.tensor):
@@ -157,7 +148,7 @@ HELPERS = {_PREFIX + name + "__": f for name, f in (
     ("debug", lambda: bool(_core._option("debug", False))))}
 #: Python builtins with a kernel meaning (when the module does not define
 #: the name itself).
-BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": print_, "len": len_}
+BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
 
 
 # ---------------------------------------------------------------------------

@@ -254,15 +254,9 @@ _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError,
                    InterpreterError)
 
 
-def _message_of(e):
-    if isinstance(e, CompilationError):
-        return getattr(e, "message", None) or str(e)
-    return recursion_limit_message() if isinstance(e, RecursionError) else _codegen._message_of(e)
-
-
 def _located(e):
     """``e`` as an InterpreterError at the innermost kernel line of its
-    traceback."""
+    traceback, worded as the code generator words it."""
     tb = e.__traceback__
     loc = None
     while tb is not None:
@@ -277,7 +271,10 @@ def _located(e):
                 pass
             loc = (code.co_filename, tb.tb_lineno, col)
         tb = tb.tb_next
-    msg = _message_of(e)
+    if isinstance(e, CompilationError):
+        msg = getattr(e, "message", None) or str(e)
+    else:
+        msg = recursion_limit_message() if isinstance(e, RecursionError) else _codegen._message_of(e)
     if loc is None:
         return InterpreterError(msg)
     file, line, col = loc
