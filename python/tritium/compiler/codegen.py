@@ -75,6 +75,15 @@ def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
 
 
+def decay(v):
+    """A returned value as compiled: Python numbers become tensors (tuples
+    of them tuples of tensors)."""
+    v = _unwrap(v)
+    if isinstance(v, (tuple, list)):
+        return tuple(decay(x) for x in v)
+    return tl.to_tensor(v) if _is_scalar_literal(v) else v
+
+
 class _Source:
     """Where a function's source lives: its file, the line and the column
     its ``def`` starts at, its lines and its AST."""
@@ -608,20 +617,12 @@ class CodeGenerator(ast.NodeVisitor):
         if value is None:
             template, leaves = Const(None), []
         else:
-            value = self._decay(value)
+            value = decay(value)
             template, leaves = V.flatten(value, "ret")
             if isinstance(template, Const):
                 raise self.error(f"cannot return {template.value!r} from a @jit function", node)
         self._record_return(template)
         self.sem.ret([t.handle for _, t in leaves])
-
-    def _decay(self, v):
-        v = _unwrap(v)
-        if isinstance(v, (tuple, list)):
-            return tuple(self._decay(x) for x in v)
-        if _is_scalar_literal(v):
-            return tl.to_tensor(v)
-        return v
 
     def _record_return(self, template):
         if self.ret_template is None:
@@ -1388,18 +1389,20 @@ class CodeGenerator(ast.NodeVisitor):
             acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
         return acc
 
-    def _py_print(self, fn, node, args, kwargs):
-        prefix = []
-        rest = list(args)
-        while rest and isinstance(_unwrap(rest[0]), str):
-            prefix.append(_unwrap(rest.pop(0)))
-        text = " ".join(prefix)
-        tl.device_print(text, *rest, hex=kwargs.get("hex", False))
-
     def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def py_print(*args, **kwargs):
+    """``print`` in a kernel: tl.device_print of the values, the leading
+    strings its prefix (the interpreter's too)."""
+    rest = list(args)
+    prefix = []
+    while rest and isinstance(_unwrap(rest[0]), str):
+        prefix.append(_unwrap(rest.pop(0)))
+    tl.device_print(" ".join(prefix), *rest, hex=kwargs.get("hex", False))
 
 
 def _has_scalar_const(t):
@@ -1462,7 +1465,8 @@ def _template_key(t):
 
 # Python's builtins a kernel may call, each with how the code generator runs it.
 _BUILTIN_IMPLS = {len: CodeGenerator._py_len, min: CodeGenerator._py_minmax, max: CodeGenerator._py_minmax,
-                  print: CodeGenerator._py_print, range: CodeGenerator._py_range}
+                  print: lambda self, fn, node, args, kwargs: py_print(*args, **kwargs),
+                  range: CodeGenerator._py_range}
 _BUILTIN_IMPLS.update(dict.fromkeys((int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type,
                                      enumerate, zip), CodeGenerator._py_static))
 _BUILTINS = {fn.__name__: fn for fn in _BUILTIN_IMPLS}

@@ -21,6 +21,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import floats as F
+from .extern import call_extern
 
 Desc = namedtuple("Desc", "base shape strides elem_bytes")
 
@@ -74,7 +75,7 @@ def rounded(r, e):
     """A float result computed wider, in the representation of ``e``."""
     if e.carried:
         return F.round_to(np.asarray(r, dtype=np.float32), e.carried)
-    return np.asarray(r).astype(e.np)
+    return np.asarray(r).astype(e.np, copy=False)
 
 
 def to_bits(a, e):
@@ -115,15 +116,11 @@ def _shift(a, b, e, kind):
     if e.bits == 1:
         return np.where(np.asarray(b), a if kind == "ashr" else False, a)
     ua, amt = unsigned(a, e), unsigned(b, e)
-    big = amt >= e.bits
-    s = np.where(big, 0, amt).astype(ua.dtype)
-    if kind == "shl":
-        r = np.where(big, 0, np.left_shift(ua, s)).astype(ua.dtype).view(e.np)
-    elif kind == "lshr":
-        r = np.where(big, 0, np.right_shift(ua, s)).astype(ua.dtype).view(e.np)
-    else:
-        r = np.where(big, np.where(a < 0, -1, 0), np.right_shift(a, s.astype(e.np))).astype(e.np)
-    return r
+    s = np.minimum(amt, e.bits - 1).astype(ua.dtype)
+    if kind == "ashr":  # clamped to width - 1, it fills with the sign as a wider shift would
+        return np.right_shift(a, s.astype(e.np)).astype(e.np)
+    r = np.left_shift(ua, s) if kind == "shl" else np.right_shift(ua, s)
+    return np.where(amt >= e.bits, 0, r).astype(ua.dtype).view(e.np)
 
 
 def _umulhi(a, b, e):
@@ -153,9 +150,7 @@ BINARY = {*INT_BINARY, *UNSIGNED_BINARY, *FLOAT_BINARY, "shl", "lshr", "ashr", "
 def _binary(op, e):
     if op in FLOAT_BINARY:
         f = FLOAT_BINARY[op]
-        if e.carried:
-            return lambda ctx, a, b: F.round_to(f(a, b), e.carried)
-        return lambda ctx, a, b: np.asarray(f(a, b))
+        return lambda ctx, a, b: rounded(f(a, b), e)
     if e.bits == 1 and op in BOOL_BINARY:
         f = BOOL_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(a, b))
@@ -365,9 +360,7 @@ def dot(a, b, acc, e):
 
 #: The combining functions of reductions, scans and atomics, by kind (the
 #: unsigned ones on values read as unsigned).
-COMBINE = {"add": np.add, "fadd": np.add, "mul": np.multiply, "fmul": np.multiply, "and": np.bitwise_and,
-           "or": np.bitwise_or, "xor": np.bitwise_xor, "smin": np.minimum, "smax": np.maximum, "min": np.minimum,
-           "max": np.maximum, "umin": np.minimum, "umax": np.maximum, "fmin": np.fmin, "fmax": np.fmax}
+COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY, "min": np.minimum, "max": np.maximum}
 
 
 def reduce(x, kind, axis, e):
@@ -420,109 +413,108 @@ def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
 
 CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
          "ptrtoint", "inttoptr")
-#: Instructions whose evaluation needs nothing of the instruction but its operands.
-FIXED = {
-    "select": lambda ctx, c, a, b: np.asarray(np.where(c, a, b)),
-    "join": lambda ctx, a, b: np.stack([a, b], axis=-1),
-    "split": lambda ctx, a: (a[..., 0], a[..., 1]),
-    "cat": lambda ctx, a, b: np.concatenate([a, b], axis=0),
-    **dict.fromkeys(("multiple_of", "max_contiguous", "max_constancy"), lambda ctx, a: a),
-    **dict.fromkeys(("barrier", "gdc_wait", "gdc_launch_dependents"), lambda ctx: None),
+
+#: What the makers of MAKE read of an instruction: ``r`` and ``o`` the Elem
+#: of its first result and first operand, ``shape`` the result's.
+Instr = namedtuple("Instr", "op attrs r o shape axis otypes rtypes")
+
+
+def _fixed(a):
+    """A value computed once, shared by every run of the plan."""
+    a = np.array(a)
+    a.flags.writeable = False
+    return lambda ctx: a
+
+
+def _cast_step(i):
+    f = _cast(i.op, i.o, i.r, i.attrs.get("rounding") == "rtz")
+    return lambda ctx, a: np.asarray(f(a))
+
+
+def _print_step(i):
+    elems, unsigned_ops = [elem(t) for t in i.otypes], set(i.attrs.get("unsigned_operands", ()))
+    return lambda ctx, *v: ctx.print_values(i.attrs.get("prefix", ""), v, elems, "hex" in i.attrs, unsigned_ops)
+
+
+def _extern_step(i):
+    elems = [elem(t) for t in i.otypes]
+    return lambda ctx, *a: call_extern(i.attrs["symbol"], [bcast(x, i.shape) for x in a], elems, i.r)
+
+
+def _descriptor_step(i):
+    rank = (len(i.otypes) - 1) // 2
+    return lambda ctx, base, *v: Desc(int(base), [int(x) for x in v[:rank]], [int(x) for x in v[rank:]],
+                                      i.rtypes[0][2])
+
+
+def _descriptor_load_step(i):
+    fill = np.array(np.nan if i.attrs.get("padding") == "nan" else 0, dtype=i.r.np)
+
+    def descriptor_load(ctx, d, *offsets):
+        addrs, inside = descriptor_block(d, offsets, i.shape, i.attrs.get("boundary"))
+        return load(ctx, i.r, addrs, inside, fill)
+    return descriptor_load
+
+
+def _descriptor_store_step(i):
+    def descriptor_store(ctx, d, *rest):
+        addrs, inside = descriptor_block(d, rest[:-1], rest[-1].shape, i.attrs.get("boundary"))
+        store(ctx, elem(i.otypes[-1]), addrs, rest[-1], inside)
+    return descriptor_store
+
+
+def _inline_asm(ctx, *a):  # as in Triton's interpreter: assembly runs only on a GPU
+    raise NotImplementedError("inline_asm_elementwise runs only in compiled kernels, not in the interpreter")
+
+
+#: How each instruction is evaluated: ``MAKE[op](instr)`` is
+#: ``fn(ctx, *operands)`` (several results come back as a tuple).
+MAKE = {
+    **{op: lambda i: _binary(i.op, i.o) for op in BINARY},
+    **{op: lambda i: _unary(i.op, i.o) for op in (*MATH, "neg", "abs")},
+    **dict.fromkeys(CASTS, _cast_step),
+    "select": lambda i: lambda ctx, c, a, b: np.asarray(np.where(c, a, b)),
+    "join": lambda i: lambda ctx, a, b: np.stack([a, b], axis=-1),
+    "split": lambda i: lambda ctx, a: (a[..., 0], a[..., 1]),
+    "cat": lambda i: lambda ctx, a, b: np.concatenate([a, b], axis=0),
+    **dict.fromkeys(("multiple_of", "max_contiguous", "max_constancy"), lambda i: lambda ctx, a: a),
+    **dict.fromkeys(("barrier", "gdc_wait", "gdc_launch_dependents"), lambda i: lambda ctx: None),
+    "constant": lambda i: _fixed(bcast(constant_of(i.attrs["value"], i.r), i.shape)),
+    "make_range": lambda i: _fixed(np.arange(i.attrs["start"], i.attrs["end"], dtype=np.int32)),
+    "icmp": lambda i: _icmp(i.attrs["ipredicate"], i.o),
+    "fcmp": lambda i: _fcmp(i.attrs["fpredicate"]),
+    "fma": lambda i: lambda ctx, a, b, c: rounded(a.astype(np.float64) * b + c, i.r),
+    "getelementptr": lambda i: lambda ctx, p, off: np.asarray(p + np.multiply(off, i.otypes[0][2], dtype=np.int64)),
+    "load": lambda i: lambda ctx, *a: load(ctx, i.r, *a),
+    "store": lambda i: lambda ctx, *a: store(ctx, elem(i.otypes[1]), *a),
+    "atomic_rmw": lambda i: lambda ctx, p, v, m=None: atomic(ctx, i.r, i.attrs["rmw_kind"], p, v, m),
+    "atomic_cas": lambda i: lambda ctx, p, c, v: atomic(ctx, i.r, None, p, v, None, c),
+    **dict.fromkeys(("splat", "broadcast"), lambda i: lambda ctx, a: bcast(a, i.shape)),
+    "reshape": lambda i: lambda ctx, a: np.reshape(a, i.shape),
+    "expand_dims": lambda i: lambda ctx, a: np.expand_dims(a, i.axis),
+    "trans": lambda i: lambda ctx, a: np.transpose(a, i.attrs["order"]),
+    "gather": lambda i: lambda ctx, s, x: np.take_along_axis(s, x.astype(np.int64), axis=i.axis),
+    "dot": lambda i: lambda ctx, a, b, c: dot(a, b, c, i.r),
+    "reduce": lambda i: lambda ctx, x: reduce(x, i.attrs["kind"], i.axis, i.o),
+    "scan": lambda i: lambda ctx, x: scan(x, i.attrs["kind"], i.axis, "reverse" in i.attrs, i.o),
+    **dict.fromkeys(("argmin", "argmax"), lambda i: lambda ctx, x: arg_min_max(
+        x, i.op == "argmax", i.axis, "tie_break_left" in i.attrs, i.o, "unsigned" in i.attrs)),
+    "get_program_id": lambda i: lambda ctx: ctx.pid_value(i.axis),
+    "get_num_programs": lambda i: lambda ctx: ctx.grid_value(i.axis),
+    "print": _print_step,
+    "assert": lambda i: lambda ctx, c: ctx.check_assert(c, i.attrs.get("message", "")),
+    "extern_elementwise": _extern_step,
+    "make_tensor_descriptor": _descriptor_step,
+    "descriptor_load": _descriptor_load_step,
+    "descriptor_store": _descriptor_store_step,
+    "inline_asm": lambda i: _inline_asm,
 }
 
 
 def compile_step(step):
-    """``fn(ctx, *operands)`` computing one instruction of
-    ``describe_function`` (several results come back as a tuple)."""
+    """``fn(ctx, *operands)`` computing one instruction of ``describe_function``."""
     op, _, attrs, rtypes, otypes = step
-    r = elem(rtypes[0]) if rtypes else None
-    shape = tuple(rtypes[0][1]) if rtypes else ()
-    o = elem(otypes[0]) if otypes else None
-    axis = attrs.get("axis")
-    if op in FIXED:
-        return FIXED[op]
-    if op in BINARY:
-        return _binary(op, o)
-    if op in MATH or op in ("neg", "abs"):
-        return _unary(op, o)
-    if op in CASTS:
-        f = _cast(op, o, r, attrs.get("rounding") == "rtz")
-        return lambda ctx, a: np.asarray(f(a))
-    if op == "constant":
-        v = np.array(bcast(constant_of(attrs["value"], r), shape))
-        v.flags.writeable = False  # shared by every run of the plan
-        return lambda ctx: v
-    if op == "icmp":
-        return _icmp(attrs["ipredicate"], o)
-    if op == "fcmp":
-        return _fcmp(attrs["fpredicate"])
-    if op == "fma":
-        return lambda ctx, a, b, c: rounded(a.astype(np.float64) * b + c, r)
-    if op == "getelementptr":
-        size = otypes[0][2]
-        return lambda ctx, p, off: np.asarray(p + np.multiply(off, size, dtype=np.int64))
-    if op == "load":
-        return lambda ctx, *a: load(ctx, r, *a)
-    if op == "store":
-        return lambda ctx, *a: store(ctx, elem(otypes[1]), *a)
-    if op == "atomic_rmw":
-        return lambda ctx, p, v, m=None: atomic(ctx, r, attrs["rmw_kind"], p, v, m)
-    if op == "atomic_cas":
-        return lambda ctx, p, c, v: atomic(ctx, r, None, p, v, None, c)
-    if op == "make_range":
-        a = np.arange(attrs["start"], attrs["end"], dtype=np.int32)
-        a.flags.writeable = False
-        return lambda ctx: a
-    if op in ("splat", "broadcast"):
-        return lambda ctx, a: bcast(a, shape)
-    if op == "reshape":
-        return lambda ctx, a: np.reshape(a, shape)
-    if op == "expand_dims":
-        return lambda ctx, a: np.expand_dims(a, axis)
-    if op == "trans":
-        return lambda ctx, a: np.transpose(a, attrs["order"])
-    if op == "gather":
-        return lambda ctx, s, i: np.take_along_axis(s, i.astype(np.int64), axis=axis)
-    if op == "dot":
-        return lambda ctx, a, b, c: dot(a, b, c, r)
-    if op == "reduce":
-        return lambda ctx, x: reduce(x, attrs["kind"], axis, o)
-    if op == "scan":
-        return lambda ctx, x: scan(x, attrs["kind"], axis, "reverse" in attrs, o)
-    if op in ("argmin", "argmax"):
-        return lambda ctx, x: arg_min_max(x, op == "argmax", axis, "tie_break_left" in attrs, o,
-                                          "unsigned" in attrs)
-    if op == "get_program_id":
-        return lambda ctx: ctx.pid_value(axis)
-    if op == "get_num_programs":
-        return lambda ctx: ctx.grid_value(axis)
-    if op == "print":
-        elems, unsigned_ops = [elem(t) for t in otypes], set(attrs.get("unsigned_operands", ()))
-        return lambda ctx, *v: ctx.print_values(attrs.get("prefix", ""), v, elems, "hex" in attrs, unsigned_ops)
-    if op == "assert":
-        return lambda ctx, c: ctx.check_assert(c, attrs.get("message", ""))
-    if op == "extern_elementwise":
-        from .extern import call_extern
-        elems = [elem(t) for t in otypes]
-        return lambda ctx, *a: call_extern(attrs["symbol"], [bcast(x, shape) for x in a], elems, r)
-    if op == "make_tensor_descriptor":
-        rank = (len(otypes) - 1) // 2
-        return lambda ctx, base, *v: Desc(int(base), [int(x) for x in v[:rank]], [int(x) for x in v[rank:]],
-                                          rtypes[0][2])
-    if op == "descriptor_load":
-        fill = np.nan if attrs.get("padding") == "nan" else 0
-
-        def descriptor_load(ctx, d, *offsets):
-            addrs, inside = descriptor_block(d, offsets, shape, attrs.get("boundary"))
-            return load(ctx, r, addrs, inside, np.array(fill, dtype=r.np))
-        return descriptor_load
-    if op == "descriptor_store":
-        def descriptor_store(ctx, d, *rest):
-            addrs, inside = descriptor_block(d, rest[:-1], rest[-1].shape, attrs.get("boundary"))
-            store(ctx, elem(otypes[-1]), addrs, rest[-1], inside)
-        return descriptor_store
-    if op == "inline_asm":
-        def inline_asm(ctx, *a):  # as in Triton's interpreter: assembly runs only on a GPU
-            raise NotImplementedError("inline_asm_elementwise runs only in compiled kernels, not in the interpreter")
-        return inline_asm
-    raise NotImplementedError(f"the interpreter cannot evaluate the instruction '{op}'")
+    if op not in MAKE:
+        raise NotImplementedError(f"the interpreter cannot evaluate the instruction '{op}'")
+    r, o = (elem(rtypes[0]) if rtypes else None), (elem(otypes[0]) if otypes else None)
+    return MAKE[op](Instr(op, attrs, r, o, tuple(rtypes[0][1]) if rtypes else (), attrs.get("axis"), otypes, rtypes))

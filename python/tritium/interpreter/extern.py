@@ -8,6 +8,7 @@ difference of the interpreter).
 """
 
 import math
+import re
 
 import numpy as np
 
@@ -75,7 +76,7 @@ _BINARY = {
     "atan2": np.arctan2, "copysign": np.copysign, "fdim": lambda a, b: np.where(a > b, a - b, 0.0),
     "fmax": np.fmax, "fmin": np.fmin, "fmod": np.fmod, "hypot": np.hypot, "pow": np.power,
     "remainder": lambda a, b: a - b * np.rint(a / b), "fdiv": np.divide, "div": np.divide, "add": np.add,
-    "sub": np.subtract, "mul": np.multiply, "fast_fdivide": np.divide,
+    "sub": np.subtract, "mul": np.multiply, "fdivide": np.divide,
 }
 
 
@@ -131,32 +132,21 @@ _SPECIAL = {
 def call_extern(symbol, arrays, infos, res):
     """The values of ``symbol(*arrays)``, converted to the result type."""
     name = symbol[5:] if symbol.startswith("__nv_") else symbol
-    with np.errstate(all="ignore"):
-        if all(i.is_int for i in infos):
-            r = _int_fn(name, arrays, infos)
-            if r is not None:
-                return _to_result(r, res)
-        f64 = [a.astype(np.float64) if not i.is_int else a for a, i in zip(arrays, infos)]
-        single = all(i.bits != 64 for i in infos if i.is_float)
-        base = name
-        for mode in ("_rn", "_rz", "_rd", "_ru"):
-            if base.endswith(mode):
-                base = base[:-3]
-        if base.startswith("fast_"):
-            base = base[5:]
-        if base in _SPECIAL:
-            return _to_result(_SPECIAL[base](f64), res)
-        key = base[:-1] if single and base.endswith("f") and base[:-1] in {**_UNARY, **_BINARY} else base
-        if key in _UNARY and len(f64) == 1:
-            x = f64[0]
-            if single:
-                # fp32 functions compute from the fp32 value.
-                x = x.astype(np.float32).astype(np.float64)
-            return _to_result(_UNARY[key](x), res)
-        if key in _BINARY and len(f64) == 2:
-            return _to_result(_BINARY[key](f64[0], f64[1]), res)
-        if key == "abs" or key == "fabs":
-            return _to_result(np.abs(f64[0]), res)
+    if all(i.is_int for i in infos):
+        r = _int_fn(name, arrays, infos)
+        if r is not None:
+            return _to_result(r, res)
+    f64 = [a.astype(np.float64) if not i.is_int else a for a, i in zip(arrays, infos)]
+    single = all(i.bits != 64 for i in infos if i.is_float)
+    base = re.sub(r"^fast_|_r[nzdu]$", "", name)
+    if base in _SPECIAL:
+        return _to_result(_SPECIAL[base](f64), res)
+    key = base[:-1] if single and base.endswith("f") and base[:-1] in {**_UNARY, **_BINARY} else base
+    if key in _UNARY and len(f64) == 1:
+        # fp32 functions compute from the fp32 value.
+        return _to_result(_UNARY[key](f64[0].astype(np.float32).astype(np.float64) if single else f64[0]), res)
+    if key in _BINARY and len(f64) == 2:
+        return _to_result(_BINARY[key](f64[0], f64[1]), res)
     raise NotImplementedError(f"the interpreter has no implementation of the external function '{symbol}'")
 
 
@@ -166,6 +156,6 @@ def _to_result(r, res):
         return r.astype(np.float64).astype(res.np)
     if res.bits == 1:
         return r != 0
-    if r.dtype == np.uint64 or r.dtype.kind == "u":
+    if r.dtype.kind == "u":
         return r.astype(np.uint64).view(np.int64).astype(res.np) if res.bits == 64 else r.astype(res.np)
     return r.astype(np.int64).astype(res.np)

@@ -71,23 +71,17 @@ def f32_to_fp8_bits(x, name):
 
 
 def _fp8_table(name):
+    """The float32 value of each of the 256 patterns (NaN with its sign)."""
     ebits, mbits, bias, _, nan_bits, has_inf = FP8[name]
-    bits = np.arange(256, dtype=_U32)
-    sign = (bits & _U32(0x80)) << _U32(24)
-    exp = (bits >> _U32(mbits)) & _U32((1 << ebits) - 1)
-    mant = bits & _U32((1 << mbits) - 1)
-    normal = sign | ((exp + _U32(127 - bias)) << _U32(23)) | (mant << _U32(23 - mbits))
-    unit = np.float32(2.0 ** (1 - bias - mbits))
-    sub = (mant.astype(np.float32) * unit).view(_U32) | sign
-    r = np.where(exp == 0, sub, normal)
-    absb = bits & _U32(0x7F)
+    bits = np.arange(256)
+    exp, mant = (bits >> mbits) & ((1 << ebits) - 1), bits & ((1 << mbits) - 1)
+    mag = np.ldexp(np.where(exp > 0, mant + (1 << mbits), mant).astype(np.float64), np.maximum(exp, 1) - bias - mbits)
+    absb, top = bits & 0x7F, ((1 << ebits) - 1) << mbits  # top: the first pattern of the largest exponent
     if has_inf:
-        inf_bits = ((1 << ebits) - 1) << mbits
-        r = np.where(absb == inf_bits, sign | _U32(0x7F800000), r)
-        r = np.where(absb > inf_bits, sign | _U32(0x7FC00000), r)
+        mag = np.where(absb == top, np.inf, np.where(absb > top, np.nan, mag))
     else:
-        r = np.where(absb == nan_bits, sign | _U32(0x7FC00000), r)
-    return r.astype(_U32).view(np.float32)
+        mag = np.where(absb == nan_bits, np.nan, mag)
+    return np.where(bits & 0x80, -mag, mag).astype(np.float32)
 
 
 _TABLES = {name: _fp8_table(name) for name in FP8}

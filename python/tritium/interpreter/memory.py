@@ -33,11 +33,7 @@ class Buffer:
     __slots__ = ("start", "end", "name", "mem", "views", "keep", "writable")
 
     def __init__(self, start, end, name, keep, writable):
-        self.start = start
-        self.end = end
-        self.name = name
-        self.keep = keep
-        self.writable = writable
+        self.start, self.end, self.name, self.keep, self.writable = start, end, name, keep, writable
         raw = (ctypes.c_uint8 * (end - start)).from_address(start) if end > start else b""
         self.mem = np.frombuffer(raw, dtype=np.uint8)
         self.views = {}
@@ -63,8 +59,6 @@ class Memory:
 
     def __init__(self):
         self.buffers = []
-        self._write_order = None
-        self._last = None
 
     def register(self, arr, name):
         """Registers a numpy array (its bytes); returns its address. Stores
@@ -72,30 +66,12 @@ class Memory:
         ``flags.writeable``)."""
         low, high = byte_bounds(arr)
         self.buffers.append(Buffer(low, high, name, arr, bool(arr.flags.writeable)))
-        self._write_order = None
+        # Accesses try the writable buffers first: arguments may alias, and
+        # a write is refused only if no writable argument holds the address.
+        self.buffers.sort(key=lambda b: not b.writable)
         return arr.__array_interface__["data"][0]
 
     # -- finding buffers ---------------------------------------------------
-
-    def _candidates(self, write):
-        """The buffers an access may fall in, in the order to try them: for
-        a write, the writable ones first (arguments may alias; a write is
-        refused only if no writable argument holds the address)."""
-        if not write:
-            return self.buffers
-        if self._write_order is None:
-            self._write_order = sorted(self.buffers, key=lambda b: not b.writable)
-        return self._write_order
-
-    def _find(self, lo, hi, write):
-        b = self._last
-        if b is not None and b.start <= lo and hi <= b.end and (b.writable or not write):
-            return b
-        for b in self._candidates(write):
-            if b.start <= lo and hi <= b.end:
-                self._last = b
-                return b
-        return None
 
     def _describe(self, addr, size):
         """Where an address is, in the user's terms."""
@@ -115,12 +91,11 @@ class Memory:
                     f"(element {(addr - b.start) // size} of a {n_elems}-element buffer)")
         return f"address 0x{addr:x} is {d} bytes before the start of '{b.name}'"
 
-    def _owners(self, addrs, size, what, where, positions, write):
+    def _owners(self, addrs, size, what, where, positions):
         """[(buffer, element numbers)] for addresses spread over several
         buffers; an address outside all raises OutOfBoundsError."""
-        buffers = self._candidates(write)
         owner = np.full(addrs.shape, -1, dtype=np.int64)
-        for i, b in enumerate(buffers):
+        for i, b in enumerate(self.buffers):
             owner[(addrs >= b.start) & (addrs + size <= b.end) & (owner < 0)] = i
         bad = np.flatnonzero(owner < 0)
         if bad.size:
@@ -129,7 +104,7 @@ class Memory:
                 f"{where()}: out-of-bounds {what} of element {positions(k)}: "
                 f"{self._describe(int(addrs[k]), size)} ({bad.size} of {addrs.size} accessed elements "
                 "out of bounds; mask them)")
-        return [(buffers[int(i)], np.flatnonzero(owner == i)) for i in np.unique(owner)]
+        return [(self.buffers[int(i)], np.flatnonzero(owner == i)) for i in np.unique(owner)]
 
     def locate(self, addrs, storage, what, where, positions, write=False):
         """[(the buffer viewed as ``storage``, element selection, indices
@@ -145,8 +120,9 @@ class Memory:
             raise MisalignedAccessError(
                 f"{where()}: misaligned {what}: address 0x{int(addrs[bad]):x} of element "
                 f"{positions(bad)} is not a multiple of the element size {size}")
-        b = self._find(int(addrs.min()), int(addrs.max()) + size, write)
-        owners = [(b, slice(None))] if b is not None else self._owners(addrs, size, what, where, positions, write)
+        lo, hi = int(addrs.min()), int(addrs.max()) + size
+        b = next((b for b in self.buffers if b.start <= lo and hi <= b.end), None)
+        owners = [(b, slice(None))] if b is not None else self._owners(addrs, size, what, where, positions)
         groups = []
         for b, sel in owners:
             if write and not b.writable:

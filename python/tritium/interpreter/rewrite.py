@@ -20,10 +20,10 @@ import types
 
 import numpy as np
 
+from ..compiler.codegen import _CONDITION_TYPES, _has_tensor, py_print
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
-from .semantic import TensorHandle, host_value
 
 #: Code objects of the functions the interpreter runs (rewritten and
 #: original), to find the kernel's line in a stack.
@@ -55,17 +55,13 @@ def assign(value, spec=True):
     return tuple(assign(x, s) for x, s in zip(seq, spec))
 
 
-_CONDITION_TYPES = (bool, int, float, type(None))
-
-
 def test(cond):
-    """The truth of an ``if``/``while`` condition."""
+    """The truth of an ``if``/``while`` condition (a tensor's:
+    InterpreterSemantic.host_value)."""
     c = _unwrap(cond)
     if isinstance(c, _core.condition):
         c = _unwrap(c.condition)
-    if isinstance(c, _core.tensor):
-        return bool(c)  # InterpreterSemantic.host_value
-    if type(c) in _CONDITION_TYPES or isinstance(c, (np.bool_, np.integer, np.floating)):
+    if isinstance(c, (_core.tensor, np.bool_, np.integer, np.floating)) or type(c) in _CONDITION_TYPES:
         return bool(c)
     raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects "
                     f"of type {type(c).__name__}")
@@ -77,28 +73,20 @@ def not_(x):
     return not _unwrap(x)
 
 
-def _logical(is_and, lhs, rhs):
-    if isinstance(lhs, _core.tensor):
-        return lhs.logical_and(rhs) if is_and else lhs.logical_or(rhs)
-    if isinstance(rhs, _core.tensor):
-        return rhs if bool(_unwrap(lhs)) == is_and else lhs
-    a, b = _unwrap(lhs), _unwrap(rhs)
-    return (a and b) if is_and else (a or b)
-
-
 def boolop(is_and, first, *rest):
     """``a and b and ...``: logical operations on tensors; Python's
-    short-circuit on compile-time values (as the code generator does)."""
+    short-circuit on compile-time values (codegen's visit_BoolOp)."""
     result = first
     for thunk in rest:
-        if not isinstance(result, _core.tensor) and bool(_unwrap(result)) != is_and:
+        if isinstance(result, _core.tensor):
+            rhs = thunk()
+            result = result.logical_and(rhs) if is_and else result.logical_or(rhs)
+        elif bool(_unwrap(result)) != is_and:
             return result
-        result = _logical(is_and, result, thunk())
+        else:
+            rhs = thunk()
+            result = rhs if isinstance(rhs, _core.tensor) else _unwrap(rhs)
     return result
-
-
-def debug_enabled():
-    return bool(_core._option("debug", False))
 
 
 def assert_(cond, msg=""):
@@ -109,50 +97,30 @@ def assert_(cond, msg=""):
 
 
 def _dynamic_range(iterator):
-    """A loop over ``range``/``tl.range``: the induction variable is a
-    scalar tensor of the bounds' (promoted) type, as compiled."""
+    """A loop over ``range``/``tl.range``, as compiled: the induction
+    variable is a scalar tensor of the bounds' (promoted) type, compared and
+    stepped by the tensor operations (so it wraps around as compiled)."""
     lb, ub, st, _ = iterator.bounds()
-    ty = lb.dtype
-    npd = lb.handle.data.dtype
-    i, e, s = host_value(lb.handle), host_value(ub.handle), host_value(st.handle)
-    bits = ty.bit_width
-    mask = (1 << bits) - 1
-    signed = ty.is_signed()
-
-    def wrap(v):
-        v &= mask
-        return v - (1 << bits) if signed and v >> (bits - 1) else v
-
-    while (s > 0 and i < e) or (s < 0 and i > e):
-        a = np.array(i - (1 << bits) if not signed and i >> (bits - 1) else i, dtype=npd)
-        yield _core.tensor(TensorHandle(a, ty), ty)
-        i = wrap(i + s)
+    up, down = bool(st > 0), bool(st < 0)
+    iv = lb
+    while (up and bool(iv < ub)) or (down and bool(iv > ub)):
+        yield iv
+        iv = iv + st
 
 
 def for_(func, *args, **kwargs):
     """The iterator of ``for x in func(*args)`` (codegen's visit_For)."""
     f = _unwrap(func)
-    if f is builtins.range:
-        if kwargs:
-            raise TypeError("range() takes no keyword arguments")
-        return _dynamic_range(_core.range(*args))
-    if f is _core.range:
-        return _dynamic_range(f(*args, **kwargs))
+    if f is builtins.range and kwargs:
+        raise TypeError("range() takes no keyword arguments")
+    if f is builtins.range or f is _core.range:
+        return _dynamic_range(_core.range(*args, **kwargs))
     return iter(func(*args, **kwargs))
-
-
-def _has_tensor(x):
-    x = _unwrap(x)
-    if isinstance(x, _core.tensor):
-        return True
-    if isinstance(x, (tuple, list)):
-        return any(_has_tensor(v) for v in x)
-    return False
 
 
 def _minmax(is_max, *args, **kwargs):
     fn = builtins.max if is_max else builtins.min
-    if kwargs or len(args) == 0:
+    if kwargs or not args:
         return fn(*args, **kwargs)
     if len(args) == 1:
         try:
@@ -161,23 +129,11 @@ def _minmax(is_max, *args, **kwargs):
             return fn(*args)
     if not _has_tensor(args):
         return fn(*[_unwrap(a) for a in args])
-    acc = args[0]
-    for a in args[1:]:
-        acc = _core.maximum(acc, a) if is_max else _core.minimum(acc, a)
-    return acc
+    return functools.reduce(_core.maximum if is_max else _core.minimum, args)
 
 
 min_ = functools.partial(_minmax, False)
 max_ = functools.partial(_minmax, True)
-
-
-def print_(*args, **kwargs):
-    """``print`` in a kernel is tl.device_print (codegen's _py_print)."""
-    rest = list(args)
-    prefix = []
-    while rest and isinstance(_unwrap(rest[0]), str):
-        prefix.append(_unwrap(rest.pop(0)))
-    _core.device_print(" ".join(prefix), *rest, hex=kwargs.get("hex", False))
 
 
 def len_(x):
@@ -187,14 +143,12 @@ def len_(x):
     return len(x)
 
 
-HELPERS = {
-    _PREFIX + "assign__": assign, _PREFIX + "test__": test, _PREFIX + "not__": not_,
-    _PREFIX + "boolop__": boolop, _PREFIX + "debug__": debug_enabled, _PREFIX + "assert__": assert_,
-    _PREFIX + "for__": for_,
-}
+HELPERS = {_PREFIX + name + "__": f for name, f in (
+    ("assign", assign), ("test", test), ("not", not_), ("boolop", boolop), ("assert", assert_), ("for", for_),
+    ("debug", lambda: bool(_core._option("debug", False))))}
 #: Python builtins with a kernel meaning (when the module does not define
 #: the name itself).
-BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": print_, "len": len_}
+BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
 
 
 # ---------------------------------------------------------------------------
@@ -210,27 +164,13 @@ def _call(helper, args, node):
     return ast.copy_location(ast.Call(func=_name(_PREFIX + helper + "__", node), args=args, keywords=[]), node)
 
 
-def _is_constexpr_annotation(ann):
-    if isinstance(ann, ast.Attribute):
-        return ann.attr == "constexpr"
-    if isinstance(ann, ast.Name):
-        return ann.id == "constexpr"
-    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-        return "constexpr" in ann.value
-    return False
-
-
 def _target_spec(t):
-    if isinstance(t, ast.Name):
-        return True
+    """assign()'s ``spec`` of an assignment target (None: a starred one,
+    left as it is)."""
     if isinstance(t, (ast.Tuple, ast.List)):
-        if any(isinstance(e, ast.Starred) for e in t.elts):
-            return None
-        specs = [_target_spec(e) for e in t.elts]
-        if any(s is None for s in specs):
-            return None
-        return tuple(specs)
-    return False
+        specs = tuple(_target_spec(e) for e in t.elts)
+        return None if None in specs else specs
+    return True if isinstance(t, ast.Name) else None if isinstance(t, ast.Starred) else False
 
 
 class _Rewriter:
@@ -252,25 +192,19 @@ class _Rewriter:
         a.kw_defaults = [None if d is None else ast.copy_location(ast.Constant(value=None), d)
                          for d in a.kw_defaults]
         fndef.returns = None
-        # Every node of the body with the slot that holds it, parents before
-        # children; rewritten in reverse, so children before parents.
-        order = []
-        stack = [(stmt, fndef, "body", i, 1) for i, stmt in reversed(list(enumerate(fndef.body)))]
-        self.depth = 1  # of the deepest node: compiling the result recurses that deep
-        while stack:
-            item = stack.pop()
-            order.append(item)
-            node, depth = item[0], item[4] + 1
-            self.depth = max(self.depth, depth)
+        # Every node of the body with the slot that holds it and its depth,
+        # breadth first (the list grows as it is walked); rewritten in
+        # reverse, so children before parents.
+        order = [(stmt, fndef, "body", i, 1) for i, stmt in enumerate(fndef.body)]
+        for node, _, _, _, depth in order:
             if isinstance(node, _PLAIN_PYTHON):
                 continue
-            children = []
             for field, value in ast.iter_fields(node):
                 if isinstance(value, list):
-                    children += [(v, node, field, i, depth) for i, v in enumerate(value) if isinstance(v, ast.AST)]
+                    order += [(v, node, field, i, depth + 1) for i, v in enumerate(value) if isinstance(v, ast.AST)]
                 elif isinstance(value, ast.AST):
-                    children.append((value, node, field, None, depth))
-            stack.extend(reversed(children))
+                    order.append((value, node, field, None, depth + 1))
+        self.depth = order[-1][4] + 1  # compiling the result recurses that deep
         for node, parent, field, index, _ in reversed(order):
             visit = getattr(self, "visit_" + type(node).__name__, None)
             new = node if visit is None else visit(node)
@@ -291,7 +225,8 @@ class _Rewriter:
         return node
 
     def visit_AnnAssign(self, node):
-        if node.value is None or not isinstance(node.target, ast.Name) or _is_constexpr_annotation(node.annotation):
+        if node.value is None or not isinstance(node.target, ast.Name) or "constexpr" in ast.unparse(
+                node.annotation):
             return node
         node.value = _call("assign", [node.value], node)
         return node
@@ -306,10 +241,8 @@ class _Rewriter:
 
     def visit_BoolOp(self, node):
         is_and = ast.copy_location(ast.Constant(value=isinstance(node.op, ast.And)), node)
-        thunks = [ast.copy_location(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                                                   kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                                                   defaults=[]), body=v), v)
-                  for v in node.values[1:]]
+        no_args = ast.parse("lambda: 0", mode="eval").body.args
+        thunks = [ast.copy_location(ast.Lambda(args=no_args, body=v), v) for v in node.values[1:]]
         return _call("boolop", [is_and, node.values[0]] + thunks, node)
 
     def visit_UnaryOp(self, node):
@@ -341,11 +274,6 @@ class _Rewriter:
 _PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _too_deep(fn):
-    code = fn.__code__
-    return CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename, code.co_firstlineno, 1)
-
-
 def _build(fn):
     """The rewritten function of ``fn``, or None if its source is unknown."""
     code = getattr(fn, "__code__", None)
@@ -357,56 +285,39 @@ def _build(fn):
         return None
     text = "".join(lines)
     indented = text[:1] in (" ", "\t")
-    src = ("if 1:\n" + text) if indented else text
-    try:
-        tree = ast.parse(src)
-    except SyntaxError:
-        return None
-    except RecursionError:
-        raise _too_deep(fn) from None
-    body = tree.body[0].body if indented else tree.body
-    defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
-    if not defs:
-        return None
-    fndef = defs[0]
-    ast.increment_lineno(fndef, start - (2 if indented else 1))
-    rewriter = _Rewriter()
-    fndef = rewriter.rewrite(fndef)
-    # Defined in the factory under a name of ours: under its own name, the
-    # function's references to itself (a recursive call) would be cells of
-    # the factory, not the global (or closure) they are in its module.
-    fndef.name = _PREFIX + "kernel__"
-
-    freevars = code.co_freevars
-    g = fn.__globals__
-    helpers = dict(HELPERS)
-    for name, impl in BUILTIN_OVERRIDES.items():
-        if name not in g and name not in freevars:
-            helpers[name] = impl
-    names = list(freevars) + [n for n in helpers if n not in freevars]
-    factory_body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
-                    for n in names]
-    factory_body += [fndef, ast.Return(value=ast.Name(id=fndef.name, ctx=ast.Load()))]
-    factory = ast.parse(f"def {_PREFIX}factory__():\n    pass\n").body[0]
-    factory.body = factory_body
-    ast.copy_location(factory, fndef)
-    module = ast.Module(body=[factory], type_ignores=[])
-    # The factory's own statements have no location: they take the def's.
-    # (ast.walk does not recurse, which ast.fix_missing_locations does.)
-    for node in ast.walk(module):
-        if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
-            ast.copy_location(node, fndef)
-    # compile() of an AST recurses (in C) as deep as the tree under Python's
-    # recursion limit, where compiling the source text does not: allow the
-    # depth of this tree, which ast.parse just built (so it is bounded).
+    freevars, g = code.co_freevars, fn.__globals__
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + rewriter.depth + 16)
     try:
-        compiled = compile(module, code.co_filename, "exec")
+        tree = ast.parse(("if 1:\n" + text) if indented else text)
+        body = tree.body[0].body if indented else tree.body
+        defs = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+        if not defs:
+            return None
+        fndef = defs[0]
+        ast.increment_lineno(fndef, start - (2 if indented else 1))
+        rewriter = _Rewriter()
+        fndef = rewriter.rewrite(fndef)
+        # Defined in the factory under a name of ours: under its own name, the
+        # function's references to itself (a recursive call) would be cells of
+        # the factory, not the global (or closure) they are in its module.
+        fndef.name = _PREFIX + "kernel__"
+        helpers = {**HELPERS, **{n: f for n, f in BUILTIN_OVERRIDES.items() if n not in g and n not in freevars}}
+        names = list(freevars) + [n for n in helpers if n not in freevars]
+        factory = ast.parse(f"def {_PREFIX}factory__():\n" + "".join(f" {n} = None\n" for n in names)
+                            + f" return {fndef.name}").body[0]
+        for node in ast.walk(factory):  # the factory's own lines are the def's
+            ast.copy_location(node, fndef)
+        factory.body.insert(-1, fndef)
+        # compile() of an AST recurses (in C) as deep as the tree under Python's
+        # recursion limit, where compiling the source text does not: allow the
+        # depth of this tree, which ast.parse just built (so it is bounded).
+        sys.setrecursionlimit(limit + rewriter.depth + 16)
+        compiled = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
     except SyntaxError:
         return None
-    except RecursionError:
-        raise _too_deep(fn) from None
+    except RecursionError:  # ast.parse recurses as deep as expressions nest
+        raise CompilationError(f"{fn.__name__}: {recursion_limit_message()}", code.co_filename,
+                               code.co_firstlineno, 1) from None
     finally:
         sys.setrecursionlimit(limit)
     ns = {}
@@ -419,10 +330,8 @@ def _build(fn):
     orig = dict(zip(freevars, fn.__closure__ or ()))
     cells = tuple(orig[name] if name in orig else types.CellType(helpers[name]) for name in icode.co_freevars)
     new = types.FunctionType(icode, g, fn.__name__, fn.__defaults__, cells)
-    new.__kwdefaults__ = fn.__kwdefaults__
-    new.__qualname__ = fn.__qualname__
-    new.__module__ = fn.__module__
-    new.__doc__ = fn.__doc__
+    for attr in ("__kwdefaults__", "__qualname__", "__module__", "__doc__"):
+        setattr(new, attr, getattr(fn, attr))
     return new
 
 
@@ -438,19 +347,9 @@ def rewritten(jit_fn):
     return f
 
 
-def kernel_frame(frame=None):
-    """The innermost frame running a kernel (or None)."""
-    f = frame or sys._getframe(1)
-    while f is not None:
-        if f.f_code in KERNEL_CODES:
-            return f
-        f = f.f_back
-    return None
-
-
 def location():
     """"file:line" of the kernel line being run, for messages."""
-    f = kernel_frame(sys._getframe(1))
-    if f is None:
-        return "<kernel>"
-    return f"{f.f_code.co_filename}:{f.f_lineno}"
+    f = sys._getframe(1)
+    while f is not None and f.f_code not in KERNEL_CODES:
+        f = f.f_back
+    return "<kernel>" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"

@@ -17,6 +17,7 @@ What the IR cannot say stays here: combine functions of ``tl.reduce`` and
 are Python code run on the blocks, and device_print formats on the host.
 """
 
+import functools
 import sys
 
 import numpy as np
@@ -45,29 +46,10 @@ class TensorHandle:
         return f"TensorHandle({self.type}, {self.data!r})"
 
 
-_BLOCK_TYPES = {}
-
-
+@functools.lru_cache(maxsize=None)
 def block_type(scalar, shape):
     """The DType of a block (cached); ``scalar`` itself for shape ()."""
-    if not shape:
-        return scalar
-    key = (id(scalar), shape)
-    t = _BLOCK_TYPES.get(key)
-    if t is None:
-        # The scalar is kept with its block: while its wrapper lives, no
-        # other DType's wrapper can take its id.
-        t = _BLOCK_TYPES[key] = (scalar, tl.dtype.get_block(scalar, list(shape)))
-    return t[1]
-
-
-def host_value(h):
-    """The Python value of a one-element handle (unsigned types read as
-    unsigned)."""
-    v = h.data.item()
-    if h.sty.is_int() and not h.sty.is_bool() and h.sty.is_unsigned() and v < 0:
-        v += 1 << h.sty.bit_width
-    return v
+    return tl.dtype.get_block(scalar, list(shape)) if shape else scalar
 
 
 # ---------------------------------------------------------------------------
@@ -184,13 +166,8 @@ class InterpreterSemantic:
     ``location()`` the kernel location for messages. Methods not defined here
     are the C++ Semantic's, traced (run_traced)."""
 
-    def __init__(self, memory, grid, where, stdout=None):
-        self.memory = memory
-        self.grid = grid
-        self.pid = (0, 0, 0)
-        self.location = where
-        self._stdout = stdout
-        self._ints = {}
+    def __init__(self, memory, grid, where):
+        self.memory, self.grid, self.pid, self.location = memory, grid, (0, 0, 0), where
 
     def __getattr__(self, name):
         if name.startswith("_") or not hasattr(_fe.Semantic, name):
@@ -203,18 +180,11 @@ class InterpreterSemantic:
 
     # -- what the evaluated instructions ask of the launch ----------------------
 
-    def _int32(self, v):
-        a = self._ints.get(v)
-        if a is None:
-            a = self._ints[v] = np.array(v, dtype=np.int32)
-            a.flags.writeable = False
-        return a
-
     def pid_value(self, axis):
-        return self._int32(self.pid[axis])
+        return np.array(self.pid[axis], dtype=np.int32)
 
     def grid_value(self, axis):
-        return self._int32(self.grid[axis])
+        return np.array(self.grid[axis], dtype=np.int32)
 
     def print_values(self, prefix, vals, elems, hex_, unsigned):
         shape = next((v.shape for v in vals if v.ndim), ())
@@ -225,7 +195,7 @@ class InterpreterSemantic:
             idx = " idx " + E.index_text(k, shape) if shape else ""
             values = ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols)
             lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}{values}")
-        (self._stdout or sys.stdout).write("\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(lines) + "\n")
 
     def check_assert(self, cond, msg):
         if np.all(cond):
@@ -242,9 +212,12 @@ class InterpreterSemantic:
         """The Python value of the scalar tensor ``t``: what plain Python code
         (a function with no source to rewrite) reads in ``if t:`` or
         ``range(t)``."""
-        if t.handle.data.size != 1:  # a one-element block is its value, as in Triton
+        h = t.handle
+        if h.data.size != 1:  # a one-element block is its value, as in Triton
             raise BlockConditionError(f"a block ({t.type}) cannot be a condition; reduce it to a scalar first")
-        return host_value(t.handle)
+        v = h.data.item()
+        unsigned = h.sty.is_int() and not h.sty.is_bool() and h.sty.is_unsigned()
+        return v + (1 << h.sty.bit_width) if unsigned and v < 0 else v
 
     def iterate_range(self, r):
         """``for i in tl.range(...)`` in plain Python code: the loop of the
@@ -260,30 +233,52 @@ class InterpreterSemantic:
             strides = [*strides[:-1], 1]
         return run_traced(self, "make_tensor_descriptor", (base, shape, strides, block_shape), {})
 
-    def reduce(self, x, *args, **kwargs):
-        if isinstance(x, (list, tuple)):
-            return self._reduce_combine(list(x), *args, **kwargs)
-        return run_traced(self, "reduce", (x, *args), kwargs)
+    def reduce(self, x, *args):
+        """A built-in reduction (the Semantic's), or one of the blocks ``x``
+        by a combine function: ``(xs, axis, combine, keep_dims)``."""
+        if not isinstance(x, (list, tuple)):
+            return run_traced(self, "reduce", (x, *args), {})
+        (axis, combine, keep_dims), xs = args, list(x)
+        out, a = self._combine(xs, axis, combine, "reduce")
+        res = [c[..., -1] for c in out]
+        if keep_dims:
+            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * xs[0].data.ndim) for r in res]
+        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), x.sty) for r, x in zip(res, xs)]
 
-    def scan(self, x, *args, **kwargs):
-        if isinstance(x, (list, tuple)):
-            return self._scan_combine(list(x), *args, **kwargs)
-        return run_traced(self, "scan", (x, *args), kwargs)
+    def scan(self, x, *args):
+        """A built-in scan, or ``(xs, axis, combine, reverse)``."""
+        if not isinstance(x, (list, tuple)):
+            return run_traced(self, "scan", (x, *args), {})
+        axis, combine, reverse = args
+        out, a = self._combine(list(x), axis, combine, "associative_scan", reverse)
+        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=h.data.dtype), h.sty)
+                for c, h in zip(out, x)]
 
     # -- combine functions: Python code on the blocks -------------------------
 
-    @staticmethod
-    def _blocks(xs, axis, what):
-        """The inputs' arrays with ``axis`` last (all dimensions flattened
-        for None), after the C++ checks of the inputs and the axis."""
+    def _combine(self, xs, axis, combine, what, reverse=False):
+        """The inclusive scan of the inputs' arrays by ``combine`` along
+        ``axis`` (all dimensions flattened for None), that axis last, and
+        where it was. Hillis-Steele on whole blocks: the last element of a
+        scan so made is the pairwise tree of a reduction (shapes are powers
+        of 2); element by element for a combine function that branches."""
         _fe.check_reduction_inputs([x.type for x in xs], what)
-        rank = xs[0].data.ndim
-        if axis is None:
-            return [x.data.reshape(-1) for x in xs], 0
-        if not -rank <= axis < rank:
+        dtypes, rank = [x.sty for x in xs], xs[0].data.ndim
+        if axis is not None and not -rank <= axis < rank:
             _fe.check_axis(axis, rank)
-        a = axis % rank
-        return [np.moveaxis(x.data, a, -1) for x in xs], a
+        a = 0 if axis is None else axis % rank
+        cur = [x.data.reshape(-1) if axis is None else np.moveaxis(x.data, a, -1) for x in xs]
+        cur = [c[..., ::-1] for c in cur] if reverse else cur
+        n = cur[0].shape[-1]
+        try:
+            d, pos, out = 1, np.arange(n), cur
+            while d < n:  # element i combines element i - d into itself where i >= d
+                shifted = [np.concatenate([c[..., :d], c[..., :-d]], axis=-1) for c in out]
+                out = [np.where(pos >= d, r, c) for c, r in zip(out, self._call_combine(combine, shifted, out, dtypes))]
+                d *= 2
+        except BlockConditionError:
+            out = self._scalarwise(combine, cur, dtypes)
+        return [c[..., ::-1] if reverse else c for c in out], a
 
     def _call_combine(self, combine, lefts, rights, dtypes):
         args = [_core.tensor(TensorHandle(np.asarray(d), t), block_type(t, np.asarray(d).shape))
@@ -300,56 +295,16 @@ class InterpreterSemantic:
             out.append(E.bcast(h.data, np.asarray(lefts[0]).shape))
         return out
 
-    def _scalarwise(self, combine, cur, dtypes, keep_all):
-        """The combine function on single elements along the last axis, for
-        combine functions that branch on their arguments."""
+    def _scalarwise(self, combine, cur, dtypes):
+        """The scan along the last axis one element at a time."""
         res = [np.array(c) for c in cur]
         for idx in np.ndindex(*cur[0].shape[:-1]):
             acc = [c[idx + (0,)] for c in cur]
             for j in range(1, cur[0].shape[-1]):
                 acc = self._call_combine(combine, acc, [c[idx + (j,)] for c in cur], dtypes)
-                if keep_all:
-                    for r, v in zip(res, acc):
-                        r[idx + (j,)] = v
-            if not keep_all:
                 for r, v in zip(res, acc):
-                    r[idx + (0,)] = v
-        return res if keep_all else [r[..., 0] for r in res]
-
-    def _reduce_combine(self, xs, axis, combine, keep_dims=False):
-        dtypes = [x.sty for x in xs]
-        rank = xs[0].data.ndim
-        blocks, a = self._blocks(xs, axis, "reduce")
-        cur = blocks
-        try:
-            while cur[0].shape[-1] > 1:
-                cur = self._call_combine(combine, [c[..., 0::2] for c in cur], [c[..., 1::2] for c in cur], dtypes)
-            res = [c[..., 0] for c in cur]
-        except BlockConditionError:
-            res = self._scalarwise(combine, blocks, dtypes, False)
-        if keep_dims:
-            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * rank) for r in res]
-        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), t) for r, x, t in zip(res, xs, dtypes)]
-
-    def _scan_combine(self, xs, axis, combine, reverse=False):
-        dtypes = [x.sty for x in xs]
-        cur, a = self._blocks(xs, axis, "associative_scan")
-        if reverse:
-            cur = [c[..., ::-1] for c in cur]
-        n = cur[0].shape[-1]
-        try:
-            d, pos, out = 1, np.arange(n), cur
-            while d < n:
-                # Hillis-Steele on whole blocks (shapes stay powers of 2):
-                # element i combines element i - d into itself where i >= d.
-                shifted = [np.concatenate([c[..., :d], c[..., :-d]], axis=-1) for c in out]
-                comb = self._call_combine(combine, shifted, out, dtypes)
-                out = [np.where(pos >= d, r, c) for c, r in zip(out, comb)]
-                d *= 2
-        except BlockConditionError:
-            out = self._scalarwise(combine, cur, dtypes, True)
-        return [TensorHandle(np.ascontiguousarray(np.moveaxis(c[..., ::-1] if reverse else c, -1, a),
-                                                  dtype=x.data.dtype), t) for c, x, t in zip(out, xs, dtypes)]
+                    r[idx + (j,)] = v
+        return res
 
     def map_elementwise(self, fn, args, pack):
         """The scalar function on each ``pack`` elements of the broadcast

@@ -8,6 +8,7 @@ current; errors the compiler would report are raised as
 """
 
 import inspect
+import itertools
 import linecache
 import sys
 import threading
@@ -69,15 +70,6 @@ def is_interpreting():
 # ---------------------------------------------------------------------------
 
 
-def _decay(v):
-    u = _core._unwrap(v)
-    if isinstance(u, (tuple, list)):
-        return tuple(_decay(x) for x in u)
-    if isinstance(u, (bool, int, float)):
-        return _core.to_tensor(u)
-    return v
-
-
 def call_jit(jit_fn, args, kwargs):
     """A call of a @jit function from an interpreted kernel: its own code
     runs; a tensor passed to a tl.constexpr parameter stays a tensor (as in
@@ -93,67 +85,52 @@ def call_jit(jit_fn, args, kwargs):
     # A call with the specialization of one under way recurses without end
     # when compiled; say so as the code generator does. The keys are only
     # computed for a function that is already running (they cost).
-    stack = _calls.active
+    stack = _calls.__dict__.setdefault("active", [])  # [function, args, kwargs, [key] once computed]
     entry = [jit_fn, args, kwargs, None]
-    for outer in stack:
-        if outer[0] is jit_fn:
-            if entry[3] is None:
-                entry[3] = _call_key(jit_fn, args, kwargs)
-            if outer[3] is None:
-                outer[3] = _call_key(*outer[:3])
-            if entry[3] is not None and outer[3] == entry[3]:
-                raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
+    if any(outer[0] is jit_fn for outer in stack):
+        key = _call_key(entry)
+        if key is not None and any(outer[0] is jit_fn and _call_key(outer) == key for outer in stack):
+            raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
     stack.append(entry)
     try:
-        return _decay(f(*args, **kwargs))
+        return _codegen.decay(f(*args, **kwargs))
     finally:
         stack.pop()
 
 
-class _CallStack(threading.local):
-    """The @jit calls under way on this thread: [function, args, kwargs,
-    key or None (not computed yet)]."""
-
-    def __init__(self):
-        self.active = []
+_calls = threading.local()  # the @jit calls under way on this thread
 
 
-_calls = _CallStack()
-
-
-def _call_key(jit_fn, args, kwargs):
-    """The code generator's key of this call (None when the arguments do
-    not bind: the call itself reports that)."""
-    sig = getattr(jit_fn, "signature", None)
-    try:
-        bound = (sig or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
-    except (TypeError, ValueError):
-        return None
-    bound.apply_defaults()
-    return _codegen.call_key(jit_fn, {n: _core._unwrap(v) for n, v in bound.arguments.items()})
+def _call_key(entry):
+    """The code generator's key of a call (None when the arguments do not
+    bind: the call itself reports that)."""
+    if entry[3] is None:
+        jit_fn, args, kwargs, _ = entry
+        try:
+            bound = (getattr(jit_fn, "signature", None) or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
+            bound.apply_defaults()
+            entry[3] = [_codegen.call_key(jit_fn, {n: _core._unwrap(v) for n, v in bound.arguments.items()})]
+        except (TypeError, ValueError):
+            entry[3] = [None]
+    return entry[3][0]
 
 
 class _Combiner:
-    """What core._combine_fn asks of the running "code generator": a
-    callable for a reduce/scan combine function."""
+    """What core asks of the running "code generator": callables for
+    reduce/scan combine functions and map_elementwise's scalar function."""
 
     def build_combine_fn(self, fn, dtypes):
         fn = _core._unwrap(fn)
-        if _is_jit(fn):
+        if _codegen._is_jit(fn):
             return lambda *a: call_jit(fn, a, {})
         if callable(fn):
             return fn
         raise TypeError(f"the combine function must be a @jit function, got {fn!r}")
 
     def build_map_fn(self, fn, dtypes, pack):
-        fn = _core._unwrap(fn)
-        if not _is_jit(fn):
+        if not _codegen._is_jit(_core._unwrap(fn)):
             raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
-        return lambda *a: call_jit(fn, a, {})
-
-
-def _is_jit(obj):
-    return callable(getattr(obj, "fn", None)) and hasattr(obj, "arg_names")
+        return self.build_combine_fn(fn, dtypes)
 
 
 # ---------------------------------------------------------------------------
@@ -165,124 +142,92 @@ _TORCH_VIEW = {"bfloat16": "int16", "float8_e4m3fn": "uint8", "float8_e5m2": "ui
 
 
 class _Launch:
-    """The state of one launch: buffers and copies to write back."""
+    """One launch: the kernel's values of its arguments, the buffers they
+    point to, and the host copies of device tensors to write back."""
 
     def __init__(self):
         self.memory = Memory()
         self.writeback = []
         self._storages = {}
 
-    def tensor_arg(self, x, name):
-        """(host numpy array sharing the argument's bytes, dtype object)."""
+    def arg(self, p, v):
+        """The value of the argument ``v`` of parameter ``p`` in the kernel
+        (typed as a compiled launch types it)."""
+        if p.is_constexpr:
+            return v
+        if _jit._is_descriptor(v):  # tensor_descriptor_typing: the compiled launch's rules
+            base = self.pointer(p, v.base)
+            rank = len(v.shape)
+            ty = _fe.tensor_descriptor_typing(base.sty, rank, rank, list(v.block_shape), v.strides[-1])
+            desc = Desc(int(base.data), [int(x) for x in v.shape], [int(x) for x in v.strides],
+                        (ty.desc_element.bit_width + 7) // 8)
+            return _core.tensor_descriptor(TensorHandle(desc, ty, ty), ty)
+        h = self.pointer(p, v)
+        if h is not None:
+            return _core.tensor(h, h.sty)
+        ty, tag = _typed(p, _jit._specialize, v)
+        if ty == "constexpr":
+            return tag
+        if ty.startswith("*"):
+            raise TypeError(f"argument {p.name!r} (parameter {p.num}): the interpreter cannot access the memory of "
+                            f"{type(v).__name__} (pass a numpy array or a torch tensor)")
+        dt = tl.str_to_ty(p.annotation_type or ty)
+        if isinstance(v, np.generic):
+            v = v.item()
+        return _core.tensor(constant(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt), dt)
+
+    def pointer(self, p, v):
+        """A tensor argument as the kernel's pointer to its first element
+        (None for an argument that is not a tensor)."""
+        host = self.host_array(v, p.name)
+        if host is None:
+            return None
+        ty = ("k" if p.is_const else "") + _typed(p, _jit._dtype_to_str, host[1])
+        addr = self.memory.register(host[0], p.name)
+        return TensorHandle(np.array(addr, dtype=np.int64), tl.str_to_ty("*" + ty))
+
+    def host_array(self, x, name):
+        """(host numpy array sharing a tensor's bytes, the dtype the kernel
+        sees), or None for what is not a tensor."""
         if isinstance(x, _jit.TensorWrapper):
-            arr, _ = self.tensor_arg(x.base, name)
-            return arr, x.dtype
+            base = self.host_array(x.base, name)
+            return base and (base[0], x.dtype)
         if isinstance(x, np.ndarray):
             if x.dtype.byteorder not in ("=", "|") and x.dtype.itemsize > 1:
                 raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
             return x, x.dtype
-        if type(x).__module__.startswith("torch"):
-            return self._torch_arg(x, name), x.dtype
-        if hasattr(x, "__array_interface__"):
+        if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
+            return self._torch_arg(x), x.dtype
+        if hasattr(x, "__array_interface__") and not isinstance(x, np.generic):
             a = np.asarray(x)
             return a, a.dtype
-        if hasattr(x, "__cuda_array_interface__"):
-            raise TypeError(f"argument {name!r}: the interpreter cannot read device memory through "
-                            "__cuda_array_interface__; pass a host array or a torch tensor")
-        raise TypeError(f"argument {name!r}: the interpreter cannot access the memory of {type(x).__name__} "
-                        "(pass a numpy array or a torch tensor)")
+        return None
 
-    def _torch_arg(self, t, name):
+    def _torch_arg(self, t):
         import torch
         t = t.detach()
         if t.device.type != "cpu":
             storage = t.untyped_storage()
-            key = storage.data_ptr()
-            host_storage = self._storages.get(key)
+            host_storage = self._storages.get(storage.data_ptr())
             if host_storage is None:
-                host_storage = storage.cpu()
-                self._storages[key] = host_storage
+                host_storage = self._storages[storage.data_ptr()] = storage.cpu()
                 self.writeback.append((storage, host_storage))
-            host = torch.empty(0, dtype=t.dtype).set_(host_storage, t.storage_offset(), t.size(), t.stride())
-        else:
-            host = t
-        view = _TORCH_VIEW.get(str(host.dtype).replace("torch.", ""))
-        if view is not None:
-            host = host.view(getattr(torch, view))
-        return host.numpy()
+            t = torch.empty(0, dtype=t.dtype).set_(host_storage, t.storage_offset(), t.size(), t.stride())
+        view = _TORCH_VIEW.get(str(t.dtype).replace("torch.", ""))
+        return (t if view is None else t.view(getattr(torch, view))).numpy()
 
     def finish(self):
         for storage, host in self.writeback:
             storage.copy_(host)
 
 
-def _is_tensor_arg(x):
-    if isinstance(x, np.ndarray):
-        return True
-    if isinstance(x, _jit.TensorWrapper):
-        return _is_tensor_arg(x.base)
-    if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
-        return True
-    return hasattr(x, "__array_interface__") and not isinstance(x, np.generic)
-
-
-def _scalar_arg(p, v):
-    """The value a non-constexpr, non-tensor argument has in the kernel."""
+def _typed(p, typing, v):
+    """``typing(v)`` (the compiled launch's typing of an argument), its
+    errors naming the parameter."""
     try:
-        ty, tag = _jit._specialize(v)
+        return typing(v)
     except _jit._ArgError as e:
         raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
-    if ty == "constexpr":
-        return tag
-    if ty.startswith("*"):
-        raise TypeError(f"argument {p.name!r} (parameter {p.num}): the interpreter cannot access the memory of "
-                        f"{type(v).__name__} (pass a numpy array or a torch tensor)")
-    if p.annotation_type is not None:
-        ty = p.annotation_type
-    dt = tl.str_to_ty(ty)
-    if isinstance(v, np.generic):
-        v = v.item()
-    return _core.tensor(constant(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt), dt)
-
-
-def _pointer_arg(p, v, launch_state):
-    """A tensor argument as the kernel's pointer to its first element."""
-    arr, dtype = launch_state.tensor_arg(v, p.name)
-    try:
-        ty = _jit._dtype_to_str(dtype)
-    except _jit._ArgError as e:
-        raise TypeError(f"argument {p.name!r} (parameter {p.num}): {e}") from None
-    if p.is_const:
-        ty = "k" + ty
-    pty = tl.str_to_ty("*" + ty)
-    addr = launch_state.memory.register(arr, p.name)
-    return TensorHandle(np.array(addr, dtype=np.int64), pty)
-
-
-def _descriptor_arg(p, d, launch_state):
-    """A host-side TensorDescriptor as the kernel's descriptor (the type
-    rules of a compiled launch: tensor_descriptor_typing)."""
-    base = _pointer_arg(p, d.base, launch_state)
-    rank = len(d.shape)
-    ty = _fe.tensor_descriptor_typing(base.sty, rank, rank, list(d.block_shape), d.strides[-1])
-    desc = Desc(int(base.data), [int(x) for x in d.shape], [int(x) for x in d.strides],
-                (ty.desc_element.bit_width + 7) // 8)
-    return _core.tensor_descriptor(TensorHandle(desc, ty, ty), ty)
-
-
-def _convert_args(jit_fn, values, launch_state):
-    out = []
-    for p, v in zip(jit_fn.params, values):
-        if p.is_constexpr:
-            out.append(v)
-        elif _jit._is_descriptor(v):
-            out.append(_descriptor_arg(p, v, launch_state))
-        elif _is_tensor_arg(v):
-            h = _pointer_arg(p, v, launch_state)
-            out.append(_core.tensor(h, h.sty))
-        else:
-            out.append(_scalar_arg(p, v))
-    return out
 
 
 def _options(jit_fn, options):
@@ -309,23 +254,9 @@ _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError,
                    InterpreterError)
 
 
-def _message_of(e):
-    if isinstance(e, CompilationError):
-        return getattr(e, "message", None) or str(e)
-    if isinstance(e, RecursionError):
-        return recursion_limit_message()
-    if isinstance(e, KeyError) and e.args:
-        return f"KeyError: {e.args[0]!r}"
-    if isinstance(e, (TypeError, ValueError, NameError, IndexError, NotImplementedError, ZeroDivisionError,
-                      OverflowError, RuntimeError, AssertionError, AttributeError,
-                      _core._StaticAssertionFailure)) and str(e):
-        return str(e)
-    return f"{type(e).__name__}: {e}"
-
-
 def _located(e):
     """``e`` as an InterpreterError at the innermost kernel line of its
-    traceback."""
+    traceback, worded as the code generator words it."""
     tb = e.__traceback__
     loc = None
     while tb is not None:
@@ -340,7 +271,10 @@ def _located(e):
                 pass
             loc = (code.co_filename, tb.tb_lineno, col)
         tb = tb.tb_next
-    msg = _message_of(e)
+    if isinstance(e, CompilationError):
+        msg = getattr(e, "message", None) or str(e)
+    else:
+        msg = recursion_limit_message() if isinstance(e, RecursionError) else _codegen._message_of(e)
     if loc is None:
         return InterpreterError(msg)
     file, line, col = loc
@@ -375,17 +309,15 @@ def launch(jit_fn, args, kwargs, grid, warmup=False):
     gx, gy, gz = _jit.eval_grid(jit_fn, grid, values)  # as compiled launches check it
     state = _Launch()
     try:
-        kargs = _convert_args(jit_fn, values, state)
+        kargs = [state.arg(p, v) for p, v in zip(jit_fn.params, values)]
         kernel = _rw.rewritten(jit_fn)
         sem = InterpreterSemantic(state.memory, (gx, gy, gz), _rw.location)
         with np.errstate(all="ignore"), _core.use_semantic(sem, _Combiner(), opts):
             try:
-                for z in range(gz):
-                    for y in range(gy):
-                        for x in range(gx):
-                            sem.pid = (x, y, z)
-                            if kernel(*kargs) is not None:
-                                raise TypeError("a kernel cannot return a value")
+                for z, y, x in itertools.product(range(gz), range(gy), range(gx)):
+                    sem.pid = (x, y, z)
+                    if kernel(*kargs) is not None:
+                        raise TypeError("a kernel cannot return a value")
             except _RUNTIME_ERRORS:
                 raise
             except Exception as e:
