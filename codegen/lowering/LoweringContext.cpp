@@ -202,6 +202,22 @@ LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
   return Out;
 }
 
+llvm::Value *LoweringContext::owner(const LinearLayout *L) {
+  if (!L)
+    return B.CreateICmpEQ(B.CreateOr(Lane, Warp), B.getInt32(0));
+  llvm::Value *Own = B.getTrue();
+  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, Lane}, {kWarp, Warp}}) {
+    uint32_t Free = 0;
+    llvm::ArrayRef<LinearLayout::Basis> Bases = L->getBases(Name);
+    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
+        Free |= 1u << Bit;
+    if (Free)
+      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
+  }
+  return Own;
+}
+
 llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {
   unsigned AS = Target.sharedAddressSpace();
   llvm::GlobalVariable *G = LLM.getGlobalVariable("global_smem");

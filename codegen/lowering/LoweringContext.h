@@ -105,6 +105,15 @@ public:
   /// element in a tensor of L's shape: the thread's offset plus a constant
   /// where the bits allow, so memory accesses get immediate offsets.
   Regs elementOffsets(const LinearLayout &L);
+  /// True (i1) in the one thread of each group of copies of a value in
+  /// layout \p L (lanes and warps whose bits L ignores are the copies); in
+  /// thread 0 alone where \p L is null (a scalar).
+  llvm::Value *owner(const LinearLayout *L = nullptr);
+  /// The owner of each element \p Ptr addresses: the thread that writes or
+  /// updates it.
+  llvm::Value *owner(const Value *Ptr) {
+    return owner(Ptr->getType()->isBlock() ? &layout(Ptr) : nullptr);
+  }
 
   /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
   /// offset.
