@@ -206,10 +206,16 @@ void lowerMemory(LoweringContext &C, Instruction &I);
 void lowerShape(LoweringContext &C, Instruction &I);
 void lowerReduce(LoweringContext &C, Instruction &I);
 void lowerScan(LoweringContext &C, Instruction &I);
-/// A built-in combine of reductions and scans on two elements of type
-/// \p Elem (bf16 and fp8 in f32, rounded back).
-llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
-                            Type *Elem);
+/// combine(\p A, \p B) of the reduction or scan \p I on tuples of one value
+/// per operand: its built-in kind or its combine function (LowerReduce.cpp).
+LoweringContext::Regs combineTuples(LoweringContext &C, const CombineInstBase &I,
+                                    const LoweringContext::Regs &A,
+                                    const LoweringContext::Regs &B);
+/// The registers of layout \p L grouped by their coordinates off \p Axis
+/// (the key, 0 at Axis): each group's (coordinate along Axis, register),
+/// in increasing coordinate order.
+using AxisGroups = std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>>;
+AxisGroups registersAlongAxis(const LinearLayout &L, unsigned Axis);
 void lowerDot(LoweringContext &C, Instruction &I);
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
