@@ -51,9 +51,8 @@ const LinearLayout &LoweringContext::layout(const Value *V) const {
   return *L;
 }
 
-llvm::Type *LoweringContext::elemType(Type *T) const {
+llvm::Type *tritium::elementType(llvm::LLVMContext &Ctx, Type *T) {
   Type *E = T->getScalarType();
-  llvm::LLVMContext &Ctx = LLM.getContext();
   switch (E->getKind()) {
   case Type::Kind::Int: return llvm::IntegerType::get(Ctx, E->getScalarSizeInBits());
   case Type::Kind::F8E4M3:
@@ -63,12 +62,9 @@ llvm::Type *LoweringContext::elemType(Type *T) const {
   case Type::Kind::F32: return llvm::Type::getFloatTy(Ctx);
   case Type::Kind::F64: return llvm::Type::getDoubleTy(Ctx);
   case Type::Kind::Pointer:
-    return llvm::PointerType::get(Ctx,
-                                  llvm::cast<PointerType>(E)->getAddressSpace());
-  case Type::Kind::MemDesc:
-    return llvm::Type::getInt32Ty(Ctx); // the buffer's byte offset in shared memory
-  default:
-    llvm_unreachable("no LLVM type for this element");
+    return llvm::PointerType::get(Ctx, llvm::cast<PointerType>(E)->getAddressSpace());
+  case Type::Kind::MemDesc: return llvm::Type::getInt32Ty(Ctx);
+  default: return nullptr;
   }
 }
 

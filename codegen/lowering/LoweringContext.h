@@ -33,6 +33,13 @@
 
 namespace tritium {
 
+/// The LLVM type of one element of \p T: iN, half, float, double; bf16 and
+/// fp8 are carried as i16 and i8 (their arithmetic goes through f32);
+/// pointers keep their address space; a memdesc is its buffer's byte offset
+/// in shared memory (i32). Null for a type no lowered value has (void, a
+/// tensor descriptor).
+llvm::Type *elementType(llvm::LLVMContext &Ctx, Type *T);
+
 struct LoweringOptions {
   unsigned NumWarps = 4;
   /// The GPU compiled for; its warp size sizes the layouts.
@@ -84,10 +91,8 @@ public:
   static unsigned numRegs(const LinearLayout &L) { return getNumRegisters(L); }
 
   // Types.
-  /// The LLVM type of one element: iN, half, float, double; bf16 and fp8 are
-  /// carried as i16 and i8 (their arithmetic goes through f32); pointers
-  /// keep their address space.
-  llvm::Type *elemType(Type *T) const;
+  /// The LLVM type of one element of \p T (elementType below).
+  llvm::Type *elemType(Type *T) const { return elementType(LLM.getContext(), T); }
   llvm::Type *i1() const { return B.getInt1Ty(); }
   llvm::Type *i32() const { return B.getInt32Ty(); }
   llvm::Value *constI32(int64_t V) const { return B.getInt32(uint32_t(V)); }
