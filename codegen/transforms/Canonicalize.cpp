@@ -48,6 +48,7 @@
 #include "ir/Function.h"
 
 #include "llvm/ADT/APSInt.h"
+#include "llvm/IR/Instructions.h"
 
 #include <optional>
 
@@ -324,9 +325,9 @@ Value *Canonicalizer::simplifyCmp(CmpInst *I) {
     ICmpPredicate P = I->getIPredicate();
     std::optional<APInt> CL = getIntConstant(L), CR = getIntConstant(R);
     if (CL && CR)
-      return makeBool(T, foldICmp(P, *CL, *CR));
+      return makeBool(T, llvm::ICmpInst::compare(*CL, *CR, llvmPredicate(P)));
     if (L == R)
-      return makeBool(T, foldICmp(P, APInt(1, 0), APInt(1, 0)));
+      return makeBool(T, llvm::ICmpInst::compare(APInt(1, 0), APInt(1, 0), llvmPredicate(P)));
     if (isConstant(L) && !isConstant(R)) {
       I->setOperand(0, R);
       I->setOperand(1, L);
@@ -338,7 +339,7 @@ Value *Canonicalizer::simplifyCmp(CmpInst *I) {
   }
   std::optional<APFloat> CL = getFloatConstant(L), CR = getFloatConstant(R);
   if (CL && CR)
-    return makeBool(T, foldFCmp(I->getFPredicate(), *CL, *CR));
+    return makeBool(T, llvm::FCmpInst::compare(*CL, *CR, llvmPredicate(I->getFPredicate())));
   return nullptr;
 }
 
