@@ -42,22 +42,17 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   if (E->isInt())
     return llvm::ConstantInt::get(LT, uint64_t(Val.I), /*IsSigned=*/true);
   double D = Val.K == AttrValue::Kind::Float ? Val.F : double(Val.I);
+  const llvm::fltSemantics *Sem; // of bf16 and fp8, carried as their bits
+  switch (E->getKind()) {
+  case Type::Kind::BF16: Sem = &llvm::APFloat::BFloat(); break;
+  case Type::Kind::F8E5M2: Sem = &llvm::APFloat::Float8E5M2(); break;
+  case Type::Kind::F8E4M3: Sem = &llvm::APFloat::Float8E4M3FN(); break;
+  default: return llvm::ConstantFP::get(LT, D);
+  }
   bool LosesInfo;
   llvm::APFloat F(D);
-  switch (E->getKind()) {
-  case Type::Kind::BF16:
-    F.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  case Type::Kind::F8E5M2:
-    F.convert(llvm::APFloat::Float8E5M2(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  case Type::Kind::F8E4M3:
-    F.convert(llvm::APFloat::Float8E4M3FN(), llvm::APFloat::rmNearestTiesToEven,
-              &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  default:
-    return llvm::ConstantFP::get(LT, D);
-  }
+  F.convert(*Sem, llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
 }
 
 /// a op b for floats, in the element's native type when PTX has it.
