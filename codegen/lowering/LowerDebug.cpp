@@ -77,15 +77,8 @@ void lowerPrint(LoweringContext &C, PrintInst &P) {
       Args.push_back(Arg);
     }
     Fmt += "\n";
-    // Only owners print: branch around the call.
-    llvm::Function *Fn = B.GetInsertBlock()->getParent();
-    auto *Then = llvm::BasicBlock::Create(C.getLLVMContext(), "print", Fn);
-    auto *Cont = llvm::BasicBlock::Create(C.getLLVMContext(), "print.cont", Fn);
-    B.CreateCondBr(Own, Then, Cont);
-    B.SetInsertPoint(Then);
-    C.getTarget().printf(B, Fmt, Args);
-    B.CreateBr(Cont);
-    B.SetInsertPoint(Cont);
+    // Only owners print.
+    emitIf(B, Own, "print", "print.cont", [&] { C.getTarget().printf(B, Fmt, Args); });
   }
 }
 

@@ -143,9 +143,18 @@ llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
     return Op == Opcode::Neg ? B.CreateFNeg(X)
                              : B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
   }
+  // Correctly rounded sqrt, floor and ceil are LLVM's on every target.
+  auto Math = [&](llvm::Value *V) -> llvm::Value * {
+    switch (Op) {
+    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, V);
+    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, V);
+    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, V);
+    default: return C.getTarget().unaryMath(B, Op, V);
+    }
+  };
   if (E->getKind() == Type::Kind::F64)
-    return C.getTarget().unaryMath(B, Op, X);
-  return fromF32(B, C.getTarget().unaryMath(B, Op, toF32(B, X, E)), E);
+    return Math(X);
+  return fromF32(B, Math(toF32(B, X, E)), E);
 }
 
 /// One element cast from \p From to \p To.

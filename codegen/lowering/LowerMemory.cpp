@@ -220,16 +220,10 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
       return C.sharedPtr(B.CreateAdd(B.CreateMul(Offsets[R], C.constI32(Bytes)),
                                      C.constI32(C.scratchOffset(I))));
     };
-    llvm::BasicBlock *Cur = B.GetInsertBlock();
-    llvm::Function *Fn = Cur->getParent();
-    auto *Write = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.share", Fn);
-    auto *Join = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.read", Fn);
-    B.CreateCondBr(Own, Write, Join);
-    B.SetInsertPoint(Write);
-    for (unsigned R = 0; R < N; ++R)
-      B.CreateStore(Out[R], SlotOf(R));
-    B.CreateBr(Join);
-    B.SetInsertPoint(Join);
+    emitIf(B, Own, "atomic.share", "atomic.read", [&] {
+      for (unsigned R = 0; R < N; ++R)
+        B.CreateStore(Out[R], SlotOf(R));
+    });
     C.getTarget().barrier(B);
     for (unsigned R = 0; R < N; ++R)
       Out[R] = B.CreateLoad(Out[R]->getType(), SlotOf(R));

@@ -61,29 +61,6 @@ std::string semScope(MemSem Sem, MemScope Scope, bool SemFirst = false) {
   return SemFirst ? SemS + ScopeS : ScopeS + SemS;
 }
 
-/// Applies \p F to \p V as 32-bit pieces (shuffles move 32 bits).
-llvm::Value *by32Bits(llvm::IRBuilder<> &B, llvm::Value *V,
-                      llvm::function_ref<llvm::Value *(llvm::Value *)> F) {
-  llvm::Type *T = V->getType();
-  const llvm::DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
-  unsigned Bits = DL.getTypeSizeInBits(T);
-  llvm::Type *IntTy = B.getIntNTy(Bits);
-  llvm::Value *I = T->isPointerTy() ? B.CreatePtrToInt(V, IntTy) : B.CreateBitCast(V, IntTy);
-  llvm::Value *R;
-  if (Bits <= 32) {
-    llvm::Value *W = Bits < 32 ? B.CreateZExt(I, B.getInt32Ty()) : I;
-    W = F(W);
-    R = Bits < 32 ? B.CreateTrunc(W, IntTy) : W;
-  } else {
-    assert(Bits == 64 && "shuffles move at most 64 bits");
-    llvm::Value *Lo = F(B.CreateTrunc(I, B.getInt32Ty()));
-    llvm::Value *Hi = F(B.CreateTrunc(B.CreateLShr(I, 32), B.getInt32Ty()));
-    R = B.CreateOr(B.CreateZExt(Lo, IntTy),
-                   B.CreateShl(B.CreateZExt(Hi, IntTy), 32));
-  }
-  return T->isPointerTy() ? B.CreateIntToPtr(R, T) : B.CreateBitCast(R, T);
-}
-
 } // namespace
 
 llvm::Value *NVPTXTargetInfo::threadId(llvm::IRBuilder<> &B) const {
@@ -399,20 +376,12 @@ void NVPTXTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
       "__assertfail",
       llvm::FunctionType::get(B.getVoidTy(),
                               {Ptr, Ptr, B.getInt32Ty(), Ptr, B.getInt64Ty()}, false));
-  // The builder sits at the end of a block still being filled: branch
-  // around the call and continue in a new block.
-  llvm::Function *Fn = B.GetInsertBlock()->getParent();
-  auto *ThenBB = llvm::BasicBlock::Create(Ctx, "assert.fail", Fn);
-  auto *ContBB = llvm::BasicBlock::Create(Ctx, "assert.cont", Fn);
-  B.CreateCondBr(Failed, ThenBB, ContBB);
-  B.SetInsertPoint(ThenBB);
-  B.CreateCall(Fail, {B.CreateGlobalStringPtr(Message, "assert_message", 0, M),
-                      B.CreateGlobalStringPtr(File, "assert_file", 0, M),
-                      B.getInt32(Line),
-                      B.CreateGlobalStringPtr(Func, "assert_function", 0, M),
-                      B.getInt64(1)});
-  B.CreateBr(ContBB);
-  B.SetInsertPoint(ContBB);
+  emitIf(B, Failed, "assert.fail", "assert.cont", [&] {
+    B.CreateCall(Fail, {B.CreateGlobalStringPtr(Message, "assert_message", 0, M),
+                        B.CreateGlobalStringPtr(File, "assert_file", 0, M), B.getInt32(Line),
+                        B.CreateGlobalStringPtr(Func, "assert_function", 0, M),
+                        B.getInt64(1)});
+  });
 }
 
 void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
@@ -444,37 +413,13 @@ llvm::Value *approx(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID, llvm::Value *X
   return B.CreateIntrinsic(ID, {}, {X});
 }
 
-/// A call of libdevice's \p Name on \p Args, all of \p Ty (linked later by
-/// linkLibdevice).
-llvm::Value *libdevice(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ty,
-                       llvm::ArrayRef<llvm::Value *> Args) {
-  llvm::SmallVector<llvm::Type *, 3> Tys(Args.size(), Ty);
-  llvm::Module *M = B.GetInsertBlock()->getModule();
-  llvm::FunctionCallee F = M->getOrInsertFunction(Name, llvm::FunctionType::get(Ty, Tys, false));
-  return B.CreateCall(F, Args);
-}
-
 } // namespace
 
 llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
   if (X->getType()->isDoubleTy()) {
-    const char *Name = nullptr;
-    switch (Op) {
-    case Opcode::Exp: Name = "__nv_exp"; break;
-    case Opcode::Exp2: Name = "__nv_exp2"; break;
-    case Opcode::Log: Name = "__nv_log"; break;
-    case Opcode::Log2: Name = "__nv_log2"; break;
-    case Opcode::Sqrt:
-    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
-    case Opcode::Rsqrt: Name = "__nv_rsqrt"; break;
-    case Opcode::Sin: Name = "__nv_sin"; break;
-    case Opcode::Cos: Name = "__nv_cos"; break;
-    case Opcode::Erf: Name = "__nv_erf"; break;
-    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-    default: llvm_unreachable("not a math opcode");
-    }
-    return libdevice(B, Name, X->getType(), {X});
+    if (Op == Opcode::Sqrt)
+      return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+    return callLibrary(B, ("__nv_" + getOpcodeName(Op)).str(), X->getType(), {X});
   }
   auto *F32 = B.getFloatTy();
   switch (Op) {
@@ -493,13 +438,10 @@ llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::V
                         llvm::ConstantFP::get(F32, 0.6931471805599453));
   case Opcode::Log2: return approx(B, llvm::Intrinsic::nvvm_lg2_approx_f, X);
   case Opcode::Sqrt: return approx(B, llvm::Intrinsic::nvvm_sqrt_approx_f, X);
-  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
   case Opcode::Rsqrt: return approx(B, llvm::Intrinsic::nvvm_rsqrt_approx_f, X);
   case Opcode::Sin: return approx(B, llvm::Intrinsic::nvvm_sin_approx_f, X);
   case Opcode::Cos: return approx(B, llvm::Intrinsic::nvvm_cos_approx_f, X);
-  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-  case Opcode::Erf: return libdevice(B, "__nv_erff", F32, {X});
+  case Opcode::Erf: return callLibrary(B, "__nv_erff", F32, {X});
   default: llvm_unreachable("not a math opcode");
   }
 }
@@ -507,7 +449,7 @@ llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::V
 llvm::Value *NVPTXTargetInfo::fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
   // LLVM expands frem as x - trunc(x / y) * y, which rounds for large
   // quotients and loses the sign of -0.0 % y: libdevice's is exact.
-  return libdevice(B, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(),
+  return callLibrary(B, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(),
                    {X, Y});
 }
 
