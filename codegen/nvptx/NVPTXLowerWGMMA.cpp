@@ -130,14 +130,10 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTarge
   int64_t RowBlock = 16 * int64_t(NumWarps);
   auto PTXType = [](const Value *V) {
     switch (V->getType()->getScalarType()->getKind()) {
-    case Type::Kind::BF16:
-      return "bf16";
-    case Type::Kind::F8E4M3:
-      return "e4m3";
-    case Type::Kind::F8E5M2:
-      return "e5m2";
-    default:
-      return "f16";
+    case Type::Kind::BF16: return "bf16";
+    case Type::Kind::F8E4M3: return "e4m3";
+    case Type::Kind::F8E5M2: return "e5m2";
+    default: return "f16";
     }
   };
   const char *AType = PTXType(Dot.getA()), *BType = PTXType(Dot.getB());

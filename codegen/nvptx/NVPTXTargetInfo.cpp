@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
-#include "codegen/nvptx/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
+#include "codegen/nvptx/MMALayouts.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -143,15 +143,10 @@ llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   llvm::Type *RegTy = B.getIntNTy(std::max(16u, WordBits));
   // Outputs $0..$N-1, then the address, the predicate, and the values of
   // masked-off lanes tied to the outputs.
-  std::string Regs = "{";
+  std::string Regs = NumWords == 1 ? "$0" : "{" + asmOperands(0, NumWords) + "}";
   std::string Cons;
-  for (unsigned W = 0; W < NumWords; ++W) {
-    Regs += (W ? ", $" : "$") + std::to_string(W);
+  for (unsigned W = 0; W < NumWords; ++W)
     Cons += std::string(W ? "," : "") + "=" + constraintFor(WordBits);
-  }
-  Regs += "}";
-  if (NumWords == 1)
-    Regs = "$0";
   std::string Addr = "[ $" + std::to_string(NumWords) + " + 0 ]";
   std::string Space = stateSpace(B, Ptr);
   // A volatile load takes no cache operator or eviction priority in PTX.
@@ -191,15 +186,11 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   unsigned N = VT->getNumElements(), Bits = VT->getElementType()->getIntegerBitWidth();
   llvm::Type *RegTy = B.getIntNTy(std::max(16u, Bits));
   llvm::SmallVector<llvm::Value *, 8> Ins;
-  std::string Cons, Regs = "{";
+  std::string Cons, Regs = N == 1 ? "$0" : "{" + asmOperands(0, N) + "}";
   for (unsigned W = 0; W < N; ++W) {
     Ins.push_back(B.CreateZExt(B.CreateExtractElement(Words, W), RegTy));
     Cons += std::string(W ? "," : "") + constraintFor(Bits);
-    Regs += (W ? ", $" : "$") + std::to_string(W);
   }
-  Regs += "}";
-  if (N == 1)
-    Regs = "$0";
   std::string Space = stateSpace(B, Ptr);
   Ins.push_back(Ptr);
   Cons += ",l";
@@ -215,6 +206,31 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
 }
 
 namespace {
+
+/// `atom<state space><Qualifiers> $0, [ $1 + 0 ], $2[, $3]` on \p Operands
+/// (integers of the element's width) where \p Pred (may be null) holds:
+/// the old value, 0 where Pred is false.
+llvm::Value *atom(llvm::IRBuilder<> &B, llvm::Value *Ptr, const std::string &Qualifiers,
+                  llvm::ArrayRef<llvm::Value *> Operands, llvm::Value *Pred) {
+  unsigned Bits = Operands[0]->getType()->getIntegerBitWidth();
+  char K = constraintFor(Bits);
+  std::string Inst = "atom" + stateSpace(B, Ptr) + Qualifiers + " $0, [ $1 + 0 ]";
+  llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr};
+  std::string Cons = std::string("=") + K + ",l";
+  for (llvm::Value *V : Operands) {
+    Inst += ", $" + std::to_string(Ins.size() + 1);
+    Ins.push_back(V);
+    Cons += std::string(",") + K;
+  }
+  Inst += ";";
+  if (Pred) {
+    Inst = "@$" + std::to_string(Ins.size() + 1) + " " + Inst;
+    Ins.push_back(Pred);
+    Cons += ",b";
+  }
+  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t" + Inst;
+  return callAsm(B, {B.getIntNTy(Bits)}, Ins, Asm, Cons + ",~{memory}", true);
+}
 
 /// The old value at \p Ptr after replacing it atomically with
 /// \p Update(old) where \p Pred (may be null) holds, by a loop of
@@ -292,23 +308,11 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
   }
   // Integers move as integers; floats are passed in integer registers of
   // their width and the instruction's type says how to read them.
-  llvm::Type *IntTy = B.getIntNTy(Bits);
-  llvm::Value *Arg = Float ? B.CreateBitCast(Val, IntTy) : Val;
+  llvm::Value *Arg = Float ? B.CreateBitCast(Val, B.getIntNTy(Bits)) : Val;
   std::string FT = BF16 && Kind == AtomicKind::FAdd ? "bf16" : Ty + std::to_string(Bits);
   if (Kind == AtomicKind::Xchg)
     FT = "b" + std::to_string(Bits);
-  char C = constraintFor(Bits);
-  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t";
-  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope) + "." + Op + "." + FT +
-                     " $0, [ $1 + 0 ], $2;";
-  llvm::SmallVector<llvm::Value *, 3> Ins = {Ptr, Arg};
-  std::string Cons = std::string("=") + C + ",l," + C;
-  if (Pred) {
-    Ins.push_back(Pred);
-    Cons += ",b";
-    Inst = "@$3 " + Inst;
-  }
-  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm + Inst, Cons + ",~{memory}", true);
+  llvm::Value *R = atom(B, Ptr, semScope(Sem, Scope) + "." + Op + "." + FT, {Arg}, Pred);
   return Float ? B.CreateBitCast(R, T) : R;
 }
 
@@ -322,18 +326,8 @@ llvm::Value *NVPTXTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   bool Float = T->isFloatingPointTy();
   llvm::Value *C = Float ? B.CreateBitCast(Cmp, IntTy) : Cmp;
   llvm::Value *V = Float ? B.CreateBitCast(Val, IntTy) : Val;
-  char K = constraintFor(Bits);
-  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope, true) + ".cas.b" +
-                     std::to_string(Bits) + " $0, [ $1 + 0 ], $2, $3;";
-  llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr, C, V};
-  std::string Cons = std::string("=") + K + ",l," + K + "," + K;
-  if (Pred) {
-    Ins.push_back(Pred);
-    Cons += ",b";
-    Inst = "@$4 " + Inst;
-  }
-  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t" + Inst;
-  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm, Cons + ",~{memory}", true);
+  llvm::Value *R = atom(B, Ptr, semScope(Sem, Scope, true) + ".cas.b" + std::to_string(Bits),
+                        {C, V}, Pred);
   return Float ? B.CreateBitCast(R, T) : R;
 }
 
@@ -550,6 +544,13 @@ bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
     D.push_back(HalfAcc ? B.CreateExtractElement(B.CreateExtractValue(R, I / 2), uint64_t(I % 2))
                         : B.CreateExtractValue(R, I));
   return true;
+}
+
+std::string tritium::asmOperands(unsigned First, unsigned N) {
+  std::string S;
+  for (unsigned K = 0; K < N; ++K)
+    S += (K ? ", $" : "$") + std::to_string(First + K);
+  return S;
 }
 
 llvm::Value *tritium::callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
