@@ -286,6 +286,10 @@ private:
   std::optional<DeferredLocalLoad> Deferred;
   const LoweringContext::Regs *Ready = nullptr;
 };
+/// The register of layout \p L, a matrix-core dot's operand or result,
+/// that holds the element (\p Row, \p Col): the layouts have one at every
+/// coordinate of the instructions' fragments.
+unsigned fragmentReg(const LinearLayout &L, int64_t Row, int64_t Col);
 void lowerDebug(LoweringContext &C, Instruction &I);
 
 } // namespace tritium
