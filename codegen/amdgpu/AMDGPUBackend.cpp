@@ -17,28 +17,14 @@
 #include "ir/PassManager.h"
 #include "ir/Verifier.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace tritium;
 
 namespace {
-
-std::unique_ptr<llvm::Module> parseLLVMIR(llvm::StringRef IR, llvm::LLVMContext &Ctx) {
-  llvm::SMDiagnostic Diag;
-  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
-  if (!M) {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    Diag.print("llir", OS);
-    reportError({}, "cannot parse the LLVM IR: " + OS.str());
-  }
-  return M;
-}
 
 void checkOptionsOrThrow(const CompileOptions &Opts) {
   std::string Err = checkAMDGPUOptions(Opts);

@@ -36,11 +36,6 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I, const AMDGPUTarge
   MMAWarps Warps = Match.Warps;
   DotOperandRegs AR(C, AV), BR(C, BV);
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
-  auto Reg = [](const LinearLayout &L, int64_t D0, int64_t D1) {
-    std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});
-    assert(R && "an MFMA layout has a register at every fragment coordinate");
-    return unsigned(*R);
-  };
   // The accumulator values of a tile, in the instruction's order: value v
   // is the register at the tile origin plus the XOR of the first register
   // bases its bits select.
@@ -52,14 +47,14 @@ bool tritium::lowerMFMADot(LoweringContext &C, Instruction &I, const AMDGPUTarge
         llvm::SmallVector<unsigned, 16> CRegs;
         for (unsigned V = 0; V < NumAcc; ++V) {
           LinearLayout::Basis Off = LC.applyIn(kRegister, int32_t(V));
-          CRegs.push_back(Reg(LC, M0 + Off[0], N0 + Off[1]));
+          CRegs.push_back(fragmentReg(LC, M0 + Off[0], N0 + Off[1]));
         }
         for (unsigned J = 0; J < W / KWidth; ++J) {
           llvm::SmallVector<llvm::Value *, 8> A, Bv, Cs, D;
           for (unsigned E = 0; E < KWidth; ++E) {
             int64_t Kk = K0 + J * KWidth + E;
-            A.push_back(AR[Reg(LA, M0, Kk)]);
-            Bv.push_back(BR[Reg(LB, Kk, N0)]);
+            A.push_back(AR[fragmentReg(LA, M0, Kk)]);
+            Bv.push_back(BR[fragmentReg(LB, Kk, N0)]);
           }
           for (unsigned R : CRegs)
             Cs.push_back(Acc[R]);

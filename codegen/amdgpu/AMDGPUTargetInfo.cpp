@@ -21,17 +21,6 @@ namespace {
 
 llvm::Function *parentOf(llvm::IRBuilder<> &B) { return B.GetInsertBlock()->getParent(); }
 
-/// A call of the device library's \p Name (linked later).
-llvm::Value *deviceLib(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ret,
-                       llvm::ArrayRef<llvm::Value *> Args) {
-  llvm::SmallVector<llvm::Type *, 10> Tys;
-  for (llvm::Value *A : Args)
-    Tys.push_back(A->getType());
-  llvm::Module *M = B.GetInsertBlock()->getModule();
-  llvm::FunctionCallee F = M->getOrInsertFunction(Name, llvm::FunctionType::get(Ret, Tys, false));
-  return B.CreateCall(F, Args);
-}
-
 /// Runs \p Body where \p Pred (may be null) holds, under a branch; the value
 /// it returns (may be null) is merged with \p Else (a value of its type).
 llvm::Value *whereHolds(llvm::IRBuilder<> &B, llvm::Value *Pred, llvm::StringRef Name,
@@ -39,16 +28,12 @@ llvm::Value *whereHolds(llvm::IRBuilder<> &B, llvm::Value *Pred, llvm::StringRef
                         llvm::function_ref<llvm::Value *(llvm::Type *)> Else = nullptr) {
   if (!Pred)
     return Body();
-  llvm::LLVMContext &Ctx = B.getContext();
-  llvm::BasicBlock *From = B.GetInsertBlock();
-  auto *Then = llvm::BasicBlock::Create(Ctx, Name, parentOf(B));
-  auto *Done = llvm::BasicBlock::Create(Ctx, Name + ".done", parentOf(B));
-  B.CreateCondBr(Pred, Then, Done);
-  B.SetInsertPoint(Then);
-  llvm::Value *V = Body();
-  llvm::BasicBlock *ThenEnd = B.GetInsertBlock();
-  B.CreateBr(Done);
-  B.SetInsertPoint(Done);
+  llvm::BasicBlock *From = B.GetInsertBlock(), *ThenEnd = nullptr;
+  llvm::Value *V = nullptr;
+  emitIf(B, Pred, Name, Name + ".done", [&] {
+    V = Body();
+    ThenEnd = B.GetInsertBlock();
+  });
   if (!V)
     return nullptr;
   llvm::PHINode *P = B.CreatePHI(V->getType(), 2);
@@ -83,28 +68,12 @@ llvm::AtomicOrdering failureOrdering(llvm::AtomicOrdering O) {
              : llvm::AtomicOrdering::Monotonic;
 }
 
-/// \p V moved from lane \p Src of the wavefront (ds_bpermute moves 32 bits;
-/// wider values go in 32-bit parts, narrower ones widened).
+/// \p V moved from lane \p Src of the wavefront (ds_bpermute moves 32 bits).
 llvm::Value *fromLane(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Src) {
-  llvm::Type *T = V->getType();
-  unsigned Bits = T->getPrimitiveSizeInBits();
   llvm::Value *Addr = B.CreateShl(Src, 2);
-  auto Move32 = [&](llvm::Value *X) {
+  return by32Bits(B, V, [&](llvm::Value *X) {
     return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {Addr, X});
-  };
-  llvm::Value *Int = T->isIntegerTy() ? V : B.CreateBitCast(V, B.getIntNTy(Bits));
-  llvm::Value *Out;
-  if (Bits == 64) {
-    llvm::Value *Lo = Move32(B.CreateTrunc(Int, B.getInt32Ty()));
-    llvm::Value *Hi = Move32(B.CreateTrunc(B.CreateLShr(Int, 32), B.getInt32Ty()));
-    Out = B.CreateOr(B.CreateZExt(Lo, B.getInt64Ty()),
-                     B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32));
-  } else if (Bits == 32) {
-    Out = Move32(Int);
-  } else {
-    Out = B.CreateTrunc(Move32(B.CreateZExt(Int, B.getInt32Ty())), Int->getType());
-  }
-  return T->isIntegerTy() ? Out : B.CreateBitCast(Out, T);
+  });
 }
 
 } // namespace
@@ -121,7 +90,7 @@ llvm::Value *AMDGPUTargetInfo::programId(llvm::IRBuilder<> &B, unsigned Axis) co
 }
 
 llvm::Value *AMDGPUTargetInfo::numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const {
-  return B.CreateTrunc(deviceLib(B, "__ockl_get_num_groups", B.getInt64Ty(), {B.getInt32(Axis)}),
+  return B.CreateTrunc(callLibrary(B, "__ockl_get_num_groups", B.getInt64Ty(), {B.getInt32(Axis)}),
                        B.getInt32Ty());
 }
 
@@ -253,10 +222,10 @@ void AMDGPUTargetInfo::printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
   // groups of at most seven 64-bit slots, the last call marked last.
   llvm::Module *M = B.GetInsertBlock()->getModule();
   llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-  llvm::Value *Desc = deviceLib(B, "__ockl_printf_begin", I64, {B.getInt64(0)});
+  llvm::Value *Desc = callLibrary(B, "__ockl_printf_begin", I64, {B.getInt64(0)});
   llvm::Value *Fmt = B.CreateGlobalStringPtr(Format, "printf_format", AMDConstant, M);
   llvm::Value *FlatFmt = B.CreateAddrSpaceCast(Fmt, llvm::PointerType::get(B.getContext(), AMDFlat));
-  Desc = deviceLib(B, "__ockl_printf_append_string_n", I64,
+  Desc = callLibrary(B, "__ockl_printf_append_string_n", I64,
                    {Desc, FlatFmt, B.getInt64(Format.size() + 1), B.getInt32(Args.empty())});
   for (size_t First = 0; First < Args.size(); First += 7) {
     size_t N = std::min<size_t>(7, Args.size() - First);
@@ -277,7 +246,7 @@ void AMDGPUTargetInfo::printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
       Call.push_back(A);
     }
     Call.push_back(llvm::ConstantInt::get(I32, First + N == Args.size()));
-    Desc = deviceLib(B, "__ockl_printf_append_args", I64, Call);
+    Desc = callLibrary(B, "__ockl_printf_append_args", I64, Call);
   }
 }
 
@@ -285,22 +254,16 @@ void AMDGPUTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
                                   llvm::StringRef Message, llvm::StringRef File, unsigned Line,
                                   llvm::StringRef Func) const {
   // No __assertfail in the device libraries: print the message, then trap.
-  // The builder sits at the end of a block still being filled: branch around
-  // and continue in a new block.
-  auto *Fail = llvm::BasicBlock::Create(B.getContext(), "assert.fail", parentOf(B));
-  auto *Cont = llvm::BasicBlock::Create(B.getContext(), "assert.cont", parentOf(B));
-  B.CreateCondBr(Failed, Fail, Cont);
-  B.SetInsertPoint(Fail);
   std::string Fmt = (File + ":" + llvm::Twine(Line) + ": " + Func + ": Assertion `" + Message +
                      "` failed.\n")
                         .str();
   std::string Escaped;
   for (char C : Fmt)
     Escaped += C == '%' ? std::string("%%") : std::string(1, C);
-  printf(B, Escaped, {});
-  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-  B.CreateBr(Cont);
-  B.SetInsertPoint(Cont);
+  emitIf(B, Failed, "assert.fail", "assert.cont", [&] {
+    printf(B, Escaped, {});
+    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  });
 }
 
 void AMDGPUTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
@@ -316,28 +279,12 @@ void AMDGPUTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
 
 llvm::Value *AMDGPUTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
   bool Double = X->getType()->isDoubleTy();
-  const char *Name = nullptr;
-  switch (Op) {
-  case Opcode::Exp: Name = "exp"; break;
-  case Opcode::Exp2: Name = "exp2"; break;
-  case Opcode::Log: Name = "log"; break;
-  case Opcode::Log2: Name = "log2"; break;
-  case Opcode::Sqrt: Name = "sqrt"; break;
-  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
-  case Opcode::Rsqrt: Name = "rsqrt"; break;
-  case Opcode::Sin: Name = "sin"; break;
-  case Opcode::Cos: Name = "cos"; break;
-  case Opcode::Erf: Name = "erf"; break;
-  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-  default: llvm_unreachable("not a math opcode");
-  }
-  return deviceLib(B, std::string("__ocml_") + Name + (Double ? "_f64" : "_f32"), X->getType(),
-                   {X});
+  return callLibrary(B, ("__ocml_" + getOpcodeName(Op) + (Double ? "_f64" : "_f32")).str(),
+                   X->getType(), {X});
 }
 
 llvm::Value *AMDGPUTargetInfo::fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
-  return deviceLib(B, X->getType()->isDoubleTy() ? "__ocml_fmod_f64" : "__ocml_fmod_f32",
+  return callLibrary(B, X->getType()->isDoubleTy() ? "__ocml_fmod_f64" : "__ocml_fmod_f32",
                    X->getType(), {X, Y});
 }
 

@@ -62,11 +62,6 @@ MMAWarps tritium::mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, un
   return warpsPerTile(Shape, NumWarps, T, T);
 }
 
-LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps,
-                                            unsigned T, bool Transposed) {
-  return mfmaAccumulatorLayout(Shape, MFMAConfig{T, 0, mfmaWarps(Shape, NumWarps, T), Transposed});
-}
-
 LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, const MFMAConfig &Cfg) {
   MMAWarps W = Cfg.Warps;
   unsigned T = Cfg.Tile;
@@ -87,13 +82,6 @@ LinearLayout tritium::mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, const
   repeat(Regs, 0, int64_t(T) * W.M, Shape[0]);
   return make(std::move(Regs), std::move(Lanes), warpBases(W, T, 0, 1, Shape), Shape[0],
               Shape[1]);
-}
-
-LinearLayout tritium::mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
-                                        llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps,
-                                        unsigned T, unsigned W) {
-  return mfmaOperandLayout(OpIdx, OperandShape, ResultShape,
-                           MFMAConfig{T, W, mfmaWarps(ResultShape, NumWarps, T), true});
 }
 
 LinearLayout tritium::mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,

@@ -40,20 +40,6 @@ unsigned mfmaTileFor(int64_t M, int64_t N, int64_t K, unsigned W);
 /// How many warps tile M and N (tiles of T x T; M first, as mmaWarps).
 MMAWarps mfmaWarps(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T);
 
-/// The accumulator layout of an [M, N] dot on T x T tiles. \p Transposed:
-/// the instruction computes each tile's transpose (B^T A^T, A and B swapped
-/// in the call), so that a lane's registers run along N (four consecutive
-/// columns: vector stores in the epilogue) and its lane along M; what the
-/// layout passes choose, as Triton's AMD backend does.
-LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T,
-                                   bool Transposed);
-
-/// The layout of operand \p OpIdx (0: A [M, K], 1: B [K, N]) of an [M, N]
-/// dot on T x T tiles, \p W K elements a lane per chunk.
-LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
-                               llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps,
-                               unsigned T, unsigned W);
-
 /// Whether the types and shapes of \p Dot fit MFMA: 2-d, A and B both f16,
 /// bf16, f32 (f32 accumulator) or i8 (i32 accumulator), and a tile.
 bool isMFMACandidate(const Instruction &Dot);
@@ -66,7 +52,14 @@ struct MFMAConfig {
   MMAWarps Warps;
   bool Transposed = true;
 };
+/// The accumulator layout of an [M, N] dot on T x T tiles. Transposed: the
+/// instruction computes each tile's transpose (B^T A^T, A and B swapped in
+/// the call), so that a lane's registers run along N (four consecutive
+/// columns: vector stores in the epilogue) and its lane along M; what the
+/// layout passes choose, as Triton's AMD backend does.
 LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, const MFMAConfig &C);
+/// The layout of operand \p OpIdx (0: A [M, K], 1: B [K, N]) of an [M, N]
+/// dot on T x T tiles, Width K elements a lane per chunk.
 LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
                                llvm::ArrayRef<int64_t> ResultShape, const MFMAConfig &C);
 

@@ -87,11 +87,7 @@ bool isRenaming(const Instruction &Convert) {
 /// The local_alloc of the source of \p Convert, operand \p OpIdx of \p Dot,
 /// before \p B's insertion point, in the swizzled layout that keeps its
 /// register-contiguous dimension contiguous, or the one \p Cores read the
-/// operand in from shared memory. A
-/// source that is a `trans %x` is stored as %x, in that layout with its
-/// dimensions permuted back, and read through memdesc_trans: the same
-/// bytes, and %x, when it is a load, stays one that pipeline-loops can
-/// stage (b.T of a loaded [N, K] tile, K^T in attention).
+/// operand in from shared memory; a `trans %x` source as the header says.
 Value *allocate(IRBuilder &B, Instruction &Convert, const Instruction &Dot, unsigned OpIdx,
                const MatrixCores *Cores) {
   Value *Src = Convert.getOperand(0);

@@ -4,9 +4,12 @@
 
 #include "ir/Diagnostics.h"
 
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tritium;
@@ -34,4 +37,16 @@ LLVMErrorCollector::LLVMErrorCollector(llvm::LLVMContext &Ctx) {
 void LLVMErrorCollector::throwIfAny(llvm::StringRef What) const {
   if (!Errors.empty())
     reportError({}, What.str() + ": " + Errors);
+}
+
+std::unique_ptr<llvm::Module> tritium::parseLLVMIR(llvm::StringRef IR, llvm::LLVMContext &Ctx) {
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
+  if (!M) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    Diag.print("llir", OS);
+    reportError({}, "cannot parse the LLVM IR: " + OS.str());
+  }
+  return M;
 }

@@ -12,10 +12,12 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <string>
 
 namespace llvm {
 class LLVMContext;
+class Module;
 } // namespace llvm
 
 namespace tritium {
@@ -36,6 +38,10 @@ public:
 private:
   std::string Errors;
 };
+
+/// The module of \p IR, a stage's LLVM IR text, in \p Ctx; a CompileError
+/// ("cannot parse the LLVM IR: ...") if it does not parse.
+std::unique_ptr<llvm::Module> parseLLVMIR(llvm::StringRef IR, llvm::LLVMContext &Ctx);
 
 } // namespace tritium
 

@@ -17,25 +17,6 @@ using namespace tritium;
 namespace {
 using Regs = LoweringContext::Regs;
 
-/// True in the one thread of each group of copies.
-llvm::Value *owner(LoweringContext &C, const LinearLayout *L) {
-  llvm::IRBuilder<> &B = C.B;
-  if (!L)
-    return B.CreateICmpEQ(B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0));
-  llvm::Value *Own = B.getTrue();
-  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, C.laneId()},
-                          {kWarp, C.warpId()}}) {
-    uint32_t Free = 0;
-    llvm::ArrayRef<LinearLayout::Basis> Bases = L->getBases(Name);
-    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
-        Free |= 1u << Bit;
-    if (Free)
-      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
-  }
-  return Own;
-}
-
 /// A printf conversion and the C-vararg-promoted value.
 std::pair<std::string, llvm::Value *> formatted(LoweringContext &C, llvm::Value *V,
                                                 Type *E, bool Hex, bool Unsigned) {
@@ -66,7 +47,7 @@ void lowerPrint(LoweringContext &C, PrintInst &P) {
   std::vector<Regs> Coords;
   if (L)
     Coords = C.coordinates(*L);
-  llvm::Value *Own = owner(C, L);
+  llvm::Value *Own = C.owner(L);
   for (unsigned R = 0; R < N; ++R) {
     std::string Fmt = "pid (%d, %d, %d)";
     llvm::SmallVector<llvm::Value *, 8> Args;
@@ -96,15 +77,8 @@ void lowerPrint(LoweringContext &C, PrintInst &P) {
       Args.push_back(Arg);
     }
     Fmt += "\n";
-    // Only owners print: branch around the call.
-    llvm::Function *Fn = B.GetInsertBlock()->getParent();
-    auto *Then = llvm::BasicBlock::Create(C.getLLVMContext(), "print", Fn);
-    auto *Cont = llvm::BasicBlock::Create(C.getLLVMContext(), "print.cont", Fn);
-    B.CreateCondBr(Own, Then, Cont);
-    B.SetInsertPoint(Then);
-    C.getTarget().printf(B, Fmt, Args);
-    B.CreateBr(Cont);
-    B.SetInsertPoint(Cont);
+    // Only owners print.
+    emitIf(B, Own, "print", "print.cont", [&] { C.getTarget().printf(B, Fmt, Args); });
   }
 }
 

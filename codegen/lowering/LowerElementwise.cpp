@@ -17,6 +17,7 @@
 
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
+#include "codegen/transforms/ConstantFold.h"
 
 #include "ir/Diagnostics.h"
 
@@ -41,22 +42,17 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   if (E->isInt())
     return llvm::ConstantInt::get(LT, uint64_t(Val.I), /*IsSigned=*/true);
   double D = Val.K == AttrValue::Kind::Float ? Val.F : double(Val.I);
+  const llvm::fltSemantics *Sem; // of bf16 and fp8, carried as their bits
+  switch (E->getKind()) {
+  case Type::Kind::BF16: Sem = &llvm::APFloat::BFloat(); break;
+  case Type::Kind::F8E5M2: Sem = &llvm::APFloat::Float8E5M2(); break;
+  case Type::Kind::F8E4M3: Sem = &llvm::APFloat::Float8E4M3FN(); break;
+  default: return llvm::ConstantFP::get(LT, D);
+  }
   bool LosesInfo;
   llvm::APFloat F(D);
-  switch (E->getKind()) {
-  case Type::Kind::BF16:
-    F.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  case Type::Kind::F8E5M2:
-    F.convert(llvm::APFloat::Float8E5M2(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  case Type::Kind::F8E4M3:
-    F.convert(llvm::APFloat::Float8E4M3FN(), llvm::APFloat::rmNearestTiesToEven,
-              &LosesInfo);
-    return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
-  default:
-    return llvm::ConstantFP::get(LT, D);
-  }
+  F.convert(*Sem, llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
 }
 
 /// a op b for floats, in the element's native type when PTX has it.
@@ -147,43 +143,18 @@ llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
     return Op == Opcode::Neg ? B.CreateFNeg(X)
                              : B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
   }
-  if (E->getKind() == Type::Kind::F64)
-    return C.getTarget().unaryMath(B, Op, X);
-  return fromF32(B, C.getTarget().unaryMath(B, Op, toF32(B, X, E)), E);
-}
-
-llvm::CmpInst::Predicate llvmPredicate(const CmpInst &Cmp) {
-  if (!Cmp.isFloat()) {
-    switch (Cmp.getIPredicate()) {
-    case ICmpPredicate::EQ: return llvm::CmpInst::ICMP_EQ;
-    case ICmpPredicate::NE: return llvm::CmpInst::ICMP_NE;
-    case ICmpPredicate::SLT: return llvm::CmpInst::ICMP_SLT;
-    case ICmpPredicate::SLE: return llvm::CmpInst::ICMP_SLE;
-    case ICmpPredicate::SGT: return llvm::CmpInst::ICMP_SGT;
-    case ICmpPredicate::SGE: return llvm::CmpInst::ICMP_SGE;
-    case ICmpPredicate::ULT: return llvm::CmpInst::ICMP_ULT;
-    case ICmpPredicate::ULE: return llvm::CmpInst::ICMP_ULE;
-    case ICmpPredicate::UGT: return llvm::CmpInst::ICMP_UGT;
-    case ICmpPredicate::UGE: return llvm::CmpInst::ICMP_UGE;
+  // Correctly rounded sqrt, floor and ceil are LLVM's on every target.
+  auto Math = [&](llvm::Value *V) -> llvm::Value * {
+    switch (Op) {
+    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, V);
+    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, V);
+    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, V);
+    default: return C.getTarget().unaryMath(B, Op, V);
     }
-  }
-  switch (Cmp.getFPredicate()) {
-  case FCmpPredicate::OEQ: return llvm::CmpInst::FCMP_OEQ;
-  case FCmpPredicate::ONE: return llvm::CmpInst::FCMP_ONE;
-  case FCmpPredicate::OLT: return llvm::CmpInst::FCMP_OLT;
-  case FCmpPredicate::OLE: return llvm::CmpInst::FCMP_OLE;
-  case FCmpPredicate::OGT: return llvm::CmpInst::FCMP_OGT;
-  case FCmpPredicate::OGE: return llvm::CmpInst::FCMP_OGE;
-  case FCmpPredicate::ORD: return llvm::CmpInst::FCMP_ORD;
-  case FCmpPredicate::UNO: return llvm::CmpInst::FCMP_UNO;
-  case FCmpPredicate::UEQ: return llvm::CmpInst::FCMP_UEQ;
-  case FCmpPredicate::UNE: return llvm::CmpInst::FCMP_UNE;
-  case FCmpPredicate::ULT: return llvm::CmpInst::FCMP_ULT;
-  case FCmpPredicate::ULE: return llvm::CmpInst::FCMP_ULE;
-  case FCmpPredicate::UGT: return llvm::CmpInst::FCMP_UGT;
-  case FCmpPredicate::UGE: return llvm::CmpInst::FCMP_UGE;
-  }
-  llvm_unreachable("unknown predicate");
+  };
+  if (E->getKind() == Type::Kind::F64)
+    return Math(X);
+  return fromF32(B, Math(toF32(B, X, E)), E);
 }
 
 /// One element cast from \p From to \p To.
@@ -405,12 +376,14 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   }
   case OpFamily::Cmp: {
     auto &Cmp = llvm::cast<CmpInst>(I);
+    llvm::CmpInst::Predicate P = Cmp.isFloat() ? llvmPredicate(Cmp.getFPredicate())
+                                               : llvmPredicate(Cmp.getIPredicate());
     Type *E = I.getOperand(0)->getType()->getScalarType();
     for (unsigned R = 0; R < N; ++R) {
       llvm::Value *L = Op(0, R), *Rv = Op(1, R);
       if (Cmp.isFloat() && isCarriedFloat(E))
         L = toF32(B, L, E), Rv = toF32(B, Rv, E);
-      Out.push_back(B.CreateCmp(llvmPredicate(Cmp), L, Rv));
+      Out.push_back(B.CreateCmp(P, L, Rv));
     }
     break;
   }

@@ -24,7 +24,6 @@ namespace {
 
 using Regs = LoweringContext::Regs;
 
-
 /// The LLVM type an element has in memory.
 llvm::Type *memType(LoweringContext &C, Type *T) {
   Type *E = T->getScalarType();
@@ -150,32 +149,6 @@ void lowerLoad(LoweringContext &C, LoadInst &I) {
   C.set(Res, std::move(Out));
 }
 
-/// True in the one thread of each group of copies (lanes and warps whose
-/// bits the layout ignores are the copies).
-llvm::Value *ownerPredicate(LoweringContext &C, const LinearLayout &L) {
-  llvm::IRBuilder<> &B = C.B;
-  llvm::Value *Own = B.getTrue();
-  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, C.laneId()},
-                          {kWarp, C.warpId()}}) {
-    uint32_t Free = 0;
-    llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(Name);
-    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
-      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
-        Free |= 1u << Bit;
-    if (Free)
-      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
-  }
-  return Own;
-}
-
-/// True in the one thread that writes or updates what \p Ptr addresses: thread
-/// 0 for a scalar, the owner of each group of copies for a block.
-llvm::Value *accessOwner(LoweringContext &C, Value *Ptr) {
-  if (Ptr->getType()->isBlock())
-    return ownerPredicate(C, C.layout(Ptr));
-  return C.B.CreateICmpEQ(C.B.CreateOr(C.laneId(), C.warpId()), C.B.getInt32(0));
-}
-
 /// \p X and \p Y, either of which may be null (true); null if both are.
 llvm::Value *both(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) {
   auto IsTrue = [](llvm::Value *V) {
@@ -196,7 +169,7 @@ void lowerStore(LoweringContext &C, StoreInst &I) {
   MemoryHints H = hintsOf(I);
   // Copies of an element store nothing: a copy that stored after another
   // thread of the program loaded the old value would race with it.
-  llvm::Value *Own = accessOwner(C, I.getPtr());
+  llvm::Value *Own = C.owner(I.getPtr());
   for (unsigned G = 0; G < Ptrs.size(); G += V.Vec) {
     llvm::SmallVector<llvm::Value *, 8> Elems;
     for (unsigned K = 0; K < V.Vec; ++K)
@@ -219,7 +192,7 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
     return Rs.size() == 1 ? Rs[0] : Rs[R];
   };
   bool Scalar = !Ptr->getType()->isBlock();
-  llvm::Value *Own = accessOwner(C, Ptr);
+  llvm::Value *Own = C.owner(Ptr);
   MemSem Sem = IsCAS ? llvm::cast<AtomicCASInst>(I).getSem()
                      : llvm::cast<AtomicRMWInst>(I).getSem();
   MemScope Scope = IsCAS ? llvm::cast<AtomicCASInst>(I).getScope()
@@ -247,16 +220,10 @@ void lowerAtomic(LoweringContext &C, Instruction &I) {
       return C.sharedPtr(B.CreateAdd(B.CreateMul(Offsets[R], C.constI32(Bytes)),
                                      C.constI32(C.scratchOffset(I))));
     };
-    llvm::BasicBlock *Cur = B.GetInsertBlock();
-    llvm::Function *Fn = Cur->getParent();
-    auto *Write = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.share", Fn);
-    auto *Join = llvm::BasicBlock::Create(C.getLLVMContext(), "atomic.read", Fn);
-    B.CreateCondBr(Own, Write, Join);
-    B.SetInsertPoint(Write);
-    for (unsigned R = 0; R < N; ++R)
-      B.CreateStore(Out[R], SlotOf(R));
-    B.CreateBr(Join);
-    B.SetInsertPoint(Join);
+    emitIf(B, Own, "atomic.share", "atomic.read", [&] {
+      for (unsigned R = 0; R < N; ++R)
+        B.CreateStore(Out[R], SlotOf(R));
+    });
     C.getTarget().barrier(B);
     for (unsigned R = 0; R < N; ++R)
       Out[R] = B.CreateLoad(Out[R]->getType(), SlotOf(R));

@@ -35,49 +35,51 @@ namespace {
 using Regs = LoweringContext::Regs;
 using Basis = LinearLayout::Basis;
 
+/// A built-in combine on two elements of type \p Elem (bf16 and fp8 in f32,
+/// rounded back).
+llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
+                           Type *Elem) {
+  bool Carried = isCarriedFloat(Elem);
+  if (Carried)
+    X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
+  llvm::Value *R = nullptr;
+  switch (K) {
+  case CombineKind::Add: R = B.CreateAdd(X, Y); break;
+  case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
+  case CombineKind::Mul: R = B.CreateMul(X, Y); break;
+  case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
+  case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
+  case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
+  case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
+  case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
+  case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
+  case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
+  case CombineKind::And: R = B.CreateAnd(X, Y); break;
+  case CombineKind::Or: R = B.CreateOr(X, Y); break;
+  case CombineKind::Xor: R = B.CreateXor(X, Y); break;
+  }
+  return Carried ? fromF32(B, R, Elem) : R;
+}
+
 /// Combines tuples of values (one per operand, or (value, index) for
 /// argmin/argmax).
 class Combiner {
 public:
-  Combiner(LoweringContext &C, Instruction &I) : C(C), I(I) {
-    if (auto *R = llvm::dyn_cast<CombineInstBase>(&I)) {
-      Kind = R->getKind();
-      if (!Kind) {
-        Fn = C.getLLVMModule().getFunction(R->getCombine());
-        if (!Fn)
-          C.unsupported(I, "a combine function that was not lowered");
-      }
-    }
-    Elem = I.getOperand(0)->getType()->getScalarType();
-  }
+  Combiner(LoweringContext &C, Instruction &I) : C(C), I(I) {}
 
   /// Whether combine(a, b) == combine(b, a) is known, so order can be ignored.
-  bool isCommutative() const { return Kind.has_value() || IsArg(); }
+  bool isCommutative() const {
+    return IsArg() || llvm::cast<CombineInstBase>(I).getKind().has_value();
+  }
 
   Regs operator()(const Regs &A, const Regs &B) const {
-    llvm::IRBuilder<> &IRB = C.B;
-    if (Fn) {
-      llvm::SmallVector<llvm::Value *, 8> Args(A.begin(), A.end());
-      Args.append(B.begin(), B.end());
-      llvm::Value *R = IRB.CreateCall(Fn, Args);
-      if (A.size() == 1)
-        return {R};
-      Regs Out;
-      for (unsigned K = 0; K < A.size(); ++K)
-        Out.push_back(IRB.CreateExtractValue(R, K));
-      return Out;
-    }
     if (IsArg())
       return argCombine(A, B);
-    return {builtin(*Kind, A[0], B[0])};
+    return combineTuples(C, llvm::cast<CombineInstBase>(I), A, B);
   }
 
 private:
   bool IsArg() const { return I.getFamily() == OpFamily::ArgMinMax; }
-
-  llvm::Value *builtin(CombineKind K, llvm::Value *X, llvm::Value *Y) const {
-    return combineBuiltin(C.B, K, X, Y, Elem);
-  }
 
   /// (value, index) pairs: the larger (smaller) value wins; equal values
   /// keep the smaller index with tie_break_left. NaN counts as the largest
@@ -85,6 +87,7 @@ private:
   Regs argCombine(const Regs &A, const Regs &B2) const {
     llvm::IRBuilder<> &B = C.B;
     auto &Arg = llvm::cast<ArgMinMaxInst>(I);
+    Type *Elem = I.getOperand(0)->getType()->getScalarType();
     llvm::Value *V1 = A[0], *V2 = B2[0];
     if (isCarriedFloat(Elem))
       V1 = toF32(B, V1, Elem), V2 = toF32(B, V2, Elem);
@@ -111,9 +114,6 @@ private:
 
   LoweringContext &C;
   Instruction &I;
-  std::optional<CombineKind> Kind;
-  llvm::Function *Fn = nullptr;
-  Type *Elem;
 };
 
 /// The bits of a hardware dimension whose bases move along \p Axis; an
@@ -158,16 +158,8 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   }
 
   // 1. Registers, grouped by their coordinates off the axis.
-  std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>> Groups;
-  for (unsigned R = 0; R < NRegs; ++R) {
-    Basis Co = L.applyIn(kRegister, int32_t(R));
-    int32_t AlongAxis = Co[Axis];
-    Co[Axis] = 0;
-    Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({AlongAxis, R});
-  }
   std::map<std::vector<int32_t>, Regs> Acc;
-  for (auto &[Key, Members] : Groups) {
-    llvm::sort(Members);
+  for (auto &[Key, Members] : registersAlongAxis(L, Axis)) {
     Regs A = Init[Members[0].second];
     for (unsigned K = 1; K < Members.size(); ++K)
       A = Combine(A, Init[Members[K].second]);
@@ -289,26 +281,34 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
     C.set(I.getResult(K), std::move(Outs[K]));
 }
 
-llvm::Value *tritium::combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X,
-                                     llvm::Value *Y, Type *Elem) {
-  bool Carried = isCarriedFloat(Elem);
-  if (Carried)
-    X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
-  llvm::Value *R = nullptr;
-  switch (K) {
-  case CombineKind::Add: R = B.CreateAdd(X, Y); break;
-  case CombineKind::FAdd: R = B.CreateFAdd(X, Y); break;
-  case CombineKind::Mul: R = B.CreateMul(X, Y); break;
-  case CombineKind::FMul: R = B.CreateFMul(X, Y); break;
-  case CombineKind::SMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, X, Y); break;
-  case CombineKind::SMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, X, Y); break;
-  case CombineKind::UMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, X, Y); break;
-  case CombineKind::UMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, X, Y); break;
-  case CombineKind::FMin: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, X, Y); break;
-  case CombineKind::FMax: R = B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, X, Y); break;
-  case CombineKind::And: R = B.CreateAnd(X, Y); break;
-  case CombineKind::Or: R = B.CreateOr(X, Y); break;
-  case CombineKind::Xor: R = B.CreateXor(X, Y); break;
+AxisGroups tritium::registersAlongAxis(const LinearLayout &L, unsigned Axis) {
+  AxisGroups Groups;
+  for (unsigned R = 0; R < LoweringContext::numRegs(L); ++R) {
+    Basis Co = L.applyIn(kRegister, int32_t(R));
+    int32_t AlongAxis = Co[Axis];
+    Co[Axis] = 0;
+    Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({AlongAxis, R});
   }
-  return Carried ? fromF32(B, R, Elem) : R;
+  for (auto &[Key, Members] : Groups)
+    llvm::sort(Members);
+  return Groups;
+}
+
+Regs tritium::combineTuples(LoweringContext &C, const CombineInstBase &I, const Regs &A,
+                            const Regs &Bv) {
+  llvm::IRBuilder<> &B = C.B;
+  if (std::optional<CombineKind> K = I.getKind())
+    return {combineBuiltin(B, *K, A[0], Bv[0], I.getOperand(0)->getType()->getScalarType())};
+  llvm::Function *Fn = C.getLLVMModule().getFunction(I.getCombine());
+  if (!Fn)
+    C.unsupported(I, "a combine function that was not lowered");
+  llvm::SmallVector<llvm::Value *, 8> Args(A.begin(), A.end());
+  Args.append(Bv.begin(), Bv.end());
+  llvm::Value *R = B.CreateCall(Fn, Args);
+  if (A.size() == 1)
+    return {R};
+  Regs Out;
+  for (unsigned K = 0; K < A.size(); ++K)
+    Out.push_back(B.CreateExtractValue(R, K));
+  return Out;
 }

@@ -14,35 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
-
-#include <map>
 
 using namespace tritium;
 
 namespace {
 using Regs = LoweringContext::Regs;
 using Basis = LinearLayout::Basis;
-
-/// combine(a, b) for the scan's built-in kind or combine function.
-Regs combine(LoweringContext &C, ScanInst &S, const Regs &A, const Regs &Bv) {
-  llvm::IRBuilder<> &B = C.B;
-  if (std::optional<CombineKind> K = S.getKind())
-    return {combineBuiltin(B, *K, A[0], Bv[0], S.getOperand(0)->getType()->getScalarType())};
-  llvm::Function *Fn = C.getLLVMModule().getFunction(S.getCombine());
-  if (!Fn)
-    C.unsupported(S, "a combine function that was not lowered");
-  llvm::SmallVector<llvm::Value *, 8> Args(A.begin(), A.end());
-  Args.append(Bv.begin(), Bv.end());
-  llvm::Value *R = B.CreateCall(Fn, Args);
-  if (A.size() == 1)
-    return {R};
-  Regs Out;
-  for (unsigned K = 0; K < A.size(); ++K)
-    Out.push_back(B.CreateExtractValue(R, K));
-  return Out;
-}
 
 bool axisInRegisters(const LinearLayout &L, unsigned Axis) {
   for (const char *Name : {kLane, kWarp})
@@ -64,15 +42,7 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
 
   if (axisInRegisters(L, Axis)) {
     // Registers grouped by their coordinates off the axis, scanned in order.
-    std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>> Groups;
-    for (unsigned R = 0; R < NRegs; ++R) {
-      Basis Co = L.applyIn(kRegister, int32_t(R));
-      int32_t Along = Co[Axis];
-      Co[Axis] = 0;
-      Groups[std::vector<int32_t>(Co.begin(), Co.end())].push_back({Along, R});
-    }
-    for (auto &[Key, Members] : Groups) {
-      llvm::sort(Members);
+    for (auto &[Key, Members] : registersAlongAxis(L, Axis)) {
       if (S.isReverse())
         std::reverse(Members.begin(), Members.end());
       Regs Acc;
@@ -80,7 +50,7 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
         Regs X;
         for (unsigned K = 0; K < NOps; ++K)
           X.push_back(C.get(I.getOperand(K))[R]);
-        Acc = Acc.empty() ? X : combine(C, S, Acc, X);
+        Acc = Acc.empty() ? X : combineTuples(C, S, Acc, X);
         for (unsigned K = 0; K < NOps; ++K)
           Out[K][R] = Acc[K];
       }
@@ -168,7 +138,7 @@ void tritium::lowerScan(LoweringContext &C, Instruction &I) {
         Acc.push_back(P);
       }
       llvm::Value *E = Element(J);
-      Regs Next = combine(C, S, Acc, LoadAt(E));
+      Regs Next = combineTuples(C, S, Acc, LoadAt(E));
       for (unsigned K = 0; K < NOps; ++K)
         B.CreateStore(Next[K], Addr(K, E));
       llvm::Value *NextJ = B.CreateAdd(J, B.getInt32(1));

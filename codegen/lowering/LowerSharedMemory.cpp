@@ -441,6 +441,12 @@ llvm::Value *DeferredLocalLoad::get(unsigned Reg) {
   return Regs[Reg];
 }
 
+unsigned tritium::fragmentReg(const LinearLayout &L, int64_t Row, int64_t Col) {
+  std::optional<int32_t> R = L.findInput(kRegister, {int32_t(Row), int32_t(Col)});
+  assert(R && "a matrix-core layout has a register at every fragment coordinate");
+  return unsigned(*R);
+}
+
 DotOperandRegs::DotOperandRegs(LoweringContext &C, Value *V) {
   Instruction *Def = V->getDefiningInstruction();
   if (Def && isLoadedByUser(*Def))

@@ -228,19 +228,9 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
       reportError({}, "function @" + F.getName() +
                           " takes or returns a block; the " + Opts.GPU.str() +
                           " backend needs such functions inlined (they may not be noinline)");
-    switch (T->getKind()) {
-    case Type::Kind::Int: return llvm::IntegerType::get(Ctx, T->getScalarSizeInBits());
-    case Type::Kind::F16: return llvm::Type::getHalfTy(Ctx);
-    case Type::Kind::BF16: return llvm::Type::getInt16Ty(Ctx);
-    case Type::Kind::F8E4M3:
-    case Type::Kind::F8E5M2: return llvm::Type::getInt8Ty(Ctx);
-    case Type::Kind::F32: return llvm::Type::getFloatTy(Ctx);
-    case Type::Kind::F64: return llvm::Type::getDoubleTy(Ctx);
-    case Type::Kind::Pointer:
-      return llvm::PointerType::get(Ctx, llvm::cast<PointerType>(T)->getAddressSpace());
-    case Type::Kind::MemDesc: return llvm::Type::getInt32Ty(Ctx); // a byte offset
-    default: reportError({}, "unsupported argument type " + T->str());
-    }
+    if (llvm::Type *LT = elementType(Ctx, T))
+      return LT;
+    reportError({}, "unsupported argument type " + T->str());
   };
   llvm::SmallVector<llvm::Type *, 8> Params;
   // A tensormap is a byval 128-byte aggregate: LLVM declares it `.param

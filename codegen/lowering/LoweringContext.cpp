@@ -51,9 +51,8 @@ const LinearLayout &LoweringContext::layout(const Value *V) const {
   return *L;
 }
 
-llvm::Type *LoweringContext::elemType(Type *T) const {
+llvm::Type *tritium::elementType(llvm::LLVMContext &Ctx, Type *T) {
   Type *E = T->getScalarType();
-  llvm::LLVMContext &Ctx = LLM.getContext();
   switch (E->getKind()) {
   case Type::Kind::Int: return llvm::IntegerType::get(Ctx, E->getScalarSizeInBits());
   case Type::Kind::F8E4M3:
@@ -63,12 +62,9 @@ llvm::Type *LoweringContext::elemType(Type *T) const {
   case Type::Kind::F32: return llvm::Type::getFloatTy(Ctx);
   case Type::Kind::F64: return llvm::Type::getDoubleTy(Ctx);
   case Type::Kind::Pointer:
-    return llvm::PointerType::get(Ctx,
-                                  llvm::cast<PointerType>(E)->getAddressSpace());
-  case Type::Kind::MemDesc:
-    return llvm::Type::getInt32Ty(Ctx); // the buffer's byte offset in shared memory
-  default:
-    llvm_unreachable("no LLVM type for this element");
+    return llvm::PointerType::get(Ctx, llvm::cast<PointerType>(E)->getAddressSpace());
+  case Type::Kind::MemDesc: return llvm::Type::getInt32Ty(Ctx);
+  default: return nullptr;
   }
 }
 
@@ -200,6 +196,22 @@ LoweringContext::Regs LoweringContext::elementOffsets(const LinearLayout &L) {
     Out.push_back(Linear(Slow[R]));
   }
   return Out;
+}
+
+llvm::Value *LoweringContext::owner(const LinearLayout *L) {
+  if (!L)
+    return B.CreateICmpEQ(B.CreateOr(Lane, Warp), B.getInt32(0));
+  llvm::Value *Own = B.getTrue();
+  for (auto [Name, Id] : {std::pair<const char *, llvm::Value *>{kLane, Lane}, {kWarp, Warp}}) {
+    uint32_t Free = 0;
+    llvm::ArrayRef<LinearLayout::Basis> Bases = L->getBases(Name);
+    for (unsigned Bit = 0; Bit < Bases.size(); ++Bit)
+      if (llvm::all_of(Bases[Bit], [](int32_t X) { return X == 0; }))
+        Free |= 1u << Bit;
+    if (Free)
+      Own = B.CreateAnd(Own, B.CreateICmpEQ(B.CreateAnd(Id, Free), B.getInt32(0)));
+  }
+  return Own;
 }
 
 llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {

@@ -33,6 +33,13 @@
 
 namespace tritium {
 
+/// The LLVM type of one element of \p T: iN, half, float, double; bf16 and
+/// fp8 are carried as i16 and i8 (their arithmetic goes through f32);
+/// pointers keep their address space; a memdesc is its buffer's byte offset
+/// in shared memory (i32). Null for a type no lowered value has (void, a
+/// tensor descriptor).
+llvm::Type *elementType(llvm::LLVMContext &Ctx, Type *T);
+
 struct LoweringOptions {
   unsigned NumWarps = 4;
   /// The GPU compiled for; its warp size sizes the layouts.
@@ -84,10 +91,8 @@ public:
   static unsigned numRegs(const LinearLayout &L) { return getNumRegisters(L); }
 
   // Types.
-  /// The LLVM type of one element: iN, half, float, double; bf16 and fp8 are
-  /// carried as i16 and i8 (their arithmetic goes through f32); pointers
-  /// keep their address space.
-  llvm::Type *elemType(Type *T) const;
+  /// The LLVM type of one element of \p T (elementType below).
+  llvm::Type *elemType(Type *T) const { return elementType(LLM.getContext(), T); }
   llvm::Type *i1() const { return B.getInt1Ty(); }
   llvm::Type *i32() const { return B.getInt32Ty(); }
   llvm::Value *constI32(int64_t V) const { return B.getInt32(uint32_t(V)); }
@@ -105,6 +110,15 @@ public:
   /// element in a tensor of L's shape: the thread's offset plus a constant
   /// where the bits allow, so memory accesses get immediate offsets.
   Regs elementOffsets(const LinearLayout &L);
+  /// True (i1) in the one thread of each group of copies of a value in
+  /// layout \p L (lanes and warps whose bits L ignores are the copies); in
+  /// thread 0 alone where \p L is null (a scalar).
+  llvm::Value *owner(const LinearLayout *L = nullptr);
+  /// The owner of each element \p Ptr addresses: the thread that writes or
+  /// updates it.
+  llvm::Value *owner(const Value *Ptr) {
+    return owner(Ptr->getType()->isBlock() ? &layout(Ptr) : nullptr);
+  }
 
   /// The shared memory of the kernel as `ptr addrspace(3)`, plus a byte
   /// offset.
@@ -197,10 +211,16 @@ void lowerMemory(LoweringContext &C, Instruction &I);
 void lowerShape(LoweringContext &C, Instruction &I);
 void lowerReduce(LoweringContext &C, Instruction &I);
 void lowerScan(LoweringContext &C, Instruction &I);
-/// A built-in combine of reductions and scans on two elements of type
-/// \p Elem (bf16 and fp8 in f32, rounded back).
-llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
-                            Type *Elem);
+/// combine(\p A, \p B) of the reduction or scan \p I on tuples of one value
+/// per operand: its built-in kind or its combine function (LowerReduce.cpp).
+LoweringContext::Regs combineTuples(LoweringContext &C, const CombineInstBase &I,
+                                    const LoweringContext::Regs &A,
+                                    const LoweringContext::Regs &B);
+/// The registers of layout \p L grouped by their coordinates off \p Axis
+/// (the key, 0 at Axis): each group's (coordinate along Axis, register),
+/// in increasing coordinate order.
+using AxisGroups = std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>>;
+AxisGroups registersAlongAxis(const LinearLayout &L, unsigned Axis);
 void lowerDot(LoweringContext &C, Instruction &I);
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
@@ -266,6 +286,10 @@ private:
   std::optional<DeferredLocalLoad> Deferred;
   const LoweringContext::Regs *Ready = nullptr;
 };
+/// The register of layout \p L, a matrix-core dot's operand or result,
+/// that holds the element (\p Row, \p Col): the layouts have one at every
+/// coordinate of the instructions' fragments.
+unsigned fragmentReg(const LinearLayout &L, int64_t Row, int64_t Col);
 void lowerDebug(LoweringContext &C, Instruction &I);
 
 } // namespace tritium

@@ -29,6 +29,21 @@ struct MemoryHints {
   bool Volatile = false;
 };
 
+/// \p V (a pointer, integer or float of at most 64 bits) through \p Move,
+/// a cross-lane move of 32 bits: narrower values widened, 64-bit ones in
+/// two halves.
+llvm::Value *by32Bits(llvm::IRBuilder<> &B, llvm::Value *V,
+                      llvm::function_ref<llvm::Value *(llvm::Value *)> Move);
+/// A call of the device library's function \p Name returning \p Ret,
+/// declared from \p Args' types where the module has none (linked later).
+llvm::Value *callLibrary(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ret,
+                         llvm::ArrayRef<llvm::Value *> Args);
+/// Emits \p Body in a new block \p Name that runs where \p Cond holds; the
+/// builder goes on in the block after it, \p ContName. (The builder sits at
+/// the end of a block still being filled: a branch around the code.)
+void emitIf(llvm::IRBuilder<> &B, llvm::Value *Cond, const llvm::Twine &Name,
+            const llvm::Twine &ContName, llvm::function_ref<void()> Body);
+
 class TargetInfo {
 public:
   virtual ~TargetInfo() = default;
@@ -86,10 +101,9 @@ public:
   virtual void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
                           llvm::StringRef Message, llvm::StringRef File,
                           unsigned Line, llvm::StringRef Func) const = 0;
-  /// Unary math (exp, exp2, log, log2, sqrt, sqrt_rn, rsqrt, sin, cos, erf,
-  /// floor, ceil) on one f32 or f64 value, with the precision the language
-  /// promises (Triton's: fast approximations for f32 where the hardware has
-  /// them, correctly rounded sqrt_rn).
+  /// Unary math (exp, exp2, log, log2, sqrt, rsqrt, sin, cos, erf) on one
+  /// f32 or f64 value, with the precision the language promises (Triton's:
+  /// fast approximations for f32 where the hardware has them).
   virtual llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const = 0;
   /// C's fmod on two f32 or f64 values, exactly (sign of -0.0 kept).
   virtual llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const = 0;

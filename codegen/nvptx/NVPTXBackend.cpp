@@ -15,11 +15,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -180,16 +178,9 @@ std::string tritium::compileToPTX(llvm::StringRef LLVMIR, const Target &GPU, boo
     }
     LastLowered.clear();
   }
-  llvm::SMDiagnostic Diag;
   if (!M) {
     Ctx = std::make_unique<llvm::LLVMContext>();
-    M = llvm::parseAssemblyString(LLVMIR, Diag, *Ctx);
-  }
-  if (!M) {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    Diag.print("llir", OS);
-    reportError({}, "cannot parse the LLVM IR: " + OS.str());
+    M = parseLLVMIR(LLVMIR, *Ctx);
   }
   LLVMErrorCollector Errors(*Ctx);
   std::unique_ptr<llvm::TargetMachine> TM = createNVPTXTargetMachine(GPU, FPFusion);

@@ -151,11 +151,6 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetI
   DotOperandRegs AR(C, AV), BR(C, BV);
   LoweringContext::Regs Acc = C.get(Dot.getAcc());
 
-  auto Reg = [](const LinearLayout &L, int64_t D0, int64_t D1) {
-    std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});
-    assert(R && "an mma layout has a register at every fragment coordinate");
-    return unsigned(*R);
-  };
   int64_t KW = X.KWidth, TileM = 16 * W.M, TileN = 8 * W.N;
   for (int64_t K0 = 0; K0 < K; K0 += X.kTile())
     for (int64_t M0 = 0; M0 < std::max(M, TileM); M0 += TileM)
@@ -167,12 +162,12 @@ bool tritium::lowerMMADot(LoweringContext &C, Instruction &I, const NVPTXTargetI
         llvm::SmallVector<Elems, 4> AE(4), BE(2);
         for (int64_t Q = 0; Q < 4; ++Q)
           for (int64_t J = 0; J < KW; ++J)
-            AE[Q].push_back(AR[Reg(LA, M0 + 8 * (Q & 1), K0 + 4 * KW * (Q >> 1) + J)]);
+            AE[Q].push_back(AR[fragmentReg(LA, M0 + 8 * (Q & 1), K0 + 4 * KW * (Q >> 1) + J)]);
         for (int64_t Q = 0; Q < 2; ++Q)
           for (int64_t J = 0; J < KW; ++J)
-            BE[Q].push_back(BR[Reg(LB, K0 + 4 * KW * Q + J, N0)]);
-        unsigned CRegs[4] = {Reg(LC, M0, N0), Reg(LC, M0, N0 + 1), Reg(LC, M0 + 8, N0),
-                             Reg(LC, M0 + 8, N0 + 1)};
+            BE[Q].push_back(BR[fragmentReg(LB, K0 + 4 * KW * Q + J, N0)]);
+        unsigned CRegs[4] = {fragmentReg(LC, M0, N0), fragmentReg(LC, M0, N0 + 1),
+                             fragmentReg(LC, M0 + 8, N0), fragmentReg(LC, M0 + 8, N0 + 1)};
         for (const Product &P : products(B, X, AE, BE, AK, BK)) {
           llvm::SmallVector<llvm::Value *, 4> Cs, D;
           for (unsigned R : CRegs)

@@ -20,9 +20,8 @@ namespace {
 /// Whether this thread is thread 0 of the block (the one that acts for it)
 /// and \p Pred holds.
 llvm::Value *firstThreadAnd(LoweringContext &C, llvm::Value *Pred) {
-  llvm::IRBuilder<> &B = C.B;
-  llvm::Value *First = B.CreateICmpEQ(B.CreateOr(C.laneId(), C.warpId()), B.getInt32(0));
-  return Pred ? B.CreateAnd(First, Pred) : First;
+  llvm::Value *First = C.owner();
+  return Pred ? C.B.CreateAnd(First, Pred) : First;
 }
 
 void mbarrier(LoweringContext &C, const MBarrierInst &I, const NVPTXTargetInfo &T) {

@@ -130,14 +130,10 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTarge
   int64_t RowBlock = 16 * int64_t(NumWarps);
   auto PTXType = [](const Value *V) {
     switch (V->getType()->getScalarType()->getKind()) {
-    case Type::Kind::BF16:
-      return "bf16";
-    case Type::Kind::F8E4M3:
-      return "e4m3";
-    case Type::Kind::F8E5M2:
-      return "e5m2";
-    default:
-      return "f16";
+    case Type::Kind::BF16: return "bf16";
+    case Type::Kind::F8E4M3: return "e4m3";
+    case Type::Kind::F8E5M2: return "e5m2";
+    default: return "f16";
     }
   };
   const char *AType = PTXType(Dot.getA()), *BType = PTXType(Dot.getB());
@@ -167,12 +163,7 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTarge
   llvm::Value *BaseA = A ? baseDescriptor(C, *A, GroupBytes) : nullptr;
   llvm::Value *BaseB = baseDescriptor(C, *Bop, nullptr);
   const LinearLayout &LA = C.layout(Dot.getA());
-  auto RegOf = [&](const LinearLayout &L, int64_t D0, int64_t D1) {
-    std::optional<int32_t> R = L.findInput(kRegister, {int32_t(D0), int32_t(D1)});
-    assert(R && "an mma layout has a register at every fragment coordinate");
-    return unsigned(*R);
-  };
-  auto Reg = [&](int64_t D0, int64_t D1) { return RegOf(LC, D0, D1); };
+  auto Reg = [&](int64_t D0, int64_t D1) { return fragmentReg(LC, D0, D1); };
 
   // Every operand first (descriptors, and A's words packed from its
   // registers), then the fence and the instructions back to back: ptxas
@@ -191,8 +182,8 @@ bool tritium::lowerWGMMADot(LoweringContext &C, Instruction &I, const NVPTXTarge
       // A's words from registers: rows +0/+8, then K + 8; two K a word.
       for (int64_t Q = 0; !A && Q < 4; ++Q)
         S.AWords.push_back(packMMAWord(
-            B, {(*AR)[RegOf(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1))],
-                (*AR)[RegOf(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1) + 1)]}));
+            B, {(*AR)[fragmentReg(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1))],
+                (*AR)[fragmentReg(LA, M0 + 8 * (Q & 1), K0 + 8 * (Q >> 1) + 1)]}));
       Steps.push_back(std::move(S));
     }
   // A zero accumulator (a dot without one): the first K step ignores it.

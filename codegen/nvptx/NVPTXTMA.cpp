@@ -83,9 +83,6 @@ void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Valu
                               llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Bar,
                               llvm::Value *Pred) const {
   unsigned Rank = Coords.size();
-  std::string List;
-  for (unsigned K = 0; K < Rank; ++K)
-    List += (K ? ", $" : "$") + std::to_string(4 + K);
   llvm::SmallVector<llvm::Value *, 9> Ins = {sharedAddress(B, Dst), TensorMap,
                                              sharedAddress(B, Bar),
                                              B.CreateZExt(Pred, B.getInt32Ty())};
@@ -96,7 +93,7 @@ void NVPTXTargetInfo::tmaLoad(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Valu
   emitAsm(B, Ins,
           predicated(3, "cp.async.bulk.tensor." + std::to_string(Rank) +
                             "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], "
-                            "[$1, {" + List + "}], [$2];"),
+                            "[$1, {" + asmOperands(4, Rank) + "}], [$2];"),
           Constraints + ",~{memory}");
 }
 
@@ -104,17 +101,16 @@ void NVPTXTargetInfo::tmaStore(llvm::IRBuilder<> &B, llvm::Value *TensorMap,
                                llvm::ArrayRef<llvm::Value *> Coords, llvm::Value *Src,
                                llvm::Value *Pred) const {
   unsigned Rank = Coords.size();
-  std::string List, Constraints = "l,r,r";
-  for (unsigned K = 0; K < Rank; ++K) {
-    List += (K ? ", $" : "$") + std::to_string(3 + K);
+  std::string Constraints = "l,r,r";
+  for (unsigned K = 0; K < Rank; ++K)
     Constraints += ",r";
-  }
   llvm::SmallVector<llvm::Value *, 8> Ins = {TensorMap, sharedAddress(B, Src),
                                              B.CreateZExt(Pred, B.getInt32Ty())};
   Ins.append(Coords.begin(), Coords.end());
   emitAsm(B, Ins,
           predicated(2, "cp.async.bulk.tensor." + std::to_string(Rank) +
-                            "d.global.shared::cta.bulk_group [$0, {" + List + "}], [$1];"),
+                            "d.global.shared::cta.bulk_group [$0, {" + asmOperands(3, Rank) +
+                            "}], [$1];"),
           Constraints + ",~{memory}");
 }
 

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
-#include "codegen/nvptx/MMALayouts.h"
 #include "codegen/lowering/FloatConversions.h"
+#include "codegen/nvptx/MMALayouts.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -59,29 +59,6 @@ std::string semScope(MemSem Sem, MemScope Scope, bool SemFirst = false) {
   std::string SemS = "." + stringify(Sem).str();
   std::string ScopeS = Scope == MemScope::CTA ? ".cta" : Scope == MemScope::Sys ? ".sys" : ".gpu";
   return SemFirst ? SemS + ScopeS : ScopeS + SemS;
-}
-
-/// Applies \p F to \p V as 32-bit pieces (shuffles move 32 bits).
-llvm::Value *by32Bits(llvm::IRBuilder<> &B, llvm::Value *V,
-                      llvm::function_ref<llvm::Value *(llvm::Value *)> F) {
-  llvm::Type *T = V->getType();
-  const llvm::DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
-  unsigned Bits = DL.getTypeSizeInBits(T);
-  llvm::Type *IntTy = B.getIntNTy(Bits);
-  llvm::Value *I = T->isPointerTy() ? B.CreatePtrToInt(V, IntTy) : B.CreateBitCast(V, IntTy);
-  llvm::Value *R;
-  if (Bits <= 32) {
-    llvm::Value *W = Bits < 32 ? B.CreateZExt(I, B.getInt32Ty()) : I;
-    W = F(W);
-    R = Bits < 32 ? B.CreateTrunc(W, IntTy) : W;
-  } else {
-    assert(Bits == 64 && "shuffles move at most 64 bits");
-    llvm::Value *Lo = F(B.CreateTrunc(I, B.getInt32Ty()));
-    llvm::Value *Hi = F(B.CreateTrunc(B.CreateLShr(I, 32), B.getInt32Ty()));
-    R = B.CreateOr(B.CreateZExt(Lo, IntTy),
-                   B.CreateShl(B.CreateZExt(Hi, IntTy), 32));
-  }
-  return T->isPointerTy() ? B.CreateIntToPtr(R, T) : B.CreateBitCast(R, T);
 }
 
 } // namespace
@@ -166,15 +143,10 @@ llvm::Value *NVPTXTargetInfo::loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   llvm::Type *RegTy = B.getIntNTy(std::max(16u, WordBits));
   // Outputs $0..$N-1, then the address, the predicate, and the values of
   // masked-off lanes tied to the outputs.
-  std::string Regs = "{";
+  std::string Regs = NumWords == 1 ? "$0" : "{" + asmOperands(0, NumWords) + "}";
   std::string Cons;
-  for (unsigned W = 0; W < NumWords; ++W) {
-    Regs += (W ? ", $" : "$") + std::to_string(W);
+  for (unsigned W = 0; W < NumWords; ++W)
     Cons += std::string(W ? "," : "") + "=" + constraintFor(WordBits);
-  }
-  Regs += "}";
-  if (NumWords == 1)
-    Regs = "$0";
   std::string Addr = "[ $" + std::to_string(NumWords) + " + 0 ]";
   std::string Space = stateSpace(B, Ptr);
   // A volatile load takes no cache operator or eviction priority in PTX.
@@ -214,15 +186,11 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   unsigned N = VT->getNumElements(), Bits = VT->getElementType()->getIntegerBitWidth();
   llvm::Type *RegTy = B.getIntNTy(std::max(16u, Bits));
   llvm::SmallVector<llvm::Value *, 8> Ins;
-  std::string Cons, Regs = "{";
+  std::string Cons, Regs = N == 1 ? "$0" : "{" + asmOperands(0, N) + "}";
   for (unsigned W = 0; W < N; ++W) {
     Ins.push_back(B.CreateZExt(B.CreateExtractElement(Words, W), RegTy));
     Cons += std::string(W ? "," : "") + constraintFor(Bits);
-    Regs += (W ? ", $" : "$") + std::to_string(W);
   }
-  Regs += "}";
-  if (N == 1)
-    Regs = "$0";
   std::string Space = stateSpace(B, Ptr);
   Ins.push_back(Ptr);
   Cons += ",l";
@@ -238,6 +206,31 @@ void NVPTXTargetInfo::storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
 }
 
 namespace {
+
+/// `atom<state space><Qualifiers> $0, [ $1 + 0 ], $2[, $3]` on \p Operands
+/// (integers of the element's width) where \p Pred (may be null) holds:
+/// the old value, 0 where Pred is false.
+llvm::Value *atom(llvm::IRBuilder<> &B, llvm::Value *Ptr, const std::string &Qualifiers,
+                  llvm::ArrayRef<llvm::Value *> Operands, llvm::Value *Pred) {
+  unsigned Bits = Operands[0]->getType()->getIntegerBitWidth();
+  char K = constraintFor(Bits);
+  std::string Inst = "atom" + stateSpace(B, Ptr) + Qualifiers + " $0, [ $1 + 0 ]";
+  llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr};
+  std::string Cons = std::string("=") + K + ",l";
+  for (llvm::Value *V : Operands) {
+    Inst += ", $" + std::to_string(Ins.size() + 1);
+    Ins.push_back(V);
+    Cons += std::string(",") + K;
+  }
+  Inst += ";";
+  if (Pred) {
+    Inst = "@$" + std::to_string(Ins.size() + 1) + " " + Inst;
+    Ins.push_back(Pred);
+    Cons += ",b";
+  }
+  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t" + Inst;
+  return callAsm(B, {B.getIntNTy(Bits)}, Ins, Asm, Cons + ",~{memory}", true);
+}
 
 /// The old value at \p Ptr after replacing it atomically with
 /// \p Update(old) where \p Pred (may be null) holds, by a loop of
@@ -315,23 +308,11 @@ llvm::Value *NVPTXTargetInfo::atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind,
   }
   // Integers move as integers; floats are passed in integer registers of
   // their width and the instruction's type says how to read them.
-  llvm::Type *IntTy = B.getIntNTy(Bits);
-  llvm::Value *Arg = Float ? B.CreateBitCast(Val, IntTy) : Val;
+  llvm::Value *Arg = Float ? B.CreateBitCast(Val, B.getIntNTy(Bits)) : Val;
   std::string FT = BF16 && Kind == AtomicKind::FAdd ? "bf16" : Ty + std::to_string(Bits);
   if (Kind == AtomicKind::Xchg)
     FT = "b" + std::to_string(Bits);
-  char C = constraintFor(Bits);
-  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t";
-  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope) + "." + Op + "." + FT +
-                     " $0, [ $1 + 0 ], $2;";
-  llvm::SmallVector<llvm::Value *, 3> Ins = {Ptr, Arg};
-  std::string Cons = std::string("=") + C + ",l," + C;
-  if (Pred) {
-    Ins.push_back(Pred);
-    Cons += ",b";
-    Inst = "@$3 " + Inst;
-  }
-  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm + Inst, Cons + ",~{memory}", true);
+  llvm::Value *R = atom(B, Ptr, semScope(Sem, Scope) + "." + Op + "." + FT, {Arg}, Pred);
   return Float ? B.CreateBitCast(R, T) : R;
 }
 
@@ -345,18 +326,8 @@ llvm::Value *NVPTXTargetInfo::atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr,
   bool Float = T->isFloatingPointTy();
   llvm::Value *C = Float ? B.CreateBitCast(Cmp, IntTy) : Cmp;
   llvm::Value *V = Float ? B.CreateBitCast(Val, IntTy) : Val;
-  char K = constraintFor(Bits);
-  std::string Inst = "atom" + stateSpace(B, Ptr) + semScope(Sem, Scope, true) + ".cas.b" +
-                     std::to_string(Bits) + " $0, [ $1 + 0 ], $2, $3;";
-  llvm::SmallVector<llvm::Value *, 4> Ins = {Ptr, C, V};
-  std::string Cons = std::string("=") + K + ",l," + K + "," + K;
-  if (Pred) {
-    Ins.push_back(Pred);
-    Cons += ",b";
-    Inst = "@$4 " + Inst;
-  }
-  std::string Asm = "mov.b" + std::to_string(Bits) + " $0, 0;\n\t" + Inst;
-  llvm::Value *R = callAsm(B, {IntTy}, Ins, Asm, Cons + ",~{memory}", true);
+  llvm::Value *R = atom(B, Ptr, semScope(Sem, Scope, true) + ".cas.b" + std::to_string(Bits),
+                        {C, V}, Pred);
   return Float ? B.CreateBitCast(R, T) : R;
 }
 
@@ -399,20 +370,12 @@ void NVPTXTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
       "__assertfail",
       llvm::FunctionType::get(B.getVoidTy(),
                               {Ptr, Ptr, B.getInt32Ty(), Ptr, B.getInt64Ty()}, false));
-  // The builder sits at the end of a block still being filled: branch
-  // around the call and continue in a new block.
-  llvm::Function *Fn = B.GetInsertBlock()->getParent();
-  auto *ThenBB = llvm::BasicBlock::Create(Ctx, "assert.fail", Fn);
-  auto *ContBB = llvm::BasicBlock::Create(Ctx, "assert.cont", Fn);
-  B.CreateCondBr(Failed, ThenBB, ContBB);
-  B.SetInsertPoint(ThenBB);
-  B.CreateCall(Fail, {B.CreateGlobalStringPtr(Message, "assert_message", 0, M),
-                      B.CreateGlobalStringPtr(File, "assert_file", 0, M),
-                      B.getInt32(Line),
-                      B.CreateGlobalStringPtr(Func, "assert_function", 0, M),
-                      B.getInt64(1)});
-  B.CreateBr(ContBB);
-  B.SetInsertPoint(ContBB);
+  emitIf(B, Failed, "assert.fail", "assert.cont", [&] {
+    B.CreateCall(Fail, {B.CreateGlobalStringPtr(Message, "assert_message", 0, M),
+                        B.CreateGlobalStringPtr(File, "assert_file", 0, M), B.getInt32(Line),
+                        B.CreateGlobalStringPtr(Func, "assert_function", 0, M),
+                        B.getInt64(1)});
+  });
 }
 
 void NVPTXTargetInfo::annotateKernel(llvm::Function *F, unsigned NumThreads,
@@ -444,37 +407,13 @@ llvm::Value *approx(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID, llvm::Value *X
   return B.CreateIntrinsic(ID, {}, {X});
 }
 
-/// A call of libdevice's \p Name on \p Args, all of \p Ty (linked later by
-/// linkLibdevice).
-llvm::Value *libdevice(llvm::IRBuilder<> &B, llvm::StringRef Name, llvm::Type *Ty,
-                       llvm::ArrayRef<llvm::Value *> Args) {
-  llvm::SmallVector<llvm::Type *, 3> Tys(Args.size(), Ty);
-  llvm::Module *M = B.GetInsertBlock()->getModule();
-  llvm::FunctionCallee F = M->getOrInsertFunction(Name, llvm::FunctionType::get(Ty, Tys, false));
-  return B.CreateCall(F, Args);
-}
-
 } // namespace
 
 llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
   if (X->getType()->isDoubleTy()) {
-    const char *Name = nullptr;
-    switch (Op) {
-    case Opcode::Exp: Name = "__nv_exp"; break;
-    case Opcode::Exp2: Name = "__nv_exp2"; break;
-    case Opcode::Log: Name = "__nv_log"; break;
-    case Opcode::Log2: Name = "__nv_log2"; break;
-    case Opcode::Sqrt:
-    case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
-    case Opcode::Rsqrt: Name = "__nv_rsqrt"; break;
-    case Opcode::Sin: Name = "__nv_sin"; break;
-    case Opcode::Cos: Name = "__nv_cos"; break;
-    case Opcode::Erf: Name = "__nv_erf"; break;
-    case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-    case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-    default: llvm_unreachable("not a math opcode");
-    }
-    return libdevice(B, Name, X->getType(), {X});
+    if (Op == Opcode::Sqrt)
+      return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
+    return callLibrary(B, ("__nv_" + getOpcodeName(Op)).str(), X->getType(), {X});
   }
   auto *F32 = B.getFloatTy();
   switch (Op) {
@@ -493,13 +432,10 @@ llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::V
                         llvm::ConstantFP::get(F32, 0.6931471805599453));
   case Opcode::Log2: return approx(B, llvm::Intrinsic::nvvm_lg2_approx_f, X);
   case Opcode::Sqrt: return approx(B, llvm::Intrinsic::nvvm_sqrt_approx_f, X);
-  case Opcode::SqrtRn: return B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, X);
   case Opcode::Rsqrt: return approx(B, llvm::Intrinsic::nvvm_rsqrt_approx_f, X);
   case Opcode::Sin: return approx(B, llvm::Intrinsic::nvvm_sin_approx_f, X);
   case Opcode::Cos: return approx(B, llvm::Intrinsic::nvvm_cos_approx_f, X);
-  case Opcode::Floor: return B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, X);
-  case Opcode::Ceil: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, X);
-  case Opcode::Erf: return libdevice(B, "__nv_erff", F32, {X});
+  case Opcode::Erf: return callLibrary(B, "__nv_erff", F32, {X});
   default: llvm_unreachable("not a math opcode");
   }
 }
@@ -507,7 +443,7 @@ llvm::Value *NVPTXTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::V
 llvm::Value *NVPTXTargetInfo::fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
   // LLVM expands frem as x - trunc(x / y) * y, which rounds for large
   // quotients and loses the sign of -0.0 % y: libdevice's is exact.
-  return libdevice(B, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(),
+  return callLibrary(B, X->getType()->isDoubleTy() ? "__nv_fmod" : "__nv_fmodf", X->getType(),
                    {X, Y});
 }
 
@@ -608,6 +544,13 @@ bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
     D.push_back(HalfAcc ? B.CreateExtractElement(B.CreateExtractValue(R, I / 2), uint64_t(I % 2))
                         : B.CreateExtractValue(R, I));
   return true;
+}
+
+std::string tritium::asmOperands(unsigned First, unsigned N) {
+  std::string S;
+  for (unsigned K = 0; K < N; ++K)
+    S += (K ? ", $" : "$") + std::to_string(First + K);
+  return S;
 }
 
 llvm::Value *tritium::callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,

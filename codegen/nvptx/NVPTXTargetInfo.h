@@ -20,6 +20,9 @@ llvm::Value *callAsm(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Type *> Outs,
                      llvm::ArrayRef<llvm::Value *> Ins, llvm::StringRef Asm,
                      llvm::StringRef Constraints, bool SideEffects);
 
+/// The inline PTX operands $\p First, ... of \p N registers: "$4, $5, $6".
+std::string asmOperands(unsigned First, unsigned N);
+
 /// NVIDIA GPUs (NVVM intrinsics and inline PTX).
 class NVPTXTargetInfo : public TargetInfo {
 public:

@@ -11,8 +11,6 @@
 
 #include "codegen/nvptx/NVPTXTargetInfo.h"
 
-#include "llvm/IR/InlineAsm.h"
-
 using namespace tritium;
 
 namespace {
@@ -31,12 +29,7 @@ llvm::Value *callTied(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Regs,
   llvm::SmallVector<llvm::Type *, 128> Outs(N, B.getFloatTy());
   llvm::SmallVector<llvm::Value *, 136> Ins(Extra.begin(), Extra.end());
   Ins.append(Regs.begin(), Regs.end());
-  llvm::SmallVector<llvm::Type *, 136> InTys;
-  for (llvm::Value *V : Ins)
-    InTys.push_back(V->getType());
-  llvm::Type *Ret = N == 1 ? Outs[0] : llvm::StructType::get(B.getContext(), Outs);
-  auto *FT = llvm::FunctionType::get(Ret, InTys, false);
-  return B.CreateCall(llvm::InlineAsm::get(FT, Asm, Constraints, true), Ins);
+  return callAsm(B, Outs, Ins, Asm, Constraints, true);
 }
 
 void unpack(llvm::IRBuilder<> &B, llvm::Value *R, unsigned N,
@@ -47,8 +40,7 @@ void unpack(llvm::IRBuilder<> &B, llvm::Value *R, unsigned N,
 }
 
 void plainAsm(llvm::IRBuilder<> &B, llvm::StringRef Asm) {
-  auto *FT = llvm::FunctionType::get(B.getVoidTy(), false);
-  B.CreateCall(llvm::InlineAsm::get(FT, Asm, "~{memory}", true));
+  callAsm(B, {}, {}, Asm, "~{memory}", true);
 }
 } // namespace
 
@@ -60,12 +52,6 @@ void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType,
                             llvm::SmallVectorImpl<llvm::Value *> &D) const {
   unsigned N = Acc.size();
   bool Byte = AType.startswith("e"); // e4m3, e5m2: k32, K-major, no transpose bits
-  auto List = [](unsigned From, unsigned Count) {
-    std::string S;
-    for (unsigned I = 0; I < Count; ++I)
-      S += (I ? ", $" : "$") + std::to_string(From + I);
-    return "{" + S + "}";
-  };
   // Operands after the accumulators: A (a descriptor, or four words), B's
   // descriptor, scale-d (a predicate: 0 ignores the accumulator's values,
   // which are then poison: no moves of zeros into them). With A in
@@ -79,7 +65,7 @@ void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType,
   } else {
     Extra.append(AWords.begin(), AWords.end());
     Constraints = "r,r,r,r,";
-    AOperand = List(N, 4);
+    AOperand = "{" + asmOperands(N, 4) + "}";
   }
   unsigned BAt = N + unsigned(Extra.size());
   Extra.push_back(DescB);
@@ -88,7 +74,7 @@ void NVPTXTargetInfo::wgmma(llvm::IRBuilder<> &B, llvm::StringRef AType,
   std::string Asm = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(BAt + 1) +
                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(2 * N) +
                     (Byte ? "k32.f32." : "k16.f32.") + AType.str() + "." + BType.str() + " " +
-                    List(0, N) + ", " + AOperand + ", $" + std::to_string(BAt) + ", p, 1, 1" +
+                    "{" + asmOperands(0, N) + "}, " + AOperand + ", $" + std::to_string(BAt) + ", p, 1, 1" +
                     (Byte ? std::string()
                           : std::string(", ") +
                                 (AWords.empty() ? std::string(TransA ? "1, " : "0, ")

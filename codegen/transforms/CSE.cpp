@@ -40,10 +40,6 @@ bool canCSE(const Instruction &I) {
   switch (I.getOpcode()) {
   case Opcode::Phi:
   case Opcode::Undef:
-  case Opcode::Load:
-  case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-  case Opcode::Call:
     return false;
   default:
     return I.getNumResults() > 0 && I.getNumBlockOperands() == 0;

@@ -7,33 +7,19 @@
 // may have become dead). Instructions left without uses and without side
 // effects are erased, as LLVM's InstCombine does.
 //
-// Folding (scalars and splat constants alike; a block constant is a splat):
-//   - integer arithmetic wraps at the type's width; sdiv/udiv/srem/urem
-//     never fold a division by zero or the overflowing INT_MIN / -1; shifts
-//     by the width or more do not fold
-//   - icmp and fcmp of constants; icmp of a value with itself
-//   - casts: trunc/zext/sext, int<->float (a float to int conversion out of
-//     range or of a NaN does not fold), fptrunc/fpext (honouring an rtz
-//     rounding attribute) and bitcasts between ints and floats
-//   - float arithmetic in the type's own precision through llvm::APFloat,
-//     which rounds correctly to f16, bf16, f32 and f64; fp8 constants are
-//     not folded, since f8e4m3's finite-only encoding is the backend's to
-//     define
-//   - select with a constant condition; splat, broadcast, reshape,
-//     expand_dims and trans of a constant become a constant of the result
-//     type
-//   - cond_br on a constant becomes br, and the phis of the block no longer
-//     branched to lose their entry
+// Folding covers scalars and splat constants alike (a block constant is a
+// splat): integer arithmetic wraps at the type's width, but a division by
+// zero, INT_MIN / -1, a shift by the width or more, and a float to int
+// conversion out of range or of a NaN have no defined value and do not fold;
+// float arithmetic rounds in the type's own precision (llvm::APFloat), and
+// fp8 constants are not folded, since f8e4m3's finite-only encoding is the
+// backend's to define. A cond_br on a constant becomes br, and the phis of the
+// block no longer branched to lose their entry.
 //
-// Simplification: x+0, x-0, x*1, x*0 and x-x (integers), x&x, x&0, x&-1,
-// x|x, x|0, x^0, x^x, shifts by 0, x/1, x%1, min/max(x, x), x*1.0,
-// x+(-0.0), x-0.0, x/1.0, select(c, x, x), select(c, true, false),
-// neg(neg x), abs(abs x), abs(neg x), trunc(zext/sext x) to x's type (and
-// to a narrower or wider type by one cast), zext(zext x), sext(sext x),
-// sext(zext x), fpext(fpext x), bitcast chains, and phis whose incoming
-// values are all one value. Commutative instructions get a constant operand
-// on the right and icmp gets it on the right with the predicate swapped, so
-// that cse sees one form.
+// Simplification rewrites algebraic identities (simplifyBinary and the other
+// simplify* below list them). Commutative instructions get a constant
+// operand on the right and icmp gets it on the right with the predicate
+// swapped, so that cse sees one form.
 //
 // Requires: verified IR. Preserves: the dominator tree unless a cond_br was
 // folded.
@@ -48,6 +34,7 @@
 #include "ir/Function.h"
 
 #include "llvm/ADT/APSInt.h"
+#include "llvm/IR/Instructions.h"
 
 #include <optional>
 
@@ -324,9 +311,9 @@ Value *Canonicalizer::simplifyCmp(CmpInst *I) {
     ICmpPredicate P = I->getIPredicate();
     std::optional<APInt> CL = getIntConstant(L), CR = getIntConstant(R);
     if (CL && CR)
-      return makeBool(T, foldICmp(P, *CL, *CR));
+      return makeBool(T, llvm::ICmpInst::compare(*CL, *CR, llvmPredicate(P)));
     if (L == R)
-      return makeBool(T, foldICmp(P, APInt(1, 0), APInt(1, 0)));
+      return makeBool(T, llvm::ICmpInst::compare(APInt(1, 0), APInt(1, 0), llvmPredicate(P)));
     if (isConstant(L) && !isConstant(R)) {
       I->setOperand(0, R);
       I->setOperand(1, L);
@@ -338,7 +325,7 @@ Value *Canonicalizer::simplifyCmp(CmpInst *I) {
   }
   std::optional<APFloat> CL = getFloatConstant(L), CR = getFloatConstant(R);
   if (CL && CR)
-    return makeBool(T, foldFCmp(I->getFPredicate(), *CL, *CR));
+    return makeBool(T, llvm::FCmpInst::compare(*CL, *CR, llvmPredicate(I->getFPredicate())));
   return nullptr;
 }
 

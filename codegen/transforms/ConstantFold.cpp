@@ -92,43 +92,38 @@ std::optional<APFloat> tritium::foldFloatBinary(Opcode Op, APFloat L,
   }
 }
 
-bool tritium::foldICmp(ICmpPredicate P, const APInt &L, const APInt &R) {
+llvm::CmpInst::Predicate tritium::llvmPredicate(ICmpPredicate P) {
   switch (P) {
-  case ICmpPredicate::EQ: return L == R;
-  case ICmpPredicate::NE: return L != R;
-  case ICmpPredicate::SLT: return L.slt(R);
-  case ICmpPredicate::SLE: return L.sle(R);
-  case ICmpPredicate::SGT: return L.sgt(R);
-  case ICmpPredicate::SGE: return L.sge(R);
-  case ICmpPredicate::ULT: return L.ult(R);
-  case ICmpPredicate::ULE: return L.ule(R);
-  case ICmpPredicate::UGT: return L.ugt(R);
-  case ICmpPredicate::UGE: return L.uge(R);
+  case ICmpPredicate::EQ: return llvm::CmpInst::ICMP_EQ;
+  case ICmpPredicate::NE: return llvm::CmpInst::ICMP_NE;
+  case ICmpPredicate::SLT: return llvm::CmpInst::ICMP_SLT;
+  case ICmpPredicate::SLE: return llvm::CmpInst::ICMP_SLE;
+  case ICmpPredicate::SGT: return llvm::CmpInst::ICMP_SGT;
+  case ICmpPredicate::SGE: return llvm::CmpInst::ICMP_SGE;
+  case ICmpPredicate::ULT: return llvm::CmpInst::ICMP_ULT;
+  case ICmpPredicate::ULE: return llvm::CmpInst::ICMP_ULE;
+  case ICmpPredicate::UGT: return llvm::CmpInst::ICMP_UGT;
+  case ICmpPredicate::UGE: return llvm::CmpInst::ICMP_UGE;
   }
-  return false;
+  llvm_unreachable("unknown predicate");
 }
 
-bool tritium::foldFCmp(FCmpPredicate P, const APFloat &L,
-                       const APFloat &R) {
-  APFloat::cmpResult C = L.compare(R);
-  bool Unordered = C == APFloat::cmpUnordered;
-  bool LT = C == APFloat::cmpLessThan, GT = C == APFloat::cmpGreaterThan,
-       EQ = C == APFloat::cmpEqual;
+llvm::CmpInst::Predicate tritium::llvmPredicate(FCmpPredicate P) {
   switch (P) {
-  case FCmpPredicate::OEQ: return EQ;
-  case FCmpPredicate::ONE: return LT || GT;
-  case FCmpPredicate::OLT: return LT;
-  case FCmpPredicate::OLE: return LT || EQ;
-  case FCmpPredicate::OGT: return GT;
-  case FCmpPredicate::OGE: return GT || EQ;
-  case FCmpPredicate::ORD: return !Unordered;
-  case FCmpPredicate::UNO: return Unordered;
-  case FCmpPredicate::UEQ: return Unordered || EQ;
-  case FCmpPredicate::UNE: return !EQ;
-  case FCmpPredicate::ULT: return Unordered || LT;
-  case FCmpPredicate::ULE: return Unordered || LT || EQ;
-  case FCmpPredicate::UGT: return Unordered || GT;
-  case FCmpPredicate::UGE: return Unordered || GT || EQ;
+  case FCmpPredicate::OEQ: return llvm::CmpInst::FCMP_OEQ;
+  case FCmpPredicate::ONE: return llvm::CmpInst::FCMP_ONE;
+  case FCmpPredicate::OLT: return llvm::CmpInst::FCMP_OLT;
+  case FCmpPredicate::OLE: return llvm::CmpInst::FCMP_OLE;
+  case FCmpPredicate::OGT: return llvm::CmpInst::FCMP_OGT;
+  case FCmpPredicate::OGE: return llvm::CmpInst::FCMP_OGE;
+  case FCmpPredicate::ORD: return llvm::CmpInst::FCMP_ORD;
+  case FCmpPredicate::UNO: return llvm::CmpInst::FCMP_UNO;
+  case FCmpPredicate::UEQ: return llvm::CmpInst::FCMP_UEQ;
+  case FCmpPredicate::UNE: return llvm::CmpInst::FCMP_UNE;
+  case FCmpPredicate::ULT: return llvm::CmpInst::FCMP_ULT;
+  case FCmpPredicate::ULE: return llvm::CmpInst::FCMP_ULE;
+  case FCmpPredicate::UGT: return llvm::CmpInst::FCMP_UGT;
+  case FCmpPredicate::UGE: return llvm::CmpInst::FCMP_UGE;
   }
-  return false;
+  llvm_unreachable("unknown predicate");
 }

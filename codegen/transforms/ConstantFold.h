@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/IR/InstrTypes.h"
 
 #include <optional>
 
@@ -40,10 +41,10 @@ std::optional<llvm::APInt> foldIntBinary(Opcode Op, const llvm::APInt &L,
 /// `L Op R` for a float binary opcode, rounded to nearest even.
 std::optional<llvm::APFloat> foldFloatBinary(Opcode Op, llvm::APFloat L,
                                              const llvm::APFloat &R);
-bool foldICmp(ICmpPredicate P, const llvm::APInt &L, const llvm::APInt &R);
-/// Ordered predicates are false and unordered ones true when either side
-/// is a NaN.
-bool foldFCmp(FCmpPredicate P, const llvm::APFloat &L, const llvm::APFloat &R);
+/// LLVM's predicate of the same comparison, whose ICmpInst::compare and
+/// FCmpInst::compare fold it (and the lowering emits).
+llvm::CmpInst::Predicate llvmPredicate(ICmpPredicate P);
+llvm::CmpInst::Predicate llvmPredicate(FCmpPredicate P);
 
 } // namespace tritium
 

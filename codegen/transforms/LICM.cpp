@@ -42,15 +42,11 @@ namespace {
 
 /// Whether running \p I where the loop might not have run it is harmless.
 bool isSafeToHoist(const Instruction &I) {
-  if (I.hasSideEffects() || I.mayReadMemory() || I.mayWriteMemory() ||
-      I.isTerminator())
+  // Terminators have side effects; loads, atomics and calls read memory.
+  if (I.hasSideEffects() || I.mayReadMemory() || I.mayWriteMemory())
     return false;
   switch (I.getOpcode()) {
   case Opcode::Phi:
-  case Opcode::Load:
-  case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-  case Opcode::Call:
     return false;
   case Opcode::SDiv:
   case Opcode::SRem: {

@@ -21,6 +21,20 @@ Coord warpOrigin(MMAWarps W, int32_t Warp, int64_t M, int64_t N) {
   int32_t WM = Warp % int32_t(W.M), WN = Warp / int32_t(W.M);
   return {int32_t(16 * WM % M), int32_t(8 * WN % N)};
 }
+
+/// The MFMA layouts of an [M, N] dot on \p NumWarps waves of T x T tiles
+/// (\p W K elements a lane per chunk), as the layout passes tile them.
+LinearLayout mfmaAccumulatorLayout(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, unsigned T,
+                                   bool Transposed) {
+  return tritium::mfmaAccumulatorLayout(
+      Shape, MFMAConfig{T, 0, mfmaWarps(Shape, NumWarps, T), Transposed});
+}
+LinearLayout mfmaOperandLayout(unsigned OpIdx, llvm::ArrayRef<int64_t> OperandShape,
+                               llvm::ArrayRef<int64_t> ResultShape, unsigned NumWarps,
+                               unsigned T, unsigned W) {
+  return tritium::mfmaOperandLayout(OpIdx, OperandShape, ResultShape,
+                                    MFMAConfig{T, W, mfmaWarps(ResultShape, NumWarps, T), true});
+}
 } // namespace
 
 TEST_CASE("mma warps tile M first while tiles stay at least as tall as wide") {
