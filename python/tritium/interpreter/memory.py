@@ -11,9 +11,12 @@ import ctypes
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
+from ..errors import BoundsError
 
-class OutOfBoundsError(IndexError):
-    """An unmasked access outside every tensor argument of the launch."""
+
+class OutOfBoundsError(BoundsError):
+    """An unmasked access outside every tensor argument of the launch (a
+    BoundsError, as the compiled kernels' bounds-checking mode raises)."""
 
 
 class MisalignedAccessError(IndexError):
