@@ -52,7 +52,7 @@ enum : uint64_t { FactNone = 0, FactOne = 1, FactDivisible = 2 };
 struct Names {
   PyObject *DataPtr, *Dtype, *CudaArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
       *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar, *Shape,
-      *Stride;
+      *Stride, *UntypedStorage, *Nbytes;
   Names() {
     DebugVar = PyBytes_FromString("TRITIUM_DEBUG");
     TritonDebugVar = PyBytes_FromString("TRITON_DEBUG");
@@ -68,6 +68,8 @@ struct Names {
     OverrideDebug = PyUnicode_InternFromString("_override_debug");
     Shape = PyUnicode_InternFromString("shape");
     Stride = PyUnicode_InternFromString("stride");
+    UntypedStorage = PyUnicode_InternFromString("untyped_storage");
+    Nbytes = PyUnicode_InternFromString("nbytes");
   }
 };
 
@@ -400,9 +402,22 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
 
 /// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of
 /// (size - 1) * |stride| over its shape and stride() (torch's); false for an
-/// object without them. runtime/jit.py's _spans_large is the same.
+/// object without them, or whose untyped_storage() has fewer than 2^31
+/// bytes. runtime/jit.py's _spans_large is the same.
 static bool spansLarge(PyObject *V) {
   constexpr long long Limit = 1LL << 31;
+  // A storage of fewer than 2^31 bytes holds no two elements 2^31 apart:
+  // the common case, answered in two calls.
+  if (PyObject *Storage = PyObject_CallMethodNoArgs(V, names().UntypedStorage)) {
+    PyObject *Bytes = PyObject_CallMethodNoArgs(Storage, names().Nbytes);
+    Py_DECREF(Storage);
+    long long N = Bytes && PyLong_Check(Bytes) ? PyLong_AsLongLong(Bytes) : -1;
+    Py_XDECREF(Bytes);
+    PyErr_Clear();
+    if (N >= 0 && N < Limit)
+      return false;
+  }
+  PyErr_Clear();
   PyObject *Shape = PyObject_GetAttr(V, names().Shape);
   PyObject *Stride = Shape ? PyObject_CallMethodNoArgs(V, names().Stride) : nullptr;
   bool Large = false;

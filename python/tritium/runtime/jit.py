@@ -124,7 +124,14 @@ def _spans_large(x):
     """Whether a tensor's elements reach 2^31 from its first one (1 + the sum
     of (size - 1) * |stride|, torch's shape and stride()), where i32 offsets
     wrap: such a launch compiles its offset arithmetic in i64 (the option
-    int64_offsets). python/src/Dispatcher.cpp's spansLarge is the same."""
+    int64_offsets). A storage of fewer than 2^31 bytes answers first (two
+    calls, the common case). python/src/Dispatcher.cpp's spansLarge is the
+    same."""
+    storage = getattr(x, "untyped_storage", None)
+    if storage is not None:
+        with contextlib.suppress(Exception):
+            if storage().nbytes() < 1 << 31:
+                return False
     try:
         shape, strides = x.shape, x.stride()
     except (AttributeError, TypeError):

@@ -244,6 +244,17 @@ class SizedTensor(FakeTensor):
         return 4
 
 
+class StoredTensor(SizedTensor):
+    """A SizedTensor whose untyped_storage() says how many bytes it holds."""
+
+    def __init__(self, shape, strides, storage_bytes):
+        super().__init__(shape, strides)
+        self.storage = types.SimpleNamespace(nbytes=lambda: storage_bytes)
+
+    def untyped_storage(self):
+        return self.storage
+
+
 def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monkeypatch):
     """Issue 16: a tensor whose elements reach 2^31 from its first one
     (contiguous, or a strided view) is one more specialization, compiled
@@ -265,9 +276,15 @@ def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monk
     assert add_kernel[(1,)](view, y, out, 64) is small
     assert add_kernel[(1,)](x, y, empty, 64) is small
     assert frontend.count == 2
+    # A storage of fewer than 2^31 bytes answers before shape and stride()
+    # (torch's untyped_storage().nbytes(): two calls instead of two and a sum).
+    stored = StoredTensor([1 << 31], [1], storage_bytes=1 << 20)
+    assert add_kernel[(1,)](x, stored, out, 64) is small
+    assert add_kernel[(1,)](x, StoredTensor([1 << 31], [1], storage_bytes=1 << 33), out, 64) is large
     monkeypatch.undo()
     from tritium.runtime.jit import _spans_large
-    assert [_spans_large(t) for t in (x, big, view, far, empty)] == [False, True, False, True, False]
+    assert [_spans_large(t) for t in (x, big, view, far, empty, stored)] == [False, True, False, True,
+                                                                          False, False]
 
 
 def test_bounds_check_passes_extents_and_raises_the_report(cuda, frontend, monkeypatch):
