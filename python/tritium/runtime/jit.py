@@ -797,7 +797,8 @@ class JITFunction(KernelInterface):
             options = {"debug": self.debug, **options}
         if self.bounds_check is not None:
             options = {"bounds_check": self.bounds_check, **options}
-        if any(type(e) is tuple and e[0].startswith("*") and e[1].endswith("L") for e in spec):
+        if any(type(e) is tuple and len(e) == 2 and type(e[0]) is str and type(e[1]) is str
+               and e[0][:1] == "*" and e[1].endswith("L") for e in spec):  # not a constexpr's value
             options = {"int64_offsets": True, **options}  # a tensor of 2^31 elements or more
         opts = _compiler.make_options(target, options, self.__name__)
         _ = self.cache_key  # fills used_global_vals before the check at launch

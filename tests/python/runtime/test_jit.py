@@ -290,6 +290,18 @@ def test_warmup_with_type_strings(frontend):
         add_kernel.warmup("*fp16", "*fp16", "*fp32", "int", grid=(1,))
 
 
+@jit
+def tuple_constexprs(X, T: tl.constexpr, U: tl.constexpr):
+    tl.store(X, T[0] + U[0])
+
+
+def test_tuple_constexprs_are_not_read_as_pointer_facts(frontend):
+    # The spec holds constexpr values as they are: a one-element tuple or
+    # one of ints is not an argument's (type, tag) entry.
+    k = tuple_constexprs.warmup("*i32", (4,), (1, 2), grid=(1,))
+    assert k.metadata.int64_offsets is False
+
+
 def test_warmup_mock_tensor(frontend):
     from tritium.runtime.jit import MockTensor
     add_kernel.warmup(MockTensor("bfloat16"), MockTensor("bfloat16"), MockTensor("bfloat16"), 8,
