@@ -15,8 +15,9 @@
 // trans, and the selects and phis of one root) becomes:
 //
 //   off   = ptrtoint(ptr) - ptrtoint(p)            per lane, in bytes
-//   bad   = (off < 0 || off > extent - size) && mask
-//   the access's mask  &&= !bad                   (a bad lane touches nothing)
+//   out   = off < 0 || off > extent - size
+//   the access's mask  &&= !out                   (an outside lane touches nothing)
+//   bad   = out && mask                           (what the access would have made)
 //   first = min over the lanes of (bad ? off : INT64_MAX)
 //   old   = atomic_cas(report[0], 0, site) where first != INT64_MAX
 //   where that swapped: report[1] = first,
@@ -124,17 +125,18 @@ private:
                                 Block(B.createCast(Opcode::PtrToInt, Root, B.getI64Ty())));
     int64_t Size = llvm::cast<PointerType>(PtrTy->getScalarType())->getPointee()->getScalarSizeInBytes();
     Value *Last = B.createBinary(Opcode::Sub, Extents.lookup(Root), B.getInt64(Size));
-    Value *Bad = B.createBinary(Opcode::Or, B.createICmp(ICmpPredicate::SLT, Off, Block(B.getInt64(0))),
-                                B.createICmp(ICmpPredicate::SGT, Off, Block(Last)));
+    Value *Outside = B.createBinary(Opcode::Or, B.createICmp(ICmpPredicate::SLT, Off, Block(B.getInt64(0))),
+                                    B.createICmp(ICmpPredicate::SGT, Off, Block(Last)));
+    Value *Inside = B.createBinary(Opcode::Xor, Outside, Block(B.getIntConstant(B.getI1Ty(), 1)));
     unsigned M = maskOperand(I);
     Value *Mask = I.getNumOperands() > M ? I.getOperand(M) : nullptr;
+    // A lane counts where the access makes it: outside and not masked off;
+    // the access keeps the lanes it made that are inside.
+    Value *Bad = Mask ? B.createBinary(Opcode::And, Outside, Mask) : Outside;
     if (Mask)
-      Bad = B.createBinary(Opcode::And, Bad, Mask);
-    Value *Good = B.createBinary(Opcode::Xor, Bad, Block(B.getIntConstant(B.getI1Ty(), 1)));
-    if (Mask)
-      I.setOperand(M, Good);
+      I.setOperand(M, B.createBinary(Opcode::And, Mask, Inside));
     else // the mask is the next trailing operand of each of the four
-      I.addOperand(Good);
+      I.addOperand(Inside);
 
     constexpr int64_t Max = std::numeric_limits<int64_t>::max();
     Value *First = B.createSelect(Bad, Off, Block(B.getInt64(Max)));
