@@ -86,6 +86,9 @@ struct TypeInfo {
   /// Whether an instance can have attributes its type lacks (a __dict__ or
   /// its own attribute lookup); cupy's ndarray cannot, torch's Tensor can.
   bool InstanceAttrs = true;
+  /// Whether the type has untyped_storage() and stride() (torch's), which
+  /// tell a tensor of 2^31 elements or more (spansLarge).
+  bool HasStorage = false, HasStride = false;
 };
 constexpr size_t MaxCachedTypes = 64;
 llvm::DenseMap<PyTypeObject *, TypeInfo> &typeCache() {
@@ -402,13 +405,19 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
 
 /// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of
 /// (size - 1) * |stride| over its shape and stride() (torch's); false for an
-/// object without them, or whose untyped_storage() has fewer than 2^31
-/// bytes. runtime/jit.py's _spans_large is the same.
-static bool spansLarge(PyObject *V) {
+/// object whose type has no stride(), or whose untyped_storage() has fewer
+/// than 2^31 bytes. runtime/jit.py's _spans_large is the same.
+static bool spansLarge(PyObject *V, const TypeInfo *Info) {
   constexpr long long Limit = 1LL << 31;
+  PyObject *T = reinterpret_cast<PyObject *>(Py_TYPE(V));
+  bool HasStride = Info ? Info->HasStride : PyObject_HasAttr(T, names().Stride);
+  bool HasStorage = Info ? Info->HasStorage : PyObject_HasAttr(T, names().UntypedStorage);
+  if (!HasStride)
+    return false;
   // A storage of fewer than 2^31 bytes holds no two elements 2^31 apart:
   // the common case, answered in two calls.
-  if (PyObject *Storage = PyObject_CallMethodNoArgs(V, names().UntypedStorage)) {
+  if (PyObject *Storage = HasStorage ? PyObject_CallMethodNoArgs(V, names().UntypedStorage)
+                                     : nullptr) {
     PyObject *Bytes = PyObject_CallMethodNoArgs(Storage, names().Nbytes);
     Py_DECREF(Storage);
     long long N = Bytes && PyLong_Check(Bytes) ? PyLong_AsLongLong(Bytes) : -1;
@@ -457,6 +466,8 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
         Py_TYPE(Info.DataPtr) != &PyMethodDescr_Type)
       Py_CLEAR(Info.DataPtr);
     Info.InstanceAttrs = T->tp_dictoffset != 0 || T->tp_getattro != PyObject_GenericGetAttr;
+    Info.HasStorage = PyObject_HasAttr(reinterpret_cast<PyObject *>(T), Nm.UntypedStorage);
+    Info.HasStride = PyObject_HasAttr(reinterpret_cast<PyObject *>(T), Nm.Stride);
     if (Types.size() < MaxCachedTypes) {
       Py_INCREF(T);
       It = Types.try_emplace(T, Info).first;
@@ -487,7 +498,8 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
     }
     A.Ptr = P;
     A.HasPtr = true;
-    K.push(ArgPtr | uint64_t(Code) << 8 | (Align && !(P & 15)) | uint64_t(spansLarge(V)) << 2);
+    K.push(ArgPtr | uint64_t(Code) << 8 | (Align && !(P & 15)) |
+           uint64_t(spansLarge(V, It != Types.end() ? &It->second : nullptr)) << 2);
     return true;
   }
   PyErr_Clear();

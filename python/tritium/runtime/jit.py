@@ -124,13 +124,15 @@ def _spans_large(x):
     """Whether a tensor's elements reach 2^31 from its first one (1 + the sum
     of (size - 1) * |stride|, torch's shape and stride()), where i32 offsets
     wrap: such a launch compiles its offset arithmetic in i64 (the option
-    int64_offsets). A storage of fewer than 2^31 bytes answers first (two
-    calls, the common case). python/src/Dispatcher.cpp's spansLarge is the
-    same."""
-    storage = getattr(x, "untyped_storage", None)
-    if storage is not None:
+    int64_offsets). A type without stride() is never; a storage of fewer
+    than 2^31 bytes answers first (two calls, the common case).
+    python/src/Dispatcher.cpp's spansLarge is the same."""
+    t = type(x)
+    if not hasattr(t, "stride"):  # asked of the type, as the dispatcher does
+        return False
+    if hasattr(t, "untyped_storage"):
         with contextlib.suppress(Exception):
-            if storage().nbytes() < 1 << 31:
+            if x.untyped_storage().nbytes() < 1 << 31:
                 return False
     try:
         shape, strides = x.shape, x.stride()
