@@ -47,14 +47,16 @@ def parameters(type_string):
 
 
 def launch_parameters(signature):
-    """The kernel's parameters from a signature dict, in order, as (name,
-    type string) pairs: constexprs left out, descriptors expanded."""
+    """The kernel's parameters from a signature dict, in order, as (index of
+    the signature's entry, name, type string): constexprs left out, each
+    descriptor expanded into the parameters it becomes (what the launcher
+    packs)."""
     out = []
-    for name, ty in signature.items():
+    for index, (name, ty) in enumerate(signature.items()):
         if ty.startswith("tensordesc<"):
-            out += [(name + suffix, part) for suffix, part in parameters(ty)]
+            out += [(index, name + suffix, part) for suffix, part in parameters(ty)]
         elif ty != "constexpr":
-            out.append((name, ty))
+            out.append((index, name, ty))
     return out
 
 
@@ -62,7 +64,7 @@ def bounds_parameters(signature):
     """The hidden parameters the pass check-bounds adds to a kernel of this
     signature (bounds_check; runtime/bounds.py): one i64 extent per pointer
     parameter, then the report."""
-    return [(f"{name}.extent", "i64") for name, ty in launch_parameters(signature)
+    return [(f"{name}.extent", "i64") for _, name, ty in launch_parameters(signature)
             if ty.startswith("*")] + [("bounds.report", "*i64")]
 
 

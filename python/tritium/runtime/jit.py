@@ -816,7 +816,8 @@ class JITFunction(KernelInterface):
         if opts["bounds_check"]:
             from .bounds import BoundsChecking
             params = _launch_parameters(signature)
-            kernel._bounds = checking = BoundsChecking(kernel, [n for n, _ in params], [t for _, t in params])
+            kernel._bounds = checking = BoundsChecking(kernel, [n for _, n, _ in params],
+                                                       [t for _, _, t in params])
             unchecked = kernel._launch_args
             kernel._launch_args = lambda bound: checking.launch_args(unchecked(bound))
         hook = knobs.runtime.jit_post_compile_hook

@@ -14,6 +14,7 @@ import statistics
 import sys
 
 from .. import _C
+from ..compiler.descriptors import launch_parameters
 from . import driver as _driver
 
 __all__ = ["NativeDriver", "DeviceUtils", "summarize"]
@@ -158,20 +159,10 @@ class NativeDriver(_driver.Driver):
         if signature is None:
             raise TypeError(f"kernel {kernel.name!r} has no signature (compiled from IR text?): "
                             "a launch needs the type of every argument")
-        names, types, indices = [], [], []
-        for index, (name, ty) in enumerate(signature.items()):
-            if ty.startswith("tensordesc<"):
-                # What the launch passes for a host-side descriptor
-                # (TensorDescriptor.expand): base, shape, strides but the last.
-                from ..compiler.descriptors import parameters
-                for suffix, part in parameters(ty):
-                    names.append(name + suffix)
-                    types.append(part)
-                    indices.append(index)
-            elif ty != "constexpr":
-                names.append(name)
-                types.append(ty)
-                indices.append(index)
+        # A host-side descriptor is what TensorDescriptor.expand passes:
+        # base, shapes, strides but the last (and a tensor map).
+        params = launch_parameters(signature)
+        indices, names, types = ([p[k] for p in params] for k in range(3))
         device = self.get_current_device()
         launcher = self.native_driver.load_kernel(
             image, md.name, types, names, indices, md.num_warps, self._dynamic_shared(md), device,
