@@ -764,9 +764,11 @@ class JITFunction(KernelInterface):
                     self.used_global_vals[k] = (k[0], v[1], fp)
 
     def _decode(self, bound, spec):
-        """A specialization tuple -> (signature, constexprs, attrs)."""
+        """A specialization tuple -> (signature, constexprs, attrs, wide):
+        wide where a tensor argument reaches 2^31 elements (its "L" fact),
+        which the launch compiles with int64_offsets."""
         signature, constexprs, attrs = {}, {}, {}
-        i = 0
+        i, wide = 0, False
         for p in self.params:
             if p.is_constexpr:
                 signature[p.name] = "constexpr"
@@ -786,22 +788,23 @@ class JITFunction(KernelInterface):
             signature[p.name] = ty
             if ty.startswith("tensordesc<"):
                 attrs[p.num] = {"descriptor_divisibility": tag}
-            elif tag == "1":
+                continue
+            wide |= tag.endswith("L")
+            if tag == "1":
                 attrs[p.num] = {"equal_to_1": True}
             elif tag.startswith("D"):
                 attrs[p.num] = {"divisibility": 16}
-        return signature, constexprs, attrs
+        return signature, constexprs, attrs, wide
 
     def _compile(self, bound, spec, options, target):
         from ..compiler import compiler as _compiler
-        signature, constexprs, attrs = self._decode(bound, spec)
+        signature, constexprs, attrs, wide = self._decode(bound, spec)
         if self.debug is not None:  # @jit(debug=...), unless the launch says otherwise
             options = {"debug": self.debug, **options}
         if self.bounds_check is not None:
             options = {"bounds_check": self.bounds_check, **options}
-        if any(type(e) is tuple and len(e) == 2 and type(e[0]) is str and type(e[1]) is str
-               and e[0][:1] == "*" and e[1].endswith("L") for e in spec):  # not a constexpr's value
-            options = {"int64_offsets": True, **options}  # a tensor of 2^31 elements or more
+        if wide:
+            options = {"int64_offsets": True, **options}
         opts = _compiler.make_options(target, options, self.__name__)
         _ = self.cache_key  # fills used_global_vals before the check at launch
         src = _compiler.ASTSource(self, signature, constexprs, attrs)
