@@ -11,27 +11,25 @@ back (it waits for the kernel) and raises BoundsError for the first access
 the kernel found outside its tensor, which it did not make.
 """
 
-import re
 import struct
 
 from ..errors import BoundsError
+from ..language._types import str_to_ty
 from . import driver as _driver
+from .jit import tensor_span
 
 _KINDS = ("load", "store", "atomic")
 _REPORT_BYTES = 5 * 8
 
 
 def extent_bytes(x):
-    """The bytes from a tensor's first element to the end of its last (1 +
-    the sum of (size - 1) * |stride| elements, over torch's shape and
-    stride()); 0 when empty; an object without them is not bounded."""
+    """The bytes from a tensor's first element to the end of its last
+    (jit.tensor_span's elements); an object without them is not bounded."""
+    span = tensor_span(x)
     try:
-        shape, strides, size = x.shape, x.stride(), x.element_size()
+        return 1 << 62 if span is None else span * x.element_size()
     except (AttributeError, TypeError):
         return 1 << 62
-    if 0 in shape:
-        return 0
-    return (1 + sum((n - 1) * abs(d) for n, d in zip(shape, strides))) * size
 
 
 class BoundsChecking:
@@ -87,6 +85,5 @@ class BoundsChecking:
 
 
 def _element_bytes(ty):
-    """Bytes of one element of a type string ("fp32" 4, "bf16" 2, "fp8e4nv" 1, "i1" 1)."""
-    digits = re.search(r"\d+", ty)
-    return max(int(digits.group()) // 8, 1) if digits else 1
+    """Bytes of one element of a type string ("fp32" 4, "i1" 1)."""
+    return max(str_to_ty(ty).primitive_bitwidth // 8, 1)

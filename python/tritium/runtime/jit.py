@@ -134,13 +134,21 @@ def _spans_large(x):
         with contextlib.suppress(Exception):
             if x.untyped_storage().nbytes() < 1 << 31:
                 return False
+    span = tensor_span(x)
+    return span is not None and span >= 1 << 31
+
+
+def tensor_span(x):
+    """The elements from a tensor's first to its last, 1 + the sum of
+    (size - 1) * |stride| over torch's shape and stride(); 0 when it is
+    empty; None for an object without them."""
     try:
         shape, strides = x.shape, x.stride()
     except (AttributeError, TypeError):
-        return False
-    if 0 in shape or len(shape) != len(strides):
-        return False
-    return 1 + sum((n - 1) * abs(d) for n, d in zip(shape, strides)) >= 1 << 31
+        return None
+    if len(shape) != len(strides):
+        return None
+    return 0 if 0 in shape else 1 + sum((n - 1) * abs(d) for n, d in zip(shape, strides))
 
 
 def _specialize(x, value=True, align=True):
