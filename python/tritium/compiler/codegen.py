@@ -289,6 +289,8 @@ class _LoopContext:
     header); ``before``, the scope at the header, which every edge out of
     the body must match."""
 
+    jump = None  # a static loop's alone (_StaticLoop)
+
     def __init__(self, before, exit, latch):
         self.before, self.exit, self.latch = before, exit, latch
 
@@ -566,7 +568,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _visit_body(self, stmts):
         for stmt in stmts:
-            if self.terminated() or (self.loops and getattr(self.loops[-1], "jump", None)):
+            if self.terminated() or (self.loops and self.loops[-1].jump):
                 break
             self.visit(stmt)
 
