@@ -423,11 +423,12 @@ def _frontend():
 def tir_pipeline(options=None):
     """The passes the ``tir`` stage runs: the core's default pipeline
     (``_C.ir.default_pipeline()``, codegen/Passes.cpp; with widen-offsets
-    for the ``int64_offsets`` option), check-bounds for ``bounds_check``,
-    then ``verify``."""
+    for the ``int64_offsets`` option), then check-bounds for
+    ``bounds_check``. The stage verifies the module after the last
+    (runStagePipeline)."""
     wide = bool(options and options.get("int64_offsets"))
     checks = ["check-bounds"] if options and options.get("bounds_check") else []
-    return _C.ir.default_pipeline(wide).split(",") + checks + ["verify"]
+    return _C.ir.default_pipeline(wide).split(",") + checks
 
 
 def _wants_dump(setting, name):
