@@ -107,8 +107,9 @@ def bench_gpu(drv, args):
     x, y = torch.rand(n, device="cuda"), torch.rand(n, device="cuda")
     out = torch.empty_like(x)
     grid = (n // 256,)
+    k = None
     try:
-        add[grid](x, y, out, n, BLOCK=256)
+        k = add[grid](x, y, out, n, BLOCK=256)
         torch.cuda.synchronize()
         assert torch.equal(out, x + y), "Tritium's vector add is wrong"
     except Exception as e:  # time the launch path with a stub kernel instead
@@ -125,6 +126,17 @@ def bench_gpu(drv, args):
     else:
         print("(triton is not installed: no Triton figure)")
     cases["torch x.add_(y)"] = lambda: x.add_(y)
+    # Where Tritium's time goes: its two halves, and the torch calls they make.
+    if getattr(add, "_fast_launch", None) is not None and getattr(k, "launcher", None) is not None:
+        fast, launcher, a, kw = add._fast_launch, k.launcher, (x, y, out, n), {"BLOCK": 256}
+        stream = torch.cuda.current_stream().cuda_stream
+        cases["  the dispatcher alone: launch(grid, args, kwargs)"] = lambda: fast(grid, a, kw)
+        cases["  the launcher alone: launcher(gx, gy, gz, stream, args)"] = \
+            lambda: launcher(grid[0], 1, 1, stream, a)
+    cases["  3 x data_ptr()"] = lambda: (x.data_ptr(), y.data_ptr(), out.data_ptr())
+    cases["  3 x untyped_storage().nbytes()"] = lambda: (
+        x.untyped_storage().nbytes(), y.untyped_storage().nbytes(), out.untyped_storage().nbytes())
+    cases["  torch.cuda.current_stream().cuda_stream"] = lambda: torch.cuda.current_stream().cuda_stream
     results = timer.best_us(cases)
     report(f"Warm launch, host time ({torch.cuda.get_device_name()}, best of {args.rounds} "
            f"rounds of {args.launches}):", results, "Tritium kernel[grid](x, y, out, n)")
