@@ -92,6 +92,7 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
          "},remove-layout-conversions,licm,cse,stage-dot-operands" +
          (Units.empty() ? "," : "{" + Units + "},") +
          (O.NumStages ? "pipeline{num-stages=" + std::to_string(*O.NumStages) +
+                            (O.RegisterCopies ? ",register-copies=1" : "") +
                             (Units.empty() ? "" : "," + Units) + "},"
                       : "") +
          (O.TargetPasses.empty() ? "" : O.TargetPasses + ",") + "cse,dce,insert-barriers";

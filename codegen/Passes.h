@@ -42,6 +42,8 @@ struct LayoutPipelineOptions {
   unsigned NumWarps = 4, WarpSize = 32;
   std::string MatrixUnits;
   std::optional<unsigned> NumStages;
+  /// The pipeline's copies go through registers (no asynchronous copies).
+  bool RegisterCopies = false;
   std::string TensorCopies, TargetPasses;
 };
 

@@ -80,6 +80,10 @@ void tritium::runAMDGPUPipeline(Module &M, const CompileOptions &Opts) {
   LayoutPipelineOptions P;
   P.NumWarps = Opts.NumWarps;
   P.WarpSize = Opts.GPU.getWarpSize();
+  // num_stages as Triton's AMD stream pipeliner: 2 or more pipelines the
+  // loads for dots through registers into a ring in LDS (no async copies).
+  P.NumStages = Opts.NumStages;
+  P.RegisterCopies = true;
   if (Opts.GPU.has(Target::MFMA) && (Arch == "gfx90a" || Arch == "gfx940"))
     P.MatrixUnits = "mfma";
   runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.Debugging);

@@ -27,9 +27,11 @@ std::unique_ptr<Pass> createStageDotOperandsPass(const MatrixCores *Cores = null
 
 /// pipeline: see codegen/layouts/PipelineLoops.cpp; \p NumStages for the
 /// loops that do not ask for a number themselves; \p Cores: the target's
-/// matrix units, whose asynchronous dots the copies go after.
+/// matrix units, whose asynchronous dots the copies go after;
+/// \p RegisterCopies: copies staged through registers (no async copies).
 std::unique_ptr<Pass> createPipelineLoopsPass(unsigned NumStages,
-                                              const MatrixCores *Cores = nullptr);
+                                              const MatrixCores *Cores = nullptr,
+                                              bool RegisterCopies = false);
 
 
 /// insert-barriers: see codegen/layouts/InsertBarriers.cpp.

@@ -41,6 +41,16 @@
 // nothing else uses it. Too many stages for the device's shared memory is
 // the lowering's OutOfResources error, which names the bytes.
 //
+// Option register-copies=1, for targets without asynchronous copies
+// (AMDGPU; NVIDIA before sm_80), stages through registers instead, as
+// Triton's AMD stream pipeliner does: each copy is a `load` of iteration
+// i + S - 1 issued where the async_copy would be (before this iteration's
+// local_loads and dot) and a `local_store` of it into its slot at the end
+// of the body, so that the global load is in flight while the dot runs;
+// the prologue loads and stores iterations 0 .. S-2; no groups, waits or
+// drain. insert-barriers orders the store before the next iteration's
+// reads of that slot and after the previous iteration's.
+//
 // Option <units>=1 names the target's matrix units (analysis/MatrixCores.h).
 // In a loop whose staged loads feed a dot they run asynchronously, reading
 // its operands from shared memory (sm_90a, wgmma=1: wgmma's dots on NVMMA
@@ -119,8 +129,9 @@ struct StagedLoad {
 class LoopPipeliner {
 public:
   LoopPipeliner(Function &F, Loop &L, const DominatorTree &DT, const LoopInfo &LI,
-                unsigned Stages, const MatrixCores *Cores)
-      : L(L), DT(DT), LI(LI), Stages(Stages), Cores(Cores), B(F.getContext()) {}
+                unsigned Stages, const MatrixCores *Cores, bool RegisterCopies)
+      : L(L), DT(DT), LI(LI), Stages(Stages), Cores(Cores), RegisterCopies(RegisterCopies),
+        B(F.getContext()) {}
 
   bool run() {
     if (!qualifies())
@@ -249,7 +260,8 @@ private:
 
   /// The copies of one iteration (whose values \p M holds) into slot
   /// \p Slot of each ring, masked by the user's mask and by the iteration
-  /// being one the loop runs, as one group.
+  /// being one the loop runs, as one group (register copies: their loads,
+  /// whose stores storeCopies makes).
   void issueCopies(const ValueMap &M, Value *Slot) {
     Value *Runs =
         B.createICmp(Counted->Pred, lookup(M, Counted->IV->getResult(0)), Counted->Bound);
@@ -281,9 +293,24 @@ private:
         Mask = B.createBinary(Opcode::And, lookup(M, UserMask), Mask);
         Mask->getDefiningInstruction()->setLayout(Layout);
       }
+      if (RegisterCopies) {
+        Value *V = B.createLoad(lookup(M, Load->getPtr()), Mask, Load->getOther());
+        V->getDefiningInstruction()->setLayout(Layout);
+        Loaded.push_back({V, S.Ring});
+        continue;
+      }
       B.createAsyncCopy(B.createMemDescIndex(S.Ring, Slot), lookup(M, Load->getPtr()), Mask);
     }
-    B.createAsyncCommitGroup();
+    if (!RegisterCopies)
+      B.createAsyncCommitGroup();
+  }
+
+  /// Register copies: stores what the last issueCopies loaded into slot
+  /// \p Slot of its ring.
+  void storeCopies(Value *Slot) {
+    for (auto [V, Ring] : Loaded)
+      B.create(Opcode::LocalStore, {}, {B.createMemDescIndex(Ring, Slot), V});
+    Loaded.clear();
   }
 
   void build() {
@@ -311,6 +338,7 @@ private:
     for (unsigned K = 0; K + 1 < Stages; ++K) {
       ValueMap M = cloneSlice(AtK);
       issueCopies(M, B.getInt32(K));
+      storeCopies(B.getInt32(K));
       AtK = nextIteration(M);
     }
     Value *Zero = B.getInt32(0);
@@ -340,7 +368,7 @@ private:
         First = S.Alloc;
     B.setInsertPoint(First);
     B.setLoc(First->getLoc());
-    bool CpAsync = hasPointerLoads();
+    bool CpAsync = hasPointerLoads() && !RegisterCopies;
     if (CpAsync)
       B.createAsyncWait(int64_t(Stages) - 2);
     Value *N = Iter->getResult(0), *S = B.getInt32(Stages);
@@ -370,6 +398,7 @@ private:
     issueCopies(M, WriteSlot);
     ValueMap Next = nextIteration(M);
     B.setInsertPoint(Latch->getTerminator());
+    storeCopies(WriteSlot);
     Iter->addIncoming(B.createBinary(Opcode::Add, N, B.getInt32(1)), Latch);
     for (PhiInst *P : Phis)
       llvm::cast<PhiInst>(Ahead[P->getResult(0)]->getDefiningInstruction())
@@ -439,12 +468,15 @@ private:
   const LoopInfo &LI;
   unsigned Stages;
   const MatrixCores *Cores;
+  bool RegisterCopies;
   IRBuilder B;
   const CountedLoop *Counted = nullptr;
   BasicBlock *Header = nullptr, *Latch = nullptr, *Preheader = nullptr;
   llvm::SmallVector<StagedLoad, 2> Loads;
   Value *Barriers = nullptr; // the TMA copies' mbarriers, one per slot
   int64_t TMABytes = 0;      // what one iteration's TMA copies write
+  /// Register copies loaded by issueCopies, with their rings.
+  llvm::SmallVector<std::pair<Value *, Value *>, 2> Loaded;
   llvm::SmallPtrSet<const Instruction *, 32> Seen;
   llvm::SmallVector<PhiInst *, 4> Phis;
   llvm::SmallPtrSet<const Instruction *, 32> Slice;
@@ -453,8 +485,8 @@ private:
 
 class PipelineLoopsPass : public FunctionPass {
 public:
-  PipelineLoopsPass(unsigned NumStages, const MatrixCores *Cores)
-      : NumStages(NumStages), Cores(Cores) {}
+  PipelineLoopsPass(unsigned NumStages, const MatrixCores *Cores, bool RegisterCopies)
+      : NumStages(NumStages), Cores(Cores), RegisterCopies(RegisterCopies) {}
   llvm::StringRef getName() const override { return "pipeline"; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
     const DominatorTree &DT = AM.get<DominatorTreeAnalysis>(F);
@@ -469,7 +501,7 @@ public:
         remarkLeavesEarly(*L, AM.getRemarkStream());
         continue;
       }
-      Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), Cores).run();
+      Changed |= LoopPipeliner(F, *L, DT, LI, unsigned(S), Cores, RegisterCopies).run();
     }
     if (!Changed)
       return PreservedAnalyses::all();
@@ -492,11 +524,13 @@ private:
 
   unsigned NumStages;
   const MatrixCores *Cores;
+  bool RegisterCopies;
 };
 
 } // namespace
 
 std::unique_ptr<Pass> tritium::createPipelineLoopsPass(unsigned NumStages,
-                                                      const MatrixCores *Cores) {
-  return std::make_unique<PipelineLoopsPass>(NumStages, Cores);
+                                                      const MatrixCores *Cores,
+                                                      bool RegisterCopies) {
+  return std::make_unique<PipelineLoopsPass>(NumStages, Cores, RegisterCopies);
 }

@@ -285,12 +285,17 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("pipeline",
         "Software-pipeline counted loops: the global loads staged for dots become "
         "asynchronous copies into a ring of num-stages shared buffers, issued ahead",
-        "num-stages=N,mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
+        "num-stages=N,register-copies=0|1,mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
           unsigned N = 3;
           const MatrixCores *Cores = nullptr;
+          bool RegisterCopies = false;
           for (auto &KV : O) {
             if (parseCoresFlag("pipeline", KV.getKey(), KV.getValue(), Cores))
               continue;
+            if (KV.getKey() == "register-copies") {
+              RegisterCopies = parseFlag(KV.getKey(), KV.getValue());
+              continue;
+            }
             if (KV.getKey() != "num-stages")
               throw CompileError("pipeline has no option '" + KV.getKey().str() + "'");
             if (llvm::StringRef(KV.getValue()).getAsInteger(10, N) || N > kMaxNumStages)
@@ -298,7 +303,7 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
                                  std::to_string(kMaxNumStages) + ", got '" +
                                  KV.getValue() + "'");
           }
-          return createPipelineLoopsPass(N, Cores);
+          return createPipelineLoopsPass(N, Cores, RegisterCopies);
         });
   R.add("insert-barriers",
         "Place barriers between conflicting shared memory accesses",

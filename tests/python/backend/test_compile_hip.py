@@ -33,8 +33,8 @@ X4_STORE = r"global_store_dwordx[24] "
 #: The PTX a case requires -> what its AMDGPU assembly must show instead.
 AMD_EQUIVALENT = {
     V4: X4_LOAD,
-    # No pipeliner on AMD yet: what NVIDIA copies ahead, 16 bytes at a
-    # time, AMD loads 16 bytes at a time.
+    # No asynchronous copies on AMD: what NVIDIA copies ahead, 16 bytes at
+    # a time, AMD loads ahead into registers, 16 bytes at a time.
     CP_ASYNC[0]: X4_LOAD,
     ST_V4: X4_STORE,
     r"atom\.global(\.\w+)*\.cas\.b32": r"global_atomic_cmpswap ",
@@ -245,22 +245,62 @@ def test_libdevice_functions_come_from_amds_libraries():
 
 @needs_device_libs
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("num_stages", [1, 2])
 @pytest.mark.parametrize("stage", [1, 3])
-def test_attention_on_mfma_keeps_p_in_registers(stage, target):
+def test_attention_on_mfma_keeps_p_in_registers(stage, target, num_stages):
     """Tutorial 6 on MFMA with 4 waves: both dots take every wave along M,
     the first one's transposed accumulator is the second's A operand (one
     instruction's K a lane) by renaming registers, so only Q, K and V pass
     through LDS (Q once: the causal kernel's two loops share it); no
-    scratch."""
+    scratch. With 2 stages (hip's default) each loop's K and V go through
+    a ring of two LDS buffers, loaded one iteration ahead."""
     from test_compile_cuda import ATT_SIG, attention
     consts = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": stage}
     sig = _signature(attention.attn_fwd, ATT_SIG, consts)
     attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
     k = tritium.compile(ASTSource(attention.attn_fwd, sig, consts, attrs), target=target,
-                        options={"num_warps": 4})
+                        options={"num_warps": 4, "num_stages": num_stages})
     allocs = re.findall(r"= local_alloc %\S+ : memdesc<(\d+ x \d+) x f16", k.asm["tgir"])
+    rings = re.findall(r"= local_alloc : memdesc<2 x (\d+ x \d+) x f16", k.asm["tgir"])
     loops = 2 if stage == 3 else 1
-    assert allocs == ["128 x 64"] + ["64 x 64", "64 x 64"] * loops, allocs
+    if num_stages == 1:
+        assert allocs == ["128 x 64"] + ["64 x 64", "64 x 64"] * loops, allocs
+        assert rings == []
+    else:
+        assert allocs == ["128 x 64"], allocs
+        assert rings == ["64 x 64", "64 x 64"] * loops, rings
+        assert "async_copy" not in k.asm["tgir"]
     mfma = re.findall(r"v_mfma_f32_32x32x8_?f16 ", k.asm["amdgcn"])
     assert len(mfma) == 32 * loops
     assert k.metadata.scratch == 0 and k.n_spills == 0
+
+
+@needs_device_libs
+@pytest.mark.parametrize("target", TARGETS)
+def test_matmul_loop_is_pipelined_through_registers(target):
+    """num_stages as Triton's AMD stream pipeliner: with 2 (hip's default)
+    the tutorial matmul's A and B tiles go through rings of two LDS buffers;
+    the loop loads the next iteration's tiles before this iteration's MFMAs
+    and stores them into LDS after them (no asynchronous copies on AMD).
+    With 1 stage the loop loads and stores its own tiles."""
+    from test_compile_cuda import MM_CONSTS, MM_SIG, _loop_blocks, matmul
+    consts = {**MM_CONSTS, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp16"), consts)
+    attrs = {n: {"divisibility": 16} for n, t in sig.items() if t.startswith("*")}
+    src = ASTSource(matmul.matmul_kernel, sig, consts, attrs)
+    piped = tritium.compile(src, target=target, options={"num_warps": 4})
+    plain = tritium.compile(src, target=target, options={"num_warps": 4, "num_stages": 1})
+    assert re.findall(r"= local_alloc : memdesc<2 x \d+ x \d+ x f16", piped.asm["tgir"]), \
+        "no LDS rings"
+    assert "async_copy" not in piped.asm["tgir"]
+    [body] = _loop_blocks(piped.asm["tgir"])
+    lines = body.splitlines()
+    at = lambda op: [i for i, line in enumerate(lines) if re.search(op, line)]
+    assert len(at(r"= load ")) == 2 and len(at(r"^\s*local_store ")) == 2
+    assert max(at(r"= load ")) < min(at(r"= dot ")) < min(at(r"^\s*local_store "))
+    assert "local_store" not in "".join(_loop_blocks(plain.asm["tgir"]))
+    # The assembly: as many MFMAs, more LDS (the rings), no scratch.
+    assert len(re.findall(r"v_mfma", piped.asm["amdgcn"])) == \
+        len(re.findall(r"v_mfma", plain.asm["amdgcn"]))
+    assert piped.metadata.shared > plain.metadata.shared
+    assert piped.metadata.scratch == 0 and plain.metadata.scratch == 0
