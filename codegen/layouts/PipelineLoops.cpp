@@ -48,7 +48,7 @@
 // local_loads and dot) and a `local_store` of it into its slot at the end
 // of the body, so that the global load is in flight while the dot runs;
 // the prologue loads and stores iterations 0 .. S-2; no groups, waits or
-// drain. insert-barriers orders the store before the next iteration's
+// drain; a load's `other` may be any value (the copy is that load). insert-barriers orders the store before the next iteration's
 // reads of that slot and after the previous iteration's.
 //
 // Option <units>=1 names the target's matrix units (analysis/MatrixCores.h).
@@ -184,7 +184,9 @@ private:
   /// into a buffer they fill.
   Instruction *stagingAlloc(Instruction &I) {
     auto *Load = llvm::dyn_cast<LoadInst>(&I);
-    if (Load ? Load->isVolatile() || !isZeroOrAbsent(Load->getOther())
+    // A masked-off async copy writes zeros; a register copy is the load
+    // itself, whatever its `other`.
+    if (Load ? Load->isVolatile() || (!RegisterCopies && !isZeroOrAbsent(Load->getOther()))
              : I.getOpcode() != Opcode::DescriptorLoad)
       return nullptr;
     Value *R = I.getResult(0);

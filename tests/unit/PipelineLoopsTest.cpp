@@ -142,6 +142,20 @@ TEST_CASE("pipeline: asynchronous copies by default, waited for on exit") {
   CHECK(count(opcodes(block(*M, "exit")), Opcode::AsyncWait) == 1);
 }
 
+TEST_CASE("pipeline: a load whose other is not zero is a register copy, never an async one") {
+  std::string Ones = Matmul;
+  Ones.replace(Ones.find("%fz = constant 0.0"), 18, "%fz = constant 1.0");
+  Context Ctx;
+  std::unique_ptr<Module> Reg = parseModule(Ones, Ctx), Async = parseModule(Ones, Ctx);
+  runPipeline(*Reg, std::string(Layouts) + "pipeline{num-stages=2,register-copies=1,mfma=1},dce");
+  runPipeline(*Async, "assign-layouts{num-warps=4,mma=1},remove-layout-conversions,licm,"
+                      "stage-dot-operands,pipeline{num-stages=2},dce");
+  // Both loads staged in registers; with async copies only B, whose load
+  // has no other.
+  CHECK(count(opcodes(block(*Reg, "body")), Opcode::LocalStore) == 2);
+  CHECK(count(opcodes(block(*Async, "body")), Opcode::AsyncCopy) == 1);
+}
+
 TEST_CASE("pipeline: register-copies takes 0 or 1") {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
