@@ -629,6 +629,57 @@ def test_torch_current_stream_and_device(cuda, monkeypatch):
     assert cuda.last()["stream"] == 0
 
 
+def _torch_on_device(monkeypatch, current_device):
+    """A stand-in torch whose current device is current_device() (asked at
+    every launch, as Tritium asks torch) and whose current stream is 0."""
+    fake_torch = types.ModuleType("torch")
+    fake_torch._C = types.SimpleNamespace(_cuda_getDevice=current_device,
+                                          _cuda_getCurrentRawStream=lambda device: 0)
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+
+
+def test_launches_follow_the_current_device(cuda, monkeypatch, frontend):
+    """Several GPUs (issue 18): each launch runs on torch's current device,
+    the kernel compiled once and loaded once per device, the warm path of
+    one device never launching the other's module."""
+    cuda.fake.set("devices", 2)
+    current = [0]
+    _torch_on_device(monkeypatch, lambda: current[0])
+    x, y, out = tensors()
+    for device in (0, 1, 0, 1, 1, 0):
+        current[0] = device
+        add_kernel[(1,)](x, y, out, 16)
+    assert [r["device"] for r in cuda.launches()] == [0, 1, 0, 1, 1, 0]
+    assert frontend.count == 1 and cuda.fake.calls("cuModuleLoadDataEx") == 2
+
+
+def test_two_threads_each_drive_one_device(cuda, monkeypatch):
+    """A thread per GPU, as a process driving two devices does: each
+    thread's launches go to its device."""
+    cuda.fake.set("devices", 2)
+    mine = threading.local()
+    _torch_on_device(monkeypatch, lambda: mine.device)
+    x, y, out = tensors()
+    errors, barrier = [], threading.Barrier(2)
+
+    def work(device):
+        mine.device = device
+        try:
+            barrier.wait()
+            for _ in range(20):
+                add_kernel[(device + 1,)](x, y, out, 16)
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(d,)) for d in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    by_device = {(r["device"], r["grid"][0]) for r in cuda.launches()}
+    assert by_device == {(0, 1), (1, 2)}
+
+
 def test_stream_argument(cuda):
     """stream= picks the launch's stream: a CUstream int, a torch stream
     (cuda_stream) or a cupy one (ptr); without it, the current stream."""
