@@ -3,7 +3,8 @@
 Imports the in-tree package (python/tritium, where the build puts the
 extension) ahead of any installed copy, and registers the ``gpu`` marker:
 tests marked ``@pytest.mark.gpu`` run only where the CUDA driver (libcuda)
-loads and reports a device, and are skipped elsewhere.
+loads and reports a device, and are skipped elsewhere; ``multi_gpu`` ones
+(marked ``gpu`` too) only where it reports two or more.
 """
 
 import ctypes
@@ -40,15 +41,18 @@ def cuda_device_count():
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "gpu: needs an NVIDIA GPU and its driver (skipped without them)")
+    config.addinivalue_line("markers", "multi_gpu: needs two or more NVIDIA GPUs (skipped with fewer)")
 
 
 def pytest_collection_modifyitems(config, items):
-    if cuda_device_count() > 0:
-        return
-    skip = pytest.mark.skip(reason="no CUDA GPU or libcuda on this machine")
+    devices = cuda_device_count()
+    no_gpu = pytest.mark.skip(reason="no CUDA GPU or libcuda on this machine")
+    one_gpu = pytest.mark.skip(reason=f"{devices} CUDA GPU(s) here: the test needs two")
     for item in items:
-        if "gpu" in item.keywords:
-            item.add_marker(skip)
+        if "gpu" in item.keywords and devices == 0:
+            item.add_marker(no_gpu)
+        elif "multi_gpu" in item.keywords and devices < 2:
+            item.add_marker(one_gpu)
 
 
 @pytest.fixture
