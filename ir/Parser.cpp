@@ -41,12 +41,6 @@ namespace {
 /// rather than recursed into.
 constexpr unsigned MaxTypeDepth = 16;
 
-/// `bb` and digits: a label the printer uses for unnamed blocks.
-bool looksNumbered(llvm::StringRef S) {
-  return S.size() > 2 && S.startswith("bb") &&
-         llvm::all_of(S.drop_front(2), llvm::isDigit);
-}
-
 bool isNumber(llvm::StringRef S) { return llvm::all_of(S, llvm::isDigit); }
 
 /// How a message names the token it did not expect.

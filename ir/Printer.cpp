@@ -31,12 +31,6 @@ bool isIdentifier(llvm::StringRef S) {
   });
 }
 
-/// A block name that could be mistaken for a numbered block.
-bool looksNumbered(llvm::StringRef S) {
-  return S.startswith("bb") && S.size() > 2 &&
-         llvm::all_of(S.drop_front(2), llvm::isDigit);
-}
-
 /// Decides how each value and block of one function prints.
 class SlotTracker {
 public:
@@ -202,6 +196,11 @@ void printArgAttrs(llvm::raw_ostream &OS, const ArgAttrs &A) {
 
 } // namespace
 
+bool tritium::looksNumbered(llvm::StringRef Label) {
+  return Label.size() > 2 && Label.startswith("bb") &&
+         llvm::all_of(Label.drop_front(2), llvm::isDigit);
+}
+
 std::optional<AttrKey> tritium::getLeadAttr(Opcode Op) {
   switch (Op) {
   case Opcode::Constant: return AttrKey::Value;
@@ -227,13 +226,9 @@ void tritium::printFunction(const Function &F, llvm::raw_ostream &OS,
     printArgAttrs(OS, A->getAttrs());
   }
   OS << ')';
-  llvm::ArrayRef<Type *> Results = F.getResultTypes();
-  if (Results.size() == 1)
-    OS << " -> " << *Results[0];
-  else if (Results.size() > 1) {
-    OS << " -> (";
-    printTypeList(OS, Results);
-    OS << ')';
+  if (!F.getResultTypes().empty()) {
+    OS << " -> ";
+    printResultTypes(OS, F.getResultTypes());
   }
   OS << " {\n";
   for (const BasicBlock &B : F)

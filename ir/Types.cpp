@@ -345,13 +345,8 @@ void Type::print(llvm::raw_ostream &OS) const {
     OS << ") -> ";
     if (F->getResults().empty())
       OS << "void";
-    else if (F->getResults().size() == 1)
-      OS << *F->getResults()[0];
-    else {
-      OS << '(';
-      printTypeList(OS, F->getResults());
-      OS << ')';
-    }
+    else
+      printResultTypes(OS, F->getResults());
     return;
   }
   }
@@ -371,4 +366,12 @@ void tritium::printTypeList(llvm::raw_ostream &OS,
       OS << ", ";
     Types[I]->print(OS);
   }
+}
+
+void tritium::printResultTypes(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types) {
+  if (Types.size() == 1)
+    return Types[0]->print(OS);
+  OS << '(';
+  printTypeList(OS, Types);
+  OS << ')';
 }

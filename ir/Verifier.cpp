@@ -79,15 +79,10 @@ std::string plural(size_t N, const char *What) {
 
 std::string typeStr(const Type *T) { return T->str(); }
 
-/// Result types as a signature shows them: "i32" or "(i32, f32)".
 std::string resultsStr(llvm::ArrayRef<Type *> Types) {
-  if (Types.size() == 1)
-    return typeStr(Types[0]);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << '(';
-  printTypeList(OS, Types);
-  OS << ')';
+  printResultTypes(OS, Types);
   return S;
 }
 
@@ -207,13 +202,11 @@ void FunctionVerifier::verifyArgument(const Argument &A) {
   if (At.EqualTo1 && !T->isInt())
     Bad("equal_to_1 applies to integers, not " + typeStr(T));
   if (At.ConstantValue) {
-    int64_t V = *At.ConstantValue;
-    unsigned W = T->isInt() ? T->getScalarSizeInBits() : 0;
     // Like the `constant` opcode: the signed or the unsigned range.
     if (!T->isInt())
       Bad("constant applies to integers, not " + typeStr(T));
-    else if (W < 64 && (V < -(int64_t(1) << (W - 1)) || V >= (int64_t(1) << W)))
-      Bad("constant " + llvm::Twine(V) + " does not fit in " + typeStr(T));
+    else if (!llvm::cast<IntType>(T)->fits(*At.ConstantValue))
+      Bad("constant " + llvm::Twine(*At.ConstantValue) + " does not fit in " + typeStr(T));
   }
   if (At.NoAlias && !T->isPointer())
     Bad("noalias applies to pointers, not " + typeStr(T));
