@@ -131,17 +131,6 @@ llvm::ArrayRef<const char *> tritium::getEnumNames(EnumTable T) {
   return {};
 }
 
-llvm::StringRef tritium::getEnumTableName(EnumTable T) {
-  switch (T) {
-  case EnumTable::None: return "none";
-#define ENUM_BEGIN(Table)                                                      \
-  case EnumTable::Table:                                                       \
-    return #Table;
-#include "ir/Attributes.def"
-  }
-  return "";
-}
-
 std::optional<unsigned> tritium::lookupEnumValue(EnumTable T,
                                                  llvm::StringRef Name) {
   llvm::ArrayRef<const char *> Names = getEnumNames(T);
