@@ -124,24 +124,16 @@ void printInst(const Instruction &I, llvm::raw_ostream &OS,
     }
   } else if (I.getOpcode() == Opcode::Call) {
     OS << " @" << llvm::cast<CallInst>(I).getCallee() << '(';
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      if (K)
-        OS << ", ";
-      Slots.printValue(OS, I.getOperand(K));
-    }
+    llvm::interleaveComma(I.getOperands(), OS, [&](Value *V) { Slots.printValue(OS, V); });
     OS << ')';
   } else {
-    bool First = true;
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      OS << (First ? " " : ", ");
-      First = false;
-      Slots.printValue(OS, I.getOperand(K));
-    }
-    for (BasicBlock *B : I.getBlockOperands()) {
-      OS << (First ? " " : ", ");
-      First = false;
-      Slots.printBlock(OS, B);
-    }
+    if (I.getNumOperands() || I.getNumBlockOperands())
+      OS << ' ';
+    llvm::ListSeparator Sep;
+    for (Value *V : I.getOperands())
+      Slots.printValue(OS << Sep, V);
+    for (BasicBlock *B : I.getBlockOperands())
+      Slots.printBlock(OS << Sep, B);
   }
 
   bool Open = false;
