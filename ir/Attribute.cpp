@@ -195,8 +195,7 @@ void tritium::printAttrValue(llvm::raw_ostream &OS, const Attribute &A) {
   case AttrValue::Kind::Symbol: OS << '@' << V.S; return;
   case AttrValue::Kind::IntList:
     OS << '[';
-    for (size_t I = 0; I < V.List.size(); ++I)
-      OS << (I ? ", " : "") << V.List[I];
+    llvm::interleaveComma(V.List, OS);
     OS << ']';
     return;
   case AttrValue::Kind::Layout:
