@@ -131,17 +131,6 @@ llvm::ArrayRef<const char *> tritium::getEnumNames(EnumTable T) {
   return {};
 }
 
-llvm::StringRef tritium::getEnumTableName(EnumTable T) {
-  switch (T) {
-  case EnumTable::None: return "none";
-#define ENUM_BEGIN(Table)                                                      \
-  case EnumTable::Table:                                                       \
-    return #Table;
-#include "ir/Attributes.def"
-  }
-  return "";
-}
-
 std::optional<unsigned> tritium::lookupEnumValue(EnumTable T,
                                                  llvm::StringRef Name) {
   llvm::ArrayRef<const char *> Names = getEnumNames(T);
@@ -206,8 +195,7 @@ void tritium::printAttrValue(llvm::raw_ostream &OS, const Attribute &A) {
   case AttrValue::Kind::Symbol: OS << '@' << V.S; return;
   case AttrValue::Kind::IntList:
     OS << '[';
-    for (size_t I = 0; I < V.List.size(); ++I)
-      OS << (I ? ", " : "") << V.List[I];
+    llvm::interleaveComma(V.List, OS);
     OS << ']';
     return;
   case AttrValue::Kind::Layout:

@@ -91,7 +91,6 @@ std::optional<AttrKey> lookupAttrKey(llvm::StringRef Name);
 llvm::ArrayRef<const char *> getEnumNames(EnumTable T);
 /// Index of \p Name in \p T.
 std::optional<unsigned> lookupEnumValue(EnumTable T, llvm::StringRef Name);
-llvm::StringRef getEnumTableName(EnumTable T);
 
 /// Name of one enumerator, e.g. stringify(MemSem::AcqRel) == "acq_rel".
 #define ENUM_BEGIN(Table) llvm::StringRef stringify(Table V);

@@ -9,14 +9,11 @@ using namespace tritium;
 
 BasicBlock::~BasicBlock() {
   assert(!Parent && "deleting a block still in a function");
+  // Without their block operands, terminators leave no edges to undo.
   for (Instruction &I : Insts)
     I.dropAllReferences();
-  while (!Insts.empty()) {
-    Instruction *I = &Insts.back();
-    Insts.remove(I);
-    I->setParent(nullptr);
-    delete I;
-  }
+  while (!Insts.empty())
+    delete remove(&Insts.back());
 }
 
 Instruction *BasicBlock::getTerminator() const {
@@ -77,11 +74,9 @@ void BasicBlock::removePredecessor(BasicBlock *B) {
 }
 
 llvm::SmallVector<BasicBlock *, 2> BasicBlock::successors() const {
-  llvm::SmallVector<BasicBlock *, 2> Succs;
   if (Instruction *T = getTerminator())
-    for (BasicBlock *S : T->getBlockOperands())
-      Succs.push_back(S);
-  return Succs;
+    return llvm::SmallVector<BasicBlock *, 2>(T->getBlockOperands());
+  return {};
 }
 
 void BasicBlock::moveAfter(BasicBlock *Other) {

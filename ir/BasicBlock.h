@@ -96,7 +96,6 @@ public:
   void printAsOperand(llvm::raw_ostream &OS) const;
 
   // Needed by ilist_node_with_parent.
-  InstListType &getInstList() { return Insts; }
   static InstListType BasicBlock::*getSublistAccess(Instruction *) {
     return &BasicBlock::Insts;
   }

@@ -14,6 +14,28 @@ Attribute enumAttr(AttrKey K, unsigned V) {
 Attribute intAttr(AttrKey K, int64_t V) { return {K, AttrValue::integer(V)}; }
 Attribute unitAttr(AttrKey K) { return {K, AttrValue::unit()}; }
 
+/// An operand list: the values and lists of values \p Parts, in order.
+template <typename... Ts> llvm::SmallVector<Value *, 8> operands(const Ts &...Parts) {
+  llvm::SmallVector<Value *, 8> Ops;
+  (llvm::append_range(Ops, llvm::ArrayRef<Value *>(Parts)), ...);
+  return Ops;
+}
+
+/// An optional operand of operands(): none where \p V is null.
+llvm::ArrayRef<Value *> optional(Value *const &V) {
+  return V ? llvm::ArrayRef<Value *>(V) : llvm::ArrayRef<Value *>();
+}
+
+/// The cache and eviction attributes of a load or store.
+AttrList cacheAttrs(std::optional<CacheModifier> Cache, std::optional<EvictionPolicy> Evict) {
+  AttrList Attrs;
+  if (Cache)
+    Attrs.push_back(enumAttr(AttrKey::Cache, unsigned(*Cache)));
+  if (Evict)
+    Attrs.push_back(enumAttr(AttrKey::Evict, unsigned(*Evict)));
+  return Attrs;
+}
+
 /// The pointee type shaped like the pointer operand; null if not a pointer.
 Type *pointeeOf(Value *Ptr) {
   Type *T = Ptr->getType();
@@ -101,10 +123,7 @@ Value *IRBuilder::createGEP(Value *Ptr, Value *Offset) {
 }
 
 Value *IRBuilder::createLocalAlloc(Type *MemDesc, Value *Init) {
-  llvm::SmallVector<Value *, 1> Ops;
-  if (Init)
-    Ops.push_back(Init);
-  return single(create(Opcode::LocalAlloc, {MemDesc}, Ops));
+  return single(create(Opcode::LocalAlloc, {MemDesc}, optional(Init)));
 }
 
 Value *IRBuilder::createLocalLoad(Value *MemDesc) {
@@ -117,21 +136,14 @@ Value *IRBuilder::createLocalLoad(Value *MemDesc) {
 }
 
 Instruction *IRBuilder::createAsyncCopy(Value *MemDesc, Value *Ptr, Value *Mask) {
-  llvm::SmallVector<Value *, 3> Ops = {MemDesc, Ptr};
-  if (Mask)
-    Ops.push_back(Mask);
-  return create(Opcode::AsyncCopy, {}, Ops);
+  return create(Opcode::AsyncCopy, {}, operands(MemDesc, Ptr, optional(Mask)));
 }
 
 Value *IRBuilder::createMakeTensorDesc(TensorDescType *Ty, Value *Base,
                                       llvm::ArrayRef<Value *> Shape,
                                       llvm::ArrayRef<Value *> Strides, Value *TensorMap) {
-  llvm::SmallVector<Value *, 12> Ops = {Base};
-  llvm::append_range(Ops, Shape);
-  llvm::append_range(Ops, Strides);
-  if (TensorMap)
-    Ops.push_back(TensorMap);
-  return single(create(Opcode::MakeTensorDesc, {Ty}, Ops));
+  return single(
+      create(Opcode::MakeTensorDesc, {Ty}, operands(Base, Shape, Strides, optional(TensorMap))));
 }
 
 Value *IRBuilder::createDescriptorLoad(Value *Desc, llvm::ArrayRef<Value *> Offsets) {
@@ -139,17 +151,12 @@ Value *IRBuilder::createDescriptorLoad(Value *Desc, llvm::ArrayRef<Value *> Offs
   if (!D)
     reportError(CurLoc, "'descriptor_load' operand must be a tensordesc, got " +
                             Desc->getType()->str());
-  llvm::SmallVector<Value *, 6> Ops = {Desc};
-  llvm::append_range(Ops, Offsets);
-  return single(create(Opcode::DescriptorLoad, {D->getBlockType()}, Ops));
+  return single(create(Opcode::DescriptorLoad, {D->getBlockType()}, operands(Desc, Offsets)));
 }
 
 Instruction *IRBuilder::createDescriptorStore(Value *Desc, llvm::ArrayRef<Value *> Offsets,
                                               Value *Val) {
-  llvm::SmallVector<Value *, 7> Ops = {Desc};
-  llvm::append_range(Ops, Offsets);
-  Ops.push_back(Val);
-  return create(Opcode::DescriptorStore, {}, Ops);
+  return create(Opcode::DescriptorStore, {}, operands(Desc, Offsets, Val));
 }
 
 Instruction *IRBuilder::createAsyncCommitGroup() {
@@ -189,18 +196,12 @@ Instruction *IRBuilder::createInvalBarrier(Value *Barrier) {
 
 Instruction *IRBuilder::createAsyncTMAStore(Value *Desc, llvm::ArrayRef<Value *> Offsets,
                                             Value *MemDesc) {
-  llvm::SmallVector<Value *, 7> Ops = {Desc};
-  llvm::append_range(Ops, Offsets);
-  Ops.push_back(MemDesc);
-  return create(Opcode::AsyncTMAStore, {}, Ops);
+  return create(Opcode::AsyncTMAStore, {}, operands(Desc, Offsets, MemDesc));
 }
 
 Instruction *IRBuilder::createAsyncTMACopy(Value *MemDesc, Value *Barrier, Value *Desc,
                                            llvm::ArrayRef<Value *> Offsets, Value *Pred) {
-  llvm::SmallVector<Value *, 9> Ops = {MemDesc, Barrier, Desc};
-  llvm::append_range(Ops, Offsets);
-  Ops.push_back(Pred);
-  return create(Opcode::AsyncTMACopy, {}, Ops);
+  return create(Opcode::AsyncTMACopy, {}, operands(MemDesc, Barrier, Desc, Offsets, Pred));
 }
 
 Value *IRBuilder::createMemDescIndex(Value *MemDesc, Value *Index) {
@@ -226,42 +227,23 @@ Value *IRBuilder::createLoad(Value *Ptr, Value *Mask, Value *Other,
   if (!T)
     reportError(CurLoc, "'load' expects a pointer or a block of pointers, got " +
                             Ptr->getType()->str());
-  llvm::SmallVector<Value *, 3> Ops = {Ptr};
-  if (Mask)
-    Ops.push_back(Mask);
-  if (Other) {
-    assert(Mask && "'other' needs a mask");
-    Ops.push_back(Other);
-  }
-  AttrList Attrs;
-  if (Opts.Cache)
-    Attrs.push_back(enumAttr(AttrKey::Cache, unsigned(*Opts.Cache)));
-  if (Opts.Evict)
-    Attrs.push_back(enumAttr(AttrKey::Evict, unsigned(*Opts.Evict)));
+  assert((Mask || !Other) && "'other' needs a mask");
+  AttrList Attrs = cacheAttrs(Opts.Cache, Opts.Evict);
   if (Opts.Volatile)
     Attrs.push_back(unitAttr(AttrKey::Volatile));
-  return single(create(Opcode::Load, {T}, Ops, std::move(Attrs)));
+  return single(create(Opcode::Load, {T}, operands(Ptr, optional(Mask), optional(Other)),
+                       std::move(Attrs)));
 }
 
 Instruction *IRBuilder::createStore(Value *Ptr, Value *Val, Value *Mask,
                                     const StoreOptions &Opts) {
-  llvm::SmallVector<Value *, 3> Ops = {Ptr, Val};
-  if (Mask)
-    Ops.push_back(Mask);
-  AttrList Attrs;
-  if (Opts.Cache)
-    Attrs.push_back(enumAttr(AttrKey::Cache, unsigned(*Opts.Cache)));
-  if (Opts.Evict)
-    Attrs.push_back(enumAttr(AttrKey::Evict, unsigned(*Opts.Evict)));
-  return create(Opcode::Store, {}, Ops, std::move(Attrs));
+  return create(Opcode::Store, {}, operands(Ptr, Val, optional(Mask)),
+                cacheAttrs(Opts.Cache, Opts.Evict));
 }
 
 Value *IRBuilder::createAtomicRMW(AtomicKind K, Value *Ptr, Value *Val,
                                   Value *Mask, MemSem Sem, MemScope Scope) {
-  llvm::SmallVector<Value *, 3> Ops = {Ptr, Val};
-  if (Mask)
-    Ops.push_back(Mask);
-  return single(create(Opcode::AtomicRMW, {Val->getType()}, Ops,
+  return single(create(Opcode::AtomicRMW, {Val->getType()}, operands(Ptr, Val, optional(Mask)),
                        {enumAttr(AttrKey::RMWKind, unsigned(K)),
                         enumAttr(AttrKey::Sem, unsigned(Sem)),
                         enumAttr(AttrKey::Scope, unsigned(Scope))}));
@@ -269,10 +251,8 @@ Value *IRBuilder::createAtomicRMW(AtomicKind K, Value *Ptr, Value *Val,
 
 Value *IRBuilder::createAtomicCAS(Value *Ptr, Value *Cmp, Value *Val,
                                   Value *Mask, MemSem Sem, MemScope Scope) {
-  llvm::SmallVector<Value *, 4> Ops = {Ptr, Cmp, Val};
-  if (Mask)
-    Ops.push_back(Mask);
-  return single(create(Opcode::AtomicCAS, {Val->getType()}, Ops,
+  return single(create(Opcode::AtomicCAS, {Val->getType()},
+                       operands(Ptr, Cmp, Val, optional(Mask)),
                        {enumAttr(AttrKey::Sem, unsigned(Sem)),
                         enumAttr(AttrKey::Scope, unsigned(Scope))}));
 }
@@ -440,9 +420,7 @@ Value *IRBuilder::createScan(Value *V, int64_t Axis, CombineKind K,
 llvm::SmallVector<Value *, 2>
 IRBuilder::createScan(llvm::ArrayRef<Value *> Vs, int64_t Axis,
                       llvm::StringRef Combine, bool Reverse) {
-  llvm::SmallVector<Type *, 2> Types;
-  for (Value *V : Vs)
-    Types.push_back(V->getType());
+  auto Types = llvm::to_vector<2>(llvm::map_range(Vs, [](Value *V) { return V->getType(); }));
   AttrList Attrs = {intAttr(AttrKey::Axis, Axis),
                     attr(AttrKey::Combine, AttrValue::symbol(Combine))};
   if (Reverse)

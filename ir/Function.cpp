@@ -17,12 +17,8 @@ Function::~Function() {
   for (BasicBlock &B : Blocks)
     for (Instruction &I : B)
       I.dropAllReferences();
-  while (!Blocks.empty()) {
-    BasicBlock *B = &Blocks.back();
-    Blocks.remove(B);
-    B->setParent(nullptr);
-    delete B;
-  }
+  while (!Blocks.empty())
+    delete remove(&Blocks.back());
 }
 
 Argument *Function::addArgument(Type *T, llvm::StringRef Name) {

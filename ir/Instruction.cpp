@@ -8,6 +8,7 @@
 #include "ir/Printer.h"
 
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 using namespace tritium;
 
@@ -135,10 +136,8 @@ void Instruction::removeOperand(unsigned I) {
 }
 
 llvm::SmallVector<Value *, 4> Instruction::getOperands() const {
-  llvm::SmallVector<Value *, 4> Vs;
-  for (unsigned I = 0; I < NumOperands; ++I)
-    Vs.push_back(Operands[I].get());
-  return Vs;
+  return llvm::to_vector<4>(llvm::map_range(llvm::ArrayRef<Use>(Operands.get(), NumOperands),
+                                            [](const Use &U) { return U.get(); }));
 }
 
 llvm::SmallVector<Value *, 2> Instruction::getResults() const {
@@ -259,17 +258,17 @@ bool Instruction::hasSideEffects() const {
   }
 }
 
-bool Instruction::mayReadMemory() const {
-  switch (Op) {
+namespace {
+/// Whether \p I may read and write memory alike: accesses that do both,
+/// waits and barriers that order others' writes before later reads, calls.
+bool readsAndWrites(const Instruction &I) {
+  switch (I.getOpcode()) {
   case Opcode::BarrierExpect:
-  case Opcode::WaitBarrier: // orders the copies' writes before later reads
+  case Opcode::WaitBarrier: // its copies land, before later reads
   case Opcode::AsyncTMACopy:
   case Opcode::AsyncTMAStore:
   case Opcode::AsyncCopy:
-  case Opcode::AsyncWait: // orders the copies' writes before later reads
-  case Opcode::LocalLoad:
-  case Opcode::Load:
-  case Opcode::DescriptorLoad:
+  case Opcode::AsyncWait: // its copies land, before later reads
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS:
   case Opcode::Call:
@@ -278,10 +277,16 @@ bool Instruction::mayReadMemory() const {
     return true;
   case Opcode::ExternElementwise:
   case Opcode::InlineAsm:
-    return !hasAttr(AttrKey::Pure);
+    return !I.hasAttr(AttrKey::Pure);
   default:
     return false;
   }
+}
+} // namespace
+
+bool Instruction::mayReadMemory() const {
+  return Op == Opcode::LocalLoad || Op == Opcode::Load || Op == Opcode::DescriptorLoad ||
+         readsAndWrites(*this);
 }
 
 bool Instruction::mayWriteMemory() const {
@@ -292,25 +297,11 @@ bool Instruction::mayWriteMemory() const {
   case Opcode::LocalDealloc:
   case Opcode::InitBarrier:
   case Opcode::InvalBarrier:
-  case Opcode::BarrierExpect:
-  case Opcode::WaitBarrier: // the copies it waits for land in memory
-  case Opcode::AsyncTMACopy:
-  case Opcode::AsyncTMAStore:
-  case Opcode::AsyncCopy:
-  case Opcode::AsyncWait: // the copies it waits for land in memory
   case Opcode::DescriptorStore:
   case Opcode::Store:
-  case Opcode::AtomicRMW:
-  case Opcode::AtomicCAS:
-  case Opcode::Call:
-  case Opcode::Barrier:
-  case Opcode::GdcWait: // the other grids' writes become visible
     return true;
-  case Opcode::ExternElementwise:
-  case Opcode::InlineAsm:
-    return !hasAttr(AttrKey::Pure);
   default:
-    return false;
+    return readsAndWrites(*this);
   }
 }
 
@@ -390,11 +381,10 @@ std::string Instruction::checkTypes() const {
   if (const LinearLayout *L = getLayout()) {
     // A distributed layout: every element of each (equally shaped) block
     // result is held by some register of some lane of some warp.
+    auto Sizes = llvm::to_vector<4>(
+        llvm::map_range(L->getOutDims(), [](const auto &O) { return int64_t(O.Size); }));
     for (unsigned R = 0; R < getNumResults(); ++R) {
       Type *T = getResult(R)->getType();
-      llvm::SmallVector<int64_t, 4> Sizes;
-      for (const LinearLayout::OutDim &O : L->getOutDims())
-        Sizes.push_back(O.Size);
       if (!T->isBlock() || llvm::ArrayRef<int64_t>(Sizes) != T->getShape())
         return "'layout' does not fit result type " + T->str();
     }
@@ -412,9 +402,4 @@ void Instruction::print(llvm::raw_ostream &OS) const {
   printInstruction(*this, OS);
 }
 
-std::string Instruction::str() const {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  print(OS);
-  return S;
-}
+std::string Instruction::str() const { return llvm::to_string(*this); }

@@ -204,15 +204,8 @@ std::string ConstantInst::checkFamilyTypes() const {
   }
   if (isFloat())
     return "'constant' of type " + ty(T) + " needs an integer literal";
-  unsigned W = E->getScalarSizeInBits();
-  int64_t V = getIntValue();
-  // Integers are signless: accept the signed and the unsigned range.
-  bool Fits = W == 64 || (V >= -(int64_t(1) << (W - 1)) &&
-                          V < (int64_t(1) << W));
-  if (W == 1)
-    Fits = V == 0 || V == 1 || V == -1;
-  if (!Fits)
-    return "'constant' value " + std::to_string(V) + " does not fit in " + ty(E);
+  if (!llvm::cast<IntType>(E)->fits(getIntValue()))
+    return "'constant' value " + std::to_string(getIntValue()) + " does not fit in " + ty(E);
   return "";
 }
 

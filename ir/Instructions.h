@@ -218,10 +218,7 @@ class DescriptorLoadInst : public Instruction {
   unsigned getRank() const { return getNumOperands() - 1; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   llvm::SmallVector<Value *, 5> getOffsets() const {
-    llvm::SmallVector<Value *, 5> Out;
-    for (unsigned D = 0; D < getRank(); ++D)
-      Out.push_back(getOffset(D));
-    return Out;
+    return llvm::SmallVector<Value *, 5>(llvm::ArrayRef(getOperands()).slice(1, getRank()));
   }
 };
 
@@ -234,10 +231,7 @@ class DescriptorStoreInst : public Instruction {
   unsigned getRank() const { return getNumOperands() - 2; }
   Value *getOffset(unsigned D) const { return getOperand(1 + D); }
   llvm::SmallVector<Value *, 5> getOffsets() const {
-    llvm::SmallVector<Value *, 5> Out;
-    for (unsigned D = 0; D < getRank(); ++D)
-      Out.push_back(getOffset(D));
-    return Out;
+    return llvm::SmallVector<Value *, 5>(llvm::ArrayRef(getOperands()).slice(1, getRank()));
   }
   Value *getValue() const { return getOperand(getNumOperands() - 1); }
 };

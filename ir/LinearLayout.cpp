@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 #include <cassert>
 
@@ -83,6 +84,36 @@ llvm::SmallVector<LinearLayout::InDim, 3> mapBases(llvm::ArrayRef<LinearLayout::
     NewIns.push_back(std::move(N));
   }
   return NewIns;
+}
+
+/// \p B's coordinates at \p Indices, in that order.
+LinearLayout::Basis pick(const LinearLayout::Basis &B, llvm::ArrayRef<unsigned> Indices) {
+  LinearLayout::Basis R;
+  for (unsigned K : Indices)
+    R.push_back(B[K]);
+  return R;
+}
+
+unsigned totalBits(llvm::ArrayRef<LinearLayout::OutDim> Outs) {
+  unsigned N = 0;
+  for (const LinearLayout::OutDim &O : Outs)
+    N += log2Exact(O.Size);
+  return N;
+}
+
+/// `[[b, ...], ...]`, the coordinates of each basis separated by \p Sep.
+void printBases(llvm::raw_ostream &OS, llvm::ArrayRef<LinearLayout::Basis> Bases,
+                llvm::StringRef Sep) {
+  OS << '[';
+  llvm::interleave(
+      Bases, OS,
+      [&](const LinearLayout::Basis &B) {
+        OS << '[';
+        llvm::interleave(B, OS, Sep);
+        OS << ']';
+      },
+      Sep);
+  OS << ']';
 }
 
 } // namespace
@@ -160,12 +191,7 @@ unsigned LinearLayout::getTotalInBits() const {
   return N;
 }
 
-unsigned LinearLayout::getTotalOutBits() const {
-  unsigned N = 0;
-  for (const OutDim &O : Outs)
-    N += log2Exact(O.Size);
-  return N;
-}
+unsigned LinearLayout::getTotalOutBits() const { return totalBits(Outs); }
 
 llvm::ArrayRef<LinearLayout::Basis>
 LinearLayout::getBases(llvm::StringRef In) const {
@@ -214,13 +240,10 @@ LinearLayout::apply(llvm::ArrayRef<int32_t> In) const {
 }
 
 LinearLayout::Basis LinearLayout::applyIn(llvm::StringRef In, int32_t Index) const {
-  Basis Out(Outs.size(), 0);
-  llvm::ArrayRef<Basis> Bases = getBases(In);
-  for (unsigned B = 0; B < Bases.size(); ++B)
-    if (Index >> B & 1)
-      for (unsigned K = 0; K < Outs.size(); ++K)
-        Out[K] ^= Bases[B][K];
-  return Out;
+  llvm::SmallVector<int32_t, 4> Coords(Ins.size(), 0);
+  if (int D = findIn(In); D >= 0)
+    Coords[D] = Index;
+  return apply(Coords);
 }
 
 bool LinearLayout::isZero(llvm::StringRef In) const {
@@ -376,20 +399,11 @@ LinearLayout LinearLayout::sublayout(llvm::ArrayRef<std::string> InNames,
       Keep.push_back(K);
       NewOuts.push_back(Outs[K]);
     }
-  llvm::SmallVector<InDim, 3> NewIns;
-  for (const InDim &I : Ins) {
-    if (!llvm::is_contained(InNames, I.Name))
-      continue;
-    InDim N{I.Name, {}};
-    for (const Basis &B : I.Bases) {
-      Basis R;
-      for (unsigned K : Keep)
-        R.push_back(B[K]);
-      N.Bases.push_back(R);
-    }
-    NewIns.push_back(std::move(N));
-  }
-  return LinearLayout(NewIns, NewOuts);
+  llvm::SmallVector<InDim, 3> KeptIns;
+  for (const InDim &I : Ins)
+    if (llvm::is_contained(InNames, I.Name))
+      KeptIns.push_back(I);
+  return LinearLayout(mapBases(KeptIns, [&](const Basis &B) { return pick(B, Keep); }), NewOuts);
 }
 
 LinearLayout LinearLayout::removeZeroBases(llvm::StringRef In) const {
@@ -407,13 +421,7 @@ LinearLayout LinearLayout::transposeOuts(llvm::ArrayRef<unsigned> Order) const {
   llvm::SmallVector<OutDim, 4> NewOuts;
   for (unsigned K : Order)
     NewOuts.push_back(Outs[K]);
-  auto Permute = [&](const Basis &B) {
-    Basis R;
-    for (unsigned K : Order)
-      R.push_back(B[K]);
-    return R;
-  };
-  return LinearLayout(mapBases(Ins, Permute), NewOuts);
+  return LinearLayout(mapBases(Ins, [&](const Basis &B) { return pick(B, Order); }), NewOuts);
 }
 
 LinearLayout LinearLayout::reshapeOuts(llvm::ArrayRef<OutDim> NewOuts) const {
@@ -434,12 +442,7 @@ LinearLayout LinearLayout::reshapeOuts(llvm::ArrayRef<OutDim> NewOuts) const {
     }
     return B;
   };
-  unsigned OldBits = getTotalOutBits(), NewBits = 0;
-  for (const OutDim &O : NewOuts)
-    NewBits += log2Exact(O.Size);
-  assert(OldBits == NewBits && "reshapeOuts must keep the total size");
-  (void)OldBits;
-  (void)NewBits;
+  assert(getTotalOutBits() == totalBits(NewOuts) && "reshapeOuts must keep the total size");
   return LinearLayout(
       mapBases(Ins, [&](const Basis &B) { return Split(NewOuts, Flatten(Outs, B)); }), NewOuts);
 }
@@ -476,44 +479,25 @@ int32_t LinearLayout::getNumConsecutiveInOut(llvm::StringRef In,
 //===----------------------------------------------------------------------===//
 
 void LinearLayout::print(llvm::raw_ostream &OS) const {
-  bool FirstIn = true;
   for (const InDim &I : Ins) {
-    OS << (FirstIn ? "" : " ") << I.Name << "=[";
-    FirstIn = false;
-    for (unsigned B = 0; B < I.Bases.size(); ++B) {
-      OS << (B ? "," : "") << '[';
-      for (unsigned K = 0; K < I.Bases[B].size(); ++K)
-        OS << (K ? "," : "") << I.Bases[B][K];
-      OS << ']';
-    }
-    OS << ']';
+    OS << (&I == Ins.begin() ? "" : " ") << I.Name << '=';
+    printBases(OS, I.Bases, ",");
   }
   OS << " -> ";
   for (unsigned K = 0; K < Outs.size(); ++K)
     OS << (K ? ", " : "") << Outs[K].Name << ':' << Outs[K].Size;
 }
 
-std::string LinearLayout::str() const {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  print(OS);
-  return S;
-}
+std::string LinearLayout::str() const { return llvm::to_string(*this); }
 
 void tritium::printLayout(llvm::raw_ostream &OS, const LinearLayout &L) {
   OS << '<';
   for (const LinearLayout::InDim &In : L.getInDims()) {
-    OS << In.Name << "=[";
-    for (size_t B = 0; B < In.Bases.size(); ++B) {
-      OS << (B ? ", [" : "[");
-      for (size_t K = 0; K < In.Bases[B].size(); ++K)
-        OS << (K ? ", " : "") << In.Bases[B][K];
-      OS << ']';
-    }
-    OS << "], ";
+    OS << In.Name << '=';
+    printBases(OS, In.Bases, ", ");
+    OS << ", ";
   }
   OS << "shape=[";
-  for (size_t K = 0; K < L.getOutDims().size(); ++K)
-    OS << (K ? ", " : "") << L.getOutDims()[K].Size;
+  llvm::interleave(L.getOutDims(), OS, [&](const LinearLayout::OutDim &O) { OS << O.Size; }, ", ");
   OS << "]>";
 }

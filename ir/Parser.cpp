@@ -41,12 +41,6 @@ namespace {
 /// rather than recursed into.
 constexpr unsigned MaxTypeDepth = 16;
 
-/// `bb` and digits: a label the printer uses for unnamed blocks.
-bool looksNumbered(llvm::StringRef S) {
-  return S.size() > 2 && S.startswith("bb") &&
-         llvm::all_of(S.drop_front(2), llvm::isDigit);
-}
-
 bool isNumber(llvm::StringRef S) { return llvm::all_of(S, llvm::isDigit); }
 
 /// How a message names the token it did not expect.
@@ -94,6 +88,11 @@ private:
   bool onLine(Token::Kind K) const { return Tok.is(K) && !Tok.StartsLine; }
   bool atLoc() { return Tok.isIdent("loc") && peek().is(Token::LParen); }
   [[noreturn]] void error(const Token &T, const llvm::Twine &Msg) const;
+  /// error(T, Why) unless \p Why, a type's check(), is empty.
+  void check(const Token &T, const std::string &Why) const {
+    if (!Why.empty())
+      error(T, Why);
+  }
   /// Reports that something is missing before the current token: right
   /// after the previous token if the current one starts a new line.
   [[noreturn]] void errorMissing(const llvm::Twine &Msg) const;
@@ -101,6 +100,10 @@ private:
   // Literals.
   int64_t parseInt(const llvm::Twine &What);
   uint64_t parseUnsigned(const llvm::Twine &What, uint64_t Max);
+  /// `[n, ...]`: \p Open and \p Close are the messages of a missing bracket,
+  /// \p Elem what an element is.
+  void parseIntList(llvm::SmallVectorImpl<int64_t> &Out, const llvm::Twine &Open,
+                    const llvm::Twine &Elem, const llvm::Twine &Close);
   std::optional<double> parseFloat();
 
   // Types.
@@ -235,6 +238,16 @@ uint64_t Parser::parseUnsigned(const llvm::Twine &What, uint64_t Max) {
   return V;
 }
 
+void Parser::parseIntList(llvm::SmallVectorImpl<int64_t> &Out, const llvm::Twine &Open,
+                          const llvm::Twine &Elem, const llvm::Twine &Close) {
+  expect(Token::LSquare, Open);
+  if (!Tok.is(Token::RSquare))
+    do
+      Out.push_back(parseInt(Elem));
+    while (consumeIf(Token::Comma));
+  expect(Token::RSquare, Close);
+}
+
 /// A Float token or the words inf and nan, if one comes next.
 std::optional<double> Parser::parseFloat() {
   llvm::StringRef S = Tok.Text;
@@ -304,9 +317,7 @@ Type *Parser::parsePointerType(unsigned Depth) {
   if (consumeIf(Token::Comma)) {
     Token ASTok = Tok;
     uint64_t N = parseUnsigned("an address space", UINT32_MAX);
-    std::string Why = PointerType::checkAddressSpace(int64_t(N));
-    if (!Why.empty())
-      error(ASTok, Why);
+    check(ASTok, PointerType::checkAddressSpace(int64_t(N)));
     AS = unsigned(N);
   }
   expect(Token::Greater, "expected '>' after the pointee type");
@@ -345,9 +356,7 @@ Type *Parser::parseMemDescType(unsigned Depth) {
     Mutable = true;
   }
   expect(Token::Greater, "expected '>' to end the memdesc type");
-  std::string Why = MemDescType::check(Elem, Dims, Layout);
-  if (!Why.empty())
-    error(Open, Why);
+  check(Open, MemDescType::check(Elem, Dims, Layout));
   return MemDescType::get(Elem, Dims, Layout, Mutable);
 }
 
@@ -357,9 +366,7 @@ Type *Parser::parseTensorDescType(unsigned Depth) {
   Shape Dims;
   Type *Elem = parseDimsAndElement(Dims, "tensordesc", Depth);
   expect(Token::Greater, "expected '>' to end the tensordesc type");
-  std::string Why = TensorDescType::check(Elem, Dims);
-  if (!Why.empty())
-    error(Open, Why);
+  check(Open, TensorDescType::check(Elem, Dims));
   return TensorDescType::get(Elem, Dims);
 }
 
@@ -369,9 +376,7 @@ Type *Parser::parseBlockType(unsigned Depth) {
   Shape Dims;
   Type *Elem = parseDimsAndElement(Dims, "block", Depth);
   expect(Token::Greater, "expected '>' after the element type");
-  std::string Why = BlockType::checkShape(Dims);
-  if (!Why.empty())
-    error(Open, Why);
+  check(Open, BlockType::checkShape(Dims));
   return BlockType::get(Elem, Dims);
 }
 
@@ -744,15 +749,10 @@ AttrValue Parser::parseAttrValue(AttrKey Key) {
   case AttrKeyKind::Layout:
     return parseLayout();
   case AttrKeyKind::IntList: {
-    expect(Token::LSquare, "expected '[' to start the list for '" + KeyName +
-                               "'");
     llvm::SmallVector<int64_t, 4> List;
-    if (!Tok.is(Token::RSquare)) {
-      do
-        List.push_back(parseInt("an integer in the list for '" + KeyName + "'"));
-      while (consumeIf(Token::Comma));
-    }
-    expect(Token::RSquare, "expected ']' at the end of the list");
+    parseIntList(List, "expected '[' to start the list for '" + KeyName + "'",
+                 "an integer in the list for '" + KeyName + "'",
+                 "expected ']' at the end of the list");
     return AttrValue::intList(List);
   }
   case AttrKeyKind::Enum: {
@@ -789,28 +789,20 @@ LinearLayout Parser::parseLayoutText() {
   for (;;) {
     Token N = expect(Token::Ident, "expected an input dimension or 'shape'");
     expect(Token::Equal, "expected '=' after '" + N.Text + "'");
-    expect(Token::LSquare, "expected '['");
     if (N.Text == "shape") {
       ShapeTok = N;
-      if (!Tok.is(Token::RSquare))
-        do
-          Shape.push_back(parseInt("a dimension size"));
-        while (consumeIf(Token::Comma));
-      expect(Token::RSquare, "expected ']' after the shape");
+      parseIntList(Shape, "expected '['", "a dimension size", "expected ']' after the shape");
       break;
     }
+    expect(Token::LSquare, "expected '['");
     if (llvm::any_of(Ins, [&](const ParsedIn &I) { return I.Name == N.Text; }))
       error(N, "input dimension '" + N.Text + "' appears twice");
     ParsedIn In{N.Text.str(), {}, N};
     if (!Tok.is(Token::RSquare))
       do {
-        expect(Token::LSquare, "expected '[' to start a basis");
         llvm::SmallVector<int64_t, 4> B;
-        if (!Tok.is(Token::RSquare))
-          do
-            B.push_back(parseInt("a basis coordinate"));
-          while (consumeIf(Token::Comma));
-        expect(Token::RSquare, "expected ']' after a basis");
+        parseIntList(B, "expected '[' to start a basis", "a basis coordinate",
+                     "expected ']' after a basis");
         if (In.Bases.size() >= 31)
           error(N, "too many bases for '" + N.Text + "'");
         In.Bases.push_back(std::move(B));

@@ -31,12 +31,6 @@ bool isIdentifier(llvm::StringRef S) {
   });
 }
 
-/// A block name that could be mistaken for a numbered block.
-bool looksNumbered(llvm::StringRef S) {
-  return S.startswith("bb") && S.size() > 2 &&
-         llvm::all_of(S.drop_front(2), llvm::isDigit);
-}
-
 /// Decides how each value and block of one function prints.
 class SlotTracker {
 public:
@@ -130,24 +124,16 @@ void printInst(const Instruction &I, llvm::raw_ostream &OS,
     }
   } else if (I.getOpcode() == Opcode::Call) {
     OS << " @" << llvm::cast<CallInst>(I).getCallee() << '(';
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      if (K)
-        OS << ", ";
-      Slots.printValue(OS, I.getOperand(K));
-    }
+    llvm::interleaveComma(I.getOperands(), OS, [&](Value *V) { Slots.printValue(OS, V); });
     OS << ')';
   } else {
-    bool First = true;
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      OS << (First ? " " : ", ");
-      First = false;
-      Slots.printValue(OS, I.getOperand(K));
-    }
-    for (BasicBlock *B : I.getBlockOperands()) {
-      OS << (First ? " " : ", ");
-      First = false;
-      Slots.printBlock(OS, B);
-    }
+    if (I.getNumOperands() || I.getNumBlockOperands())
+      OS << ' ';
+    llvm::ListSeparator Sep;
+    for (Value *V : I.getOperands())
+      Slots.printValue(OS << Sep, V);
+    for (BasicBlock *B : I.getBlockOperands())
+      Slots.printBlock(OS << Sep, B);
   }
 
   bool Open = false;
@@ -202,6 +188,11 @@ void printArgAttrs(llvm::raw_ostream &OS, const ArgAttrs &A) {
 
 } // namespace
 
+bool tritium::looksNumbered(llvm::StringRef Label) {
+  return Label.size() > 2 && Label.startswith("bb") &&
+         llvm::all_of(Label.drop_front(2), llvm::isDigit);
+}
+
 std::optional<AttrKey> tritium::getLeadAttr(Opcode Op) {
   switch (Op) {
   case Opcode::Constant: return AttrKey::Value;
@@ -227,13 +218,9 @@ void tritium::printFunction(const Function &F, llvm::raw_ostream &OS,
     printArgAttrs(OS, A->getAttrs());
   }
   OS << ')';
-  llvm::ArrayRef<Type *> Results = F.getResultTypes();
-  if (Results.size() == 1)
-    OS << " -> " << *Results[0];
-  else if (Results.size() > 1) {
-    OS << " -> (";
-    printTypeList(OS, Results);
-    OS << ')';
+  if (!F.getResultTypes().empty()) {
+    OS << " -> ";
+    printResultTypes(OS, F.getResultTypes());
   }
   OS << " {\n";
   for (const BasicBlock &B : F)

@@ -37,6 +37,9 @@ void printBlock(const BasicBlock &B, llvm::raw_ostream &OS,
 /// (constant's value, icmp's and fcmp's predicate, atomic_rmw's kind), if
 /// any. The parser reads the lead by the same table.
 std::optional<AttrKey> getLeadAttr(Opcode Op);
+/// Whether \p Label is `bb` and digits, what unnamed blocks print as (a
+/// block named so prints as bb<id> instead, and the parser names no block so).
+bool looksNumbered(llvm::StringRef Label);
 
 /// One instruction without indentation or newline.
 void printInstruction(const Instruction &I, llvm::raw_ostream &OS,

@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 #include <map>
 #include <tuple>
@@ -345,30 +346,23 @@ void Type::print(llvm::raw_ostream &OS) const {
     OS << ") -> ";
     if (F->getResults().empty())
       OS << "void";
-    else if (F->getResults().size() == 1)
-      OS << *F->getResults()[0];
-    else {
-      OS << '(';
-      printTypeList(OS, F->getResults());
-      OS << ')';
-    }
+    else
+      printResultTypes(OS, F->getResults());
     return;
   }
   }
 }
 
-std::string Type::str() const {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  print(OS);
-  return S;
+std::string Type::str() const { return llvm::to_string(*this); }
+
+void tritium::printTypeList(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types) {
+  llvm::interleaveComma(Types, OS, [&](Type *T) { T->print(OS); });
 }
 
-void tritium::printTypeList(llvm::raw_ostream &OS,
-                            llvm::ArrayRef<Type *> Types) {
-  for (size_t I = 0; I < Types.size(); ++I) {
-    if (I)
-      OS << ", ";
-    Types[I]->print(OS);
-  }
+void tritium::printResultTypes(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types) {
+  if (Types.size() == 1)
+    return Types[0]->print(OS);
+  OS << '(';
+  printTypeList(OS, Types);
+  OS << ')';
 }

@@ -127,6 +127,12 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &OS, const Type &T) {
 class IntType : public Type {
 public:
   unsigned getWidth() const { return Width; }
+  /// Whether \p V fits, read as signed or as unsigned (integers are
+  /// signless).
+  bool fits(int64_t V) const {
+    return Width == 64 ||
+           (V >= -(int64_t(1) << (Width - 1)) && V < (int64_t(1) << Width));
+  }
   static bool classof(const Type *T) { return T->getKind() == Kind::Int; }
 
 private:
@@ -283,6 +289,8 @@ private:
 
 /// Prints a list of types separated by ", ".
 void printTypeList(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types);
+/// Result types as a signature shows them: `T` for one, `(T, U)` otherwise.
+void printResultTypes(llvm::raw_ostream &OS, llvm::ArrayRef<Type *> Types);
 
 } // namespace tritium
 

@@ -59,10 +59,7 @@ Function *Value::getFunction() const {
 }
 
 unsigned Value::getNumUses() const {
-  unsigned N = 0;
-  for (Use *U = FirstUse; U; U = U->getNext())
-    ++N;
-  return N;
+  return unsigned(std::distance(uses().begin(), uses().end()));
 }
 
 llvm::SmallVector<Instruction *, 4> Value::getUsers() const {

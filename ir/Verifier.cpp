@@ -79,15 +79,14 @@ std::string plural(size_t N, const char *What) {
 
 std::string typeStr(const Type *T) { return T->str(); }
 
-/// Result types as a signature shows them: "i32" or "(i32, f32)".
+llvm::SmallVector<Type *, 4> getTypes(llvm::ArrayRef<Value *> Vs) {
+  return llvm::to_vector<4>(llvm::map_range(Vs, [](Value *V) { return V->getType(); }));
+}
+
 std::string resultsStr(llvm::ArrayRef<Type *> Types) {
-  if (Types.size() == 1)
-    return typeStr(Types[0]);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << '(';
-  printTypeList(OS, Types);
-  OS << ')';
+  printResultTypes(OS, Types);
   return S;
 }
 
@@ -108,8 +107,21 @@ private:
   void verifyBlock(const BasicBlock &B);
   void verifyPhiEdges(const PhiInst &Phi);
   void verifyOperands(const Instruction &I);
-  void verifyRet(const Instruction &I);
   void verifyCall(const CallInst &I);
+  /// \p Got against \p Want, the types \p Owner takes or returns: "'op'
+  /// <Counting> N <Noun>s, but @owner <Verb> M", or "'op' <Noun> K has type
+  /// T, but @owner <Verb> U" for each that differs.
+  void verifySignature(const Instruction &I, llvm::ArrayRef<Type *> Got,
+                       llvm::ArrayRef<Type *> Want, const Function &Owner,
+                       const char *Counting, const char *Noun, const char *Verb);
+  /// The function of the module \p I calls by \p Name (its \p What: callee,
+  /// combine function), or null when there is none or it is a kernel
+  /// (reported, the kernel case with \p KernelWhy after it).
+  Function *calledFunction(const Instruction &I, llvm::StringRef Name,
+                           const char *What, const char *KernelWhy = "");
+  /// Reports unless \p Fn (\p I's \p What) has type \p Want.
+  void verifyCalleeType(const Instruction &I, const Function &Fn, const char *What,
+                        FunctionType *Want);
   void verifyCombine(const CombineInstBase &I);
   void verifyMap(const MapElementwiseInst &I);
   void verifyExtern(const ExternElementwiseInst &I);
@@ -207,13 +219,11 @@ void FunctionVerifier::verifyArgument(const Argument &A) {
   if (At.EqualTo1 && !T->isInt())
     Bad("equal_to_1 applies to integers, not " + typeStr(T));
   if (At.ConstantValue) {
-    int64_t V = *At.ConstantValue;
-    unsigned W = T->isInt() ? T->getScalarSizeInBits() : 0;
     // Like the `constant` opcode: the signed or the unsigned range.
     if (!T->isInt())
       Bad("constant applies to integers, not " + typeStr(T));
-    else if (W < 64 && (V < -(int64_t(1) << (W - 1)) || V >= (int64_t(1) << W)))
-      Bad("constant " + llvm::Twine(V) + " does not fit in " + typeStr(T));
+    else if (!llvm::cast<IntType>(T)->fits(*At.ConstantValue))
+      Bad("constant " + llvm::Twine(*At.ConstantValue) + " does not fit in " + typeStr(T));
   }
   if (At.NoAlias && !T->isPointer())
     Bad("noalias applies to pointers, not " + typeStr(T));
@@ -256,7 +266,10 @@ void FunctionVerifier::verifyBlock(const BasicBlock &B) {
     if (!TypeErr.empty())
       continue;
     if (I.getOpcode() == Opcode::Ret)
-      verifyRet(I);
+      // A kernel's type returning values is reported once, for the function.
+      verifySignature(I, getTypes(I.getOperands()),
+                      F.isKernel() ? llvm::ArrayRef<Type *>() : F.getResultTypes(), F,
+                      "returns", "value", "returns");
     else if (auto *Call = llvm::dyn_cast<CallInst>(&I))
       verifyCall(*Call);
     else if (auto *C = llvm::dyn_cast<CombineInstBase>(&I))
@@ -373,94 +386,69 @@ void FunctionVerifier::verifyOperands(const Instruction &I) {
   }
 }
 
-void FunctionVerifier::verifyRet(const Instruction &I) {
-  llvm::ArrayRef<Type *> Want = F.getResultTypes();
-  if (F.isKernel())
-    Want = {};
-  if (I.getNumOperands() != Want.size()) {
-    report(I, "'ret' returns " + plural(I.getNumOperands(), "value") +
-                  ", but @" + F.getName() + " returns " +
-                  llvm::Twine(Want.size()));
-    return;
-  }
+void FunctionVerifier::verifySignature(const Instruction &I, llvm::ArrayRef<Type *> Got,
+                                       llvm::ArrayRef<Type *> Want, const Function &Owner,
+                                       const char *Counting, const char *Noun,
+                                       const char *Verb) {
+  std::string Op = "'" + I.getOpcodeName().str() + "' ";
+  std::string Name = "@" + Owner.getName().str();
+  if (Got.size() != Want.size())
+    return report(I, Op + Counting + " " + plural(Got.size(), Noun) + ", but " + Name + " " +
+                         Verb + " " + llvm::Twine(Want.size()));
   for (unsigned K = 0; K < Want.size(); ++K)
-    if (I.getOperand(K)->getType() != Want[K])
-      report(I, "'ret' value " + llvm::Twine(K) + " has type " +
-                    typeStr(I.getOperand(K)->getType()) + ", but @" +
-                    F.getName() + " returns " + typeStr(Want[K]));
+    if (Got[K] != Want[K])
+      report(I, Op + Noun + " " + llvm::Twine(K) + " has type " + typeStr(Got[K]) + ", but " +
+                    Name + " " + Verb + " " + typeStr(Want[K]));
+}
+
+Function *FunctionVerifier::calledFunction(const Instruction &I, llvm::StringRef Name,
+                                           const char *What, const char *KernelWhy) {
+  Module *M = F.getParent();
+  Function *Fn = M ? M->getFunction(Name) : nullptr;
+  std::string Callee = "'" + I.getOpcodeName().str() + "' " + What + " @" + Name.str();
+  if (!Fn)
+    report(I, Callee + " is not a function of the module");
+  else if (Fn->isKernel())
+    report(I, Callee + " is a kernel" + KernelWhy);
+  return Fn && !Fn->isKernel() ? Fn : nullptr;
+}
+
+void FunctionVerifier::verifyCalleeType(const Instruction &I, const Function &Fn,
+                                        const char *What, FunctionType *Want) {
+  if (Fn.getFunctionType() != Want)
+    report(I, "'" + I.getOpcodeName() + "' " + What + " @" + Fn.getName() + " must have type " +
+                  typeStr(Want) + ", got " + typeStr(Fn.getFunctionType()));
 }
 
 void FunctionVerifier::verifyCall(const CallInst &I) {
-  Function *Callee = I.getCalledFunction();
-  if (!Callee) {
-    report(I, "'call' callee @" + I.getCallee() +
-                  " is not a function of the module");
+  Function *Callee =
+      calledFunction(I, I.getCallee(), "callee", ", which only the host can launch");
+  if (!Callee)
     return;
-  }
-  if (Callee->isKernel()) {
-    report(I, "'call' callee @" + I.getCallee() +
-                  " is a kernel, which only the host can launch");
-    return;
-  }
-  llvm::ArrayRef<Type *> Params = Callee->getFunctionType()->getParams();
-  llvm::ArrayRef<Type *> Results = Callee->getResultTypes();
-  std::string Name = "@" + Callee->getName().str();
-  if (I.getNumOperands() != Params.size())
-    report(I, "'call' passes " + plural(I.getNumOperands(), "argument") +
-                  ", but " + Name + " takes " + llvm::Twine(Params.size()));
-  else
-    for (unsigned K = 0; K < Params.size(); ++K)
-      if (I.getOperand(K)->getType() != Params[K])
-        report(I, "'call' argument " + llvm::Twine(K) + " has type " +
-                      typeStr(I.getOperand(K)->getType()) + ", but " + Name +
-                      " takes " + typeStr(Params[K]));
-  if (I.getNumResults() != Results.size())
-    report(I, "'call' defines " + plural(I.getNumResults(), "result") +
-                  ", but " + Name + " returns " + llvm::Twine(Results.size()));
-  else
-    for (unsigned K = 0; K < Results.size(); ++K)
-      if (I.getResult(K)->getType() != Results[K])
-        report(I, "'call' result " + llvm::Twine(K) + " has type " +
-                      typeStr(I.getResult(K)->getType()) + ", but " + Name +
-                      " returns " + typeStr(Results[K]));
+  verifySignature(I, getTypes(I.getOperands()), Callee->getFunctionType()->getParams(), *Callee,
+                  "passes", "argument", "takes");
+  verifySignature(I, getTypes(I.getResults()), Callee->getResultTypes(), *Callee, "defines",
+                  "result", "returns");
 }
 
 void FunctionVerifier::verifyCombine(const CombineInstBase &I) {
   if (I.getKind())
     return; // a built-in combine
-  llvm::StringRef What = I.getOpcodeName();
-  Module *M = F.getParent();
-  Function *Fn = M ? M->getFunction(I.getCombine()) : nullptr;
-  if (!Fn) {
-    report(I, "'" + What + "' combine function @" + I.getCombine() +
-                  " is not a function of the module");
+  Function *Fn = calledFunction(I, I.getCombine(), "combine function");
+  if (!Fn)
     return;
-  }
-  if (Fn->isKernel()) {
-    report(I, "'" + What + "' combine function @" + I.getCombine() +
-                  " is a kernel");
-    return;
-  }
   llvm::SmallVector<Type *, 4> Elems, Params;
   for (const Value *V : I.getOperands())
     Elems.push_back(V->getType()->getScalarType());
   Params.append(Elems.begin(), Elems.end());
   Params.append(Elems.begin(), Elems.end());
-  FunctionType *Want = FunctionType::get(F.getContext(), Params, Elems);
-  if (Fn->getFunctionType() != Want)
-    report(I, "'" + What + "' combine function @" + I.getCombine() +
-                  " must have type " + typeStr(Want) + ", got " +
-                  typeStr(Fn->getFunctionType()));
+  verifyCalleeType(I, *Fn, "combine function", FunctionType::get(F.getContext(), Params, Elems));
 }
 
 void FunctionVerifier::verifyMap(const MapElementwiseInst &I) {
-  Module *M = F.getParent();
-  Function *Fn = M ? M->getFunction(I.getCallee()) : nullptr;
-  if (!Fn || Fn->isKernel()) {
-    report(I, "'map_elementwise' callee @" + I.getCallee() +
-                  (Fn ? " is a kernel" : " is not a function of the module"));
+  Function *Fn = calledFunction(I, I.getCallee(), "callee");
+  if (!Fn)
     return;
-  }
   // pack elements of each operand, then of each result, in order.
   auto Repeat = [&](auto Values) {
     llvm::SmallVector<Type *, 8> Out;
@@ -468,11 +456,9 @@ void FunctionVerifier::verifyMap(const MapElementwiseInst &I) {
       Out.append(size_t(I.getPack()), V->getType()->getScalarType());
     return Out;
   };
-  FunctionType *Want =
-      FunctionType::get(F.getContext(), Repeat(I.getOperands()), Repeat(I.getResults()));
-  if (Fn->getFunctionType() != Want)
-    report(I, "'map_elementwise' callee @" + I.getCallee() + " must have type " +
-                  typeStr(Want) + ", got " + typeStr(Fn->getFunctionType()));
+  verifyCalleeType(I, *Fn, "callee",
+                   FunctionType::get(F.getContext(), Repeat(I.getOperands()),
+                                     Repeat(I.getResults())));
 }
 
 } // namespace

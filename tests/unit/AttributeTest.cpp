@@ -97,8 +97,6 @@ TEST_CASE("attribute key table") {
 
 TEST_CASE("enumeration tables") {
   CHECK(getEnumNames(EnumTable::None).empty());
-  CHECK(getEnumTableName(EnumTable::None) == "none");
-  CHECK(getEnumTableName(EnumTable::MemSem) == "MemSem");
   CHECK(getEnumNames(EnumTable::ICmpPredicate).size() == 10u);
   CHECK(getEnumNames(EnumTable::FCmpPredicate).size() == 14u);
   CHECK(getEnumNames(EnumTable::AtomicKind).size() == 10u);
