@@ -17,31 +17,6 @@ bool isIdentStart(char C) { return llvm::isAlpha(C) || C == '_'; }
 bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_' || C == '.'; }
 } // namespace
 
-llvm::StringRef tritium::describeTokenKind(Token::Kind K) {
-  switch (K) {
-  case Token::Eof: return "end of input";
-  case Token::Ident: return "an identifier";
-  case Token::ValueRef: return "a value";
-  case Token::Symbol: return "a symbol";
-  case Token::Int: return "an integer";
-  case Token::Float: return "a float";
-  case Token::String: return "a string";
-  case Token::LParen: return "'('";
-  case Token::RParen: return "')'";
-  case Token::LBrace: return "'{'";
-  case Token::RBrace: return "'}'";
-  case Token::LSquare: return "'['";
-  case Token::RSquare: return "']'";
-  case Token::Less: return "'<'";
-  case Token::Greater: return "'>'";
-  case Token::Comma: return "','";
-  case Token::Colon: return "':'";
-  case Token::Equal: return "'='";
-  case Token::Arrow: return "'->'";
-  }
-  return "a token";
-}
-
 void Lexer::error(const char *At, const llvm::Twine &Msg) const {
   throw CompileError(Loc{Name, Line, column(At)}, Msg.str());
 }

@@ -56,9 +56,6 @@ struct Token {
   llvm::StringRef getName() const { return Text.drop_front(); }
 };
 
-/// A short description of a token kind for messages: "'('", "an integer".
-llvm::StringRef describeTokenKind(Token::Kind K);
-
 class Lexer {
 public:
   /// \p BufferName must outlive the lexer and the errors it throws.

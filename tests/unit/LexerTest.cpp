@@ -12,6 +12,32 @@ using namespace tritium;
 
 namespace {
 
+/// A short name of a token kind, to compare whole token streams.
+llvm::StringRef describeTokenKind(Token::Kind K) {
+  switch (K) {
+  case Token::Eof: return "end of input";
+  case Token::Ident: return "an identifier";
+  case Token::ValueRef: return "a value";
+  case Token::Symbol: return "a symbol";
+  case Token::Int: return "an integer";
+  case Token::Float: return "a float";
+  case Token::String: return "a string";
+  case Token::LParen: return "'('";
+  case Token::RParen: return "')'";
+  case Token::LBrace: return "'{'";
+  case Token::RBrace: return "'}'";
+  case Token::LSquare: return "'['";
+  case Token::RSquare: return "']'";
+  case Token::Less: return "'<'";
+  case Token::Greater: return "'>'";
+  case Token::Comma: return "','";
+  case Token::Colon: return "':'";
+  case Token::Equal: return "'='";
+  case Token::Arrow: return "'->'";
+  }
+  return "a token";
+}
+
 /// Every token of \p Text up to (not including) the end.
 std::vector<Token> lexAll(llvm::StringRef Text) {
   Lexer L(Text, "t.tir");
