@@ -42,14 +42,15 @@
 // the lowering's OutOfResources error, which names the bytes.
 //
 // Option register-copies=1, for targets without asynchronous copies
-// (AMDGPU; NVIDIA before sm_80), stages through registers instead, as
-// Triton's AMD stream pipeliner does: each copy is a `load` of iteration
-// i + S - 1 issued where the async_copy would be (before this iteration's
-// local_loads and dot) and a `local_store` of it into its slot at the end
-// of the body, so that the global load is in flight while the dot runs;
-// the prologue loads and stores iterations 0 .. S-2; no groups, waits or
-// drain; a load's `other` may be any value (the copy is that load). insert-barriers orders the store before the next iteration's
-// reads of that slot and after the previous iteration's.
+// (AMDGPU), stages through registers instead, as Triton's AMD stream
+// pipeliner does: each copy is a `load` of iteration i + S - 1 (the
+// load's own `other`, cache and eviction hints) issued where the
+// async_copy would be (before this iteration's local_loads and dot) and a
+// `local_store` of it into its slot at the end of the body, so that the
+// global load is in flight while the dot runs; the prologue loads and
+// stores iterations 0 .. S-2; no groups, waits or drain. insert-barriers
+// orders the store before the next iteration's reads of that slot and
+// after the previous iteration's.
 //
 // Option <units>=1 names the target's matrix units (analysis/MatrixCores.h).
 // In a loop whose staged loads feed a dot they run asynchronously, reading
@@ -296,7 +297,8 @@ private:
         Mask->getDefiningInstruction()->setLayout(Layout);
       }
       if (RegisterCopies) {
-        Value *V = B.createLoad(lookup(M, Load->getPtr()), Mask, Load->getOther());
+        Value *V = B.createLoad(lookup(M, Load->getPtr()), Mask, lookup(M, Load->getOther()),
+                                {Load->getCache(), Load->getEvict()});
         V->getDefiningInstruction()->setLayout(Layout);
         Loaded.push_back({V, S.Ring});
         continue;

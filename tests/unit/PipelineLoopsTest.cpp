@@ -156,6 +156,24 @@ TEST_CASE("pipeline: a load whose other is not zero is a register copy, never an
   CHECK(count(opcodes(block(*Async, "body")), Opcode::AsyncCopy) == 1);
 }
 
+TEST_CASE("pipeline: a register copy keeps the load's hints and takes its other per iteration") {
+  // A's other depends on the iteration (i as f16), its load carries a
+  // cache hint: the copies load with the clone of other for their own
+  // iteration (the prologue's from i = 0, the body's from i.ahead).
+  std::string Varying = Matmul, Load = "%av = load %ap, %am, %fz : <32 x 32 x f16>";
+  Varying.replace(Varying.find(Load), Load.size(),
+                  "%if = sitofp %i : f16\n  %ov = splat %if : <32 x 32 x f16>\n"
+                  "  %av = load %ap, %am, %ov {cache=cg} : <32 x 32 x f16>");
+  Context Ctx;
+  std::unique_ptr<Module> M = parseModule(Varying, Ctx);
+  runPipeline(*M, std::string(Layouts) + "pipeline{num-stages=2,register-copies=1,mfma=1},dce");
+  std::string Text = M->str();
+  CHECK(count(opcodes(block(*M, "body")), Opcode::LocalStore) == 2);
+  CHECK(Text.find("sitofp %zero") != std::string::npos);    // iteration 0's other
+  CHECK(Text.find("sitofp %i.ahead") != std::string::npos); // iteration i + 1's
+  CHECK(Text.find("{cache=cg") != std::string::npos);
+}
+
 TEST_CASE("pipeline: register-copies takes 0 or 1") {
   PassRegistry &R = PassRegistry::global();
   registerAllPasses(R);
