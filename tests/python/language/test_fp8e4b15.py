@@ -198,31 +198,37 @@ def test_constant(backend, value):
 # -- Arithmetic ---------------------------------------------------------------
 
 
-def k_arith(A, B, S, P, M, Q, N: tl.constexpr):
+def k_arith(A, B, S, D, P, Q, M, G, N: tl.constexpr):
     offs = tl.arange(0, N)
     a, b = tl.load(A + offs), tl.load(B + offs)
-    s, p = a + b, a * b
-    tl.static_assert(s.dtype == tl.float8e4b15 and p.dtype == tl.float8e4b15)
+    s, d, p, q = a + b, a - b, a * b, a / b
+    tl.static_assert(s.dtype == tl.float8e4b15 and d.dtype == tl.float8e4b15)
+    tl.static_assert(p.dtype == tl.float8e4b15 and q.dtype == tl.float8e4b15)
     tl.store(S + offs, s)
+    tl.store(D + offs, d)
     tl.store(P + offs, p)
+    tl.store(Q + offs, q)
     tl.store(M + offs, tl.abs(a))
-    tl.store(Q + offs, -b)
+    tl.store(G + offs, -b)
 
 
 def test_arithmetic_rounds_back_to_fp8e4b15(backend):
     """fp8e4b15 op fp8e4b15 is fp8e4b15, computed in fp32 (exact for sums
-    and products of these values) and rounded back; negation flips the
-    sign, of zeros too."""
+    and products of these values; a quotient of 4-bit significands is never
+    so near a tie that its fp32 rounding decides it) and rounded back;
+    negation flips the sign, of zeros too."""
     a = np.repeat(np.arange(256, dtype=np.uint8), 4)
     b = rng(16).permutation(a).astype(np.uint8)
-    z = [(FP8, np.zeros(1024, np.uint8)) for _ in range(4)]
-    s, p, m, q = run(backend, k_arith, (FP8, a), (FP8, b), *z, N=1024)[2:]
+    z = [(FP8, np.zeros(1024, np.uint8)) for _ in range(6)]
+    s, d, p, q, m, g = run(backend, k_arith, (FP8, a), (FP8, b), *z, N=1024)[2:]
     va, vb = ref_value(a), ref_value(b)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):
         assert_rounds_to(s, va + vb)
+        assert_rounds_to(d, va - vb)
         assert_rounds_to(p, va * vb)
+        assert_rounds_to(q, va / vb)
         assert_rounds_to(m, np.abs(va))
-        assert_rounds_to(q, -vb)
+        assert_rounds_to(g, -vb)
 
 
 # -- Dot ----------------------------------------------------------------------
