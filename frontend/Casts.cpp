@@ -2,9 +2,9 @@
 //
 // Triton's cast rules, lowered to the IR's cast opcodes:
 //  * float to float: fpext or fptrunc; conversions between types of one width
-//    (fp16 <-> bf16, fp8e4nv <-> fp8e5) go through fp32 or fp16, which hold
-//    both exactly. fp_downcast_rounding (rtne, rtz) is only for narrowing
-//    float conversions and becomes the fptrunc's rounding attribute.
+//    (fp16 <-> bf16, one fp8 format to another) go through fp32 or fp16,
+//    which hold both exactly. fp_downcast_rounding (rtne, rtz) is only for
+//    narrowing float conversions and becomes the fptrunc's rounding attribute.
 //  * int to int: sext for signed sources, zext for unsigned ones (int1
 //    included), trunc to narrow; same width, other signedness: a bitcast, so
 //    that the value of each dtype is a value of its own.

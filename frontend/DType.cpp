@@ -62,6 +62,7 @@ struct DTypeTable {
       switch (D.getFloatKind()) {
       case Type::Kind::F8E4M3: return "fp8e4nv";
       case Type::Kind::F8E5M2: return "fp8e5";
+      case Type::Kind::F8E4M3B15: return "fp8e4b15";
       case Type::Kind::F16: return "fp16";
       case Type::Kind::BF16: return "bf16";
       case Type::Kind::F32: return "fp32";
@@ -99,7 +100,8 @@ unsigned DType::getBitWidth() const {
   case Kind::Float:
     switch (FK) {
     case Type::Kind::F8E4M3:
-    case Type::Kind::F8E5M2: return 8;
+    case Type::Kind::F8E5M2:
+    case Type::Kind::F8E4M3B15: return 8;
     case Type::Kind::F16:
     case Type::Kind::BF16: return 16;
     case Type::Kind::F32: return 32;
@@ -117,7 +119,8 @@ unsigned DType::getFPMantissaWidth() const {
   if (K == Kind::Block)
     return Elem->getFPMantissaWidth();
   switch (FK) {
-  case Type::Kind::F8E4M3: return 4;
+  case Type::Kind::F8E4M3:
+  case Type::Kind::F8E4M3B15: return 4;
   case Type::Kind::F8E5M2: return 3;
   case Type::Kind::F16: return 11;
   case Type::Kind::BF16: return 8;
@@ -211,6 +214,7 @@ DType *DType::fromName(llvm::StringRef Name) {
       .Case("uint64", Int(64, false))
       .Cases("fp8e4nv", "float8e4nv", Fp(Type::Kind::F8E4M3))
       .Cases("fp8e5", "float8e5", Fp(Type::Kind::F8E5M2))
+      .Cases("fp8e4b15", "float8e4b15", Fp(Type::Kind::F8E4M3B15))
       .Cases("fp16", "float16", Fp(Type::Kind::F16))
       .Cases("bf16", "bfloat16", Fp(Type::Kind::BF16))
       .Cases("fp32", "float32", Fp(Type::Kind::F32))

@@ -8,7 +8,7 @@
 //
 // DTypes are uniqued process-wide and immutable (tl.float32 is a global of
 // the Python package), and compare by pointer. Names are Triton's: int1,
-// int8..int64, uint8..uint64, fp8e4nv, fp8e5, fp16, bf16, fp32, fp64,
+// int8..int64, uint8..uint64, fp8e4nv, fp8e5, fp8e4b15, fp16, bf16, fp32, fp64,
 // pointer<fp32>, <128x64xfp16>, tensordesc<fp16[64, 64]>.
 //
 //===----------------------------------------------------------------------===//
@@ -44,8 +44,7 @@ public:
   bool isStandardFloat() const { return isFloat() && !isFP8(); }
   bool isFloat() const { return K == Kind::Float; }
   bool isFP8() const {
-    return K == Kind::Float &&
-           (FK == Type::Kind::F8E4M3 || FK == Type::Kind::F8E5M2);
+    return K == Kind::Float && FK >= Type::Kind::F8E4M3 && FK <= Type::Kind::F8E4M3B15;
   }
   bool isPointer() const { return K == Kind::Pointer; }
   bool isBlock() const { return K == Kind::Block; }

@@ -296,6 +296,7 @@ Type *Parser::parseType(unsigned Depth) {
                  .Case("i64", Type::getI64(Ctx))
                  .Case("f8e4m3", Type::getFloat(Ctx, Type::Kind::F8E4M3))
                  .Case("f8e5m2", Type::getFloat(Ctx, Type::Kind::F8E5M2))
+                 .Case("f8e4b15", Type::getFloat(Ctx, Type::Kind::F8E4M3B15))
                  .Case("f16", Type::getF16(Ctx))
                  .Case("bf16", Type::getBF16(Ctx))
                  .Case("f32", Type::getF32(Ctx))

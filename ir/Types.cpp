@@ -17,7 +17,7 @@ using namespace tritium;
 struct Context::Impl {
   std::unique_ptr<Type> Void;
   std::unique_ptr<IntType> Ints[5]; // i1, i8, i16, i32, i64
-  std::unique_ptr<Type> Floats[6];  // in Kind order from F8E4M3
+  std::unique_ptr<Type> Floats[7];  // in Kind order from F8E4M3
   std::map<std::pair<Type *, unsigned>, std::unique_ptr<PointerType>> Ptrs;
   std::map<std::pair<Type *, std::vector<int64_t>>, std::unique_ptr<BlockType>>
       Blocks;
@@ -38,7 +38,7 @@ Context::Context() : P(std::make_unique<Impl>()) {
   const unsigned Widths[] = {1, 8, 16, 32, 64};
   for (unsigned I = 0; I < 5; ++I)
     P->Ints[I].reset(new IntType(*this, Widths[I]));
-  for (unsigned I = 0; I < 6; ++I)
+  for (unsigned I = 0; I < 7; ++I)
     P->Floats[I].reset(new Type(
         *this, Type::Kind(unsigned(Type::Kind::F8E4M3) + I)));
 }
@@ -247,7 +247,8 @@ unsigned Type::getScalarSizeInBits() const {
   switch (K) {
   case Kind::Int: return llvm::cast<IntType>(this)->getWidth();
   case Kind::F8E4M3:
-  case Kind::F8E5M2: return 8;
+  case Kind::F8E5M2:
+  case Kind::F8E4M3B15: return 8;
   case Kind::F16:
   case Kind::BF16: return 16;
   case Kind::F32: return 32;
@@ -267,7 +268,8 @@ unsigned Type::getScalarSizeInBits() const {
 
 unsigned Type::getFPMantissaWidth() const {
   switch (K) {
-  case Kind::F8E4M3: return 4;
+  case Kind::F8E4M3:
+  case Kind::F8E4M3B15: return 4;
   case Kind::F8E5M2: return 3;
   case Kind::F16: return 11;
   case Kind::BF16: return 8;
@@ -302,6 +304,7 @@ void Type::print(llvm::raw_ostream &OS) const {
   case Kind::Int: OS << 'i' << llvm::cast<IntType>(this)->getWidth(); return;
   case Kind::F8E4M3: OS << "f8e4m3"; return;
   case Kind::F8E5M2: OS << "f8e5m2"; return;
+  case Kind::F8E4M3B15: OS << "f8e4b15"; return;
   case Kind::F16: OS << "f16"; return;
   case Kind::BF16: OS << "bf16"; return;
   case Kind::F32: OS << "f32"; return;

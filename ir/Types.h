@@ -4,7 +4,8 @@
 // compared by pointer:
 //
 //   void, i1, i8, i16, i32, i64          integers are signless
-//   f8e4m3, f8e5m2, f16, bf16, f32, f64  floats
+//   f8e4m3, f8e5m2, f8e4b15, f16, bf16,  floats (f8e4b15: f8e4m3's encoding
+//   f32, f64                             with exponent bias 15)
 //   ptr<T> / ptr<T, AS>                  pointer to a scalar in address space AS
 //   <d0 x d1 x ... x T>                  a block (tile) of scalars; every
 //                                        dimension is a static power of two
@@ -44,6 +45,7 @@ public:
     Int,
     F8E4M3,
     F8E5M2,
+    F8E4M3B15,
     F16,
     BF16,
     F32,
@@ -63,7 +65,7 @@ public:
   bool isInt(unsigned Width) const;
   bool isBool() const { return isInt(1); }
   bool isFloat() const { return K >= Kind::F8E4M3 && K <= Kind::F64; }
-  bool isFP8() const { return K == Kind::F8E4M3 || K == Kind::F8E5M2; }
+  bool isFP8() const { return K >= Kind::F8E4M3 && K <= Kind::F8E4M3B15; }
   bool isPointer() const { return K == Kind::Pointer; }
   bool isBlock() const { return K == Kind::Block; }
   bool isFunction() const { return K == Kind::Function; }

@@ -26,6 +26,8 @@ struct FP8Format {
 FP8Format formatOf(Type::Kind K) {
   if (K == Type::Kind::F8E4M3) // e4m3fn: no infinities, one NaN pattern
     return {4, 3, 7, 0x7E, 0x7F, false};
+  if (K == Type::Kind::F8E4M3B15) // e4m3fn's encoding, values scaled by 2^-8
+    return {4, 3, 15, 0x7E, 0x7F, false};
   return {5, 2, 15, 0x7B, 0x7F, true}; // e5m2: IEEE-like
 }
 } // namespace
@@ -117,14 +119,15 @@ llvm::Value *tritium::f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind 
 
 bool tritium::isCarriedFloat(Type *Elem) {
   Type::Kind K = Elem->getScalarType()->getKind();
-  return K == Type::Kind::BF16 || K == Type::Kind::F8E4M3 || K == Type::Kind::F8E5M2;
+  return K == Type::Kind::BF16 || Elem->getScalarType()->isFP8();
 }
 
 llvm::Value *tritium::toF32(llvm::IRBuilder<> &B, llvm::Value *V, Type *Elem) {
   switch (Elem->getScalarType()->getKind()) {
   case Type::Kind::BF16: return bf16ToF32(B, V);
   case Type::Kind::F8E4M3:
-  case Type::Kind::F8E5M2: return fp8ToF32(B, V, Elem->getScalarType()->getKind());
+  case Type::Kind::F8E5M2:
+  case Type::Kind::F8E4M3B15: return fp8ToF32(B, V, Elem->getScalarType()->getKind());
   case Type::Kind::F16:
   case Type::Kind::F64: return B.CreateFPCast(V, B.getFloatTy());
   default: return V;
@@ -136,7 +139,8 @@ llvm::Value *tritium::fromF32(llvm::IRBuilder<> &B, llvm::Value *F, Type *Elem,
   switch (Elem->getScalarType()->getKind()) {
   case Type::Kind::BF16: return f32ToBF16(B, F, Mode);
   case Type::Kind::F8E4M3:
-  case Type::Kind::F8E5M2: return f32ToFP8(B, F, Elem->getScalarType()->getKind());
+  case Type::Kind::F8E5M2:
+  case Type::Kind::F8E4M3B15: return f32ToFP8(B, F, Elem->getScalarType()->getKind());
   case Type::Kind::F16: return B.CreateFPTrunc(F, B.getHalfTy());
   case Type::Kind::F64: return B.CreateFPExt(F, B.getDoubleTy());
   default: return F;

@@ -24,7 +24,7 @@ llvm::Value *bf16ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits);
 /// float to bf16 bits, round to nearest even (or toward zero).
 llvm::Value *f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
                        RoundingMode Mode = RoundingMode::RTNE);
-/// fp8 bits (i8) of format \p K (F8E4M3 or F8E5M2) to float, exactly.
+/// fp8 bits (i8) of format \p K (F8E4M3, F8E5M2, F8E4M3B15) to float, exactly.
 llvm::Value *fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits, Type::Kind K);
 /// float to fp8 bits of format \p K, round to nearest even, saturating.
 llvm::Value *f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind K);

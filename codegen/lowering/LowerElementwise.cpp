@@ -25,6 +25,8 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/Support/Error.h"
 
+#include <cmath>
+
 using namespace tritium;
 
 namespace {
@@ -47,6 +49,11 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   case Type::Kind::BF16: Sem = &llvm::APFloat::BFloat(); break;
   case Type::Kind::F8E5M2: Sem = &llvm::APFloat::Float8E5M2(); break;
   case Type::Kind::F8E4M3: Sem = &llvm::APFloat::Float8E4M3FN(); break;
+  case Type::Kind::F8E4M3B15:
+    // LLVM has no format of bias 15; e4m3fn's pattern of D * 2^8 is it.
+    Sem = &llvm::APFloat::Float8E4M3FN();
+    D = std::ldexp(D, 8);
+    break;
   default: return llvm::ConstantFP::get(LT, D);
   }
   bool LosesInfo;

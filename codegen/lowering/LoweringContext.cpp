@@ -56,7 +56,8 @@ llvm::Type *tritium::elementType(llvm::LLVMContext &Ctx, Type *T) {
   switch (E->getKind()) {
   case Type::Kind::Int: return llvm::IntegerType::get(Ctx, E->getScalarSizeInBits());
   case Type::Kind::F8E4M3:
-  case Type::Kind::F8E5M2: return llvm::Type::getInt8Ty(Ctx);
+  case Type::Kind::F8E5M2:
+  case Type::Kind::F8E4M3B15: return llvm::Type::getInt8Ty(Ctx);
   case Type::Kind::BF16: return llvm::Type::getInt16Ty(Ctx);
   case Type::Kind::F16: return llvm::Type::getHalfTy(Ctx);
   case Type::Kind::F32: return llvm::Type::getFloatTy(Ctx);

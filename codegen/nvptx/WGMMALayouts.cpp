@@ -100,6 +100,12 @@ bool tritium::isWGMMACandidate(const Instruction &Dot, unsigned NumWarps) {
   if (!X || X->Split3 || X->Acc != MMAInstr::Accum::F32 ||
       (X->In != MMAInstr::Input::F16 && X->In != MMAInstr::Input::BF16))
     return false; // f16 and bf16; fp8 (X->UpcastFP8) of either kind, K steps of 32
+  // wgmma has e4m3 and e5m2 only: fp8e4b15 takes mma.sync, which upcasts it.
+  auto IsE4B15 = [](const Value *V) {
+    return V->getType()->getScalarType()->getKind() == Type::Kind::F8E4M3B15;
+  };
+  if (IsE4B15(Dot.getOperand(0)) || IsE4B15(Dot.getOperand(1)))
+    return false;
   llvm::ArrayRef<int64_t> Shape = Dot.getResult(0)->getType()->getShape();
   int64_t M = Shape[0], N = Shape[1], K = Dot.getOperand(0)->getType()->getShape()[1];
   return NumWarps % 4 == 0 && M % (16 * int64_t(NumWarps)) == 0 && N % 8 == 0 && N <= 256 &&

@@ -62,9 +62,9 @@ std::optional<unsigned> nvmmaContiguousDim(const MemDescType &M);
 std::optional<unsigned> nvmmaLoadContiguousDim(const Value *Operand);
 
 /// Whether \p Dot fits wgmma on \p NumWarps warps: f16, bf16 or fp8 (e4m3,
-/// e5m2, mixed too) inputs, f32 accumulator, whole warpgroups, M a
-/// multiple of 16 * NumWarps (every warp along M), N a multiple of 8 up to
-/// 256, K a multiple of 16 (32 for fp8).
+/// e5m2, mixed too; not e4b15, which wgmma lacks) inputs, f32 accumulator,
+/// whole warpgroups, M a multiple of 16 * NumWarps (every warp along M), N a
+/// multiple of 8 up to 256, K a multiple of 16 (32 for fp8).
 bool isWGMMACandidate(const Instruction &Dot, unsigned NumWarps);
 
 /// Whether \p Dot is placed for wgmma: a candidate in mma.sync's

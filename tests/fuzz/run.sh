@@ -29,7 +29,7 @@ DICT="$BUILD/tir.dict"
   sed -n 's/^[A-Z_]*OP([A-Za-z0-9]*, *\("[a-z0-9_]*"\).*/\1/p' "$SRC/ir/Ops.def"
   sed -n 's/^ATTR([A-Za-z0-9]*, *\("[a-z0-9_]*"\).*/\1/p' "$SRC/ir/Attributes.def"
   sed -n 's/^ENUM_VALUE([A-Za-z0-9]*, *\("[a-z0-9_]*"\).*/\1/p' "$SRC/ir/Attributes.def"
-  for W in kernel func noinline ptr void i1 i8 i16 i32 i64 f8e4m3 f8e5m2 \
+  for W in kernel func noinline ptr void i1 i8 i16 i32 i64 f8e4m3 f8e5m2 f8e4b15 \
            f16 bf16 f32 f64 inf nan -inf -nan loc bb0 bb1 " x " divisibility \
            equal_to_1 constant noalias "->" " = " " : " ", "; do
     printf '"%s"\n' "$W"

@@ -16,8 +16,9 @@ def test_dtype_of_a_name_is_the_uniqued_dtype():
     assert tl.dtype(tl.constexpr("fp32")) is tl.float32
     assert [tl.dtype(n).name for n in ALL] == ALL
     assert isinstance(tl.dtype("uint16"), tl.dtype)
-    with pytest.raises(ValueError, match="fp8e4b15"):
-        tl.dtype("fp8e4b15")  # a Triton type Tritium lacks: not in its lists
+    with pytest.raises(ValueError, match="fp8e4b8"):
+        tl.dtype("fp8e4b8")  # a Triton type Tritium lacks: not in its lists
+    assert tl.dtype("fp8e4b15") is tl.float8e4b15
     assert set(tl.dtype.STANDARD_FP_TYPES) <= set(tl.dtype.FP_TYPES)
     assert tl.dtype.is_dtype("uint32") and not tl.dtype.is_dtype("int128")
 
@@ -33,6 +34,10 @@ def test_exponent_bias_matches_ieee(name, np_name):
 def test_exponent_bias_of_the_small_floats():
     # bf16 shares fp32's exponent; e4m3 (finite, NaN-only) and e5m2 follow the OCP spec.
     assert (tl.bfloat16.exponent_bias, tl.float8e4nv.exponent_bias, tl.float8e5.exponent_bias) == (127, 7, 15)
+    # Triton's e4b15: e4m3's layout, bias 15 (the largest finite value is 1.75).
+    t = tl.float8e4b15
+    assert (t.exponent_bias, t.fp_mantissa_width, t.primitive_bitwidth) == (15, 3, 8)
+    assert t.is_fp8() and t.is_fp8e4b15() and not t.is_standard_floating() and not tl.float8e4nv.is_fp8e4b15()
     with pytest.raises(AttributeError):
         tl.int32.exponent_bias
 

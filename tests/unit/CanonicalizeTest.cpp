@@ -193,6 +193,7 @@ TEST_CASE("canonicalize: casts") {
   CHECK(foldCast("bitcast", "i32", "f32", "-1082130432") ==
         "constant -1.0 : f32");
   CHECK(foldCast("fptrunc", "f32", "f8e4m3", "1.0") == "fptrunc %a : f8e4m3");
+  CHECK(foldCast("fptrunc", "f32", "f8e4b15", "1.0") == "fptrunc %a : f8e4b15");
 }
 
 TEST_CASE("canonicalize: block constants fold elementwise as splats") {

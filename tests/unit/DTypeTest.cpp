@@ -14,6 +14,7 @@ TEST_CASE("dtypes are uniqued and spelled as in Triton") {
   CHECK(DType::getInt(1, false) == DType::getBool());
   CHECK(DType::getFloat(Type::Kind::F8E4M3)->getName() == "fp8e4nv");
   CHECK(DType::getFloat(Type::Kind::F8E5M2)->getName() == "fp8e5");
+  CHECK(DType::getFloat(Type::Kind::F8E4M3B15)->getName() == "fp8e4b15");
   CHECK(DType::getFloat(Type::Kind::BF16)->getName() == "bf16");
   DType *F32 = DType::fromName("fp32");
   CHECK(DType::getPointer(F32)->getName() == "pointer<fp32>");
@@ -32,6 +33,8 @@ TEST_CASE("dtype names and Triton's aliases") {
   CHECK(DType::fromName("bfloat16") == DType::fromName("bf16"));
   CHECK(DType::fromName("float8e4nv") == DType::fromName("fp8e4nv"));
   CHECK(DType::fromName("float8e5") == DType::fromName("fp8e5"));
+  CHECK(DType::fromName("float8e4b15") == DType::fromName("fp8e4b15"));
+  CHECK(DType::fromName("fp8e4b15")->getFloatKind() == Type::Kind::F8E4M3B15);
   CHECK(DType::fromName("float64")->getName() == "fp64");
   CHECK(DType::fromName("int3") == nullptr);
   CHECK(DType::fromName("pointer<fp32>") == nullptr);
@@ -64,6 +67,11 @@ TEST_CASE("dtype kinds, widths and mantissas") {
   CHECK(DType::fromName("bf16")->getFPMantissaWidth() == 8);
   CHECK(E4->getFPMantissaWidth() == 4);
   CHECK(DType::fromName("fp8e5")->getFPMantissaWidth() == 3);
+  DType *B15 = DType::fromName("fp8e4b15");
+  CHECK(B15->isFP8());
+  CHECK_FALSE(B15->isStandardFloat());
+  CHECK(B15->getBitWidth() == 8);
+  CHECK(B15->getFPMantissaWidth() == 4);
   CHECK(DType::fromName("fp64")->getFPMantissaWidth() == 53);
   CHECK(DType::getPointer(H)->isScalar());
   CHECK_FALSE(DType::getBlock(H, {4})->isScalar());

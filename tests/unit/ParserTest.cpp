@@ -331,8 +331,8 @@ TEST_CASE("parseType") {
   Context Ctx;
   auto RoundTrips = [&](const char *S) { return parseType(S, Ctx)->str() == S; };
   for (const char *S :
-       {"void", "i1", "i8", "i16", "i32", "i64", "f8e4m3", "f8e5m2", "f16",
-        "bf16", "f32", "f64", "ptr<f32>", "ptr<f16, 3>", "ptr<i8, 0>",
+       {"void", "i1", "i8", "i16", "i32", "i64", "f8e4m3", "f8e5m2", "f8e4b15",
+        "f16", "bf16", "f32", "f64", "ptr<f32>", "ptr<f16, 3>", "ptr<i8, 0>",
         "ptr<ptr<i32>>", "<128 x f32>", "<64 x 32 x ptr<f16>>",
         "<1 x 1 x 1 x i1>", "(i32, ptr<f32>) -> void", "() -> f32",
         "(f32) -> (f32, i32)"})

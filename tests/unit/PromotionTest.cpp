@@ -189,6 +189,24 @@ TEST_CASE("weak literals against every dtype") {
   checkTable(Div, L, true, true);
 }
 
+TEST_CASE("fp8e4b15 promotes as fp8e4nv does") {
+  DType *B15 = DType::fromName("fp8e4b15"), *E4 = DType::fromName("fp8e4nv");
+  for (bool DivOrMod : {false, true}) {
+    CHECK(computationType(B15, false, B15, false, DivOrMod, "+").Ty == B15);
+    for (const char *N : Names) {
+      DType *X = DType::fromName(N);
+      if (X->isFP8()) { // another fp8 format: both go to fp16
+        CHECK(describe(computationType(B15, false, X, false, DivOrMod, "+")) == "fp16");
+        continue;
+      }
+      INFO(N, DivOrMod ? " for /" : "");
+      std::string Want = describe(computationType(E4, false, X, false, DivOrMod, "+"));
+      CHECK(describe(computationType(B15, false, X, false, DivOrMod, "+")) == Want);
+      CHECK(describe(computationType(X, false, B15, false, DivOrMod, "+")) == Want);
+    }
+  }
+}
+
 TEST_CASE("two literals are both strong") {
   DType *I32 = DType::getInt(32), *F32 = DType::fromName("fp32");
   CHECK(computationType(I32, true, F32, true, false, "+").Ty == F32);

@@ -60,6 +60,22 @@ TEST_CASE("float casts, with and without rounding") {
         "fp16");
 }
 
+TEST_CASE("fp8e4b15 casts as fp8e4nv does") {
+  SemFixture T({{"b", dt("fp8e4b15")}, {"f", dt("fp32")}, {"e", dt("fp8e4nv")},
+                {"x", dt("int32")}});
+  T.S.cast(T.v("b"), dt("fp32"));
+  T.S.cast(T.v("f"), dt("fp8e4b15"));
+  T.S.cast(T.v("e"), dt("fp8e4b15"));
+  CHECK(T.body() == "%4 = fpext %b : f32\n"
+                    "%5 = fptrunc %f : f8e4b15\n"
+                    "%6 = fpext %e : f16\n"
+                    "%7 = fptrunc %6 : f8e4b15\n");
+  CHECK(T.errorOf([&] { T.S.cast(T.v("x"), dt("fp8e4b15")); }) ==
+        "cannot cast int32 to fp8e4b15");
+  CHECK(T.errorOf([&] { T.S.cast(T.v("b"), dt("int32")); }) ==
+        "cannot cast fp8e4b15 to int32");
+}
+
 TEST_CASE("float <-> int casts and truth values") {
   SemFixture T({{"f", dt("fp32")}, {"x", dt("int32")}, {"u", dt("uint16")},
                 {"c", dt("int1")}, {"e", dt("fp8e5")}});

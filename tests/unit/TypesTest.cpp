@@ -55,6 +55,7 @@ TEST_CASE("every type prints in the IR syntax") {
   CHECK(Type::getI64(C)->str() == "i64");
   CHECK(Type::getFloat(C, Type::Kind::F8E4M3)->str() == "f8e4m3");
   CHECK(Type::getFloat(C, Type::Kind::F8E5M2)->str() == "f8e5m2");
+  CHECK(Type::getFloat(C, Type::Kind::F8E4M3B15)->str() == "f8e4b15");
   CHECK(Type::getF16(C)->str() == "f16");
   CHECK(Type::getBF16(C)->str() == "bf16");
   CHECK(Type::getF32(C)->str() == "f32");
@@ -96,6 +97,8 @@ TEST_CASE("kind predicates") {
   CHECK(F8->isFloat());
   CHECK(F8->isFP8());
   CHECK_FALSE(Type::getF16(C)->isFP8());
+  CHECK(Type::getFloat(C, Type::Kind::F8E4M3B15)->isFP8());
+  CHECK(Type::getFloat(C, Type::Kind::F8E4M3B15)->isFloat());
   CHECK(Type::getF64(C)->isFloat());
   CHECK_FALSE(I32->isFloat());
   CHECK(P->isPointer());
@@ -148,6 +151,7 @@ TEST_CASE("sizes and mantissa widths") {
   CHECK(Type::getI64(C)->getScalarSizeInBits() == 64u);
   CHECK(Type::getFloat(C, Type::Kind::F8E4M3)->getScalarSizeInBits() == 8u);
   CHECK(Type::getFloat(C, Type::Kind::F8E5M2)->getScalarSizeInBits() == 8u);
+  CHECK(Type::getFloat(C, Type::Kind::F8E4M3B15)->getScalarSizeInBits() == 8u);
   CHECK(Type::getF16(C)->getScalarSizeInBits() == 16u);
   CHECK(Type::getBF16(C)->getScalarSizeInBits() == 16u);
   CHECK(Type::getF32(C)->getScalarSizeInBits() == 32u);
@@ -160,6 +164,7 @@ TEST_CASE("sizes and mantissa widths") {
   // Significand bits including the implicit one.
   CHECK(Type::getFloat(C, Type::Kind::F8E4M3)->getFPMantissaWidth() == 4u);
   CHECK(Type::getFloat(C, Type::Kind::F8E5M2)->getFPMantissaWidth() == 3u);
+  CHECK(Type::getFloat(C, Type::Kind::F8E4M3B15)->getFPMantissaWidth() == 4u);
   CHECK(Type::getF16(C)->getFPMantissaWidth() == 11u);
   CHECK(Type::getBF16(C)->getFPMantissaWidth() == 8u);
   CHECK(Type::getF32(C)->getFPMantissaWidth() == 24u);

@@ -48,6 +48,7 @@ ELEMS.update({
     "f16": Elem("f16", np.float16, 16, True), "f32": Elem("f32", np.float32, 32, True),
     "f64": Elem("f64", np.float64, 64, True), "bf16": Elem("bf16", np.float32, 16, True, "bf16"),
     "f8e4m3": Elem("f8e4m3", np.float32, 8, True, "fp8e4nv"), "f8e5m2": Elem("f8e5m2", np.float32, 8, True, "fp8e5"),
+    "f8e4b15": Elem("f8e4b15", np.float32, 8, True, "fp8e4b15"),
     "ptr": Elem("ptr", np.int64, 64, False), "desc": Elem("desc", object, 0, False),
 })
 

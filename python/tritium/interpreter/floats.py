@@ -1,8 +1,8 @@
 """bf16 and fp8 for the interpreter, bit-exact with compiled code.
 
-The interpreter carries bf16, fp8e4nv and fp8e5 values as float32 arrays
-whose values are exactly representable in the format: every operation
-computes in float32 and rounds back, as the NVIDIA lowering does
+The interpreter carries bf16 and fp8 (fp8e4nv, fp8e5, fp8e4b15) values as
+float32 arrays whose values are exactly representable in the format: every
+operation computes in float32 and rounds back, as the NVIDIA lowering does
 (codegen/lowering/FloatConversions.cpp): round to nearest even on the bit
 pattern, NaN kept (bf16: the quiet NaN with its sign), and fp8 saturating to
 its largest finite value (infinities too) with one NaN pattern.
@@ -17,6 +17,7 @@ _U32 = np.uint32
 FP8 = {
     "fp8e4nv": (4, 3, 7, 0x7E, 0x7F, False),
     "fp8e5": (5, 2, 15, 0x7B, 0x7F, True),
+    "fp8e4b15": (4, 3, 15, 0x7E, 0x7F, False),  # fp8e4nv's encoding, bias 15
 }
 
 

@@ -33,6 +33,7 @@ uint32 = _named("uint32")
 uint64 = _named("uint64")
 float8e4nv = _named("fp8e4nv")
 float8e5 = _named("fp8e5")
+float8e4b15 = _named("fp8e4b15")
 float16 = _named("fp16")
 bfloat16 = _named("bf16")
 float32 = _named("fp32")
@@ -189,9 +190,8 @@ _install("is_floating", lambda self: self.is_float())
 _install("is_int_signed", lambda self: self.is_int() and self.is_signed())
 _install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())
 _install("is_ptr", lambda self: self.is_pointer())
-_install("is_fp8", lambda self: self.name in ("fp8e4nv", "fp8e5"))
-for _name in ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64", "int1", "int8", "int16", "int32", "int64", "uint8",
-              "uint16", "uint32", "uint64"):
+for _name in ("fp8e4nv", "fp8e5", "fp8e4b15", "fp16", "bf16", "fp32", "fp64", "int1", "int8", "int16", "int32",
+              "int64", "uint8", "uint16", "uint32", "uint64"):
     _install(f"is_{_name}", _is_named(_name))
 _install("is_standard_floating", lambda self: self.name in ("fp16", "bf16", "fp32", "fp64"))
 _install("primitive_bitwidth", lambda self: self.bit_width, prop=True)
@@ -206,6 +206,8 @@ _install("itemsize", lambda self: self.bit_width // 8, prop=True)
 def _exponent_bias(self):
     if not self.is_float():
         raise AttributeError(f"{self} is not a floating-point type: it has no exponent bias")
+    if self.scalar.name == "fp8e4b15":  # e4m3's encoding with a bias of its own
+        return 15
     exponent_bits = self.bit_width - self.mantissa_width
     return (1 << (exponent_bits - 1)) - 1
 
@@ -226,10 +228,10 @@ _install("get_int_max_value", lambda self: _int_limit(self, True))
 _install("get_int_min_value", lambda self: _int_limit(self, False))
 
 # Triton's lists of dtype names, each as Tritium has them (Triton's FP_TYPES
-# also names fp8e4b15, fp8e4b8 and fp8e5b16, which Tritium lacks).
+# also names fp8e4b8 and fp8e5b16, which Tritium lacks).
 dtype.SINT_TYPES = ["int8", "int16", "int32", "int64"]
 dtype.UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
-dtype.FP_TYPES = ["fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
+dtype.FP_TYPES = ["fp8e4b15", "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
 dtype.STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
 dtype.OTHER_TYPES = ["void"]
 dtype.is_dtype = staticmethod(

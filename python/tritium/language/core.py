@@ -20,8 +20,8 @@ from math import prod as _prod
 
 from . import _types
 from ._types import (BinOp, CmpOp, UnaryOp, Hint, dtype, void, int1, int8, int16, int32, int64, uint8, uint16,
-                     uint32, uint64, float8e4nv, float8e5, float16, bfloat16, float32, float64, pointer_type,
-                     block_type, pi32_t, str_to_ty, get_int_dtype, constexpr_type)
+                     uint32, uint64, float8e4nv, float8e5, float8e4b15, float16, bfloat16, float32, float64,
+                     pointer_type, block_type, pi32_t, str_to_ty, get_int_dtype, constexpr_type)
 
 # Triton's limit on the number of elements of a block.
 TRITON_MAX_TENSOR_NUMEL = 1048576

@@ -132,7 +132,7 @@ def _cases():
                   {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16, "GROUP_M": 4, "ACTIVATION": ""},
                   shared=True, ptx=(r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32",),
                   no_ptx=(r"fma\.rn\.f32",)))
-    for dt in ("fp8e4nv", "fp8e5"):
+    for dt in ("fp8e4nv", "fp8e5", "fp8e4b15"):
         c.append(Case(f"matmul-{dt}", matmul.matmul_kernel, MM_SIG.format(dt),
                       {**MM_CONSTS, "ACTIVATION": ""}, shared=True,
                       ptx=(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32",)))
@@ -463,6 +463,24 @@ def test_fp8_matmul_on_wgmma(dt):
                                   _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)),
                         target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
     assert "wgmma" not in k.asm["ptx"] and "mma.sync.aligned.m16n8k16" in k.asm["ptx"]
+
+
+def test_fp8e4b15_matmul_takes_mma_sync_on_sm90a():
+    """wgmma has no e4b15: the K-major matmul that takes wgmma k32 for the
+    other fp8 kinds (test_fp8_matmul_on_wgmma) takes mma.sync on f16, the
+    operands upcast in registers, and ptxas takes it."""
+    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp8e4b15"), consts)
+    k_major_b = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
+                     ints_one=("stride_ak", "stride_bk", "stride_cn"))
+    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
+                                  _runtime_attrs(matmul.matmul_kernel, sig, **k_major_b)),
+                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    ptx = k.asm["ptx"]
+    assert "wgmma" not in ptx and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    if not _ptxas():
+        pytest.skip("ptxas not found: the PTX was checked")
+    assert k.asm.get("cubin", b"")[:4] == b"\x7fELF"
 
 
 def test_wgmma_reads_rows_of_64_bytes_by_descriptor():

@@ -610,5 +610,5 @@ def test_type_canonicalisation_dict():
     assert (canon["bool"], canon["float16"], canon["int"], canon["float8_e4m3fn"]) == ("u1", "fp16", "i32", "fp8e4nv")
     for name in set(canon.values()):
         assert canon[name] == name
-        if name not in ("fp8e4b15", "fp8e4b8", "fp8e5b16"):
+        if name not in ("fp8e4b8", "fp8e5b16"):
             assert tl.str_to_ty(name, None) is not None, name
