@@ -162,11 +162,8 @@ def _specialize(x, value=True, align=True):
         aligned = value and align and not x.data_ptr() & 15
         if _spans_large(x):
             return _pointer_entry(dtype, aligned, large=True)
-        if aligned:
-            entry = _PTR_ALIGNED.get(dtype)
-            return entry if entry is not None else _pointer_entry(dtype, True)
-        entry = _PTR_UNALIGNED.get(dtype)
-        return entry if entry is not None else _pointer_entry(dtype, False)
+        entry = (_PTR_ALIGNED if aligned else _PTR_UNALIGNED).get(dtype)
+        return entry if entry is not None else _pointer_entry(dtype, aligned)
     if t is int:
         return _int_spec(x, value, align)
     if t is float:
@@ -230,14 +227,6 @@ def _descriptor_spec(d, value, align):
     facts = ("D" if base[1].startswith("D") else "-") + "".join(
         "D" if value and align and not x & 15 else "-" for x in ints)
     return (ty, facts)
-
-
-def _spec_no_value(x):
-    return _specialize(x, False, False)
-
-
-def _spec_no_align(x):
-    return _specialize(x, True, False)
 
 
 # -- warmup() placeholders ---------------------------------------------------
@@ -373,6 +362,14 @@ def _arg_picker(indices, n):
     return operator.itemgetter(*indices)
 
 
+def _then_on_change(method):
+    def removing(self, *args):
+        result = method(self, *args)
+        self._on_change()
+        return result
+    return removing
+
+
 class _InvalidatingDict(dict):
     """A dict that tells its owner when entries are removed (``clear``,
     ``del``, ``pop``...), so that the dispatcher forgets them too."""
@@ -381,23 +378,7 @@ class _InvalidatingDict(dict):
         super().__init__()
         self._on_change = on_change
 
-    def clear(self):
-        super().clear()
-        self._on_change()
-
-    def __delitem__(self, key):
-        super().__delitem__(key)
-        self._on_change()
-
-    def pop(self, *args):
-        value = super().pop(*args)
-        self._on_change()
-        return value
-
-    def popitem(self):
-        item = super().popitem()
-        self._on_change()
-        return item
+    clear, __delitem__, pop, popitem = map(_then_on_change, (dict.clear, dict.__delitem__, dict.pop, dict.popitem))
 
 
 _FINDING_KEYS = threading.RLock()
@@ -565,8 +546,9 @@ class JITFunction(KernelInterface):
         """Generates ``binder(<the kernel's parameters>, **options) ->
         (args, specialization, options)``; see the module docstring."""
         # Internal names carry a prefix no kernel parameter is expected to use.
-        ns = {"_tritium_spec": _specialize, "_tritium_spec_nv": _spec_no_value,
-              "_tritium_spec_na": _spec_no_align, "_tritium_type": type}
+        ns = {"_tritium_spec": _specialize, "_tritium_type": type,
+              "_tritium_spec_nv": functools.partial(_specialize, value=False, align=False),
+              "_tritium_spec_na": functools.partial(_specialize, align=False)}
         params, spec = [], []
         seen_kwonly = False
         for p in self.params:
@@ -722,19 +704,15 @@ class JITFunction(KernelInterface):
             stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)
         enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
-        if enter is None and exit_hook is None:
-            launcher(gx, gy, gz, stream, call_args)
-            if kernel._bounds is not None:
-                kernel._bounds.check()  # each launch: never the warm path
-            elif not self.pre_run_hooks:
-                self._remember(drv, device, debug, args, kwargs, kernel, launcher)
-            return kernel
-        info = self._launch_info(kernel, (gx, gy, gz), stream, bound)
+        hooked = enter is not None or exit_hook is not None
+        info = self._launch_info(kernel, (gx, gy, gz), stream, bound) if hooked else None
         if enter is not None:
             enter(info)
         launcher(gx, gy, gz, stream, call_args)
         if kernel._bounds is not None:
-            kernel._bounds.check()
+            kernel._bounds.check()  # each launch: never the warm path
+        elif not hooked and not self.pre_run_hooks:
+            self._remember(drv, device, debug, args, kwargs, kernel, launcher)
         if exit_hook is not None:
             exit_hook(info)
         return kernel
