@@ -272,33 +272,32 @@ def _stable_repr(v):
     return f"{type(v).__name__}:{v}"
 
 
-def _normalize_constexprs(fn, constexprs):
-    """Keys may be names, indices or Triton's (index,) tuples -> names."""
+def _param_keys(fn, table, as_name):
+    """``table`` with its keys (parameter names, indices or Triton's (index,)
+    tuples) as names (``as_name``) or indices."""
     out = {}
-    for k, v in (constexprs or {}).items():
-        if isinstance(k, tuple):
-            k = k[0]
-        if isinstance(k, int):
+    for k, v in (table or {}).items():
+        k = k[0] if isinstance(k, tuple) else k
+        if as_name and isinstance(k, int):
             k = fn.arg_names[k]
+        elif not as_name and isinstance(k, str):
+            k = fn.arg_names.index(k)
         out[k] = v
     return out
+
+
+def _normalize_constexprs(fn, constexprs):
+    return _param_keys(fn, constexprs, as_name=True)
 
 
 _ATTR_ALIASES = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}
 
 
 def _normalize_attrs(fn, attrs):
-    """Keys may be indices, names or (index,) tuples; values a dict or
-    Triton's [["tt.divisibility", 16]] list -> {index: {"divisibility": 16}}."""
-    out = {}
-    for k, v in (attrs or {}).items():
-        if isinstance(k, tuple):
-            k = k[0]
-        if isinstance(k, str):
-            k = fn.arg_names.index(k)
-        pairs = v.items() if isinstance(v, dict) else v
-        out[k] = {_ATTR_ALIASES.get(a, a): b for a, b in pairs}
-    return out
+    """Values a dict or Triton's [["tt.divisibility", 16]] list ->
+    {index: {"divisibility": 16}}."""
+    return {k: {_ATTR_ALIASES.get(a, a): b for a, b in (v.items() if isinstance(v, dict) else v)}
+            for k, v in _param_keys(fn, attrs, as_name=False).items()}
 
 
 class ASTSource:
