@@ -753,13 +753,17 @@ class CodeGenerator(ast.NodeVisitor):
         self.scope = self._merge_scopes(before, [s for s, _ in reaching], node)
         if merge is None:
             merge = sem.create_block("if.end")
+        self._join(merge, [e for _, e in reaching if e != "fallthrough"], node)
+
+    def _join(self, merge, ends, node):
+        """Branches from each block of ``ends`` to ``merge``, which becomes
+        the current block."""
         self._set_loc(node)
-        for s, end in reaching:
-            if end != "fallthrough":
-                sem.set_insert_block(end)
-                sem.br(merge)
-        sem.seal(merge)
-        sem.set_insert_block(merge)
+        for end in ends:
+            self.sem.set_insert_block(end)
+            self.sem.br(merge)
+        self.sem.seal(merge)
+        self.sem.set_insert_block(merge)
 
     def _conform_branches(self, reaching):
         """Tuples that differ between the branches only in their Python
@@ -831,13 +835,7 @@ class CodeGenerator(ast.NodeVisitor):
         if not all(void) and results[0].type != results[1].type:
             raise self.error("Ternary expression with dynamic condition has inconsistent types "
                              f"{results[0].type} and {results[1].type}", node)
-        merge = sem.create_block("ifexp.end")
-        self._set_loc(node)
-        for end in ends:
-            sem.set_insert_block(end)
-            sem.br(merge)
-        sem.seal(merge)
-        sem.set_insert_block(merge)
+        self._join(sem.create_block("ifexp.end"), ends, node)
         return None if all(void) else self._read_leaf(var)
 
     # -- loops ----------------------------------------------------------------

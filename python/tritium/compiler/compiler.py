@@ -686,9 +686,7 @@ def compile(src, target=None, options=None):
         "signature": getattr(src, "signature", None),
         "equal_to_1": sorted(i for i, a in getattr(src, "attrs", {}).items()
                              if a.get("equal_to_1")),
-        "n_regs": None,
-        "n_spills": None,
-        "n_max_threads": None,
+        **dict.fromkeys(("n_regs", "n_spills", "n_max_threads")),
     }
     metadata.pop("extern_libs", None)
     if options.get("bounds_check") and metadata["signature"] is not None:
