@@ -279,18 +279,18 @@ class KernelInterface:
         return functools.partial(self.run, grid=grid, warmup=False)
 
 
-def _is_constexpr_annotation(ann):
-    if ann is inspect.Parameter.empty or ann is None:
-        return False
+def _annotation_is(ann, word):
+    """Whether a parameter's annotation is ``tl.<word>`` (constexpr, const)
+    or a string naming it."""
     if isinstance(ann, str):
-        return re.search(r"\bconstexpr\b", ann) is not None
-    return getattr(ann, "__name__", None) == "constexpr"
+        return re.search(rf"\b{word}\b", ann) is not None
+    return getattr(ann, "__name__", None) == word
 
 
 def _annotation_type(ann):
     """A non-constexpr annotation naming a dtype (``n: tl.int64`` or "i64")
     -> its type string; None otherwise."""
-    if ann is inspect.Parameter.empty or ann is None or _is_constexpr_annotation(ann):
+    if ann is inspect.Parameter.empty or ann is None or _annotation_is(ann, "constexpr"):
         return None
     try:
         return _dtype_to_str(ann.split(".")[-1] if isinstance(ann, str) else ann)
@@ -306,15 +306,13 @@ class KernelParam:
         self._param = param
         self.name = param.name
         self.annotation = param.annotation
-        self.is_constexpr = _is_constexpr_annotation(param.annotation)
+        self.is_constexpr = _annotation_is(param.annotation, "constexpr")
         self.annotation_type = _annotation_type(param.annotation)
         self.do_not_specialize = do_not_specialize
         self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
         self.has_default = param.default is not inspect.Parameter.empty
         self.default = param.default if self.has_default else None
-        ann = param.annotation
-        self.is_const = (re.search(r"\bconst\b", ann) is not None if isinstance(ann, str)
-                         else getattr(ann, "__name__", None) == "const")
+        self.is_const = _annotation_is(param.annotation, "const")
 
     def __repr__(self):
         return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"
