@@ -1543,11 +1543,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     consts = _compiler._normalize_constexprs(fn, constexprs)
     sig = {names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
     arg_attrs = {names[i]: a for i, a in _compiler._normalize_attrs(fn, attrs).items()}
-    try:
-        defaults = {n: p.default for n, p in inspect.signature(fn.fn).parameters.items()
-                    if p.default is not inspect.Parameter.empty}
-    except (TypeError, ValueError):
-        defaults = {}
+    defaults = {p.name: p.default for p in fn.params if p.has_default}
 
     options = _Options(options, getattr(fn, "debug", None))
     if module is None:
