@@ -310,6 +310,7 @@ class ASTSource:
     """
 
     ext = "py"
+    making_ir = "frontend"  # its time's name in compile_times
 
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         self.fn = fn
@@ -353,12 +354,8 @@ class ASTSource:
         ])
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def make_ir(self, options, timings):
-        t0 = time.perf_counter()
-        module = _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options,
-                             name=self.name)
-        timings["frontend"] = time.perf_counter() - t0
-        return module
+    def make_ir(self, options):
+        return _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options, name=self.name)
 
     def source_text(self):
         return self.fn.src
@@ -369,6 +366,7 @@ class IRSource:
     parsed and verified, then handed to the later stages unchanged."""
 
     ext = "tir"
+    making_ir = "parse"
 
     def __init__(self, text, path=None):
         self.text = text
@@ -381,11 +379,8 @@ class IRSource:
     def hash(self):
         return hashlib.sha256(self.text.encode()).hexdigest()
 
-    def make_ir(self, options, timings):
-        t0 = time.perf_counter()
-        module = parse_verified(self.text, self.path or "<tir>")
-        timings["parse"] = time.perf_counter() - t0
-        return module
+    def make_ir(self, options):
+        return parse_verified(self.text, self.path or "<tir>")
 
     def source_text(self):
         return None
@@ -702,7 +697,9 @@ def compile(src, target=None, options=None):
     asm = {}
     if src.source_text() is not None:
         asm["source"] = src.source_text()
-    module = src.make_ir(options, timings)
+    t0 = time.perf_counter()
+    module = src.make_ir(options)
+    timings[src.making_ir] = time.perf_counter() - t0
     names = list(stages)
     first = names.index(src.ext) + 1 if src.ext in stages else 0
     if first:
