@@ -150,21 +150,22 @@ def _mangle_value(v):
     if isinstance(v, (int, float)):
         return re.sub(r"[^0-9A-Za-z]", lambda m: {"-": "m", ".": "d", "+": "p"}.get(m.group(), "_"), repr(v))
     if isinstance(v, str):
-        return "s" + re.sub(r"[^0-9A-Za-z_]", "_", v)
+        return "s" + _ident(v)
     if isinstance(v, _types.dtype):
-        return re.sub(r"[^0-9A-Za-z_]", "_", str(v))
+        return _ident(str(v))
     if isinstance(v, (tuple, list)):
         return "t" + "_".join(_mangle_value(x) for x in v) + "_"
     if _is_jit(v):
         return "f" + v.fn.__name__
     name = getattr(v, "__name__", None)
     if name:
-        return "o" + re.sub(r"[^0-9A-Za-z_]", "_", name)
+        return "o" + _ident(name)
     return "h%x" % (hash(repr(v)) & 0xffffffff)
 
 
-def _type_key(t):
-    return re.sub(r"[^0-9A-Za-z]", "_", str(t))
+def _ident(text):
+    """``text`` as a part of an IR function's name."""
+    return re.sub(r"[^0-9A-Za-z_]", "_", text)
 
 
 # -- The module under construction --------------------------------------------
@@ -182,8 +183,11 @@ class _ModuleBuilder:
         self.names = set()
         self.combines = {}
 
-    def unique_name(self, name):
-        """``name``, or ``name_1``... if another function has it."""
+    def unique_name(self, name, role=None, types=()):
+        """``name`` (``name__role__types`` for a combine or map function), or
+        ``name_1``... if another function has it."""
+        if role is not None:
+            name = f"{name}__{role}__{_ident('_'.join(str(t) for t in types))}"
         base, k = name, 0
         while name in self.names:
             k += 1
@@ -203,8 +207,7 @@ class _ModuleBuilder:
             return self.combines[key][0]
         scalars = [t.scalar for t in dtypes]
         if _is_jit(combine_fn):
-            name = f"{combine_fn.fn.__name__}__combine__{'_'.join(_type_key(t) for t in scalars)}"
-            gen = CodeGenerator(self, combine_fn, name=self.unique_name(name))
+            gen = CodeGenerator(self, combine_fn, name=self.unique_name(combine_fn.fn.__name__, "combine", scalars))
             ir_fn, ret = gen.build(positional_types=scalars * 2)
         elif callable(combine_fn):
             ir_fn, ret = self._build_python_combine(combine_fn, scalars)
@@ -225,16 +228,14 @@ class _ModuleBuilder:
         params = [t for t in scalars for _ in range(pack)]
         key = ("map", id(fn), tuple(str(t) for t in params))
         if key not in self.combines:
-            name = f"{fn.fn.__name__}__map__{'_'.join(_type_key(t) for t in params)}"
-            gen = CodeGenerator(self, fn, name=self.unique_name(name))
+            gen = CodeGenerator(self, fn, name=self.unique_name(fn.fn.__name__, "map", params))
             gen.role = f"map_elementwise function (pack={pack}, {len(dtypes)} argument(s))"
             self.combines[key] = gen.build(positional_types=params)
         return self.combines[key][0]
 
     def _build_python_combine(self, fn, scalars):
         sem = self.semantic
-        name = f"{getattr(fn, '__name__', 'combine')}__combine__{'_'.join(_type_key(t) for t in scalars)}"
-        name = self.unique_name(re.sub(r"[^0-9A-Za-z_]", "_", name))
+        name = self.unique_name(_ident(getattr(fn, "__name__", "combine")), "combine", scalars)
         names = [f"a{i}" for i in range(len(scalars))] + [f"b{i}" for i in range(len(scalars))]
         ir_fn = sem.begin_function(name, scalars * 2, names, False)
         try:
@@ -474,6 +475,11 @@ class CodeGenerator(ast.NodeVisitor):
                                  "keyword-only parameters)", fndef)
             names = [p.arg for p in a.args]
             params, param_names, binds = [], [], []
+
+            def param(ty, name):  # its index
+                params.append(ty)
+                param_names.append(name)
+                return len(params) - 1
             if kernel_args is not None:
                 for name, ty, value, attrs in kernel_args:
                     if ty is None:
@@ -487,29 +493,19 @@ class CodeGenerator(ast.NodeVisitor):
                         has_map = parts[-1][1].startswith("tensormap<")
                         binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
                         for suffix, part in parts:
-                            params.append(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part))
-                            param_names.append(name + suffix)
+                            param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
                     else:
-                        binds.append((name, Leaf(len(params), ty), attrs))
-                        params.append(ty)
-                        param_names.append(name)
+                        binds.append((name, Leaf(param(ty, name), ty), attrs))
             elif call_args is not None:
                 for name in names:
                     template, leaves = V.flatten(call_args[name], name)
-                    idx = {}
-                    for var, t in leaves:
-                        idx[var] = len(params)
-                        params.append(t.type)
-                        param_names.append(var.replace("#", "_"))
+                    idx = {var: param(t.type, var.replace("#", "_")) for var, t in leaves}
                     binds.append((name, self._param_template(template, idx), None))
             else:
                 if len(names) != len(positional_types):
                     raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
                                      f"{len(positional_types)} parameters, got {len(names)}", fndef)
-                for name, ty in zip(names, positional_types):
-                    binds.append((name, Leaf(len(params), ty), None))
-                    params.append(ty)
-                    param_names.append(name)
+                binds += [(name, Leaf(param(ty, name), ty), None) for name, ty in zip(names, positional_types)]
             ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
         except CompilationError as e:
             if getattr(e, "_tritium_formatted", False):
@@ -757,13 +753,17 @@ class CodeGenerator(ast.NodeVisitor):
         self.scope = self._merge_scopes(before, [s for s, _ in reaching], node)
         if merge is None:
             merge = sem.create_block("if.end")
+        self._join(merge, [e for _, e in reaching if e != "fallthrough"], node)
+
+    def _join(self, merge, ends, node):
+        """Branches from each block of ``ends`` to ``merge``, which becomes
+        the current block."""
         self._set_loc(node)
-        for s, end in reaching:
-            if end != "fallthrough":
-                sem.set_insert_block(end)
-                sem.br(merge)
-        sem.seal(merge)
-        sem.set_insert_block(merge)
+        for end in ends:
+            self.sem.set_insert_block(end)
+            self.sem.br(merge)
+        self.sem.seal(merge)
+        self.sem.set_insert_block(merge)
 
     def _conform_branches(self, reaching):
         """Tuples that differ between the branches only in their Python
@@ -835,13 +835,7 @@ class CodeGenerator(ast.NodeVisitor):
         if not all(void) and results[0].type != results[1].type:
             raise self.error("Ternary expression with dynamic condition has inconsistent types "
                              f"{results[0].type} and {results[1].type}", node)
-        merge = sem.create_block("ifexp.end")
-        self._set_loc(node)
-        for end in ends:
-            sem.set_insert_block(end)
-            sem.br(merge)
-        sem.seal(merge)
-        sem.set_insert_block(merge)
+        self._join(sem.create_block("ifexp.end"), ends, node)
         return None if all(void) else self._read_leaf(var)
 
     # -- loops ----------------------------------------------------------------
@@ -1162,7 +1156,8 @@ class CodeGenerator(ast.NodeVisitor):
         except AttributeError:
             if node.attr == "type":  # a compile-time value's, as Triton's constexpr has
                 return _types.constexpr_type(obj)
-            raise self.error(f"'{_describe_obj(obj)}' has no attribute '{node.attr}'", node) from None
+            what = "tensor" if isinstance(obj, tl.tensor) else type(obj).__name__
+            raise self.error(f"'{what}' has no attribute '{node.attr}'", node) from None
         if _is_scalar_literal(res) or isinstance(res, (str, tuple, list)) and not _has_tensor(res):
             return tl.constexpr(res) if not isinstance(res, (tuple, list)) else _const_seq(res)
         return res
@@ -1315,10 +1310,7 @@ class CodeGenerator(ast.NodeVisitor):
             name = getattr(fn, "__name__", repr(fn))
             raise self.error(f"'{name}' is not a @jit function: it cannot be called with tensor arguments "
                              "(decorate it with @tritium.jit)", node)
-        ret = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-        if _is_scalar_literal(ret) or isinstance(ret, str):
-            return tl.constexpr(ret)
-        return ret
+        return self._py_static(fn, node, args, kwargs)
 
     def call_jit(self, fn, args, kwargs, node):
         try:
@@ -1436,12 +1428,6 @@ def _const_seq(seq):
     return tuple(tl.constexpr(x) if _is_scalar_literal(x) else x for x in seq)
 
 
-def _describe_obj(obj):
-    if isinstance(obj, tl.tensor):
-        return "tensor"
-    return type(obj).__name__
-
-
 def call_key(fn, values):
     """(id of the function, mangled name) of a call of the @jit function
     ``fn`` with ``values`` ({parameter: value}, defaults applied): calls
@@ -1452,12 +1438,12 @@ def call_key(fn, values):
         v = values.get(name)
         template, _ = V.flatten(v, name)
         key_parts.append(_template_key(template))
-    return id(fn.fn), re.sub(r"[^0-9A-Za-z_]", "_", f"{fn.fn.__name__}__{'__'.join(key_parts)}")
+    return id(fn.fn), _ident(f"{fn.fn.__name__}__{'__'.join(key_parts)}")
 
 
 def _template_key(t):
     if isinstance(t, Leaf):
-        return _type_key(t.type)
+        return _ident(str(t.type))
     if isinstance(t, Seq):
         return "T" + "_".join(_template_key(x) for x in t.items) + "_"
     if isinstance(t, Agg):
@@ -1538,9 +1524,6 @@ class _Options:
             raise AttributeError(name)
         return v
 
-    def get(self, name, default=None):
-        v = tl._get_option(self._options, name, None) if name != "debug" else self.debug
-        return default if v is None else v
 
 
 def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, name=None):
@@ -1560,11 +1543,7 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     consts = _compiler._normalize_constexprs(fn, constexprs)
     sig = {names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
     arg_attrs = {names[i]: a for i, a in _compiler._normalize_attrs(fn, attrs).items()}
-    try:
-        defaults = {n: p.default for n, p in inspect.signature(fn.fn).parameters.items()
-                    if p.default is not inspect.Parameter.empty}
-    except (TypeError, ValueError):
-        defaults = {}
+    defaults = {p.name: p.default for p in fn.params if p.has_default}
 
     options = _Options(options, getattr(fn, "debug", None))
     if module is None:

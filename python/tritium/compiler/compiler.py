@@ -272,33 +272,32 @@ def _stable_repr(v):
     return f"{type(v).__name__}:{v}"
 
 
-def _normalize_constexprs(fn, constexprs):
-    """Keys may be names, indices or Triton's (index,) tuples -> names."""
+def _param_keys(fn, table, as_name):
+    """``table`` with its keys (parameter names, indices or Triton's (index,)
+    tuples) as names (``as_name``) or indices."""
     out = {}
-    for k, v in (constexprs or {}).items():
-        if isinstance(k, tuple):
-            k = k[0]
-        if isinstance(k, int):
+    for k, v in (table or {}).items():
+        k = k[0] if isinstance(k, tuple) else k
+        if as_name and isinstance(k, int):
             k = fn.arg_names[k]
+        elif not as_name and isinstance(k, str):
+            k = fn.arg_names.index(k)
         out[k] = v
     return out
+
+
+def _normalize_constexprs(fn, constexprs):
+    return _param_keys(fn, constexprs, as_name=True)
 
 
 _ATTR_ALIASES = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}
 
 
 def _normalize_attrs(fn, attrs):
-    """Keys may be indices, names or (index,) tuples; values a dict or
-    Triton's [["tt.divisibility", 16]] list -> {index: {"divisibility": 16}}."""
-    out = {}
-    for k, v in (attrs or {}).items():
-        if isinstance(k, tuple):
-            k = k[0]
-        if isinstance(k, str):
-            k = fn.arg_names.index(k)
-        pairs = v.items() if isinstance(v, dict) else v
-        out[k] = {_ATTR_ALIASES.get(a, a): b for a, b in pairs}
-    return out
+    """Values a dict or Triton's [["tt.divisibility", 16]] list ->
+    {index: {"divisibility": 16}}."""
+    return {k: {_ATTR_ALIASES.get(a, a): b for a, b in (v.items() if isinstance(v, dict) else v)}
+            for k, v in _param_keys(fn, attrs, as_name=False).items()}
 
 
 class ASTSource:
@@ -311,6 +310,7 @@ class ASTSource:
     """
 
     ext = "py"
+    making_ir = "frontend"  # its time's name in compile_times
 
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         self.fn = fn
@@ -354,12 +354,8 @@ class ASTSource:
         ])
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def make_ir(self, options, timings):
-        t0 = time.perf_counter()
-        module = _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options,
-                             name=self.name)
-        timings["frontend"] = time.perf_counter() - t0
-        return module
+    def make_ir(self, options):
+        return _frontend()(self.fn, self.signature, self.constexprs, self.attrs, options, name=self.name)
 
     def source_text(self):
         return self.fn.src
@@ -370,6 +366,7 @@ class IRSource:
     parsed and verified, then handed to the later stages unchanged."""
 
     ext = "tir"
+    making_ir = "parse"
 
     def __init__(self, text, path=None):
         self.text = text
@@ -382,11 +379,8 @@ class IRSource:
     def hash(self):
         return hashlib.sha256(self.text.encode()).hexdigest()
 
-    def make_ir(self, options, timings):
-        t0 = time.perf_counter()
-        module = parse_verified(self.text, self.path or "<tir>")
-        timings["parse"] = time.perf_counter() - t0
-        return module
+    def make_ir(self, options):
+        return parse_verified(self.text, self.path or "<tir>")
 
     def source_text(self):
         return None
@@ -687,9 +681,7 @@ def compile(src, target=None, options=None):
         "signature": getattr(src, "signature", None),
         "equal_to_1": sorted(i for i, a in getattr(src, "attrs", {}).items()
                              if a.get("equal_to_1")),
-        "n_regs": None,
-        "n_spills": None,
-        "n_max_threads": None,
+        **dict.fromkeys(("n_regs", "n_spills", "n_max_threads")),
     }
     metadata.pop("extern_libs", None)
     if options.get("bounds_check") and metadata["signature"] is not None:
@@ -705,7 +697,9 @@ def compile(src, target=None, options=None):
     asm = {}
     if src.source_text() is not None:
         asm["source"] = src.source_text()
-    module = src.make_ir(options, timings)
+    t0 = time.perf_counter()
+    module = src.make_ir(options)
+    timings[src.making_ir] = time.perf_counter() - t0
     names = list(stages)
     first = names.index(src.ext) + 1 if src.ext in stages else 0
     if first:

@@ -619,43 +619,31 @@ def clamp(x, min, max, propagate_nan=PropagateNan.NONE):
     return _wrap(_sem().clamp(_opnd(x), _opnd(min), _opnd(max), _pn(propagate_nan)))
 
 
-def _binary_builtin(op, x, y):
+def _binary(op, x, y):
     return _wrap(_sem().binary(op, _opnd(x), _opnd(y)))
 
 
-@builtin
-def add(x, y, sanitize_overflow=True):
-    return _binary_builtin(BinOp.Add, x, y)
+def _binary_builtin(name, op, doc=None, sanitize_overflow=False):
+    """The builtin ``name``: the binary operation ``op`` (Triton's add, sub
+    and mul also take sanitize_overflow, accepted)."""
+    if sanitize_overflow:
+        def fn(x, y, sanitize_overflow=True):
+            return _binary(op, x, y)
+    else:
+        def fn(x, y):
+            return _binary(op, x, y)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return builtin(fn)
 
 
-@builtin
-def sub(x, y, sanitize_overflow=True):
-    return _binary_builtin(BinOp.Sub, x, y)
-
-
-@builtin
-def mul(x, y, sanitize_overflow=True):
-    return _binary_builtin(BinOp.Mul, x, y)
-
-
-@builtin
-def truediv(x, y):
-    return _binary_builtin(BinOp.TrueDiv, x, y)
-
-
-@builtin
-def floordiv(x, y):
-    return _binary_builtin(BinOp.FloorDiv, x, y)
-
-
-@builtin
-def logical_and(x, y):
-    return _binary_builtin(BinOp.LogicalAnd, x, y)
-
-
-@builtin
-def logical_or(x, y):
-    return _binary_builtin(BinOp.LogicalOr, x, y)
+add = _binary_builtin("add", BinOp.Add, sanitize_overflow=True)
+sub = _binary_builtin("sub", BinOp.Sub, sanitize_overflow=True)
+mul = _binary_builtin("mul", BinOp.Mul, sanitize_overflow=True)
+truediv = _binary_builtin("truediv", BinOp.TrueDiv)
+floordiv = _binary_builtin("floordiv", BinOp.FloorDiv)
+logical_and = _binary_builtin("logical_and", BinOp.LogicalAnd)
+logical_or = _binary_builtin("logical_or", BinOp.LogicalOr)
 
 
 # -- Linear algebra -----------------------------------------------------------
@@ -998,19 +986,21 @@ def _reduce_kind(input, kind, axis, keep_dims, dtype=None):
     return _wrap(_sem().reduce(x.handle, kind, _axis(x, axis), bool(_unwrap(keep_dims)), dt))
 
 
-def _combine_fn(combine_fn, input_dtypes, what):
-    b = _builder()
-    fn = _unwrap(combine_fn)
-    if b.codegen is None:
-        raise RuntimeError(f"{what} with a combine function needs the code generator")
-    return b.codegen.build_combine_fn(fn, input_dtypes)
-
-
-def _flatten_inputs(input):
+def _combined(what, input, axis, combine_fn, flag):
+    """``tl.reduce`` or ``tl.associative_scan`` (``what``) of ``input`` (a
+    tensor or a tuple of tensors of one shape) along ``axis`` with the @jit
+    function ``combine_fn``; ``flag`` is keep_dims or reverse."""
     input = _unwrap(input)
-    if isinstance(input, (tuple, list)):
-        return [to_tensor(x) for x in input], True
-    return [to_tensor(input)], False
+    is_tuple = isinstance(input, (tuple, list))
+    xs = [to_tensor(x) for x in input] if is_tuple else [to_tensor(input)]
+    axis = _axis(xs[0], axis)
+    b = _builder()
+    if b.codegen is None:
+        raise RuntimeError(f"tl.{what} with a combine function needs the code generator")
+    combine = b.codegen.build_combine_fn(_unwrap(combine_fn), [x.dtype for x in xs])
+    op = _sem().reduce if what == "reduce" else _sem().scan
+    outs = tuple(_wrap(o) for o in op([x.handle for x in xs], axis, combine, bool(_unwrap(flag))))
+    return outs if is_tuple else outs[0]
 
 
 @builtin
@@ -1018,12 +1008,7 @@ def _flatten_inputs(input):
 def reduce(input, axis, combine_fn, keep_dims=False):
     """Reduces ``input`` (a tensor or a tuple of tensors of one shape) along
     ``axis`` with the @jit function ``combine_fn(a..., b...)``."""
-    xs, is_tuple = _flatten_inputs(input)
-    axis = _axis(xs[0], axis)
-    combine = _combine_fn(combine_fn, [x.dtype for x in xs], "tl.reduce")
-    outs = _sem().reduce([x.handle for x in xs], axis, combine, bool(_unwrap(keep_dims)))
-    outs = tuple(_wrap(o) for o in outs)
-    return outs if is_tuple else outs[0]
+    return _combined("reduce", input, axis, combine_fn, keep_dims)
 
 
 @builtin
@@ -1031,41 +1016,30 @@ def reduce(input, axis, combine_fn, keep_dims=False):
 def associative_scan(input, axis, combine_fn, reverse=False):
     """The inclusive scan of ``input`` (a tensor or a tuple) along ``axis``
     with the @jit function ``combine_fn``."""
-    xs, is_tuple = _flatten_inputs(input)
-    axis = _axis(xs[0], axis)
-    combine = _combine_fn(combine_fn, [x.dtype for x in xs], "tl.associative_scan")
-    outs = _sem().scan([x.handle for x in xs], axis, combine, bool(_unwrap(reverse)))
-    outs = tuple(_wrap(o) for o in outs)
-    return outs if is_tuple else outs[0]
+    return _combined("associative_scan", input, axis, combine_fn, reverse)
 
 
 # -- Hints, debugging, iterators ----------------------------------------------
 
 
-def _hint(op, input, values):
-    values = [_unwrap(v) for v in _seq(values)]
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"{op.name} hints must be integer constexprs, got {v!r}")
-    return _wrap(_sem().hint(op, _to_tensor_handle(input), values))
+def _hint_builtin(name, op, doc):
+    def hint(input, values):
+        values = [_unwrap(v) for v in _seq(values)]
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{op.name} hints must be integer constexprs, got {v!r}")
+        return _wrap(_sem().hint(op, _to_tensor_handle(input), values))
+    hint.__name__ = hint.__qualname__ = name
+    hint.__doc__ = doc
+    return builtin(hint)
 
 
-@builtin
-def multiple_of(input, values):
-    """Tells the compiler that the elements of ``input`` are multiples of ``values``."""
-    return _hint(Hint.MultipleOf, input, values)
-
-
-@builtin
-def max_contiguous(input, values):
-    """Tells the compiler that runs of ``values`` elements of ``input`` are contiguous."""
-    return _hint(Hint.MaxContiguous, input, values)
-
-
-@builtin
-def max_constancy(input, values):
-    """Tells the compiler that runs of ``values`` elements of ``input`` are equal."""
-    return _hint(Hint.MaxConstancy, input, values)
+multiple_of = _hint_builtin("multiple_of", Hint.MultipleOf,
+                            "Tells the compiler that the elements of ``input`` are multiples of ``values``.")
+max_contiguous = _hint_builtin("max_contiguous", Hint.MaxContiguous,
+                               "Tells the compiler that runs of ``values`` elements of ``input`` are contiguous.")
+max_constancy = _hint_builtin("max_constancy", Hint.MaxConstancy,
+                              "Tells the compiler that runs of ``values`` elements of ``input`` are equal.")
 
 
 @builtin

@@ -2,7 +2,7 @@
 part as weakly typed literals)."""
 
 from ._types import BinOp, UnaryOp
-from .core import _binary_builtin, _generated_builtin, _opnd, _sem, _unwrap, _wrap, builtin
+from .core import _binary, _binary_builtin, _generated_builtin, _opnd, _sem, _unwrap, _wrap, builtin
 
 
 def _unary_builtin(name, op, doc):
@@ -32,22 +32,14 @@ def fma(x, y, z):
     return _wrap(_sem().fma(_opnd(x), _opnd(y), _opnd(z)))
 
 
-@builtin
-def umulhi(x, y):
-    """The high half of the product of two unsigned integers."""
-    return _binary_builtin(BinOp.UMulHi, x, y)
-
-
-@builtin
-def div_rn(x, y):
-    """x / y rounded to nearest (IEEE)."""
-    return _binary_builtin(BinOp.DivRn, x, y)
+umulhi = _binary_builtin("umulhi", BinOp.UMulHi, "The high half of the product of two unsigned integers.")
+div_rn = _binary_builtin("div_rn", BinOp.DivRn, "x / y rounded to nearest (IEEE).")
 
 
 @builtin
 def fdiv(x, y, ieee_rounding=False):
     """x / y for floats; approximate unless ``ieee_rounding``."""
-    return _binary_builtin(BinOp.DivRn if _unwrap(ieee_rounding) else BinOp.FDiv, x, y)
+    return _binary(BinOp.DivRn if _unwrap(ieee_rounding) else BinOp.FDiv, x, y)
 
 
 from .core import clamp, maximum, minimum  # noqa: E402,F401

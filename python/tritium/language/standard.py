@@ -7,9 +7,9 @@ import builtins as _py
 
 from . import _types
 from . import math as _math
-from .core import (_axis, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap, arange, broadcast_to, builtin,
-                   constexpr, dot, expand_dims, join, minimum, permute, reshape, split, static_assert, tensor,
-                   to_tensor, trans, where)
+from .core import (_axis, _generated_builtin, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap, arange,
+                   broadcast_to, builtin, constexpr, dot, expand_dims, join, minimum, permute, reshape, split,
+                   static_assert, tensor, to_tensor, trans, where)
 
 
 @builtin
@@ -72,38 +72,22 @@ def _arg_min_max(input, is_max, axis, tie_break_left, keep_dims):
     return _wrap(_sem().arg_min_max(x.handle, is_max, _axis(x, axis), bool(_unwrap(tie_break_left)), keep_dims))
 
 
-@builtin
-@_tensor_member_fn
-def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
-    """The maximum along ``axis``; with ``return_indices`` also its index."""
-    value = _reduce_kind(input, "max", axis, keep_dims)
-    if _unwrap(return_indices):
-        return value, _arg_min_max(input, True, axis, return_indices_tie_break_left, keep_dims)
-    return value
+def _extremum(name, is_max):
+    def extremum(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
+        value = _reduce_kind(input, name, axis, keep_dims)
+        if _unwrap(return_indices):
+            return value, _arg_min_max(input, is_max, axis, return_indices_tie_break_left, keep_dims)
+        return value
+
+    def arg(input, axis, tie_break_left=True, keep_dims=False):
+        return _arg_min_max(input, is_max, axis, tie_break_left, keep_dims)
+    return (_generated_builtin(name, f"The {name}imum along ``axis``; with ``return_indices`` also its index.",
+                               extremum),
+            _generated_builtin(f"arg{name}", f"The index of the {name}imum along ``axis``.", arg))
 
 
-@builtin
-@_tensor_member_fn
-def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False):
-    """The minimum along ``axis``; with ``return_indices`` also its index."""
-    value = _reduce_kind(input, "min", axis, keep_dims)
-    if _unwrap(return_indices):
-        return value, _arg_min_max(input, False, axis, return_indices_tie_break_left, keep_dims)
-    return value
-
-
-@builtin
-@_tensor_member_fn
-def argmax(input, axis, tie_break_left=True, keep_dims=False):
-    """The index of the maximum along ``axis``."""
-    return _arg_min_max(input, True, axis, tie_break_left, keep_dims)
-
-
-@builtin
-@_tensor_member_fn
-def argmin(input, axis, tie_break_left=True, keep_dims=False):
-    """The index of the minimum along ``axis``."""
-    return _arg_min_max(input, False, axis, tie_break_left, keep_dims)
+max, argmax = _extremum("max", True)
+min, argmin = _extremum("min", False)
 
 
 @builtin
@@ -127,18 +111,14 @@ def _scan_kind(input, kind, axis, reverse, dtype):
                              bool(_unwrap(reverse)), dt))
 
 
-@builtin
-@_tensor_member_fn
-def cumsum(input, axis=0, reverse=False, dtype=None):
-    """The inclusive prefix sum along ``axis``."""
-    return _scan_kind(input, "sum", axis, reverse, dtype)
+def _scan_builtin(name, kind, what):
+    def scan(input, axis=0, reverse=False, dtype=None):
+        return _scan_kind(input, kind, axis, reverse, dtype)
+    return _generated_builtin(name, f"The inclusive prefix {what} along ``axis``.", scan)
 
 
-@builtin
-@_tensor_member_fn
-def cumprod(input, axis=0, reverse=False, dtype=None):
-    """The inclusive prefix product along ``axis``."""
-    return _scan_kind(input, "prod", axis, reverse, dtype)
+cumsum = _scan_builtin("cumsum", "sum", "sum")
+cumprod = _scan_builtin("cumprod", "prod", "product")
 
 
 # -- Sort and flip: networks of split/join on the binary digits of an index ---

@@ -162,11 +162,8 @@ def _specialize(x, value=True, align=True):
         aligned = value and align and not x.data_ptr() & 15
         if _spans_large(x):
             return _pointer_entry(dtype, aligned, large=True)
-        if aligned:
-            entry = _PTR_ALIGNED.get(dtype)
-            return entry if entry is not None else _pointer_entry(dtype, True)
-        entry = _PTR_UNALIGNED.get(dtype)
-        return entry if entry is not None else _pointer_entry(dtype, False)
+        entry = (_PTR_ALIGNED if aligned else _PTR_UNALIGNED).get(dtype)
+        return entry if entry is not None else _pointer_entry(dtype, aligned)
     if t is int:
         return _int_spec(x, value, align)
     if t is float:
@@ -232,14 +229,6 @@ def _descriptor_spec(d, value, align):
     return (ty, facts)
 
 
-def _spec_no_value(x):
-    return _specialize(x, False, False)
-
-
-def _spec_no_align(x):
-    return _specialize(x, True, False)
-
-
 # -- warmup() placeholders ---------------------------------------------------
 
 class MockTensor:
@@ -290,18 +279,18 @@ class KernelInterface:
         return functools.partial(self.run, grid=grid, warmup=False)
 
 
-def _is_constexpr_annotation(ann):
-    if ann is inspect.Parameter.empty or ann is None:
-        return False
+def _annotation_is(ann, word):
+    """Whether a parameter's annotation is ``tl.<word>`` (constexpr, const)
+    or a string naming it."""
     if isinstance(ann, str):
-        return re.search(r"\bconstexpr\b", ann) is not None
-    return getattr(ann, "__name__", None) == "constexpr"
+        return re.search(rf"\b{word}\b", ann) is not None
+    return getattr(ann, "__name__", None) == word
 
 
 def _annotation_type(ann):
     """A non-constexpr annotation naming a dtype (``n: tl.int64`` or "i64")
     -> its type string; None otherwise."""
-    if ann is inspect.Parameter.empty or ann is None or _is_constexpr_annotation(ann):
+    if ann is inspect.Parameter.empty or ann is None or _annotation_is(ann, "constexpr"):
         return None
     try:
         return _dtype_to_str(ann.split(".")[-1] if isinstance(ann, str) else ann)
@@ -317,15 +306,13 @@ class KernelParam:
         self._param = param
         self.name = param.name
         self.annotation = param.annotation
-        self.is_constexpr = _is_constexpr_annotation(param.annotation)
+        self.is_constexpr = _annotation_is(param.annotation, "constexpr")
         self.annotation_type = _annotation_type(param.annotation)
         self.do_not_specialize = do_not_specialize
         self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
         self.has_default = param.default is not inspect.Parameter.empty
         self.default = param.default if self.has_default else None
-        ann = param.annotation
-        self.is_const = (re.search(r"\bconst\b", ann) is not None if isinstance(ann, str)
-                         else getattr(ann, "__name__", None) == "const")
+        self.is_const = _annotation_is(param.annotation, "const")
 
     def __repr__(self):
         return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"
@@ -373,6 +360,14 @@ def _arg_picker(indices, n):
     return operator.itemgetter(*indices)
 
 
+def _then_on_change(method):
+    def removing(self, *args):
+        result = method(self, *args)
+        self._on_change()
+        return result
+    return removing
+
+
 class _InvalidatingDict(dict):
     """A dict that tells its owner when entries are removed (``clear``,
     ``del``, ``pop``...), so that the dispatcher forgets them too."""
@@ -381,23 +376,7 @@ class _InvalidatingDict(dict):
         super().__init__()
         self._on_change = on_change
 
-    def clear(self):
-        super().clear()
-        self._on_change()
-
-    def __delitem__(self, key):
-        super().__delitem__(key)
-        self._on_change()
-
-    def pop(self, *args):
-        value = super().pop(*args)
-        self._on_change()
-        return value
-
-    def popitem(self):
-        item = super().popitem()
-        self._on_change()
-        return item
+    clear, __delitem__, pop, popitem = map(_then_on_change, (dict.clear, dict.__delitem__, dict.pop, dict.popitem))
 
 
 _FINDING_KEYS = threading.RLock()
@@ -565,8 +544,9 @@ class JITFunction(KernelInterface):
         """Generates ``binder(<the kernel's parameters>, **options) ->
         (args, specialization, options)``; see the module docstring."""
         # Internal names carry a prefix no kernel parameter is expected to use.
-        ns = {"_tritium_spec": _specialize, "_tritium_spec_nv": _spec_no_value,
-              "_tritium_spec_na": _spec_no_align, "_tritium_type": type}
+        ns = {"_tritium_spec": _specialize, "_tritium_type": type,
+              "_tritium_spec_nv": functools.partial(_specialize, value=False, align=False),
+              "_tritium_spec_na": functools.partial(_specialize, align=False)}
         params, spec = [], []
         seen_kwonly = False
         for p in self.params:
@@ -722,19 +702,15 @@ class JITFunction(KernelInterface):
             stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)
         enter, exit_hook = knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook
-        if enter is None and exit_hook is None:
-            launcher(gx, gy, gz, stream, call_args)
-            if kernel._bounds is not None:
-                kernel._bounds.check()  # each launch: never the warm path
-            elif not self.pre_run_hooks:
-                self._remember(drv, device, debug, args, kwargs, kernel, launcher)
-            return kernel
-        info = self._launch_info(kernel, (gx, gy, gz), stream, bound)
+        hooked = enter is not None or exit_hook is not None
+        info = self._launch_info(kernel, (gx, gy, gz), stream, bound) if hooked else None
         if enter is not None:
             enter(info)
         launcher(gx, gy, gz, stream, call_args)
         if kernel._bounds is not None:
-            kernel._bounds.check()
+            kernel._bounds.check()  # each launch: never the warm path
+        elif not hooked and not self.pre_run_hooks:
+            self._remember(drv, device, debug, args, kwargs, kernel, launcher)
         if exit_hook is not None:
             exit_hook(info)
         return kernel
