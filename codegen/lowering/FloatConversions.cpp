@@ -8,6 +8,7 @@
 
 #include "codegen/lowering/FloatConversions.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/IR/Intrinsics.h"
 
 #include <cmath>
@@ -115,6 +116,25 @@ llvm::Value *tritium::f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind 
   llvm::Value *IsNaN = B.CreateICmpUGT(AbsBits, B.getInt32(0x7F800000));
   R = B.CreateSelect(IsNaN, B.getInt32(Fmt.NaN), R);
   return B.CreateTrunc(B.CreateOr(R, Sign), B.getInt8Ty());
+}
+
+uint8_t tritium::fp8ConstantBits(double D, Type::Kind K) {
+  FP8Format Fmt = formatOf(K);
+  uint8_t Sign = std::signbit(D) ? 0x80 : 0;
+  if (std::isnan(D))
+    return uint8_t(Fmt.NaN | Sign);
+  // Rounded once, to nearest even, from the constant's double (as the
+  // interpreter does). LLVM has e4m3fn and e5m2; e4b15 is e4m3fn's encoding
+  // of D * 2^8. What LLVM makes an infinity or a NaN (out of range, or an
+  // infinity) saturates, as f32ToFP8 does.
+  const llvm::fltSemantics &Sem = K == Type::Kind::F8E5M2 ? llvm::APFloat::Float8E5M2()
+                                                           : llvm::APFloat::Float8E4M3FN();
+  llvm::APFloat A(K == Type::Kind::F8E4M3B15 ? std::ldexp(D, 8) : D);
+  bool LosesInfo;
+  A.convert(Sem, llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  if (A.isInfinity() || A.isNaN())
+    return uint8_t(Fmt.MaxFinite | Sign);
+  return uint8_t(A.bitcastToAPInt().getZExtValue());
 }
 
 bool tritium::isCarriedFloat(Type *Elem) {

@@ -28,6 +28,10 @@ llvm::Value *f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
 llvm::Value *fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits, Type::Kind K);
 /// float to fp8 bits of format \p K, round to nearest even, saturating.
 llvm::Value *f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind K);
+/// The fp8 bits of format \p K of the constant \p D: rounded to nearest
+/// even and saturating as f32ToFP8 does (and the interpreter), not the NaN
+/// or infinity LLVM's conversion gives out of range.
+uint8_t fp8ConstantBits(double D, Type::Kind K);
 
 /// Any float element value (as carried) to f32.
 llvm::Value *toF32(llvm::IRBuilder<> &B, llvm::Value *V, Type *Elem);

@@ -44,21 +44,13 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   if (E->isInt())
     return llvm::ConstantInt::get(LT, uint64_t(Val.I), /*IsSigned=*/true);
   double D = Val.K == AttrValue::Kind::Float ? Val.F : double(Val.I);
-  const llvm::fltSemantics *Sem; // of bf16 and fp8, carried as their bits
-  switch (E->getKind()) {
-  case Type::Kind::BF16: Sem = &llvm::APFloat::BFloat(); break;
-  case Type::Kind::F8E5M2: Sem = &llvm::APFloat::Float8E5M2(); break;
-  case Type::Kind::F8E4M3: Sem = &llvm::APFloat::Float8E4M3FN(); break;
-  case Type::Kind::F8E4M3B15:
-    // LLVM has no format of bias 15; e4m3fn's pattern of D * 2^8 is it.
-    Sem = &llvm::APFloat::Float8E4M3FN();
-    D = std::ldexp(D, 8);
-    break;
-  default: return llvm::ConstantFP::get(LT, D);
-  }
+  if (E->isFP8()) // carried as its bits
+    return llvm::ConstantInt::get(LT, fp8ConstantBits(D, E->getKind()));
+  if (E->getKind() != Type::Kind::BF16)
+    return llvm::ConstantFP::get(LT, D);
   bool LosesInfo;
   llvm::APFloat F(D);
-  F.convert(*Sem, llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  F.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
   return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
 }
 
