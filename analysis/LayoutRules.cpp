@@ -16,17 +16,18 @@ namespace {
 using Basis = LinearLayout::Basis;
 
 /// Rebuilds \p L with each basis mapped by \p F and outputs \p Outs;
-/// register bases that become zero are dropped (they would only hold copies).
+/// register bases that become zero are dropped (they would only hold copies)
+/// unless \p KeepZeroRegisters.
 template <typename Fn>
-LinearLayout mapBases(const LinearLayout &L,
-                      llvm::ArrayRef<LinearLayout::OutDim> Outs, Fn F) {
+LinearLayout mapBases(const LinearLayout &L, llvm::ArrayRef<LinearLayout::OutDim> Outs, Fn F,
+                      bool KeepZeroRegisters = false) {
   llvm::SmallVector<LinearLayout::InDim, 3> Ins;
   for (const LinearLayout::InDim &In : L.getInDims()) {
     LinearLayout::InDim N{In.Name, {}};
     for (const Basis &B : In.Bases) {
       Basis R = F(B);
       bool Zero = llvm::all_of(R, [](int32_t C) { return C == 0; });
-      if (Zero && In.Name == kRegister)
+      if (Zero && In.Name == kRegister && !KeepZeroRegisters)
         continue;
       N.Bases.push_back(R);
     }
@@ -40,6 +41,29 @@ llvm::SmallVector<LinearLayout::OutDim, 4> outsFor(llvm::ArrayRef<int64_t> Shape
   for (unsigned D = 0; D < Shape.size(); ++D)
     Outs.push_back({outDimName(D), int32_t(Shape[D])});
   return Outs;
+}
+
+/// Dimensions from the last (fastest) to the first.
+llvm::SmallVector<unsigned, 4> rowMajorOrder(unsigned Rank) {
+  llvm::SmallVector<unsigned, 4> Order;
+  for (unsigned D = Rank; D-- > 0;)
+    Order.push_back(D);
+  return Order;
+}
+
+LinearLayout blocked(llvm::ArrayRef<int64_t> Shape, llvm::ArrayRef<unsigned> Spt,
+                     llvm::ArrayRef<unsigned> Order, const LayoutOptions &Opts) {
+  return blockedLayout(Shape,
+                       defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps, Opts.WarpSize));
+}
+
+/// \p B with the dimensions where \p SrcShape is 1 zeroed.
+Basis zeroBroadcastDims(const Basis &B, llvm::ArrayRef<int64_t> SrcShape) {
+  Basis R(B.begin(), B.end());
+  for (unsigned D = 0; D < SrcShape.size(); ++D)
+    if (SrcShape[D] == 1)
+      R[D] = 0;
+  return R;
 }
 
 /// Renames outputs to dim0.. in order (after transposes and reshapes).
@@ -118,9 +142,7 @@ llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr,
                                                     const AxisInfoAnalysis &AI) {
   unsigned Rank = Ptr->getType()->getRank();
   const AxisInfo &Info = AI.get(Ptr);
-  llvm::SmallVector<unsigned, 4> Order;
-  for (unsigned D = Rank; D-- > 0;)
-    Order.push_back(D);
+  llvm::SmallVector<unsigned, 4> Order = rowMajorOrder(Rank);
   llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
     return Info.Contiguity[A] > Info.Contiguity[B];
   });
@@ -148,31 +170,24 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
   PerThread = int64_t(llvm::PowerOf2Floor(uint64_t(PerThread)));
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   Spt[Fast] = unsigned(PerThread);
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  return blocked(Shape, Spt, Order, Opts);
 }
 
 LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptions &Opts) {
   llvm::ArrayRef<int64_t> Shape = Block->getShape();
-  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
-  for (unsigned D = Shape.size(); D-- > 0;)
-    Order.push_back(D);
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   int64_t Bytes = Block->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   int64_t PerThread = std::min({16 / Bytes, Shape.back(),
                                 std::max<int64_t>(1, Block->getNumElements() / Threads)});
   Spt.back() = unsigned(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, PerThread))));
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
 
 LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
                                     const LayoutOptions &Opts) {
-  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
-  for (unsigned D = Shape.size(); D-- > 0;)
-    Order.push_back(D);
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
+  return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
 
 LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
@@ -193,9 +208,7 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
 LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
                                    const LayoutOptions &Opts) {
   unsigned Rank = Shape.size();
-  llvm::SmallVector<unsigned, 4> Spt(Rank, 1), Order;
-  for (unsigned D = Rank; D-- > 0;)
-    Order.push_back(D);
+  llvm::SmallVector<unsigned, 4> Spt(Rank, 1);
   // A 4x4 tile per thread (where the block has room) reuses each loaded A
   // and B value four times.
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
@@ -203,19 +216,13 @@ LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
   Spt[N] = unsigned(std::min<int64_t>(4, Shape[N]));
   Spt[M] = unsigned(std::min<int64_t>(
       4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  return blocked(Shape, Spt, rowMajorOrder(Rank), Opts);
 }
 
 LinearLayout tritium::restrictLayout(const LinearLayout &L,
                                      llvm::ArrayRef<int64_t> SrcShape) {
-  return mapBases(L, outsFor(SrcShape), [&](const Basis &B) {
-    Basis R(B.begin(), B.end());
-    for (unsigned D = 0; D < SrcShape.size(); ++D)
-      if (SrcShape[D] == 1)
-        R[D] = 0;
-    return R;
-  });
+  return mapBases(L, outsFor(SrcShape),
+                  [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); });
 }
 
 std::optional<LinearLayout>
@@ -462,19 +469,9 @@ std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opt
 
 LinearLayout tritium::projectLayout(const LinearLayout &L,
                                     llvm::ArrayRef<int64_t> SrcShape) {
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-  for (const LinearLayout::InDim &In : L.getInDims()) {
-    LinearLayout::InDim N{In.Name, {}};
-    for (const Basis &B : In.Bases) {
-      Basis R(B.begin(), B.end());
-      for (unsigned D = 0; D < SrcShape.size(); ++D)
-        if (SrcShape[D] == 1)
-          R[D] = 0;
-      N.Bases.push_back(R);
-    }
-    Ins.push_back(std::move(N));
-  }
-  return LinearLayout(Ins, outsFor(SrcShape));
+  return mapBases(
+      L, outsFor(SrcShape), [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); },
+      /*KeepZeroRegisters=*/true);
 }
 
 bool tritium::isRematerializable(const Instruction &I) {

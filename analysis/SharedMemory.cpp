@@ -58,6 +58,11 @@ const LinearLayout *operandLayout(const Instruction &I) {
   return Def ? Def->getLayout() : nullptr;
 }
 
+/// Bytes of every element of \p T, at their row-major offsets.
+unsigned elementBytes(const Type *T) {
+  return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
+}
+
 /// Bytes of one element of every operand together (a reduction or scan
 /// stores one region per operand).
 unsigned operandElementBytes(const Instruction &I) {
@@ -113,14 +118,11 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     const LinearLayout *Src = operandLayout(I);
     if (Src && !conversionNeedsSharedMemory(*Src, *I.getLayout()))
       return 0;
-    Type *T = I.getResult()->getType();
-    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
+    return elementBytes(I.getResult()->getType());
   }
-  case Opcode::Gather: {
+  case Opcode::Gather:
     // LowerShape.cpp: the source, every element at its row-major offset.
-    Type *T = I.getOperand(0)->getType();
-    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
-  }
+    return elementBytes(I.getOperand(0)->getType());
   case Opcode::Scan: {
     // LowerScan.cpp: scans along lanes or warps go through shared memory,
     // one region per operand with every element at its row-major offset.
@@ -164,10 +166,8 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (isMatrixCoreDot(I))
       return 0;
     // LowerDot.cpp's FMA dot: A, then B at the next 16-byte boundary.
-    Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
-    unsigned ABytes = unsigned(A->getNumElements()) * A->getScalarSizeInBytes();
-    return unsigned(llvm::alignTo(ABytes, 16)) +
-           unsigned(B->getNumElements()) * B->getScalarSizeInBytes();
+    return unsigned(llvm::alignTo(elementBytes(I.getOperand(0)->getType()), 16)) +
+           elementBytes(I.getOperand(1)->getType());
   }
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS: {
@@ -176,7 +176,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (!atomicSharesResult(I))
       return 0;
     Type *T = I.getResult()->getType();
-    return T->isBlock() ? unsigned(T->getNumElements()) * T->getScalarSizeInBytes() : 8;
+    return T->isBlock() ? elementBytes(T) : 8;
   }
   default:
     return 0;
