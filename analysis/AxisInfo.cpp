@@ -381,20 +381,16 @@ std::optional<RangeT> rangeOf(const Instruction &I,
     }
   }
   case Opcode::SRem:
-  case Opcode::URem: {
-    auto A = Rg(0);
-    auto C = Op(1).Constant;
-    if (A && A->first >= 0 && C && *C > 0)
-      return RangeT(0, std::min(A->second, *C - 1));
-    return std::nullopt;
-  }
+  case Opcode::URem:
   case Opcode::SDiv:
   case Opcode::UDiv: {
     auto A = Rg(0);
     auto C = Op(1).Constant;
-    if (A && A->first >= 0 && C && *C > 0)
-      return RangeT(A->first / *C, A->second / *C);
-    return std::nullopt;
+    if (!A || A->first < 0 || !C || *C <= 0)
+      return std::nullopt;
+    if (I.getOpcode() == Opcode::SRem || I.getOpcode() == Opcode::URem)
+      return RangeT(0, std::min(A->second, *C - 1));
+    return RangeT(A->first / *C, A->second / *C);
   }
   case Opcode::And: {
     auto A = Rg(0), B = Rg(1);

@@ -92,26 +92,26 @@ int registerBitAlong(const LinearLayout &L, unsigned Dim) {
   return Found;
 }
 
+/// The input dimensions of \p L without register basis \p Bit.
+llvm::SmallVector<LinearLayout::InDim, 3> withoutRegisterBasis(const LinearLayout &L,
+                                                               unsigned Bit) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins(L.getInDims().begin(), L.getInDims().end());
+  for (LinearLayout::InDim &In : Ins)
+    if (In.Name == kRegister)
+      In.Bases.erase(In.Bases.begin() + Bit);
+  return Ins;
+}
+
 /// \p L without register basis \p Bit and output \p Dim of size 2.
-LinearLayout dropRegisterDim(const LinearLayout &L, int Bit, unsigned Dim) {
+LinearLayout dropRegisterDim(const LinearLayout &L, unsigned Bit, unsigned Dim) {
   llvm::SmallVector<int64_t, 4> Shape;
   for (unsigned K = 0; K < L.getOutDims().size(); ++K)
     if (K != Dim)
       Shape.push_back(L.getOutDims()[K].Size);
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-  for (const LinearLayout::InDim &In : L.getInDims()) {
-    LinearLayout::InDim N{In.Name, {}};
-    for (unsigned B = 0; B < In.Bases.size(); ++B) {
-      if (In.Name == kRegister && int(B) == Bit)
-        continue;
-      Basis R;
-      for (unsigned K = 0; K < In.Bases[B].size(); ++K)
-        if (K != Dim)
-          R.push_back(In.Bases[B][K]);
-      N.Bases.push_back(R);
-    }
-    Ins.push_back(std::move(N));
-  }
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins = withoutRegisterBasis(L, Bit);
+  for (LinearLayout::InDim &In : Ins)
+    for (Basis &B : In.Bases)
+      B.erase(B.begin() + Dim);
   return LinearLayout(Ins, outsFor(Shape));
 }
 
@@ -366,22 +366,13 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
         Top &= Regs[B][D] == 0;
       if (!Top)
         continue;
-      llvm::SmallVector<int64_t, 4> Shape(Op->getType()->getShape().begin(),
-                                          Op->getType()->getShape().end());
-      llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-      for (const LinearLayout::InDim &In : Result.getInDims()) {
-        LinearLayout::InDim N{In.Name, {}};
-        for (unsigned J = 0; J < In.Bases.size(); ++J)
-          if (!(In.Name == kRegister && J == B))
-            N.Bases.push_back(In.Bases[J]);
-        Ins.push_back(std::move(N));
-      }
+      llvm::SmallVector<LinearLayout::InDim, 3> Ins = withoutRegisterBasis(Result, B);
       // No other basis may reach the upper half.
       for (const LinearLayout::InDim &In : Ins)
         for (const LinearLayout::Basis &Bs : In.Bases)
           if (Bs[0] >= Half)
             return std::nullopt;
-      return LinearLayout(Ins, outsFor(Shape));
+      return LinearLayout(Ins, outsFor(Op->getType()->getShape()));
     }
     return std::nullopt;
   }
