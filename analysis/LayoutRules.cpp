@@ -138,14 +138,12 @@ bool isElementwise(const Instruction &I) {
 
 } // namespace
 
-llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr,
-                                                    const AxisInfoAnalysis &AI) {
+llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr, const AxisInfoAnalysis &AI) {
   unsigned Rank = Ptr->getType()->getRank();
   const AxisInfo &Info = AI.get(Ptr);
   llvm::SmallVector<unsigned, 4> Order = rowMajorOrder(Rank);
-  llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
-    return Info.Contiguity[A] > Info.Contiguity[B];
-  });
+  llvm::stable_sort(
+      Order, [&](unsigned A, unsigned B) { return Info.Contiguity[A] > Info.Contiguity[B]; });
   return Order;
 }
 
@@ -178,14 +176,13 @@ LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptio
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   int64_t Bytes = Block->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
-  int64_t PerThread = std::min({16 / Bytes, Shape.back(),
-                                std::max<int64_t>(1, Block->getNumElements() / Threads)});
+  int64_t PerThread =
+      std::min({16 / Bytes, Shape.back(), std::max<int64_t>(1, Block->getNumElements() / Threads)});
   Spt.back() = unsigned(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, PerThread))));
   return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
 
-LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
-                                    const LayoutOptions &Opts) {
+LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
@@ -205,8 +202,7 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
   return fmaDotLayout(Dot.getResult(0)->getType()->getShape(), Opts);
 }
 
-LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
-                                   const LayoutOptions &Opts) {
+LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
   unsigned Rank = Shape.size();
   llvm::SmallVector<unsigned, 4> Spt(Rank, 1);
   // A 4x4 tile per thread (where the block has room) reuses each loaded A
@@ -214,20 +210,18 @@ LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   unsigned M = Rank - 2, N = Rank - 1;
   Spt[N] = unsigned(std::min<int64_t>(4, Shape[N]));
-  Spt[M] = unsigned(std::min<int64_t>(
-      4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
+  Spt[M] = unsigned(
+      std::min<int64_t>(4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
   return blocked(Shape, Spt, rowMajorOrder(Rank), Opts);
 }
 
-LinearLayout tritium::restrictLayout(const LinearLayout &L,
-                                     llvm::ArrayRef<int64_t> SrcShape) {
+LinearLayout tritium::restrictLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape) {
   return mapBases(L, outsFor(SrcShape),
                   [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); });
 }
 
-std::optional<LinearLayout>
-tritium::inferResultLayout(const Instruction &I,
-                           llvm::ArrayRef<const LinearLayout *> Ops) {
+std::optional<LinearLayout> tritium::inferResultLayout(const Instruction &I,
+                                                       llvm::ArrayRef<const LinearLayout *> Ops) {
   if (I.getNumResults() == 0 || !I.getResult(0)->getType()->isBlock())
     return std::nullopt;
   if (isElementwise(I)) {
@@ -300,9 +294,8 @@ tritium::inferResultLayout(const Instruction &I,
   }
 }
 
-std::optional<LinearLayout>
-tritium::requiredOperandLayout(const Instruction &I, unsigned K,
-                               const LinearLayout &Result) {
+std::optional<LinearLayout> tritium::requiredOperandLayout(const Instruction &I, unsigned K,
+                                                           const LinearLayout &Result) {
   Value *Op = I.getOperand(K);
   if (!Op->getType()->isBlock())
     return std::nullopt;
@@ -433,7 +426,7 @@ std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opt
     else if (Result)
       Need = requiredOperandLayout(I, K, *Result);
     else if (I.getOpcode() == Opcode::Store && K > 0)
-      Need = *Ops[0]; // the value and the mask follow the pointer
+      Need = *Ops[0];                        // the value and the mask follow the pointer
     else if (I.getOpcode() == Opcode::Split) // into scalars
       Need = requiredOperandLayout(I, K, scalarLayout(Opts));
     if (Need && *Need != *Ops[K])
@@ -458,8 +451,7 @@ std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opt
   return "";
 }
 
-LinearLayout tritium::projectLayout(const LinearLayout &L,
-                                    llvm::ArrayRef<int64_t> SrcShape) {
+LinearLayout tritium::projectLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape) {
   return mapBases(
       L, outsFor(SrcShape), [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); },
       /*KeepZeroRegisters=*/true);

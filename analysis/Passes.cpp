@@ -67,15 +67,13 @@ private:
 template <typename AnalysisT>
 void addPrinter(PassRegistry &R, const char *Name, const char *What, bool SkipEmpty,
                 const char *Description) {
-  R.add(Name, Description, [=] {
-    return std::make_unique<PrintAnalysisPass<AnalysisT>>(Name, What, SkipEmpty);
-  });
+  R.add(Name, Description,
+        [=] { return std::make_unique<PrintAnalysisPass<AnalysisT>>(Name, What, SkipEmpty); });
 }
 } // namespace
 
 void tritium::registerAnalysisPasses(PassRegistry &R) {
-  R.add("print<axis-info>",
-        "Print contiguity, divisibility and constancy of every value",
+  R.add("print<axis-info>", "Print contiguity, divisibility and constancy of every value",
         [] { return std::make_unique<PrintAxisInfoPass>(); });
   addPrinter<DominatorTreeAnalysis>(R, "print<domtree>", "dominator tree", false,
                                     "Print the dominator tree of every function");

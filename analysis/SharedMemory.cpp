@@ -38,8 +38,7 @@ const Value &tritium::stripMemDescViews(const Value &MemDesc) {
   return *V;
 }
 
-bool tritium::conversionNeedsSharedMemory(const LinearLayout &Src,
-                                          const LinearLayout &Dst) {
+bool tritium::conversionNeedsSharedMemory(const LinearLayout &Src, const LinearLayout &Dst) {
   return !registerMapping(Src, Dst);
 }
 
@@ -136,8 +135,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
         InRegisters &= B[Axis] == 0;
     if (InRegisters)
       return 0;
-    return unsigned(I.getOperand(0)->getType()->getNumElements()) *
-           operandElementBytes(I);
+    return unsigned(I.getOperand(0)->getType()->getNumElements()) * operandElementBytes(I);
   }
   case Opcode::Reduce:
   case Opcode::ArgMin:
@@ -454,14 +452,12 @@ const SharedBuffer *SharedMemoryAllocation::getAllocation(const Value &MemDesc) 
   return It == AllocationOf.end() ? nullptr : &Buffers[It->second];
 }
 
-const SharedBuffer *
-SharedMemoryAllocation::getScratchBuffer(const Instruction &I) const {
+const SharedBuffer *SharedMemoryAllocation::getScratchBuffer(const Instruction &I) const {
   auto It = ScratchOf.find(&I);
   return It == ScratchOf.end() ? nullptr : &Buffers[It->second];
 }
 
-std::optional<unsigned>
-SharedMemoryAllocation::getScratchOffset(const Instruction &I) const {
+std::optional<unsigned> SharedMemoryAllocation::getScratchOffset(const Instruction &I) const {
   if (const SharedBuffer *Buf = getScratchBuffer(I))
     return Buf->Offset;
   return std::nullopt;
@@ -594,8 +590,8 @@ void SharedMemoryAllocation::print(llvm::raw_ostream &OS) const {
       Buf.Owner->getResult(0)->printAsOperand(OS);
       break;
     }
-    OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align "
-       << Buf.Alignment << ", live ";
+    OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align " << Buf.Alignment
+       << ", live ";
     Buf.Live.print(OS);
     OS << '\n';
   }
