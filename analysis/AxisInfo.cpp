@@ -381,20 +381,16 @@ std::optional<RangeT> rangeOf(const Instruction &I,
     }
   }
   case Opcode::SRem:
-  case Opcode::URem: {
-    auto A = Rg(0);
-    auto C = Op(1).Constant;
-    if (A && A->first >= 0 && C && *C > 0)
-      return RangeT(0, std::min(A->second, *C - 1));
-    return std::nullopt;
-  }
+  case Opcode::URem:
   case Opcode::SDiv:
   case Opcode::UDiv: {
     auto A = Rg(0);
     auto C = Op(1).Constant;
-    if (A && A->first >= 0 && C && *C > 0)
-      return RangeT(A->first / *C, A->second / *C);
-    return std::nullopt;
+    if (!A || A->first < 0 || !C || *C <= 0)
+      return std::nullopt;
+    if (I.getOpcode() == Opcode::SRem || I.getOpcode() == Opcode::URem)
+      return RangeT(0, std::min(A->second, *C - 1));
+    return RangeT(A->first / *C, A->second / *C);
   }
   case Opcode::And: {
     auto A = Rg(0), B = Rg(1);
@@ -606,7 +602,6 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
     // arange) % N` stays vectorizable): a signed remainder's dividend is not
     // negative. Where it is, the kernel indexes before its tensor anyway.
     return remByUniform(Op(0), Op(1));
-    return constancyOnly(Op(0), Op(1));
   case Opcode::ICmp:
   case Opcode::FCmp: {
     const AxisInfo &L = Op(0), &R = Op(1);
@@ -615,13 +610,11 @@ AxisInfo AxisInfoAnalysis::visitFacts(const Instruction &I, unsigned Res) const 
       for (unsigned D = 0; D < A.getRank(); ++D) {
         // x < n with x contiguous from an aligned start and n uniform and
         // aligned: the answer can only flip at aligned positions.
-        int64_t FromL = std::min(gcd3(L.Contiguity[D], L.Divisibility[D],
-                                      R.Divisibility[D]),
-                                 R.Constancy[D]);
-        int64_t FromR = std::min(gcd3(R.Contiguity[D], R.Divisibility[D],
-                                      L.Divisibility[D]),
-                                 L.Constancy[D]);
-        A.Constancy[D] = std::max({A.Constancy[D], FromL, FromR});
+        auto Runs = [&](const AxisInfo &X, const AxisInfo &N) {
+          return std::min(gcd3(X.Contiguity[D], X.Divisibility[D], N.Divisibility[D]),
+                          N.Constancy[D]);
+        };
+        A.Constancy[D] = std::max({A.Constancy[D], Runs(L, R), Runs(R, L)});
       }
     if (I.getOpcode() == Opcode::ICmp)
       for (unsigned D = 0; D < A.getRank(); ++D)

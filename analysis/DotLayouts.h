@@ -36,9 +36,7 @@ MMAWarps warpsPerTile(llvm::ArrayRef<int64_t> Shape, unsigned NumWarps, int64_t 
 /// conversions).
 bool feedsDotA(const Instruction &Dot);
 bool takesADotResult(const Instruction &Dot);
-inline bool isChainedDot(const Instruction &Dot) {
-  return feedsDotA(Dot) || takesADotResult(Dot);
-}
+inline bool isChainedDot(const Instruction &Dot) { return feedsDotA(Dot) || takesADotResult(Dot); }
 
 /// Whether \p Dot is a dot of two 2-d blocks whose sides are powers of two
 /// (what either vendor's matrix instructions start from).

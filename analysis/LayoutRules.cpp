@@ -16,17 +16,18 @@ namespace {
 using Basis = LinearLayout::Basis;
 
 /// Rebuilds \p L with each basis mapped by \p F and outputs \p Outs;
-/// register bases that become zero are dropped (they would only hold copies).
+/// register bases that become zero are dropped (they would only hold copies)
+/// unless \p KeepZeroRegisters.
 template <typename Fn>
-LinearLayout mapBases(const LinearLayout &L,
-                      llvm::ArrayRef<LinearLayout::OutDim> Outs, Fn F) {
+LinearLayout mapBases(const LinearLayout &L, llvm::ArrayRef<LinearLayout::OutDim> Outs, Fn F,
+                      bool KeepZeroRegisters = false) {
   llvm::SmallVector<LinearLayout::InDim, 3> Ins;
   for (const LinearLayout::InDim &In : L.getInDims()) {
     LinearLayout::InDim N{In.Name, {}};
     for (const Basis &B : In.Bases) {
       Basis R = F(B);
       bool Zero = llvm::all_of(R, [](int32_t C) { return C == 0; });
-      if (Zero && In.Name == kRegister)
+      if (Zero && In.Name == kRegister && !KeepZeroRegisters)
         continue;
       N.Bases.push_back(R);
     }
@@ -40,6 +41,29 @@ llvm::SmallVector<LinearLayout::OutDim, 4> outsFor(llvm::ArrayRef<int64_t> Shape
   for (unsigned D = 0; D < Shape.size(); ++D)
     Outs.push_back({outDimName(D), int32_t(Shape[D])});
   return Outs;
+}
+
+/// Dimensions from the last (fastest) to the first.
+llvm::SmallVector<unsigned, 4> rowMajorOrder(unsigned Rank) {
+  llvm::SmallVector<unsigned, 4> Order;
+  for (unsigned D = Rank; D-- > 0;)
+    Order.push_back(D);
+  return Order;
+}
+
+LinearLayout blocked(llvm::ArrayRef<int64_t> Shape, llvm::ArrayRef<unsigned> Spt,
+                     llvm::ArrayRef<unsigned> Order, const LayoutOptions &Opts) {
+  return blockedLayout(Shape,
+                       defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps, Opts.WarpSize));
+}
+
+/// \p B with the dimensions where \p SrcShape is 1 zeroed.
+Basis zeroBroadcastDims(const Basis &B, llvm::ArrayRef<int64_t> SrcShape) {
+  Basis R(B.begin(), B.end());
+  for (unsigned D = 0; D < SrcShape.size(); ++D)
+    if (SrcShape[D] == 1)
+      R[D] = 0;
+  return R;
 }
 
 /// Renames outputs to dim0.. in order (after transposes and reshapes).
@@ -68,26 +92,26 @@ int registerBitAlong(const LinearLayout &L, unsigned Dim) {
   return Found;
 }
 
+/// The input dimensions of \p L without register basis \p Bit.
+llvm::SmallVector<LinearLayout::InDim, 3> withoutRegisterBasis(const LinearLayout &L,
+                                                               unsigned Bit) {
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins(L.getInDims().begin(), L.getInDims().end());
+  for (LinearLayout::InDim &In : Ins)
+    if (In.Name == kRegister)
+      In.Bases.erase(In.Bases.begin() + Bit);
+  return Ins;
+}
+
 /// \p L without register basis \p Bit and output \p Dim of size 2.
-LinearLayout dropRegisterDim(const LinearLayout &L, int Bit, unsigned Dim) {
+LinearLayout dropRegisterDim(const LinearLayout &L, unsigned Bit, unsigned Dim) {
   llvm::SmallVector<int64_t, 4> Shape;
   for (unsigned K = 0; K < L.getOutDims().size(); ++K)
     if (K != Dim)
       Shape.push_back(L.getOutDims()[K].Size);
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-  for (const LinearLayout::InDim &In : L.getInDims()) {
-    LinearLayout::InDim N{In.Name, {}};
-    for (unsigned B = 0; B < In.Bases.size(); ++B) {
-      if (In.Name == kRegister && int(B) == Bit)
-        continue;
-      Basis R;
-      for (unsigned K = 0; K < In.Bases[B].size(); ++K)
-        if (K != Dim)
-          R.push_back(In.Bases[B][K]);
-      N.Bases.push_back(R);
-    }
-    Ins.push_back(std::move(N));
-  }
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins = withoutRegisterBasis(L, Bit);
+  for (LinearLayout::InDim &In : Ins)
+    for (Basis &B : In.Bases)
+      B.erase(B.begin() + Dim);
   return LinearLayout(Ins, outsFor(Shape));
 }
 
@@ -114,16 +138,12 @@ bool isElementwise(const Instruction &I) {
 
 } // namespace
 
-llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr,
-                                                    const AxisInfoAnalysis &AI) {
+llvm::SmallVector<unsigned, 4> tritium::accessOrder(const Value *Ptr, const AxisInfoAnalysis &AI) {
   unsigned Rank = Ptr->getType()->getRank();
   const AxisInfo &Info = AI.get(Ptr);
-  llvm::SmallVector<unsigned, 4> Order;
-  for (unsigned D = Rank; D-- > 0;)
-    Order.push_back(D);
-  llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
-    return Info.Contiguity[A] > Info.Contiguity[B];
-  });
+  llvm::SmallVector<unsigned, 4> Order = rowMajorOrder(Rank);
+  llvm::stable_sort(
+      Order, [&](unsigned A, unsigned B) { return Info.Contiguity[A] > Info.Contiguity[B]; });
   return Order;
 }
 
@@ -148,31 +168,23 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
   PerThread = int64_t(llvm::PowerOf2Floor(uint64_t(PerThread)));
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   Spt[Fast] = unsigned(PerThread);
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  return blocked(Shape, Spt, Order, Opts);
 }
 
 LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptions &Opts) {
   llvm::ArrayRef<int64_t> Shape = Block->getShape();
-  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
-  for (unsigned D = Shape.size(); D-- > 0;)
-    Order.push_back(D);
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   int64_t Bytes = Block->getScalarSizeInBytes();
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
-  int64_t PerThread = std::min({16 / Bytes, Shape.back(),
-                                std::max<int64_t>(1, Block->getNumElements() / Threads)});
+  int64_t PerThread =
+      std::min({16 / Bytes, Shape.back(), std::max<int64_t>(1, Block->getNumElements() / Threads)});
   Spt.back() = unsigned(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, PerThread))));
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
 
-LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape,
-                                    const LayoutOptions &Opts) {
-  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1), Order;
-  for (unsigned D = Shape.size(); D-- > 0;)
-    Order.push_back(D);
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
+  return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }
 
 LinearLayout tritium::scalarLayout(const LayoutOptions &Opts) {
@@ -190,37 +202,26 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
   return fmaDotLayout(Dot.getResult(0)->getType()->getShape(), Opts);
 }
 
-LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
-                                   const LayoutOptions &Opts) {
+LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
   unsigned Rank = Shape.size();
-  llvm::SmallVector<unsigned, 4> Spt(Rank, 1), Order;
-  for (unsigned D = Rank; D-- > 0;)
-    Order.push_back(D);
+  llvm::SmallVector<unsigned, 4> Spt(Rank, 1);
   // A 4x4 tile per thread (where the block has room) reuses each loaded A
   // and B value four times.
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   unsigned M = Rank - 2, N = Rank - 1;
   Spt[N] = unsigned(std::min<int64_t>(4, Shape[N]));
-  Spt[M] = unsigned(std::min<int64_t>(
-      4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
-  return blockedLayout(Shape, defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps,
-                                                   Opts.WarpSize));
+  Spt[M] = unsigned(
+      std::min<int64_t>(4, std::max<int64_t>(1, Shape[M] * Shape[N] / (Threads * Spt[N]))));
+  return blocked(Shape, Spt, rowMajorOrder(Rank), Opts);
 }
 
-LinearLayout tritium::restrictLayout(const LinearLayout &L,
-                                     llvm::ArrayRef<int64_t> SrcShape) {
-  return mapBases(L, outsFor(SrcShape), [&](const Basis &B) {
-    Basis R(B.begin(), B.end());
-    for (unsigned D = 0; D < SrcShape.size(); ++D)
-      if (SrcShape[D] == 1)
-        R[D] = 0;
-    return R;
-  });
+LinearLayout tritium::restrictLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape) {
+  return mapBases(L, outsFor(SrcShape),
+                  [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); });
 }
 
-std::optional<LinearLayout>
-tritium::inferResultLayout(const Instruction &I,
-                           llvm::ArrayRef<const LinearLayout *> Ops) {
+std::optional<LinearLayout> tritium::inferResultLayout(const Instruction &I,
+                                                       llvm::ArrayRef<const LinearLayout *> Ops) {
   if (I.getNumResults() == 0 || !I.getResult(0)->getType()->isBlock())
     return std::nullopt;
   if (isElementwise(I)) {
@@ -293,9 +294,8 @@ tritium::inferResultLayout(const Instruction &I,
   }
 }
 
-std::optional<LinearLayout>
-tritium::requiredOperandLayout(const Instruction &I, unsigned K,
-                               const LinearLayout &Result) {
+std::optional<LinearLayout> tritium::requiredOperandLayout(const Instruction &I, unsigned K,
+                                                           const LinearLayout &Result) {
   Value *Op = I.getOperand(K);
   if (!Op->getType()->isBlock())
     return std::nullopt;
@@ -359,22 +359,13 @@ tritium::requiredOperandLayout(const Instruction &I, unsigned K,
         Top &= Regs[B][D] == 0;
       if (!Top)
         continue;
-      llvm::SmallVector<int64_t, 4> Shape(Op->getType()->getShape().begin(),
-                                          Op->getType()->getShape().end());
-      llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-      for (const LinearLayout::InDim &In : Result.getInDims()) {
-        LinearLayout::InDim N{In.Name, {}};
-        for (unsigned J = 0; J < In.Bases.size(); ++J)
-          if (!(In.Name == kRegister && J == B))
-            N.Bases.push_back(In.Bases[J]);
-        Ins.push_back(std::move(N));
-      }
+      llvm::SmallVector<LinearLayout::InDim, 3> Ins = withoutRegisterBasis(Result, B);
       // No other basis may reach the upper half.
       for (const LinearLayout::InDim &In : Ins)
         for (const LinearLayout::Basis &Bs : In.Bases)
           if (Bs[0] >= Half)
             return std::nullopt;
-      return LinearLayout(Ins, outsFor(Shape));
+      return LinearLayout(Ins, outsFor(Op->getType()->getShape()));
     }
     return std::nullopt;
   }
@@ -435,7 +426,7 @@ std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opt
     else if (Result)
       Need = requiredOperandLayout(I, K, *Result);
     else if (I.getOpcode() == Opcode::Store && K > 0)
-      Need = *Ops[0]; // the value and the mask follow the pointer
+      Need = *Ops[0];                        // the value and the mask follow the pointer
     else if (I.getOpcode() == Opcode::Split) // into scalars
       Need = requiredOperandLayout(I, K, scalarLayout(Opts));
     if (Need && *Need != *Ops[K])
@@ -460,21 +451,10 @@ std::string tritium::checkLayouts(const Instruction &I, const LayoutOptions &Opt
   return "";
 }
 
-LinearLayout tritium::projectLayout(const LinearLayout &L,
-                                    llvm::ArrayRef<int64_t> SrcShape) {
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins;
-  for (const LinearLayout::InDim &In : L.getInDims()) {
-    LinearLayout::InDim N{In.Name, {}};
-    for (const Basis &B : In.Bases) {
-      Basis R(B.begin(), B.end());
-      for (unsigned D = 0; D < SrcShape.size(); ++D)
-        if (SrcShape[D] == 1)
-          R[D] = 0;
-      N.Bases.push_back(R);
-    }
-    Ins.push_back(std::move(N));
-  }
-  return LinearLayout(Ins, outsFor(SrcShape));
+LinearLayout tritium::projectLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape) {
+  return mapBases(
+      L, outsFor(SrcShape), [&](const Basis &B) { return zeroBroadcastDims(B, SrcShape); },
+      /*KeepZeroRegisters=*/true);
 }
 
 bool tritium::isRematerializable(const Instruction &I) {

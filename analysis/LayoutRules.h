@@ -37,8 +37,7 @@ struct LayoutOptions {
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis
 /// analysis; ties go to the later dimension, i.e. row-major).
-llvm::SmallVector<unsigned, 4> accessOrder(const Value *Ptr,
-                                           const AxisInfoAnalysis &AI);
+llvm::SmallVector<unsigned, 4> accessOrder(const Value *Ptr, const AxisInfoAnalysis &AI);
 
 /// The elements of one vector access through the pointer block \p Ptr along
 /// its most contiguous dimension: what contiguity and alignment allow, at
@@ -60,8 +59,7 @@ LinearLayout descriptorBlockLayout(const class Type *Block, const LayoutOptions 
 
 /// A layout for a block nothing constrains: one element per thread and
 /// register round, row-major.
-LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape,
-                           const LayoutOptions &Opts);
+LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts);
 
 /// The rank-0 layout of a scalar: every lane and warp holds it (all their
 /// bases zero), no registers. A scalar operand of join, or the results of a
@@ -73,8 +71,7 @@ LinearLayout scalarLayout(const LayoutOptions &Opts);
 
 /// The result layout of an FMA dot of shape [M, N] (or [B, M, N]): each
 /// thread owns a small 2-d tile of the result, for register reuse.
-LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape,
-                          const LayoutOptions &Opts);
+LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts);
 
 /// The result layout of \p Dot: the accumulator of Opts.Cores where the
 /// dot fits them, else fmaDotLayout.
@@ -83,21 +80,18 @@ LinearLayout dotLayout(const Instruction &Dot, const LayoutOptions &Opts);
 /// \p L restricted to a block of \p SrcShape broadcast into it: dimensions
 /// of size 1 in the source lose their coordinates; registers that then
 /// only held copies are dropped.
-LinearLayout restrictLayout(const LinearLayout &L,
-                            llvm::ArrayRef<int64_t> SrcShape);
+LinearLayout restrictLayout(const LinearLayout &L, llvm::ArrayRef<int64_t> SrcShape);
 
 /// The result layout \p I gets from the layouts of its operands (null for
 /// scalar operands), or nullopt when its users decide (sources such as
 /// make_range, splat and constants, broadcasts, and operands not known).
-std::optional<LinearLayout>
-inferResultLayout(const Instruction &I,
-                  llvm::ArrayRef<const LinearLayout *> OperandLayouts);
+std::optional<LinearLayout> inferResultLayout(const Instruction &I,
+                                              llvm::ArrayRef<const LinearLayout *> OperandLayouts);
 
 /// The layout operand \p K of \p I must have when I's result has layout
 /// \p Result (null if I has no block result, e.g. a store, whose operands
 /// follow the store's anchor), or nullopt if the rule does not constrain it.
-std::optional<LinearLayout> requiredOperandLayout(const Instruction &I,
-                                                  unsigned K,
+std::optional<LinearLayout> requiredOperandLayout(const Instruction &I, unsigned K,
                                                   const LinearLayout &Result);
 
 /// \p L with the dimensions where \p SrcShape is 1 projected away, keeping

@@ -16,8 +16,7 @@ LinearLayout renumberOuts(const LinearLayout &L) {
   llvm::SmallVector<LinearLayout::OutDim, 4> Outs;
   for (unsigned K = 0; K < L.getOutDims().size(); ++K)
     Outs.push_back({outDimName(K), L.getOutDims()[K].Size});
-  llvm::SmallVector<LinearLayout::InDim, 3> Ins(L.getInDims().begin(),
-                                                L.getInDims().end());
+  llvm::SmallVector<LinearLayout::InDim, 3> Ins(L.getInDims().begin(), L.getInDims().end());
   return LinearLayout(Ins, Outs);
 }
 
@@ -41,8 +40,7 @@ LinearLayout canonicalize(const LinearLayout &L, unsigned Rank) {
 }
 } // namespace
 
-LinearLayout tritium::blockedLayout(llvm::ArrayRef<int64_t> Shape,
-                                    const BlockedParams &P) {
+LinearLayout tritium::blockedLayout(llvm::ArrayRef<int64_t> Shape, const BlockedParams &P) {
   unsigned Rank = Shape.size();
   assert(P.SizePerThread.size() == Rank && P.ThreadsPerWarp.size() == Rank &&
          P.WarpsPerCTA.size() == Rank && P.Order.size() == Rank &&
@@ -57,11 +55,9 @@ LinearLayout tritium::blockedLayout(llvm::ArrayRef<int64_t> Shape,
   }
   // Repeat the tile over registers where the block is larger.
   for (unsigned D : P.Order) {
-    int64_t TileSize =
-        int64_t(P.SizePerThread[D]) * P.ThreadsPerWarp[D] * P.WarpsPerCTA[D];
+    int64_t TileSize = int64_t(P.SizePerThread[D]) * P.ThreadsPerWarp[D] * P.WarpsPerCTA[D];
     if (Shape[D] > TileSize)
-      Tile *= LinearLayout::identity1D(int32_t(Shape[D] / TileSize), kRegister,
-                                       outDimName(D));
+      Tile *= LinearLayout::identity1D(int32_t(Shape[D] / TileSize), kRegister, outDimName(D));
   }
   LinearLayout L = canonicalize(Tile, Rank);
   // Clip where the block is smaller: bases reaching past the shape become
@@ -90,8 +86,8 @@ LinearLayout tritium::blockedLayout(llvm::ArrayRef<int64_t> Shape,
 
 BlockedParams tritium::defaultBlockedParams(llvm::ArrayRef<int64_t> Shape,
                                             llvm::ArrayRef<unsigned> SizePerThread,
-                                            llvm::ArrayRef<unsigned> Order,
-                                            unsigned NumWarps, unsigned WarpSize) {
+                                            llvm::ArrayRef<unsigned> Order, unsigned NumWarps,
+                                            unsigned WarpSize) {
   unsigned Rank = Shape.size();
   BlockedParams P;
   P.SizePerThread.assign(SizePerThread.begin(), SizePerThread.end());
@@ -141,8 +137,8 @@ LinearLayout tritium::expandDimsLayout(const LinearLayout &L, unsigned Dim) {
   return LinearLayout(Ins, Outs);
 }
 
-std::optional<llvm::SmallVector<int32_t, 16>>
-tritium::registerMapping(const LinearLayout &Src, const LinearLayout &Dst) {
+std::optional<llvm::SmallVector<int32_t, 16>> tritium::registerMapping(const LinearLayout &Src,
+                                                                       const LinearLayout &Dst) {
   if (Src.getOutDims() != Dst.getOutDims())
     return std::nullopt;
   for (const char *Dim : {kLane, kWarp})

@@ -44,54 +44,43 @@ public:
     return PreservedAnalyses::all();
   }
 };
-/// Prints each function's dominator tree to stderr.
-class PrintDomTreePass : public FunctionPass {
+/// Prints analysis \p AnalysisT of each function to stderr under "<What>
+/// of @f:" (skipping functions without blocks when \p SkipEmpty).
+template <typename AnalysisT> class PrintAnalysisPass : public FunctionPass {
 public:
-  llvm::StringRef getName() const override { return "print<domtree>"; }
+  PrintAnalysisPass(const char *Name, const char *What, bool SkipEmpty)
+      : Name(Name), What(What), SkipEmpty(SkipEmpty) {}
+  llvm::StringRef getName() const override { return Name; }
   PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
-    llvm::errs() << "dominator tree of @" << F.getName() << ":\n";
-    AM.get<DominatorTreeAnalysis>(F).print(llvm::errs());
-    return PreservedAnalyses::all();
-  }
-};
-/// Prints each function's loops to stderr.
-class PrintLoopsPass : public FunctionPass {
-public:
-  llvm::StringRef getName() const override { return "print<loops>"; }
-  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
-    if (F.empty())
+    if (SkipEmpty && F.empty())
       return PreservedAnalyses::all();
-    llvm::errs() << "loops of @" << F.getName() << ":\n";
-    AM.get<LoopAnalysis>(F).print(llvm::errs());
+    llvm::errs() << What << " of @" << F.getName() << ":\n";
+    AM.get<AnalysisT>(F).print(llvm::errs());
     return PreservedAnalyses::all();
   }
+
+private:
+  const char *Name, *What;
+  bool SkipEmpty;
 };
-/// Prints each function's shared memory buffers to stderr.
-class PrintSharedMemoryPass : public FunctionPass {
-public:
-  llvm::StringRef getName() const override { return "print<shared-memory>"; }
-  PreservedAnalyses runOnFunction(Function &F, AnalysisManager &AM) override {
-    if (F.empty())
-      return PreservedAnalyses::all();
-    llvm::errs() << "shared memory of @" << F.getName() << ":\n";
-    AM.get<SharedMemoryAllocation>(F).print(llvm::errs());
-    return PreservedAnalyses::all();
-  }
-};
+
+template <typename AnalysisT>
+void addPrinter(PassRegistry &R, const char *Name, const char *What, bool SkipEmpty,
+                const char *Description) {
+  R.add(Name, Description,
+        [=] { return std::make_unique<PrintAnalysisPass<AnalysisT>>(Name, What, SkipEmpty); });
+}
 } // namespace
 
 void tritium::registerAnalysisPasses(PassRegistry &R) {
-  R.add("print<axis-info>",
-        "Print contiguity, divisibility and constancy of every value",
+  R.add("print<axis-info>", "Print contiguity, divisibility and constancy of every value",
         [] { return std::make_unique<PrintAxisInfoPass>(); });
-  R.add("print<domtree>", "Print the dominator tree of every function",
-        [] { return std::make_unique<PrintDomTreePass>(); });
-  R.add("print<loops>",
-        "Print the natural loops of every function (nesting, latches, and the "
-        "induction variable, bound and trip count of counted loops)",
-        [] { return std::make_unique<PrintLoopsPass>(); });
-  R.add("print<shared-memory>",
-        "Print the shared memory buffers of every function (offset, size, "
-        "alignment, live range)",
-        [] { return std::make_unique<PrintSharedMemoryPass>(); });
+  addPrinter<DominatorTreeAnalysis>(R, "print<domtree>", "dominator tree", false,
+                                    "Print the dominator tree of every function");
+  addPrinter<LoopAnalysis>(R, "print<loops>", "loops", true,
+                           "Print the natural loops of every function (nesting, latches, and "
+                           "the induction variable, bound and trip count of counted loops)");
+  addPrinter<SharedMemoryAllocation>(R, "print<shared-memory>", "shared memory", true,
+                                     "Print the shared memory buffers of every function "
+                                     "(offset, size, alignment, live range)");
 }

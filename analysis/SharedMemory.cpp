@@ -38,8 +38,7 @@ const Value &tritium::stripMemDescViews(const Value &MemDesc) {
   return *V;
 }
 
-bool tritium::conversionNeedsSharedMemory(const LinearLayout &Src,
-                                          const LinearLayout &Dst) {
+bool tritium::conversionNeedsSharedMemory(const LinearLayout &Src, const LinearLayout &Dst) {
   return !registerMapping(Src, Dst);
 }
 
@@ -56,6 +55,11 @@ namespace {
 const LinearLayout *operandLayout(const Instruction &I) {
   const Instruction *Def = I.getOperand(0)->getDefiningInstruction();
   return Def ? Def->getLayout() : nullptr;
+}
+
+/// Bytes of every element of \p T, at their row-major offsets.
+unsigned elementBytes(const Type *T) {
+  return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
 }
 
 /// Bytes of one element of every operand together (a reduction or scan
@@ -113,14 +117,11 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     const LinearLayout *Src = operandLayout(I);
     if (Src && !conversionNeedsSharedMemory(*Src, *I.getLayout()))
       return 0;
-    Type *T = I.getResult()->getType();
-    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
+    return elementBytes(I.getResult()->getType());
   }
-  case Opcode::Gather: {
+  case Opcode::Gather:
     // LowerShape.cpp: the source, every element at its row-major offset.
-    Type *T = I.getOperand(0)->getType();
-    return unsigned(T->getNumElements()) * T->getScalarSizeInBytes();
-  }
+    return elementBytes(I.getOperand(0)->getType());
   case Opcode::Scan: {
     // LowerScan.cpp: scans along lanes or warps go through shared memory,
     // one region per operand with every element at its row-major offset.
@@ -134,8 +135,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
         InRegisters &= B[Axis] == 0;
     if (InRegisters)
       return 0;
-    return unsigned(I.getOperand(0)->getType()->getNumElements()) *
-           operandElementBytes(I);
+    return unsigned(I.getOperand(0)->getType()->getNumElements()) * operandElementBytes(I);
   }
   case Opcode::Reduce:
   case Opcode::ArgMin:
@@ -164,10 +164,8 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (isMatrixCoreDot(I))
       return 0;
     // LowerDot.cpp's FMA dot: A, then B at the next 16-byte boundary.
-    Type *A = I.getOperand(0)->getType(), *B = I.getOperand(1)->getType();
-    unsigned ABytes = unsigned(A->getNumElements()) * A->getScalarSizeInBytes();
-    return unsigned(llvm::alignTo(ABytes, 16)) +
-           unsigned(B->getNumElements()) * B->getScalarSizeInBytes();
+    return unsigned(llvm::alignTo(elementBytes(I.getOperand(0)->getType()), 16)) +
+           elementBytes(I.getOperand(1)->getType());
   }
   case Opcode::AtomicRMW:
   case Opcode::AtomicCAS: {
@@ -176,7 +174,7 @@ unsigned tritium::getScratchBytes(const Instruction &I) {
     if (!atomicSharesResult(I))
       return 0;
     Type *T = I.getResult()->getType();
-    return T->isBlock() ? unsigned(T->getNumElements()) * T->getScalarSizeInBytes() : 8;
+    return T->isBlock() ? elementBytes(T) : 8;
   }
   default:
     return 0;
@@ -454,14 +452,12 @@ const SharedBuffer *SharedMemoryAllocation::getAllocation(const Value &MemDesc) 
   return It == AllocationOf.end() ? nullptr : &Buffers[It->second];
 }
 
-const SharedBuffer *
-SharedMemoryAllocation::getScratchBuffer(const Instruction &I) const {
+const SharedBuffer *SharedMemoryAllocation::getScratchBuffer(const Instruction &I) const {
   auto It = ScratchOf.find(&I);
   return It == ScratchOf.end() ? nullptr : &Buffers[It->second];
 }
 
-std::optional<unsigned>
-SharedMemoryAllocation::getScratchOffset(const Instruction &I) const {
+std::optional<unsigned> SharedMemoryAllocation::getScratchOffset(const Instruction &I) const {
   if (const SharedBuffer *Buf = getScratchBuffer(I))
     return Buf->Offset;
   return std::nullopt;
@@ -594,8 +590,8 @@ void SharedMemoryAllocation::print(llvm::raw_ostream &OS) const {
       Buf.Owner->getResult(0)->printAsOperand(OS);
       break;
     }
-    OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align "
-       << Buf.Alignment << ", live ";
+    OS << ": offset " << Buf.Offset << ", size " << Buf.Size << ", align " << Buf.Alignment
+       << ", live ";
     Buf.Live.print(OS);
     OS << '\n';
   }

@@ -50,18 +50,16 @@ void readText(const py::dict &D, const char *Key, std::string &Field) {
 
 DebugOptions tritium::debugOptionsOf(const py::dict &D) {
   DebugOptions Dbg;
-  auto Flag = [&](const char *Key, bool &Field) { readFlag(D, Key, Field); };
-  auto Text = [&](const char *Key, std::string &Field) { readText(D, Key, Field); };
-  Flag("dump_ir", Dbg.DumpIR);
-  Flag("dump_llvm_ir", Dbg.DumpLLVMIR);
-  Flag("dump_assembler_log", Dbg.DumpAssemblerLog);
-  Flag("pass_timing", Dbg.PassTiming);
-  Flag("llvm_timing", Dbg.LLVMTiming);
-  Flag("disable_llvm_opt", Dbg.DisableLLVMOpt);
-  Text("kernel", Dbg.Kernel);
-  Text("llvm_flags", Dbg.LLVMFlags);
-  Text("dump_path", Dbg.DumpPath);
-  Text("reproducer", Dbg.ReproducerPrefix);
+  readFlag(D, "dump_ir", Dbg.DumpIR);
+  readFlag(D, "dump_llvm_ir", Dbg.DumpLLVMIR);
+  readFlag(D, "dump_assembler_log", Dbg.DumpAssemblerLog);
+  readFlag(D, "pass_timing", Dbg.PassTiming);
+  readFlag(D, "llvm_timing", Dbg.LLVMTiming);
+  readFlag(D, "disable_llvm_opt", Dbg.DisableLLVMOpt);
+  readText(D, "kernel", Dbg.Kernel);
+  readText(D, "llvm_flags", Dbg.LLVMFlags);
+  readText(D, "dump_path", Dbg.DumpPath);
+  readText(D, "reproducer", Dbg.ReproducerPrefix);
   return Dbg;
 }
 
@@ -93,22 +91,20 @@ std::pair<const Backend *, CompileOptions> optionsOf(py::handle T, const py::dic
                             py::repr(V).cast<std::string>());
     Field = V.cast<unsigned>();
   };
-  auto Flag = [&](const char *Key, bool &Field) { readFlag(D, Key, Field); };
-  auto Text = [&](const char *Key, std::string &Field) { readText(D, Key, Field); };
   Count("num_warps", O.NumWarps);
   Count("num_stages", O.NumStages);
   Count("maxnreg", O.MaxNReg);
   Count("waves_per_eu", O.WavesPerEU);
-  Flag("debug", O.Debug);
-  Flag("verify_each", O.VerifyEach);
-  Flag("llvm_o3", O.LLVMO3);
-  Flag("tma", O.TMA);
-  Flag("line_info", O.LineInfo);
-  Flag("enable_fp_fusion", O.FPFusion);
-  Flag("enable_reflect_ftz", O.ReflectFTZ);
-  Text("library_path", O.LibraryPath);
-  Text("assembler_path", O.AssemblerPath);
-  Text("assembler_options", O.AssemblerOptions);
+  readFlag(D, "debug", O.Debug);
+  readFlag(D, "verify_each", O.VerifyEach);
+  readFlag(D, "llvm_o3", O.LLVMO3);
+  readFlag(D, "tma", O.TMA);
+  readFlag(D, "line_info", O.LineInfo);
+  readFlag(D, "enable_fp_fusion", O.FPFusion);
+  readFlag(D, "enable_reflect_ftz", O.ReflectFTZ);
+  readText(D, "library_path", O.LibraryPath);
+  readText(D, "assembler_path", O.AssemblerPath);
+  readText(D, "assembler_options", O.AssemblerOptions);
   O.Debugging = debugOptionsOf(D);
   const Backend *B = getBackend(O.GPU);
   if (!B)

@@ -77,8 +77,7 @@ void setCompilationError(const CompileError &E, const std::string *Text,
 /// Calls \p F, turning a CompileError into CompilationError formatted
 /// against \p Text, the source parsed under \p Name.
 template <typename FnT>
-auto withSource(const std::string &Text, const std::string &Name, FnT F)
-    -> decltype(F()) {
+auto withSource(const std::string &Text, const std::string &Name, FnT F) -> decltype(F()) {
   try {
     return F();
   } catch (const CompileError &E) {
@@ -97,8 +96,7 @@ std::string utf8Text(py::handle Text, const char *What) {
   const char *Data = PyUnicode_AsUTF8AndSize(Text.ptr(), &Size);
   if (!Data) {
     PyErr_Clear();
-    throw py::value_error(std::string(What) +
-                          " is not valid UTF-8 (it holds a lone surrogate)");
+    throw py::value_error(std::string(What) + " is not valid UTF-8 (it holds a lone surrogate)");
   }
   return std::string(Data, size_t(Size));
 }
@@ -110,11 +108,8 @@ void bindIR(py::module_ &M) {
            "An empty module, for the frontend to build into")
       .def("__str__", &PyModule::str, "The module in the text form of the IR")
       .def("__repr__",
-           [](const PyModule &Mod) {
-             return "<tritium Module '" + Mod.getName() + "'>";
-           })
-      .def_property_readonly("name", &PyModule::getName,
-                             "The buffer name given to parse_module")
+           [](const PyModule &Mod) { return "<tritium Module '" + Mod.getName() + "'>"; })
+      .def_property_readonly("name", &PyModule::getName, "The buffer name given to parse_module")
       .def(
           "verify",
           [](const PyModule &Mod) {
@@ -134,8 +129,8 @@ void bindIR(py::module_ &M) {
           "module in place (writing a reproducer to the file `reproducer`)")
       .def(
           "run_stage_passes",
-          [](PyModule &Mod, const std::string &Stage, const std::string &Pipeline,
-             bool VerifyEach, const py::dict &Debug) {
+          [](PyModule &Mod, const std::string &Stage, const std::string &Pipeline, bool VerifyEach,
+             const py::dict &Debug) {
             DebugOptions D = debugOptionsOf(Debug);
             withSource(Mod.getText(), Mod.getName(),
                        [&] { Mod.runStage(Stage, Pipeline, VerifyEach, D); });
@@ -153,10 +148,9 @@ void bindIR(py::module_ &M) {
         std::string Text = utf8Text(TextObj, "the IR text");
         std::string Name = utf8Text(NameObj, "the buffer name");
         auto Ctx = std::make_unique<Context>();
-        std::unique_ptr<Module> Mod = withSource(
-            Text, Name, [&] { return parseModule(Text, *Ctx, Name); });
-        return std::make_unique<PyModule>(std::move(Ctx), std::move(Mod), Text,
-                                          Name);
+        std::unique_ptr<Module> Mod =
+            withSource(Text, Name, [&] { return parseModule(Text, *Ctx, Name); });
+        return std::make_unique<PyModule>(std::move(Ctx), std::move(Mod), Text, Name);
       },
       py::arg("text"), py::arg("name") = "<input>",
       "Parses the text form of the IR; raises CompilationError with the "

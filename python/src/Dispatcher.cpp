@@ -16,6 +16,8 @@
 
 #include "Dispatcher.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -132,13 +134,7 @@ const char *typestrName(const char *T) {
 bool truthy(const char *Text) {
   if (!Text)
     return false;
-  while (*Text == ' ' || *Text == '\t' || *Text == '\n')
-    ++Text;
-  std::string S(Text);
-  while (!S.empty() && (S.back() == ' ' || S.back() == '\t' || S.back() == '\n'))
-    S.pop_back();
-  for (char &C : S)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  std::string S = llvm::StringRef(Text).trim(" \t\n").lower();
   return S == "1" || S == "true" || S == "yes" || S == "on" || S == "y";
 }
 

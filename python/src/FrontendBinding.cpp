@@ -65,8 +65,7 @@ Operand tritium::pybind::toOperand(py::handle H) {
   if (py::isinstance<py::float_>(H))
     return Operand::floating(H.cast<double>());
   throw py::type_error("unsupported operand of type " +
-                       py::str(py::type::of(H).attr("__name__"))
-                           .cast<std::string>() +
+                       py::str(py::type::of(H).attr("__name__")).cast<std::string>() +
                        ": expected a value, bool, int or float");
 }
 
@@ -90,11 +89,10 @@ void bindDType(py::module_ &M) {
   py::class_<DType, std::unique_ptr<DType, py::nodelete>> D(
       M, "DType", "A type of the kernel language (tl.dtype)");
   D.def_static(
-       "from_name",
-       [](const std::string &Name) { return DType::fromName(Name); }, Ref,
+       "from_name", [](const std::string &Name) { return DType::fromName(Name); }, Ref,
        py::arg("name"),
-               "A scalar type by Triton's name or alias (\"fp32\", "
-               "\"float32\", \"uint8\", \"bool\"...); None if unknown")
+       "A scalar type by Triton's name or alias (\"fp32\", "
+       "\"float32\", \"uint8\", \"bool\"...); None if unknown")
       .def_static("get_void", &DType::getVoid, Ref)
       .def_static(
           "get_int",
@@ -104,27 +102,23 @@ void bindDType(py::module_ &M) {
                                     std::to_string(Width));
             return DType::getInt(Width, Signed);
           },
-          Ref, py::arg("width"),
-                  py::arg("signed") = true)
+          Ref, py::arg("width"), py::arg("signed") = true)
       .def_static(
           "get_pointer",
           [](DType *Elem, int64_t AS, bool Const) {
             if (!Elem->isScalar())
-              throw py::type_error("pointers point to scalars, not " +
-                                   Elem->getName());
+              throw py::type_error("pointers point to scalars, not " + Elem->getName());
             std::string Err = PointerType::checkAddressSpace(AS);
             if (!Err.empty())
               throw py::value_error(Err);
             return DType::getPointer(Elem, unsigned(AS), Const);
           },
-          Ref, py::arg("element_ty"), py::arg("address_space") = 1,
-          py::arg("const") = false)
+          Ref, py::arg("element_ty"), py::arg("address_space") = 1, py::arg("const") = false)
       .def_static(
           "get_block",
           [](DType *Elem, std::vector<int64_t> Shape) {
             if (!Elem->isScalar())
-              throw py::type_error("blocks hold scalars, not " +
-                                   Elem->getName());
+              throw py::type_error("blocks hold scalars, not " + Elem->getName());
             std::string Err = checkBlockShape(Shape);
             if (!Err.empty())
               throw py::value_error(Err);
@@ -186,8 +180,7 @@ void bindDType(py::module_ &M) {
       .def_property_readonly("address_space", &DType::getAddressSpace)
       .def_property_readonly("scalar", &DType::getScalar, Ref)
       .def_property_readonly(
-          "element_ty",
-          [](DType *T) { return T->isPointer() ? T->getPointee() : T->getScalar(); },
+          "element_ty", [](DType *T) { return T->isPointer() ? T->getPointee() : T->getScalar(); },
           Ref, "The pointee of a pointer, the element of a block")
       .def_property_readonly("shape",
                              [](DType *T) {
@@ -205,9 +198,9 @@ void bindDType(py::module_ &M) {
           },
           Ref, py::arg("scalar"))
       .def("with_element_ty", &DType::withScalar, Ref, py::arg("scalar"))
-      .def("__eq__", [](DType *A, py::object B) {
-        return py::isinstance<DType>(B) && A == B.cast<DType *>();
-      })
+      .def(
+          "__eq__",
+          [](DType *A, py::object B) { return py::isinstance<DType>(B) && A == B.cast<DType *>(); })
       .def("__hash__", [](DType *T) { return std::hash<const void *>()(T); })
       .def("__str__", &DType::getName)
       .def("__repr__", [](DType *T) -> std::string {
@@ -225,10 +218,9 @@ void bindDType(py::module_ &M) {
 }
 
 void bindHandles(py::module_ &M) {
-  py::class_<PyTValue>(M, "TValue",
-                       "A value of the kernel being built and its dtype")
-      .def_property_readonly("type",
-                             [](const PyTValue &V) { return V.V.Ty; }, Ref)
+  py::class_<PyTValue>(M, "TValue", "A value of the kernel being built and its dtype")
+      .def_property_readonly(
+          "type", [](const PyTValue &V) { return V.V.Ty; }, Ref)
       .def_property_readonly(
           "dtype", [](const PyTValue &V) { return V.V.Ty->getScalar(); }, Ref)
       .def_property_readonly("shape",
@@ -243,41 +235,28 @@ void bindHandles(py::module_ &M) {
              const TValue &O = B.cast<PyTValue &>().V;
              return A.V.V == O.V && A.V.Ty == O.Ty;
            })
-      .def("__hash__",
-           [](const PyTValue &V) { return std::hash<const void *>()(V.V.V); })
-      .def("__repr__", [](const PyTValue &V) {
-        return "<TValue " + V.V.Ty->getName() + ">";
-      });
+      .def("__hash__", [](const PyTValue &V) { return std::hash<const void *>()(V.V.V); })
+      .def("__repr__", [](const PyTValue &V) { return "<TValue " + V.V.Ty->getName() + ">"; });
 
   py::class_<PyFunction>(M, "Function", "A function of the module")
-      .def_property_readonly("name",
-                             [](const PyFunction &F) { return F.F->getName().str(); })
-      .def_property_readonly("is_kernel",
-                             [](const PyFunction &F) { return F.F->isKernel(); })
-      .def_property_readonly("num_args",
-                             [](const PyFunction &F) { return F.F->getNumArgs(); })
-      .def_property_readonly("noinline",
-                             [](const PyFunction &F) { return F.F->isNoInline(); })
+      .def_property_readonly("name", [](const PyFunction &F) { return F.F->getName().str(); })
+      .def_property_readonly("is_kernel", [](const PyFunction &F) { return F.F->isKernel(); })
+      .def_property_readonly("num_args", [](const PyFunction &F) { return F.F->getNumArgs(); })
+      .def_property_readonly("noinline", [](const PyFunction &F) { return F.F->isNoInline(); })
       .def(
-          "set_noinline",
-          [](const PyFunction &F, bool N) { F.F->setNoInline(N); },
-          py::arg("noinline") = true,
-          "Keep calls to this function as calls (@jit(noinline=True))")
+          "set_noinline", [](const PyFunction &F, bool N) { F.F->setNoInline(N); },
+          py::arg("noinline") = true, "Keep calls to this function as calls (@jit(noinline=True))")
       .def("__str__", [](const PyFunction &F) { return F.F->str(); })
-      .def("__repr__", [](const PyFunction &F) {
-        return "<tritium Function @" + F.F->getName().str() + ">";
-      });
+      .def("__repr__",
+           [](const PyFunction &F) { return "<tritium Function @" + F.F->getName().str() + ">"; });
 
   py::class_<PyBlock>(M, "Block", "A basic block of the function being built")
-      .def_property_readonly("name",
-                             [](const PyBlock &B) { return B.B->getName().str(); })
+      .def_property_readonly("name", [](const PyBlock &B) { return B.B->getName().str(); })
       .def("__eq__",
            [](const PyBlock &A, py::object B) {
              return py::isinstance<PyBlock>(B) && A.B == B.cast<PyBlock &>().B;
            })
-      .def("__hash__", [](const PyBlock &B) {
-        return std::hash<const void *>()(B.B);
-      });
+      .def("__hash__", [](const PyBlock &B) { return std::hash<const void *>()(B.B); });
 }
 
 void bindEnums(py::module_ &M) {
@@ -349,8 +328,8 @@ void bindTypeRules(py::module_ &M) {
           throw CompileError(R.Error);
         return R.Ty;
       },
-      Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"),
-      py::arg("block_shape"), py::arg("last_stride"));
+      Ref, py::arg("base"), py::arg("num_shape"), py::arg("num_strides"), py::arg("block_shape"),
+      py::arg("last_stride"));
   M.def(
       "check_axis", [Check](int64_t Axis, int64_t Rank) { Check(checkAxis(Axis, Rank)); },
       py::arg("axis"), py::arg("rank"));
@@ -365,8 +344,8 @@ void bindTypeRules(py::module_ &M) {
 } // namespace
 
 void bindFrontend(py::module_ &Parent) {
-  py::module_ M = Parent.def_submodule(
-      "frontend", "The kernel language's types and semantic layer");
+  py::module_ M =
+      Parent.def_submodule("frontend", "The kernel language's types and semantic layer");
   bindDType(M);
   bindHandles(M);
   bindEnums(M);

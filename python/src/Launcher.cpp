@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -80,25 +81,14 @@ struct IntRange {
   const char *Name;
 };
 
+/// The range of an integer parameter, I8 to U64.
 IntRange intRange(ParamType T) {
-  switch (T) {
-  case ParamType::I8:
-    return {true, 8, "i8"};
-  case ParamType::I16:
-    return {true, 16, "i16"};
-  case ParamType::I32:
-    return {true, 32, "i32"};
-  case ParamType::I64:
-    return {true, 64, "i64"};
-  case ParamType::U8:
-    return {false, 8, "u8"};
-  case ParamType::U16:
-    return {false, 16, "u16"};
-  case ParamType::U32:
-    return {false, 32, "u32"};
-  default:
-    return {false, 64, "u64"};
-  }
+  static const IntRange Ranges[] = {
+      {true, 8, "i8"},  {true, 16, "i16"},  {true, 32, "i32"},  {true, 64, "i64"},
+      {false, 8, "u8"}, {false, 16, "u16"}, {false, 32, "u32"}, {false, 64, "u64"},
+  };
+  assert(T >= ParamType::I8 && T <= ParamType::U64 && "not an integer parameter");
+  return Ranges[unsigned(T) - unsigned(ParamType::I8)];
 }
 
 /// PyObject_GetAttr that returns null without an error when there is no

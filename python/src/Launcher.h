@@ -118,7 +118,6 @@ public:
   bool call(PyObject *GX, PyObject *GY, PyObject *GZ, PyObject *Stream, PyObject *Args);
 
   const gpu::LoadedKernel &kernel() const { return K; }
-  size_t numParams() const { return Types.size(); }
 
 private:
   /// Writes parameter \p I's value into \p Slot; false with an error set.

@@ -33,14 +33,13 @@ DebugOptions debugOptionsOf(const pybind11::dict &D);
 
 class PyModule {
 public:
-  PyModule(std::unique_ptr<Context> Ctx, std::unique_ptr<Module> M,
-           std::string Text, std::string Name)
-      : Ctx(std::move(Ctx)), M(std::move(M)), Text(std::move(Text)),
-        Name(std::move(Name)) {}
+  PyModule(std::unique_ptr<Context> Ctx, std::unique_ptr<Module> M, std::string Text,
+           std::string Name)
+      : Ctx(std::move(Ctx)), M(std::move(M)), Text(std::move(Text)), Name(std::move(Name)) {}
   /// An empty module (no text), for the frontend to build into.
   explicit PyModule(std::string Name = "<frontend>")
-      : Ctx(std::make_unique<Context>()), M(std::make_unique<Module>(*Ctx)),
-        Name(std::move(Name)) {}
+      : Ctx(std::make_unique<Context>()), M(std::make_unique<Module>(*Ctx)), Name(std::move(Name)) {
+  }
 
   std::string str() const { return M->str(); }
   void verify() const { verifyModuleOrThrow(*M); }
