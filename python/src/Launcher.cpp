@@ -100,6 +100,19 @@ PyObject *getOptionalAttr(PyObject *O, const char *Name) {
   return V;
 }
 
+/// The GPU a tensor argument says it is on: torch's get_device() (-1 for
+/// a CPU tensor); -1 for anything else (an int address, cupy, ...).
+int tensorDevice(PyObject *O) {
+  static PyObject *Name = PyUnicode_InternFromString("get_device");
+  if (PyLong_Check(O))
+    return -1;
+  PyObject *V = PyObject_CallMethodNoArgs(O, Name);
+  long Dev = V && PyLong_Check(V) ? PyLong_AsLong(V) : -1;
+  Py_XDECREF(V);
+  PyErr_Clear();
+  return int(Dev);
+}
+
 } // namespace
 
 void setShuttingDown() { ShuttingDown = true; }
@@ -425,7 +438,7 @@ NativeLauncher::NativeLauncher(gpu::Driver &D, gpu::LoadedKernel K,
     M.Last = P.Map;
     Maps.push_back(M);
   }
-  CheckedPointers.assign(Types.size(), {0, 0});
+  CheckedPointers.assign(Types.size(), {});
   // Asked once: a device attribute per launch would cost a driver call.
   CanEncode = !Maps.empty() && D.hasTensorMaps(this->K.Device);
 }
@@ -463,12 +476,13 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
       Slot = P;
       return true;
     }
-    std::pair<uint64_t, uint64_t> &Checked = CheckedPointers[I];
-    if (P && (CheckPointers || Checked.first != P)) {
+    CheckedPointer &Checked = CheckedPointers[I];
+    if (P && (CheckPointers || Checked.Ptr != P)) {
       try {
-        Checked = {P, D.devicePointer(P, "checking a pointer argument")};
+        Checked = {P, D.devicePointer(P, "checking a pointer argument"), tensorDevice(O)};
+        NewPointer = true;
       } catch (const std::exception &E) {
-        Checked = {0, 0};
+        Checked = {};
         char Hex[32];
         std::snprintf(Hex, sizeof(Hex), "0x%llx", static_cast<unsigned long long>(P));
         return argError(PyExc_ValueError, I,
@@ -476,7 +490,9 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
                             " (a CPU tensor?): " + E.what());
       }
     }
-    Slot = P ? Checked.second : 0;
+    if (!P)
+      Checked = {}; // no tensor: no device to compare
+    Slot = P ? Checked.DevPtr : 0;
     return true;
   }
   case ParamType::I1:
@@ -580,6 +596,26 @@ void NativeLauncher::tensorMap(MapParam &M, const uint64_t *Slots, gpu::TensorMa
   Out = M.Value;
 }
 
+bool NativeLauncher::oneDevice() {
+  int First = -1;
+  for (size_t I = 0; I < CheckedPointers.size(); ++I) {
+    int Dev = Types[I] == ParamType::Ptr ? CheckedPointers[I].Device : -1;
+    if (Dev < 0)
+      continue;
+    if (First < 0) {
+      First = int(I);
+    } else if (Dev != CheckedPointers[First].Device) {
+      CheckedPointers[I] = {}; // asked again next time, not taken as checked
+      return argError(PyExc_ValueError, I,
+                      "a tensor on cuda:" + std::to_string(Dev) + ", but argument '" +
+                          Names[First] + "' is on cuda:" +
+                          std::to_string(CheckedPointers[First].Device) +
+                          ": the tensors of one launch must be on one device");
+    }
+  }
+  return true;
+}
+
 bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const ArgValue *Args,
                             size_t NumArgs) {
   if (NumArgs != Types.size()) {
@@ -600,6 +636,7 @@ bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const Ar
     MapValues = MoreMaps.get();
   }
   size_t NextMap = 0;
+  NewPointer = false;
   for (size_t I = 0; I < NumArgs; ++I) {
     if (Types[I] == ParamType::TensorMap) { // its inputs are packed by now
       tensorMap(Maps[NextMap], Slots.data(), MapValues[NextMap]);
@@ -610,6 +647,8 @@ bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const Ar
       return false;
     Params[I] = &Slots[I];
   }
+  if (NewPointer && !oneDevice())
+    return false;
   if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
     return true; // an empty grid launches nothing, as in Triton
   // The launch may wait for room in the driver's queue: let other threads run.

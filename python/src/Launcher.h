@@ -148,9 +148,20 @@ private:
   /// Whether every launch asks the driver about every pointer (debug); else
   /// a pointer is asked about when it differs from its slot's last one.
   bool CheckPointers;
-  /// Per parameter: the last pointer the driver accepted and the device
-  /// address it gave for it (a pinned host buffer's may differ).
-  std::vector<std::pair<uint64_t, uint64_t>> CheckedPointers;
+  /// Per parameter: the last pointer the driver accepted, the device
+  /// address it gave for it (a pinned host buffer's may differ) and the
+  /// GPU its tensor said it is on (get_device(); -1: not a torch CUDA
+  /// tensor, or not asked).
+  struct CheckedPointer {
+    uint64_t Ptr = 0, DevPtr = 0;
+    int Device = -1;
+  };
+  std::vector<CheckedPointer> CheckedPointers;
+  bool NewPointer = false; ///< whether this launch checked a pointer
+  /// After a launch's arguments are packed where one pointer was new:
+  /// false (a ValueError naming both) when two tensors are on different
+  /// GPUs.
+  bool oneDevice();
 };
 
 // --- Helpers shared by the launcher, the dispatcher and the binding -------

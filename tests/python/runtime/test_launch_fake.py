@@ -680,6 +680,38 @@ def test_two_threads_each_drive_one_device(cuda, monkeypatch):
     assert by_device == {(0, 1), (1, 2)}
 
 
+class TensorOn(FakeTensor):
+    """A tensor of the given GPU (torch's get_device()); -1 is the CPU."""
+
+    def __init__(self, device, offset_bytes):
+        super().__init__(64, offset_bytes=offset_bytes)
+        self.device = device
+
+    def get_device(self):
+        return self.device
+
+
+def test_tensors_of_one_launch_on_two_devices_are_refused(cuda):
+    """Tensors of one launch on different GPUs: a ValueError naming both,
+    asked only when a pointer is new (the warm path stays free); a refused
+    pointer is asked about again."""
+    cuda.fake.set("devices", 2)
+    x, out = TensorOn(0, 0), TensorOn(0, 512)
+    add_kernel[(1,)](x, TensorOn(0, 256), out, 16)
+    for _ in range(2):
+        with pytest.raises(ValueError, match=r"argument 'y_ptr' \(parameter 1\): a tensor on cuda:1, "
+                                             r"but argument 'x_ptr' is on cuda:0: the tensors of "
+                                             r"one launch must be on one device"):
+            add_kernel[(1,)](x, TensorOn(1, 1024), out, 16)
+    assert cuda.fake.launch_count() == 1
+    add_kernel[(1,)](x, TensorOn(0, 1024), out, 16)  # the same address, now on cuda:0
+    empty = TensorOn(1, 0)
+    empty._ptr = 0                                    # an empty tensor: no address to compare
+    add_kernel[(1,)](x, empty, out, 16)
+    add_kernel[(1,)](TensorOn(1, 2048), TensorOn(-1, 4096), TensorOn(1, 8192), 16)  # CPU: not a GPU
+    assert cuda.fake.launch_count() == 4
+
+
 def test_stream_argument(cuda):
     """stream= picks the launch's stream: a CUstream int, a torch stream
     (cuda_stream) or a cupy one (ptr); without it, the current stream."""
