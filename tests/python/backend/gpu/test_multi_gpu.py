@@ -1,7 +1,8 @@
 """Several GPUs in one process (issue 18), run where two or more are lent
 (marker ``multi_gpu``; skipped with fewer): a kernel launches on torch's
 current device with that device's module, compiled once; launches
-alternate between devices; two threads each drive one GPU; the
+alternate between devices; tensors of one launch on two GPUs are refused;
+two threads each drive one GPU; the
 torch.distributed example all-reduces a Tritium kernel's output across
 processes. The same launch paths are checked on CPU against two fake GPUs
 (tests/python/runtime/test_launch_fake.py)."""
@@ -53,6 +54,14 @@ def test_compiled_on_gpu0_launched_on_gpu1(torch):
 def test_launches_alternate_between_devices(torch):
     for i in range(6):
         _scaled_on(torch, i % 2, float(i + 1))
+
+
+def test_tensors_on_two_gpus_are_refused(torch):
+    x = torch.arange(1024, device="cuda:0", dtype=torch.float32)
+    out = torch.empty(1024, device="cuda:1", dtype=torch.float32)
+    with pytest.raises(ValueError, match=r"argument 'out_ptr' \(parameter 1\): a tensor on cuda:1, but "
+                                         r"argument 'x_ptr' is on cuda:0"):
+        scale[(1,)](x, out, 1024, 2.0, BLOCK=1024)
 
 
 def test_two_threads_each_drive_one_gpu(torch):
