@@ -441,6 +441,21 @@ def test_attention_on_wgmma(stage, sass):
     _check_sass_hgmma(sass, k.asm["cubin"], "HGMMA.64x64x16.F32", 16 * loops)
 
 
+#: B K-major (strides of 1 along K): what puts 8-bit operands on wgmma.
+K_MAJOR_B = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
+                 ints_one=("stride_ak", "stride_bk", "stride_cn"))
+
+
+def _fp8_matmul_sm90a(dt, runtime=K_MAJOR_B):
+    """The tutorial matmul on 8-bit operands of type ``dt``, 128x128x128 on
+    4 warps and 3 stages, compiled for cuda:90a."""
+    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "ACTIVATION": ""}
+    sig = _signature(matmul.matmul_kernel, MM_SIG.format(dt), consts)
+    return tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
+                                     _runtime_attrs(matmul.matmul_kernel, sig, **runtime)),
+                           target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+
+
 @pytest.mark.parametrize("dt", ["fp8e4nv", "fp8e5"])
 def test_fp8_matmul_on_wgmma(dt):
     """fp8 (either kind) on cuda:90a: wgmma k32 when both operands are
@@ -448,20 +463,12 @@ def test_fp8_matmul_on_wgmma(dt):
     (through f16) when B has N contiguous: wgmma has no transpose for
     8-bit inputs."""
     ty = {"fp8e4nv": "e4m3", "fp8e5": "e5m2"}[dt]
-    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "ACTIVATION": ""}
-    sig = _signature(matmul.matmul_kernel, MM_SIG.format(dt), consts)
-    k_major_b = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
-                     ints_one=("stride_ak", "stride_bk", "stride_cn"))
-    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
-                                  _runtime_attrs(matmul.matmul_kernel, sig, **k_major_b)),
-                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    k = _fp8_matmul_sm90a(dt)
     ptx = k.asm["ptx"]
     assert ptx.count(f"wgmma.mma_async.sync.aligned.m64n128k32.f32.{ty}.{ty}") == 2 * 4
     assert re.search(r"wgmma\.mma_async\S+ \{[^}]*\}, %rd\d+, %rd\d+, p, 1, 1;", ptx)
     assert "mma.sync" not in ptx and k.n_spills == 0
-    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
-                                  _runtime_attrs(matmul.matmul_kernel, sig, **MM_RUNTIME)),
-                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    k = _fp8_matmul_sm90a(dt, MM_RUNTIME)
     assert "wgmma" not in k.asm["ptx"] and "mma.sync.aligned.m16n8k16" in k.asm["ptx"]
 
 
@@ -469,13 +476,7 @@ def test_fp8e4b15_matmul_takes_mma_sync_on_sm90a():
     """wgmma has no e4b15: the K-major matmul that takes wgmma k32 for the
     other fp8 kinds (test_fp8_matmul_on_wgmma) takes mma.sync on f16, the
     operands upcast in registers, and ptxas takes it."""
-    consts = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8, "ACTIVATION": ""}
-    sig = _signature(matmul.matmul_kernel, MM_SIG.format("fp8e4b15"), consts)
-    k_major_b = dict(ints_div16=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
-                     ints_one=("stride_ak", "stride_bk", "stride_cn"))
-    k = tritium.compile(ASTSource(matmul.matmul_kernel, sig, consts,
-                                  _runtime_attrs(matmul.matmul_kernel, sig, **k_major_b)),
-                        target="cuda:90a", options={"num_warps": 4, "num_stages": 3})
+    k = _fp8_matmul_sm90a("fp8e4b15")
     ptx = k.asm["ptx"]
     assert "wgmma" not in ptx and "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
     if not _ptxas():
