@@ -82,7 +82,7 @@ class BoundsChecker {
 public:
   explicit BoundsChecker(Function &F) : F(F), B(F.getContext()) {}
 
-  bool run() {
+  void run() {
     llvm::SmallVector<Instruction *, 16> Accesses;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
@@ -97,7 +97,6 @@ public:
       if (Argument *Root = rootOf(I->getOperand(0), Seen))
         check(*I, Root);
     }
-    return true;
   }
 
 private:
@@ -140,13 +139,10 @@ private:
 
     constexpr int64_t Max = std::numeric_limits<int64_t>::max();
     Value *First = B.createSelect(Bad, Off, Block(B.getInt64(Max)));
-    if (!Shape.empty()) {
-      int64_t N = 1;
-      for (int64_t D : Shape)
-        N *= D;
-      First = B.createReduce(Shape.size() == 1 ? First : B.createReshape(First, {N}, true), 0,
-                             CombineKind::SMin);
-    }
+    if (!Shape.empty())
+      First = B.createReduce(
+          Shape.size() == 1 ? First : B.createReshape(First, {PtrTy->getNumElements()}, true), 0,
+          CombineKind::SMin);
     Value *Found = B.createICmp(ICmpPredicate::NE, First, B.getInt64(Max));
     // Only a program that found one touches the report: no contention else.
     Value *Old = B.createAtomicCAS(Report, B.getInt64(0), B.getInt64(site(I, *Root)), Found);

@@ -454,7 +454,7 @@ bool NativeLauncher::argError(PyObject *Kind, size_t I, const std::string &What)
   return false;
 }
 
-bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot) {
+bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot, bool &NewPointer) {
   Slot = 0;
   PyObject *O = A.Obj;
   const ParamType T = Types[I];
@@ -636,14 +636,14 @@ bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const Ar
     MapValues = MoreMaps.get();
   }
   size_t NextMap = 0;
-  NewPointer = false;
+  bool NewPointer = false; // some pointer was asked about: compare devices
   for (size_t I = 0; I < NumArgs; ++I) {
     if (Types[I] == ParamType::TensorMap) { // its inputs are packed by now
       tensorMap(Maps[NextMap], Slots.data(), MapValues[NextMap]);
       Params[I] = &MapValues[NextMap++];
       continue;
     }
-    if (!pack(I, Args[I], Slots[I]))
+    if (!pack(I, Args[I], Slots[I], NewPointer))
       return false;
     Params[I] = &Slots[I];
   }

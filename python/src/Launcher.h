@@ -121,7 +121,8 @@ public:
 
 private:
   /// Writes parameter \p I's value into \p Slot; false with an error set.
-  bool pack(size_t I, const ArgValue &A, uint64_t &Slot);
+  /// Sets \p NewPointer when it asked the driver about a new pointer.
+  bool pack(size_t I, const ArgValue &A, uint64_t &Slot, bool &NewPointer);
   /// TypeError/OverflowError "<kernel>(): argument 'x' (parameter 0): ...".
   bool argError(PyObject *Kind, size_t I, const std::string &What);
 
@@ -157,7 +158,6 @@ private:
     int Device = -1;
   };
   std::vector<CheckedPointer> CheckedPointers;
-  bool NewPointer = false; ///< whether this launch checked a pointer
   /// After a launch's arguments are packed where one pointer was new:
   /// false (a ValueError naming both) when two tensors are on different
   /// GPUs.
