@@ -11,7 +11,7 @@
 #ifndef TRITIUM_CODEGEN_AMDGPU_AMDGPUTARGETINFO_H
 #define TRITIUM_CODEGEN_AMDGPU_AMDGPUTARGETINFO_H
 
-#include "codegen/lowering/TargetInfo.h"
+#include "codegen/lowering/LLVMTargetInfo.h"
 #include "ir/Target.h"
 
 namespace tritium {
@@ -19,7 +19,7 @@ namespace tritium {
 /// AMDGPU address spaces (LLVM's numbering).
 enum AMDGPUAddressSpace : unsigned { AMDFlat = 0, AMDGlobal = 1, AMDLocal = 3, AMDConstant = 4 };
 
-class AMDGPUTargetInfo : public TargetInfo {
+class AMDGPUTargetInfo : public LLVMTargetInfo {
 public:
   explicit AMDGPUTargetInfo(const Target &GPU) : GPU(GPU) {}
   llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
@@ -30,17 +30,6 @@ public:
   llvm::Value *shuffleIdx(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Lane) const override;
   llvm::Value *shuffleUp(llvm::IRBuilder<> &B, llvm::Value *V, unsigned Delta) const override;
   unsigned sharedAddressSpace() const override { return AMDLocal; }
-  llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned NumWords,
-                          unsigned WordBits, llvm::Value *Pred, llvm::Value *Other,
-                          const MemoryHints &Hints) const override;
-  void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words, llvm::Value *Pred,
-                   const MemoryHints &Hints) const override;
-  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, AtomicKind Kind, llvm::Value *Ptr,
-                         llvm::Value *Val, llvm::Value *Pred, MemSem Sem, MemScope Scope,
-                         Type *Elem) const override;
-  llvm::Value *atomicCAS(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Cmp,
-                         llvm::Value *Val, llvm::Value *Pred, MemSem Sem,
-                         MemScope Scope) const override;
   void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
               llvm::ArrayRef<llvm::Value *> Args) const override;
   void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed, llvm::StringRef Message,
@@ -51,8 +40,6 @@ public:
   bool lowerInstruction(LoweringContext &C, Instruction &I) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
-  llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
-                               llvm::Type *To) const override;
 
   /// K elements of \p Elem inputs a lane gives one MFMA (its kWidth); 0
   /// where the GPU has none for them.
@@ -66,6 +53,8 @@ public:
             llvm::SmallVectorImpl<llvm::Value *> &D) const;
 
 private:
+  /// workgroup, agent, system.
+  llvm::SyncScope::ID syncScope(llvm::LLVMContext &Ctx, MemScope Scope) const override;
   Target GPU;
 };
 

@@ -229,8 +229,8 @@ bool parseCoresFlag(llvm::StringRef Pass, llvm::StringRef Key, llvm::StringRef V
   return true;
 }
 
-/// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (32 or 64,
-/// the target's), and the target's matrix units as a flag of their name
+/// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (a power of
+/// two to 64, the target's: 1 for the cpu), and the target's matrix units as a flag of their name
 /// (analysis/MatrixCores.h: mma=1, wgmma=1 or mfma=1), one at most.
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
@@ -244,8 +244,9 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
                            "'");
       L.NumWarps = N;
     } else if (Key == "warp-size") {
-      if (Bad || (N != 32 && N != 64))
-        throw CompileError("warp-size must be 32 or 64, got '" + Value.str() + "'");
+      if (Bad || N > 64)
+        throw CompileError("warp-size must be a power of two from 1 to 64, got '" + Value.str() +
+                           "'");
       L.WarpSize = N;
     } else if (!parseCoresFlag("assign-layouts", Key, Value, L.Cores)) {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");

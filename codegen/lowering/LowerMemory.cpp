@@ -69,22 +69,38 @@ Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *M
         Best = N, Dim = D;
     }
     int64_t Vec = Best;
-    Vec = std::min<int64_t>(Vec, C.getAxisInfo().getPtrVectorWidth(Ptr, Dim));
-    if (Mask) {
+    const AxisInfo &Facts = C.getAxisInfo().get(Ptr);
+    Vec = std::min<int64_t>(Vec, C.getTarget().alignsAccesses()
+                                     ? C.getAxisInfo().getPtrVectorWidth(Ptr, Dim)
+                                     : Dim < Facts.getRank() ? Facts.Contiguity[Dim] : 1);
+    V.MaskEach = C.getTarget().masksEachElement();
+    if (Mask && !V.MaskEach) {
       const AxisInfoAnalysis &AI = C.getAxisInfo();
       V.MaskRun = unsigned(std::min<int64_t>(~0u, AI.getMaskConstancy(Mask, Dim)));
       Vec = std::min<int64_t>(Vec, PrefixMasks ? AI.getMaskPrefix(Mask, Dim) : V.MaskRun);
     }
-    Vec = std::min<int64_t>({Vec, std::max(1u, 16 / Bytes), MaxVec});
+    Vec = std::min<int64_t>({Vec, std::max(1u, C.getTarget().maxAccessBytes() / Bytes), MaxVec});
     // Powers of two only (facts are, but stay safe).
     while (Vec & (Vec - 1))
       Vec &= Vec - 1;
     V.Vec = unsigned(std::max<int64_t>(1, Vec));
   }
   unsigned Total = V.Vec * Bytes * 8;
-  V.WordBits = Bytes == 8 ? 64 : std::min(32u, Total);
+  V.WordBits = Bytes == 8 || V.MaskEach ? Bytes * 8 : std::min(32u, Total);
   V.NumWords = Total / V.WordBits;
   return V;
+}
+
+llvm::Value *tritium::accessPredicate(LoweringContext &C, const LoweringContext::Regs *Masks,
+                                      unsigned First, const Vectorization &V) {
+  if (!Masks)
+    return nullptr;
+  if (!V.MaskEach)
+    return (*Masks)[First];
+  llvm::Value *Pred = llvm::PoisonValue::get(llvm::FixedVectorType::get(C.B.getInt1Ty(), V.Vec));
+  for (unsigned K = 0; K < V.Vec; ++K)
+    Pred = C.B.CreateInsertElement(Pred, (*Masks)[First + K], K);
+  return Pred;
 }
 
 namespace {
@@ -142,7 +158,7 @@ void lowerLoad(LoweringContext &C, LoadInst &I) {
       Other = pack(C, Elems, V);
     }
     llvm::Value *Words = C.getTarget().loadGlobal(
-        C.B, Ptrs[G], V.NumWords, V.WordBits, Masks ? (*Masks)[G] : nullptr, Other, H);
+        C.B, Ptrs[G], V.NumWords, V.WordBits, accessPredicate(C, Masks, G, V), Other, H);
     for (llvm::Value *E : unpack(C, Words, MT, V.Vec))
       Out.push_back(fromMem(C, E, T));
   }
@@ -157,7 +173,11 @@ llvm::Value *both(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) {
   };
   if (IsTrue(X))
     return IsTrue(Y) ? nullptr : Y;
-  return IsTrue(Y) ? X : B.CreateAnd(X, Y);
+  if (IsTrue(Y))
+    return X;
+  if (auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(Y->getType())) // a bit per element
+    X = B.CreateVectorSplat(VT->getNumElements(), X);
+  return B.CreateAnd(X, Y);
 }
 
 void lowerStore(LoweringContext &C, StoreInst &I) {
@@ -175,7 +195,7 @@ void lowerStore(LoweringContext &C, StoreInst &I) {
     for (unsigned K = 0; K < V.Vec; ++K)
       Elems.push_back(toMem(C, Vals[G + K], T));
     C.getTarget().storeGlobal(C.B, Ptrs[G], pack(C, Elems, V),
-                              both(C.B, Own, Masks ? (*Masks)[G] : nullptr), H);
+                              both(C.B, Own, accessPredicate(C, Masks, G, V)), H);
   }
 }
 

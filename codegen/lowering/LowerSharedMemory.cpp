@@ -306,7 +306,7 @@ void asyncCopy(LoweringContext &C, AsyncCopyInst &I) {
                               Masks ? copiedBytes(B, *Masks, R, V, Bytes) : nullptr);
       continue;
     }
-    llvm::Value *Pred = Masks ? (*Masks)[R] : nullptr;
+    llvm::Value *Pred = accessPredicate(C, Masks, R, V);
     llvm::Type *WordsTy = llvm::FixedVectorType::get(B.getIntNTy(V.WordBits), V.NumWords);
     llvm::Value *Words = C.getTarget().loadGlobal(B, Ptrs[R], V.NumWords, V.WordBits, Pred,
                                                   Pred ? llvm::Constant::getNullValue(WordsTy)

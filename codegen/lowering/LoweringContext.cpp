@@ -216,16 +216,7 @@ llvm::Value *LoweringContext::owner(const LinearLayout *L) {
 }
 
 llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset) {
-  unsigned AS = Target.sharedAddressSpace();
-  llvm::GlobalVariable *G = LLM.getGlobalVariable("global_smem");
-  if (!G) {
-    auto *Ty = llvm::ArrayType::get(B.getInt8Ty(), 0);
-    G = new llvm::GlobalVariable(LLM, Ty, false, llvm::GlobalValue::ExternalLinkage,
-                                 nullptr, "global_smem", nullptr,
-                                 llvm::GlobalValue::NotThreadLocal, AS);
-    G->setAlignment(llvm::Align(Target.sharedMemoryAlignment()));
-  }
-  return B.CreateGEP(B.getInt8Ty(), G, ByteOffset);
+  return B.CreateGEP(B.getInt8Ty(), Target.sharedMemoryBase(B), ByteOffset);
 }
 
 llvm::Value *LoweringContext::sharedPtr(llvm::Value *ByteOffset, uint32_t ConstBytes) {

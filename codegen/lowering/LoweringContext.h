@@ -230,8 +230,10 @@ void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false
 /// into vectors: elements consecutive in a thread's registers along one
 /// dimension, contiguous and aligned in memory as the axis facts say, the
 /// mask constant over each (with \p PrefixMasks: true on a prefix of each,
-/// for an access that can read a prefix), at most 16 bytes and \p MaxVec
-/// elements; each vector as NumWords words of WordBits bits.
+/// for an access that can read a prefix), at most the target's
+/// maxAccessBytes and \p MaxVec elements; each vector as NumWords words of
+/// WordBits bits. Where the target masks each element (masksEachElement),
+/// the mask does not narrow the vectors and a word is an element.
 struct Vectorization {
   unsigned Vec = 1;       ///< elements per access
   unsigned WordBits = 32; ///< bits of each word of the access
@@ -239,9 +241,15 @@ struct Vectorization {
   /// Elements of a vector that share one mask bit; fewer than Vec where
   /// the mask is a prefix of each vector.
   unsigned MaskRun = ~0u;
+  /// The target's predicate of an access is a vector, a bit per element.
+  bool MaskEach = false;
 };
 Vectorization planGlobalAccess(LoweringContext &C, Value *Ptr, Value *Mask, Type *ElemTy,
                                unsigned MaxVec = ~0u, bool PrefixMasks = false);
+/// The predicate of the access of \p V at register \p First: null without
+/// \p Masks, the first element's mask, or all of them (V.MaskEach).
+llvm::Value *accessPredicate(LoweringContext &C, const LoweringContext::Regs *Masks,
+                             unsigned First, const Vectorization &V);
 /// Loads or stores (\p Vals non-null) registers [From, From + Count) of a
 /// block of type \p BlockTy in layout \p L, in a buffer at byte offset
 /// \p Base laid out by the shared layout \p Shared ("offset" -> the

@@ -49,3 +49,15 @@ void tritium::emitIf(llvm::IRBuilder<> &B, llvm::Value *Cond, const llvm::Twine 
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont);
 }
+
+llvm::Value *TargetInfo::sharedMemoryBase(llvm::IRBuilder<> &B) const {
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  llvm::GlobalVariable *G = M.getGlobalVariable("global_smem");
+  if (!G) {
+    G = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
+                                 llvm::GlobalValue::ExternalLinkage, nullptr, "global_smem",
+                                 nullptr, llvm::GlobalValue::NotThreadLocal, sharedAddressSpace());
+    G->setAlignment(llvm::Align(sharedMemoryAlignment()));
+  }
+  return G;
+}

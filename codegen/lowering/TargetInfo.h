@@ -78,6 +78,15 @@ public:
                                   unsigned NumWords, unsigned WordBits,
                                   llvm::Value *Pred, llvm::Value *Other,
                                   const MemoryHints &Hints) const = 0;
+  /// The widest global access, in bytes.
+  virtual unsigned maxAccessBytes() const { return 16; }
+  /// Whether a vector access must be aligned to its size (else contiguous
+  /// addresses are enough).
+  virtual bool alignsAccesses() const { return true; }
+  /// Whether a global access's predicate may differ from element to
+  /// element: loadGlobal's and storeGlobal's \p Pred is then <N x i1>, a bit
+  /// per word, and a word is an element.
+  virtual bool masksEachElement() const { return false; }
   /// Stores the words of \p Words (<N x iW>) where \p Pred (may be null) holds.
   virtual void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                            llvm::Value *Words, llvm::Value *Pred,
@@ -152,6 +161,10 @@ public:
   virtual void fenceForAsyncReaders(llvm::IRBuilder<> &B) const {}
   /// The alignment of the kernel's shared memory, in bytes.
   virtual unsigned sharedMemoryAlignment() const { return 16; }
+  /// The address of the program's shared memory at the builder's position:
+  /// the module's `global_smem`, an external array in sharedAddressSpace()
+  /// (CUDA's dynamic shared memory; the AMD backend sizes it).
+  virtual llvm::Value *sharedMemoryBase(llvm::IRBuilder<> &B) const;
   /// Whether a tensormap argument is a 128-byte parameter passed by value
   /// (where a target has no tensor copies, a pointer holds its place,
   /// unread).

@@ -52,7 +52,7 @@ enum : uint64_t { FactNone = 0, FactOne = 1, FactDivisible = 2 };
 
 /// Interned attribute names used on every launch.
 struct Names {
-  PyObject *DataPtr, *Dtype, *CudaArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
+  PyObject *DataPtr, *Dtype, *CudaArrayInterface, *ArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
       *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar, *Shape,
       *Stride, *UntypedStorage, *Nbytes;
   Names() {
@@ -64,6 +64,7 @@ struct Names {
     DataPtr = PyUnicode_InternFromString("data_ptr");
     Dtype = PyUnicode_InternFromString("dtype");
     CudaArrayInterface = PyUnicode_InternFromString("__cuda_array_interface__");
+    ArrayInterface = PyUnicode_InternFromString("__array_interface__");
     Obj = PyUnicode_InternFromString("_obj");
     EnterHook = PyUnicode_InternFromString("launch_enter_hook");
     ExitHook = PyUnicode_InternFromString("launch_exit_hook");
@@ -500,8 +501,13 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
   }
   PyErr_Clear();
 
-  // __cuda_array_interface__: {"data": (ptr, readonly), "typestr": "<f4"}.
+  // __cuda_array_interface__: {"data": (ptr, readonly), "typestr": "<f4"};
+  // numpy's __array_interface__ (host memory: the cpu target's) is alike.
   PyObject *CAI = PyObject_GetAttr(V, Nm.CudaArrayInterface);
+  if (!CAI) {
+    PyErr_Clear();
+    CAI = PyObject_GetAttr(V, Nm.ArrayInterface);
+  }
   if (!CAI) {
     PyErr_Clear();
     return false;

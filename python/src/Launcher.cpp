@@ -280,14 +280,21 @@ bool readPointer(PyObject *Obj, uint64_t &Ptr) {
   }
   if (PyErr_Occurred())
     return false;
-  if (PyObject *CAI = getOptionalAttr(Obj, "__cuda_array_interface__")) {
+  // numpy's __array_interface__ has the same "data" (host memory: the cpu
+  // target's; a GPU's check of the address refuses it).
+  for (const char *Interface : {"__cuda_array_interface__", "__array_interface__"}) {
+    PyObject *CAI = getOptionalAttr(Obj, Interface);
+    if (!CAI) {
+      if (PyErr_Occurred())
+        return false;
+      continue;
+    }
     PyObject *Data = PyDict_Check(CAI) ? PyDict_GetItemString(CAI, "data") : nullptr;
     bool Ok = Data && PyTuple_Check(Data) && PyTuple_GET_SIZE(Data) >= 1;
     if (Ok)
       Ok = asUInt64(PyTuple_GET_ITEM(Data, 0), Ptr);
     else
-      PyErr_SetString(PyExc_TypeError,
-                      "__cuda_array_interface__ has no (pointer, readonly) 'data'");
+      PyErr_Format(PyExc_TypeError, "%s has no (pointer, readonly) 'data'", Interface);
     Py_DECREF(CAI);
     return Ok;
   }

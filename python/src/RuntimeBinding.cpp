@@ -27,6 +27,7 @@
 #include "Dispatcher.h"
 #include "Launcher.h"
 
+#include "runtime/CpuDriver.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/HipDriver.h"
 
@@ -478,6 +479,22 @@ void bindRuntime(py::module_ &M) {
       .def("driver_version", &hip::Driver::driverVersion)
       .def("properties", &hipProperties, py::arg("device"),
            "The device's limits, name and gfx architecture ('arch'), as a dict");
+  py::class_<cpu::Driver, gpu::Driver, std::unique_ptr<cpu::Driver, py::nodelete>>(
+      R, "CpuDriver", "The cpu target's kernels, linked into the process and run on its threads")
+      .def(py::init([]() { return &cpu::Driver::get(); }))
+      .def(
+          "properties",
+          [](cpu::Driver &D, int) {
+            py::dict P;
+            P["name"] = "cpu";
+            P["arch"] = cpu::Driver::hostProcessor();
+            P["num_threads"] = D.numThreads();
+            P["multiprocessor_count"] = D.numThreads();
+            P["warpSize"] = 1;
+            P["max_shared_mem"] = 1 << 20;
+            return P;
+          },
+          py::arg("device") = 0, "The threads a launch runs on and the limits, as a dict");
   R.def(
       "find_arch_name",
       [](py::bytes Props) {

@@ -8,6 +8,7 @@ import collections
 
 from . import cuda  # noqa: F401  (registers "cuda")
 from . import hip  # noqa: F401  (registers "hip")
+from . import cpu  # noqa: F401  (registers "cpu")
 
 Backend = collections.namedtuple("Backend", ["compiler", "driver"])
 

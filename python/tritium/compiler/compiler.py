@@ -47,7 +47,7 @@ __all__ = ["compile", "ASTSource", "IRSource", "CompiledKernel", "GPUTarget",
 GPUTarget = collections.namedtuple("GPUTarget", ["backend", "arch", "warp_size", "name"],
                                    defaults=(None,))
 GPUTarget.__str__ = lambda t: (f"{t.backend}:{t.name[len('sm_'):]}" if t.name and t.backend == "cuda"
-                               else f"{t.backend}:{t.arch}")
+                               else f"{t.backend}:{t.arch}" if t.arch != "" else t.backend)
 
 
 def parse_target(target):

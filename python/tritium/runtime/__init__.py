@@ -8,13 +8,16 @@ from .driver import NoBackendError
 from . import driver as _driver
 from .cuda import CudaDriver
 from .hip import HipDriver
+from .cpu import CpuDriver
 
 # The first that loads its library and reports a device becomes active (an
 # NVIDIA machine has no HIP runtime, an AMD one no libcuda); with neither,
-# the NullDriver compiles for TRITIUM_DEFAULT_BACKEND.
+# the NullDriver compiles for TRITIUM_DEFAULT_BACKEND, unless that is "cpu",
+# whose driver runs kernels on the host's threads.
 _driver.register(CudaDriver())
 _driver.register(HipDriver())
+_driver.register(CpuDriver())
 
 __all__ = ["JITFunction", "KernelInterface", "MockTensor", "cdiv", "jit", "next_power_of_2",
            "Autotuner", "Config", "Heuristics", "autotune", "heuristics", "NoBackendError",
-           "CudaDriver", "HipDriver"]
+           "CudaDriver", "HipDriver", "CpuDriver"]

@@ -179,11 +179,12 @@ def _specialize(x, value=True, align=True):
 
 
 def _specialize_other(x, value, align):
-    cai = getattr(x, "__cuda_array_interface__", None)
+    # numpy's __array_interface__ (host memory, for the cpu target) is alike.
+    cai = getattr(x, "__cuda_array_interface__", None) or getattr(x, "__array_interface__", None)
     if cai is not None:
         ty = _TYPESTR.get(cai["typestr"][1:])
         if ty is None:
-            raise _ArgError(f"unsupported __cuda_array_interface__ typestr {cai['typestr']!r}")
+            raise _ArgError(f"unsupported array interface typestr {cai['typestr']!r}")
         ptr = cai["data"][0]
         return ("*" + ty, "D" if align and value and not ptr & 15 else "")
     if isinstance(x, _TypedArg):

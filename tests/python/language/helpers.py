@@ -8,6 +8,8 @@ numpy:
   arrays;
 * ``cuda``: the compiled kernel on a GPU; arrays are torch CUDA tensors
   (these cases carry the ``gpu`` marker and are skipped without a GPU);
+* ``cpu``: the kernel compiled for the host CPU (codegen/cpu/) and run on
+  its threads by the cpu driver; arrays are numpy arrays;
 * ``hip``: the compiled kernel on an AMD GPU, arrays torch (ROCm) tensors;
   in the default list only where the HIP driver sees a device (none ever
   has: no AMD GPU is available to this project);
@@ -440,7 +442,8 @@ class Backend:
         key = id(fn)
         k = self._kernels.get(key)
         if k is None:
-            k = _interpreted(fn) if self.is_interpreter else _compiled(fn)
+            k = (_interpreted(fn) if self.is_interpreter
+                 else tritium.jit(getattr(fn, "fn", fn)) if self.name == "cpu" else _compiled(fn))
             self._kernels[key] = (k, fn)
         else:
             k = k[0]
@@ -490,9 +493,30 @@ class Backend:
                     tritium.knobs.runtime.default_backend = saved
             raise CompileOnly()
         dev = [self.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
-        k[grid](*dev, **kwargs)
+        if self.name == "cpu":
+            _launch_on_cpu(k, grid, dev, kwargs)
+        else:
+            k[grid](*dev, **kwargs)
         self.synchronize()
         return [self.to_numpy(d) for a, d in zip(args, dev) if isinstance(a, np.ndarray)]
+
+
+_CPU_DRIVER = []
+
+
+def _launch_on_cpu(k, grid, args, kwargs):
+    """``k[grid](*args)`` with the cpu driver active (the kernels' own
+    JITFunctions: their caches keep cpu objects apart from GPU binaries)."""
+    from tritium.runtime import CpuDriver
+    from tritium.runtime import driver as _driver
+    if not _CPU_DRIVER:
+        _CPU_DRIVER.append(CpuDriver())
+    prev = _driver.active.get()
+    _driver.set_active(_CPU_DRIVER[0])
+    try:
+        k[grid](*args, **kwargs)
+    finally:
+        _driver.set_active(prev)
 
 
 def backend_names():

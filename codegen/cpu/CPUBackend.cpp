@@ -1,0 +1,192 @@
+//===- CPUBackend.cpp - Tritium IR to an object file for the host CPU ----===//
+//
+// The "cpu" targets' stages: tgir (layouts for one thread of one lane: every
+// element of a block in its registers), llir (lowered with CPUTargetInfo,
+// each kernel given its launch entry, libdevice calls bound to the C
+// library's functions, LLVM's O3 for the host) and obj (an ELF object that
+// runtime/CpuDriver.cpp links into the process and runs on its threads).
+//
+// `cpu` is the host's processor with all its features; `cpu:<name>` an
+// LLVM processor name (x86-64, skylake-avx512, ...) with its own.
+//
+// A kernel's launch entry has the kernel's name:
+//   void name(void **params)
+// where params[i] points at the value of the kernel's i-th parameter (as
+// CUDA's kernelParams): it runs one program, the one the runtime's
+// program id says. The kernel itself becomes `name.body`, inlined into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Backend.h"
+#include "codegen/Passes.h"
+#include "codegen/cpu/CPUTargetInfo.h"
+#include "codegen/lowering/LLVMDiagnostics.h"
+#include "codegen/lowering/LLVMOptimize.h"
+#include "codegen/lowering/Lowering.h"
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/Host.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <mutex>
+
+using namespace tritium;
+
+namespace {
+
+/// The most shared memory a program's arena holds (the runtime allocates
+/// one per thread).
+constexpr unsigned kMaxArenaBytes = 1u << 20;
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, bool FPFusion) {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  std::string Triple = llvm::sys::getProcessTriple(), Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  if (!T)
+    reportError({}, "LLVM has no target for this host (" + Triple + "): " + Err);
+  std::string Name = CPU.getArchName(), Features;
+  if (Name.empty() || Name == llvm::sys::getHostCPUName()) {
+    Name = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> Host;
+    llvm::sys::getHostCPUFeatures(Host);
+    for (auto &[F, On] : Host)
+      Features += (Features.empty() ? "" : ",") + std::string(On ? "+" : "-") + F.str();
+  }
+  // Asked of a generic subtarget: one made for an unknown name warns on stderr.
+  if (!std::unique_ptr<llvm::MCSubtargetInfo>(T->createMCSubtargetInfo(Triple, "", ""))
+           ->isCPUStringValid(Name))
+    reportError({}, "LLVM knows no processor '" + Name + "' for " + Triple +
+                        " (cpu:<name> takes LLVM's names, e.g. cpu:x86-64)");
+  llvm::TargetOptions Opts;
+  Opts.AllowFPOpFusion = FPFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
+  return std::unique_ptr<llvm::TargetMachine>(
+      T->createTargetMachine(Triple, Name, Features, Opts, llvm::Reloc::PIC_, std::nullopt,
+                             llvm::CodeGenOpt::Aggressive));
+}
+
+/// Renames kernel \p Body to `<name>.body`, to be inlined into its launch
+/// entry `void <name>(void **params)` (the file comment).
+void addLaunchEntry(llvm::Function *Body) {
+  llvm::LLVMContext &Ctx = Body->getContext();
+  std::string Name = Body->getName().str();
+  Body->setName(Name + ".body");
+  Body->setLinkage(llvm::GlobalValue::InternalLinkage);
+  Body->addFnAttr(llvm::Attribute::AlwaysInline);
+  auto *Ptr = llvm::PointerType::get(Ctx, 0);
+  auto *Entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), {Ptr}, false),
+                                       llvm::GlobalValue::ExternalLinkage, Name, Body->getParent());
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Entry));
+  llvm::SmallVector<llvm::Value *, 16> Args;
+  for (llvm::Argument &A : Body->args()) {
+    llvm::Value *Slot = B.CreateLoad(Ptr, B.CreateConstGEP1_32(Ptr, Entry->getArg(0), A.getArgNo()));
+    llvm::Type *T = A.getType()->isIntegerTy(1) ? B.getInt8Ty() : A.getType();
+    llvm::Value *V = B.CreateAlignedLoad(T, Slot, llvm::Align(1));
+    Args.push_back(T == A.getType() ? V : B.CreateTrunc(V, A.getType()));
+  }
+  B.CreateCall(Body, Args);
+  B.CreateRetVoid();
+}
+
+/// Binds libdevice's functions (extern_elementwise's `__nv_<f>`, the names
+/// tl.extra.libdevice uses) to the C library's `<f>` (`__nv_fast_<f>` too)
+/// where this process has it; the others are an error at the user's line.
+void bindLibdevice(const Module &M, llvm::Module &LLM) {
+  for (llvm::Function &F : LLM) {
+    llvm::StringRef Name = F.getName();
+    if (!F.isDeclaration() || !Name.consume_front("__nv_"))
+      continue;
+    Name.consume_front("fast_");
+    if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(Name.str()))
+      reportLinkError(M, "undefined function '" + F.getName().str() +
+                             "': the cpu target has no such libdevice function");
+    llvm::FunctionCallee C = LLM.getOrInsertFunction(Name, F.getFunctionType());
+    F.replaceAllUsesWith(C.getCallee());
+  }
+}
+
+class CPUBackend : public Backend {
+public:
+  std::vector<std::string> getStages(const CompileOptions &) const override {
+    return {"tgir", "llir", "obj"};
+  }
+  std::string checkOptions(const CompileOptions &Opts) const override {
+    if (Opts.GPU.getKind() != "cpu")
+      return "the CPU backend compiles for cpu targets, not " + Opts.GPU.str();
+    if (Opts.MaxNReg || Opts.WavesPerEU)
+      return "maxnreg and waves_per_eu are for GPU targets";
+    return "";
+  }
+  StageOutput runStage(llvm::StringRef Stage, Module &M, llvm::StringRef Input,
+                       const CompileOptions &Opts) const override {
+    StageOutput Out;
+    if (Stage == "tgir") {
+      // One lane, one warp, whatever num_warps says (a GPU's setting).
+      LayoutPipelineOptions P;
+      P.NumWarps = 1;
+      P.WarpSize = 1;
+      P.NumStages = 1;
+      runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.Debugging);
+      return Out;
+    }
+    llvm::LLVMContext Ctx;
+    LLVMErrorCollector Errors(Ctx);
+    std::unique_ptr<llvm::TargetMachine> TM = createHostTargetMachine(Opts.GPU, Opts.FPFusion);
+    if (Stage == "llir") {
+      LoweringOptions LO;
+      LO.NumWarps = 1;
+      LO.GPU = Opts.GPU;
+      LO.Debug = Opts.Debug;
+      LO.LineInfo = Opts.LineInfo;
+      unsigned Shared = 0;
+      std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, CPUTargetInfo(), Shared);
+      LLM->setTargetTriple(TM->getTargetTriple().str());
+      LLM->setDataLayout(TM->createDataLayout());
+      llvm::SmallVector<llvm::Function *, 2> Kernels;
+      for (Function *F : M.functions())
+        if (F->isKernel())
+          Kernels.push_back(LLM->getFunction(F->getName()));
+      for (llvm::Function *K : Kernels)
+        addLaunchEntry(K);
+      bindLibdevice(M, *LLM);
+      optimizeModule(*LLM, *TM, /*UseO3=*/true, Opts.Debugging);
+      llvm::raw_string_ostream OS(Out.Data);
+      LLM->print(OS, nullptr);
+      OS.flush();
+      Out.Metadata["shared"] = Shared;
+      return Out;
+    }
+    std::unique_ptr<llvm::Module> LLM = parseLLVMIR(Input, Ctx);
+    LLM->setDataLayout(TM->createDataLayout());
+    llvm::SmallString<0> Buf;
+    llvm::raw_svector_ostream OS(Buf);
+    llvm::legacy::PassManager PM;
+    if (TM->addPassesToEmitFile(PM, OS, nullptr, llvm::CGFT_ObjectFile))
+      reportError({}, "LLVM cannot emit an object file for " + TM->getTargetTriple().str());
+    PM.run(*LLM);
+    Errors.throwIfAny("LLVM cannot compile the kernel for " + Opts.GPU.str());
+    Out.Data = std::string(Buf.str());
+    Out.Binary = true;
+    return Out;
+  }
+};
+
+const bool Registered = [] {
+  Target::registerKind("cpu", /*WarpSize=*/1, kMaxArenaBytes);
+  registerBackend("cpu", std::make_unique<CPUBackend>());
+  return true;
+}();
+
+} // namespace

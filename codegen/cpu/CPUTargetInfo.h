@@ -1,0 +1,78 @@
+//===- CPUTargetInfo.h - Lowering primitives for the host CPU ----*- C++ -*-===//
+//
+// TargetInfo (codegen/lowering/TargetInfo.h) for the cpu target: a program
+// is one thread of the host (a warp of one lane, one warp), so the layouts
+// put every element of a block in that thread's registers and LLVM's
+// vectorizers make SIMD code of them. Shuffles move nothing, barriers are
+// nothing; predicated accesses are LLVM's masked loads and stores; atomics
+// are LLVM's. What a program asks of its launch (its id, the grid, its
+// shared memory arena) and a failed assert are calls of the runtime's
+// functions (runtime/CpuDriver.cpp), which the loader resolves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_CPU_CPUTARGETINFO_H
+#define TRITIUM_CODEGEN_CPU_CPUTARGETINFO_H
+
+#include "codegen/lowering/LLVMTargetInfo.h"
+
+namespace tritium {
+
+/// The runtime functions a cpu kernel calls, defined by runtime/CpuDriver.cpp:
+///   i32 __tritium_cpu_program_id(i32 axis), i32 __tritium_cpu_num_programs(i32 axis)
+///   ptr __tritium_cpu_shared()   the calling thread's arena, 64-byte aligned
+///   void __tritium_cpu_assert_fail(ptr message, ptr file, i32 line, ptr function)
+/// The first three are constant while one program runs.
+inline constexpr const char *CPUProgramId = "__tritium_cpu_program_id";
+inline constexpr const char *CPUNumPrograms = "__tritium_cpu_num_programs";
+inline constexpr const char *CPUShared = "__tritium_cpu_shared";
+inline constexpr const char *CPUAssertFail = "__tritium_cpu_assert_fail";
+
+class CPUTargetInfo : public LLVMTargetInfo {
+public:
+  llvm::Value *threadId(llvm::IRBuilder<> &B) const override { return B.getInt32(0); }
+  llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
+  void barrier(llvm::IRBuilder<> &) const override {}
+  // A warp of one lane: every lane a shuffle names is the thread itself.
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &, llvm::Value *V, unsigned) const override {
+    return V;
+  }
+  llvm::Value *shuffleIdx(llvm::IRBuilder<> &, llvm::Value *V, llvm::Value *) const override {
+    return V;
+  }
+  llvm::Value *shuffleUp(llvm::IRBuilder<> &, llvm::Value *V, unsigned) const override {
+    return V;
+  }
+  unsigned sharedAddressSpace() const override { return 0; }
+  llvm::Value *sharedMemoryBase(llvm::IRBuilder<> &B) const override;
+  unsigned sharedMemoryAlignment() const override { return 64; }
+  /// One AVX-512 register, aligned or not; masked loads and stores take a
+  /// bit per element.
+  unsigned maxAccessBytes() const override { return 64; }
+  bool alignsAccesses() const override { return false; }
+  bool masksEachElement() const override { return true; }
+  llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned NumWords,
+                          unsigned WordBits, llvm::Value *Pred, llvm::Value *Other,
+                          const MemoryHints &Hints) const override;
+  void storeGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Words, llvm::Value *Pred,
+                   const MemoryHints &Hints) const override;
+  void printf(llvm::IRBuilder<> &B, llvm::StringRef Format,
+              llvm::ArrayRef<llvm::Value *> Args) const override;
+  void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed, llvm::StringRef Message,
+                  llvm::StringRef File, unsigned Line, llvm::StringRef Func) const override;
+  llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
+  llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override {
+    return B.CreateFRem(X, Y); // C's fmod
+  }
+  void annotateKernel(llvm::Function *, unsigned, unsigned) const override {}
+
+private:
+  /// One address space and one thread: every scope is the system's.
+  llvm::SyncScope::ID syncScope(llvm::LLVMContext &, MemScope) const override {
+    return llvm::SyncScope::System;
+  }
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CODEGEN_CPU_CPUTARGETINFO_H

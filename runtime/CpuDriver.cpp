@@ -1,0 +1,313 @@
+//===- CpuDriver.cpp - Kernels of the cpu target on the host's threads ----===//
+
+#include "runtime/CpuDriver.h"
+
+#include "codegen/cpu/CPUTargetInfo.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/Host.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace tritium;
+using namespace tritium::cpu;
+
+namespace {
+
+/// What the running program of this thread asks for (CPUTargetInfo.h).
+struct ProgramState {
+  uint32_t Id[3] = {0, 0, 0};
+  uint32_t Grid[3] = {1, 1, 1};
+  void *Arena = nullptr;
+  size_t ArenaBytes = 0;
+};
+thread_local ProgramState Program;
+
+/// The first failed assert of the launch in flight (one launch at a time).
+std::mutex AssertLock;
+std::string AssertMessage;
+
+extern "C" uint32_t __tritium_cpu_program_id(uint32_t Axis) { return Program.Id[Axis]; }
+extern "C" uint32_t __tritium_cpu_num_programs(uint32_t Axis) { return Program.Grid[Axis]; }
+extern "C" void *__tritium_cpu_shared() { return Program.Arena; }
+extern "C" void __tritium_cpu_assert_fail(const char *Message, const char *File, uint32_t Line,
+                                          const char *Func) {
+  std::lock_guard<std::mutex> G(AssertLock);
+  if (AssertMessage.empty())
+    AssertMessage = std::string(File) + ":" + std::to_string(Line) + ": " + Func +
+                    ": Assertion `" + Message + "` failed.";
+}
+
+gpu::DriverError error(const std::string &Description, const std::string &Action) {
+  return gpu::DriverError("CPU", 1, "", Description, Action);
+}
+
+/// Runs Body(i) for i in [0, N) on Count threads (the caller among them).
+class ThreadPool {
+public:
+  explicit ThreadPool(unsigned Count) {
+    for (unsigned I = 1; I < Count; ++I)
+      Workers.emplace_back([this] { work(); });
+  }
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      Stop = true;
+    }
+    Wake.notify_all();
+    for (std::thread &T : Workers)
+      T.join();
+  }
+  unsigned size() const { return unsigned(Workers.size()) + 1; }
+
+  void run(uint64_t N, const std::function<void(uint64_t)> &Body) {
+    if (N <= 1 || Workers.empty()) {
+      for (uint64_t I = 0; I < N; ++I)
+        Body(I);
+      return;
+    }
+    std::lock_guard<std::mutex> One(Launch); // one grid at a time
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      Job = &Body;
+      Total = N;
+      Next = 0;
+      Busy = unsigned(Workers.size());
+      ++Generation;
+    }
+    Wake.notify_all();
+    drain(Body, N);
+    std::unique_lock<std::mutex> G(Lock);
+    Done.wait(G, [this] { return Busy == 0; });
+    Job = nullptr;
+  }
+
+private:
+  void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
+    for (uint64_t I = Next++; I < N; I = Next++)
+      Body(I);
+  }
+  void work() {
+    uint64_t Seen = 0;
+    for (;;) {
+      const std::function<void(uint64_t)> *Body;
+      uint64_t N;
+      {
+        std::unique_lock<std::mutex> G(Lock);
+        Wake.wait(G, [&] { return Stop || Generation != Seen; });
+        if (Stop)
+          return;
+        Seen = Generation;
+        Body = Job;
+        N = Total;
+      }
+      drain(*Body, N);
+      std::lock_guard<std::mutex> G(Lock);
+      if (--Busy == 0)
+        Done.notify_one();
+    }
+  }
+
+  std::vector<std::thread> Workers;
+  std::mutex Lock, Launch;
+  std::condition_variable Wake, Done;
+  const std::function<void(uint64_t)> *Job = nullptr;
+  uint64_t Total = 0, Generation = 0;
+  std::atomic<uint64_t> Next{0};
+  unsigned Busy = 0;
+  bool Stop = false;
+};
+
+unsigned threadCount() {
+  unsigned N = std::max(1u, std::thread::hardware_concurrency());
+  if (const char *E = std::getenv("TRITIUM_CPU_THREADS"))
+    if (unsigned Want = unsigned(std::strtoul(E, nullptr, 10)))
+      N = Want;
+  return N;
+}
+
+using Entry = void (*)(void **);
+
+} // namespace
+
+struct Driver::Impl {
+  std::mutex Lock; // the JIT's libraries
+  std::unique_ptr<llvm::orc::LLJIT> JIT;
+  std::string Error; // why the JIT could not be made
+  unsigned NextLibrary = 0;
+  ThreadPool Pool{threadCount()};
+};
+
+Driver &Driver::get() {
+  static Driver *D = new Driver(); // never destroyed: launchers may outlive statics
+  return *D;
+}
+
+Driver::Driver() : P(std::make_unique<Impl>()) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto J = llvm::orc::LLJITBuilder().create();
+  if (J)
+    P->JIT = std::move(*J);
+  else
+    P->Error = llvm::toString(J.takeError());
+}
+
+Driver::~Driver() = default;
+
+const std::string &Driver::path() const {
+  static const std::string None;
+  return None;
+}
+
+bool Driver::load(std::string *Why) {
+  if (P->JIT)
+    return true;
+  if (Why)
+    *Why = "LLVM's JIT cannot run on this host: " + P->Error;
+  return false;
+}
+
+void Driver::setCurrentDevice(int Device) {
+  if (Device != 0)
+    throw error("the cpu has one device, 0; got " + std::to_string(Device), "");
+}
+
+std::string Driver::hostProcessor() { return llvm::sys::getHostCPUName().str(); }
+
+unsigned Driver::numThreads() const { return P->Pool.size(); }
+
+gpu::LoadedKernel Driver::loadKernel(const gpu::KernelImage &Img, int Device) {
+  std::string Action = "loading kernel '" + Img.Name + "'";
+  if (!P->JIT)
+    throw error("LLVM's JIT cannot run on this host: " + P->Error, Action);
+  setCurrentDevice(Device);
+  std::lock_guard<std::mutex> G(P->Lock);
+  llvm::orc::LLJIT &J = *P->JIT;
+  auto Lib = J.getExecutionSession().createJITDylib("kernel" + std::to_string(P->NextLibrary++));
+  if (!Lib)
+    throw error(llvm::toString(Lib.takeError()), Action);
+  llvm::orc::JITDylib &JD = *Lib;
+  // The C library's functions (printf, math) from the process; the
+  // runtime's own as they are here.
+  auto Process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      J.getDataLayout().getGlobalPrefix());
+  if (!Process)
+    throw error(llvm::toString(Process.takeError()), Action);
+  JD.addGenerator(std::move(*Process));
+  llvm::orc::SymbolMap Runtime;
+  auto Define = [&](const char *Name, auto *Fn) {
+    Runtime[J.mangleAndIntern(Name)] = llvm::JITEvaluatedSymbol(
+        llvm::pointerToJITTargetAddress(Fn), llvm::JITSymbolFlags::Exported);
+  };
+  Define(CPUProgramId, &__tritium_cpu_program_id);
+  Define(CPUNumPrograms, &__tritium_cpu_num_programs);
+  Define(CPUShared, &__tritium_cpu_shared);
+  Define(CPUAssertFail, &__tritium_cpu_assert_fail);
+  auto Fail = [&](llvm::Error E) {
+    std::string Why = llvm::toString(std::move(E));
+    llvm::consumeError(J.getExecutionSession().removeJITDylib(JD));
+    throw error(Why, Action);
+  };
+  if (llvm::Error E = JD.define(llvm::orc::absoluteSymbols(std::move(Runtime))))
+    Fail(std::move(E));
+  if (llvm::Error E = J.addObjectFile(JD, llvm::MemoryBuffer::getMemBufferCopy(Img.Image)))
+    Fail(std::move(E));
+  auto Addr = J.lookup(JD, Img.Name);
+  if (!Addr)
+    Fail(Addr.takeError());
+  gpu::LoadedKernel K;
+  K.Name = Img.Name;
+  K.Module = &JD;
+  K.Function = Addr->toPtr<void *>();
+  K.SharedBytes = Img.SharedBytes;
+  K.NumThreads = 1;
+  K.MaxThreads = 1;
+  K.Flags = Img.Flags;
+  return K;
+}
+
+void Driver::unload(const gpu::LoadedKernel &K) noexcept {
+  if (!K.Module || !P->JIT)
+    return;
+  std::lock_guard<std::mutex> G(P->Lock);
+  llvm::consumeError(
+      P->JIT->getExecutionSession().removeJITDylib(*static_cast<llvm::orc::JITDylib *>(K.Module)));
+}
+
+void Driver::launch(const gpu::LoadedKernel &K, unsigned GridX, unsigned GridY, unsigned GridZ,
+                    gpu::Stream, void **Params) {
+  auto Fn = reinterpret_cast<Entry>(K.Function);
+  uint64_t XY = uint64_t(GridX) * GridY;
+  size_t Arena = K.SharedBytes;
+  {
+    std::lock_guard<std::mutex> G(AssertLock);
+    AssertMessage.clear();
+  }
+  P->Pool.run(XY * GridZ, [&](uint64_t Linear) {
+    ProgramState &S = Program;
+    if (S.ArenaBytes < Arena) {
+      std::free(S.Arena);
+      S.ArenaBytes = (Arena + 63) / 64 * 64;
+      S.Arena = std::aligned_alloc(64, S.ArenaBytes);
+    }
+    S.Grid[0] = GridX, S.Grid[1] = GridY, S.Grid[2] = GridZ;
+    S.Id[0] = uint32_t(Linear % GridX);
+    S.Id[1] = uint32_t(Linear / GridX % GridY);
+    S.Id[2] = uint32_t(Linear / XY);
+    Fn(Params);
+  });
+  std::lock_guard<std::mutex> G(AssertLock);
+  if (!AssertMessage.empty())
+    throw error("device-side assertion failed: " + AssertMessage,
+                "running kernel '" + K.Name + "'");
+}
+
+gpu::DevicePtr Driver::memAlloc(size_t Bytes, int) {
+  void *Ptr = std::aligned_alloc(256, std::max<size_t>(256, (Bytes + 255) / 256 * 256));
+  if (!Ptr)
+    throw error("out of memory", "allocating " + std::to_string(Bytes) + " bytes");
+  return reinterpret_cast<gpu::DevicePtr>(Ptr);
+}
+
+void Driver::memFree(gpu::DevicePtr Ptr) { std::free(reinterpret_cast<void *>(Ptr)); }
+
+void Driver::memcpyHtoD(gpu::DevicePtr Dst, const void *Src, size_t Bytes) {
+  std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
+}
+
+void Driver::memcpyDtoH(void *Dst, gpu::DevicePtr Src, size_t Bytes) {
+  std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
+}
+
+void Driver::memsetD8Async(gpu::DevicePtr Dst, unsigned char Value, size_t Bytes, gpu::Stream) {
+  std::memset(reinterpret_cast<void *>(Dst), Value, Bytes);
+}
+
+// Launches return when their grid is done: an event is the time it is recorded.
+using Clock = std::chrono::steady_clock;
+
+void *Driver::eventCreate() { return new Clock::time_point(); }
+
+void Driver::eventRecord(void *Event, gpu::Stream) {
+  *static_cast<Clock::time_point *>(Event) = Clock::now();
+}
+
+float Driver::eventElapsed(void *Start, void *End) {
+  std::chrono::duration<float, std::milli> D =
+      *static_cast<Clock::time_point *>(End) - *static_cast<Clock::time_point *>(Start);
+  return D.count();
+}
+
+void Driver::eventDestroy(void *Event) noexcept { delete static_cast<Clock::time_point *>(Event); }

@@ -1,0 +1,165 @@
+"""The cpu target end to end: kernels compiled for the host CPU
+(codegen/cpu/), linked into the process and run on its threads by the cpu
+driver (runtime/CpuDriver.h), on numpy arrays (and torch CPU tensors where
+torch is installed). The conformance suite runs on it too
+(TRITIUM_LANG_BACKENDS=cpu; tests/python/language/helpers.py)."""
+
+import numpy as np
+import pytest
+
+import tritium
+import tritium.language as tl
+from tritium.errors import CudaError
+from tritium.runtime import CpuDriver, driver
+from tritium.language.extra import libdevice
+
+
+@pytest.fixture
+def cpu(monkeypatch):
+    """TRITIUM_DEFAULT_BACKEND=cpu: the cpu driver is the active one."""
+    monkeypatch.setenv("TRITIUM_DEFAULT_BACKEND", "cpu")
+    driver.set_active(None)
+    yield driver.active.get()
+    monkeypatch.undo()
+    driver.set_active(None)
+
+
+@tritium.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+def test_default_backend_cpu_activates_the_cpu_driver(cpu):
+    assert isinstance(cpu, CpuDriver)
+    t = cpu.get_current_target()
+    assert t.backend == "cpu" and t.warp_size == 1 and t.arch == cpu.properties()["arch"]
+    assert str(t) == "cpu:" + t.arch
+    assert cpu.properties()["num_threads"] >= 1
+
+
+@pytest.mark.parametrize("n", [1, 1000, 1024, 98_432])
+def test_vector_add_on_numpy_arrays(cpu, n):
+    rng = np.random.default_rng(n)
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    out = np.full(n + 7, -1.0, np.float32)  # past n: untouched
+    add_kernel[(tritium.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    np.testing.assert_array_equal(out[:n], x + y)
+    assert (out[n:] == -1).all()
+    compiled = add_kernel.warmup(x, y, out, n, BLOCK=1024, grid=(1,))
+    assert compiled.asm["obj"][:4] == b"\x7fELF"
+    assert "define void @add_kernel(ptr" in compiled.asm["llir"]
+
+
+def test_vector_add_on_torch_cpu_tensors(cpu):
+    torch = pytest.importorskip("torch")
+    x, y = torch.rand(5000), torch.rand(5000)
+    out = torch.empty(5000)
+    add_kernel[(5,)](x, y, out, 5000, BLOCK=1024)
+    assert torch.equal(out, x + y)
+
+
+@tritium.jit
+def softmax_kernel(out_ptr, in_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
+    z = x - tl.max(x, axis=0)
+    num = tl.exp(z)
+    tl.store(out_ptr + row * stride + cols, num / tl.sum(num, axis=0), mask=cols < n_cols)
+
+
+def test_softmax(cpu):
+    x = np.random.default_rng(0).standard_normal((37, 100)).astype(np.float32)
+    out = np.empty_like(x)
+    softmax_kernel[(37,)](out, x, 100, 100, BLOCK=128)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+@tritium.jit
+def grid_kernel(out_ptr):
+    x, y, z = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    gx, gy = tl.num_programs(0), tl.num_programs(1)
+    tl.store(out_ptr + (z * gy + y) * gx + x, x + 10 * y + 100 * z + 1000 * tl.num_programs(2))
+
+
+def test_three_dimensional_grid(cpu):
+    out = np.zeros(4 * 3 * 2, np.int32)
+    grid_kernel[(4, 3, 2)](out)
+    z, y, x = np.meshgrid(range(2), range(3), range(4), indexing="ij")
+    np.testing.assert_array_equal(out, (x + 10 * y + 100 * z + 2000).ravel())
+
+
+@tritium.jit
+def count_kernel(counter_ptr, BLOCK: tl.constexpr):
+    tl.atomic_add(counter_ptr + tl.arange(0, BLOCK) % 4, 1)
+
+
+def test_atomics_from_every_thread(cpu):
+    """Programs run on several threads at once: the adds are atomic."""
+    counter = np.zeros(4, np.int32)
+    count_kernel[(500,)](counter, BLOCK=64)
+    np.testing.assert_array_equal(counter, [8000] * 4)
+
+
+@tritium.jit
+def math_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.erf(x) + tl.sqrt(x) + libdevice.fast_expf(x))
+
+
+def test_libdevice_functions_are_the_c_librarys(cpu):
+    x = np.linspace(0.1, 3, 64, dtype=np.float32)
+    out = np.empty_like(x)
+    math_kernel[(1,)](x, out, BLOCK=64)
+    from math import erf
+    ref = np.array([erf(v) for v in x.astype(np.float64)]) + np.sqrt(x.astype(np.float64)) + np.exp(x)
+    np.testing.assert_allclose(out, ref, rtol=1e-5)
+
+
+@tritium.jit
+def missing_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, libdevice.saturatef(tl.load(x_ptr + offs)))
+
+
+def test_a_libdevice_function_the_cpu_lacks_is_an_error_at_its_line(cpu):
+    with pytest.raises(tritium.CompilationError, match="cpu target has no such libdevice") as e:
+        missing_kernel[(1,)](np.zeros(16, np.float32), BLOCK=16)
+    assert "test_cpu_target.py:" in str(e.value)  # the line that asked for it
+
+
+@tritium.jit
+def assert_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_assert(x < 10, "x is too large")
+
+
+def test_a_failed_device_assert_fails_the_launch(cpu, monkeypatch):
+    monkeypatch.setenv("TRITIUM_DEBUG", "1")
+    x = np.arange(16, dtype=np.float32)
+    with pytest.raises(CudaError, match="device-side assertion failed: .*x is too large"):
+        assert_kernel[(2,)](x, BLOCK=16)
+    assert_kernel[(2,)](np.zeros(16, np.float32), BLOCK=16)  # the next launch is fine
+
+
+@tritium.jit
+def print_kernel(x_ptr):
+    tl.device_print("value", tl.load(x_ptr))
+
+
+def test_device_print(cpu, capfd):
+    print_kernel[(1,)](np.array([42], np.int32))
+    assert "value" in capfd.readouterr().out
+
+
+def test_benchmark_times_with_the_host_clock(cpu):
+    x = np.ones(1 << 16, np.float32)
+    out = np.empty_like(x)
+    ms = tritium.testing.do_bench(lambda: add_kernel[(64,)](x, x, out, x.size, BLOCK=1024),
+                                  warmup=5, rep=20)
+    assert 0 < ms < 1000
+    assert (out == 2).all()
