@@ -27,6 +27,9 @@ inline constexpr const char *CPUNumPrograms = "__tritium_cpu_num_programs";
 inline constexpr const char *CPUShared = "__tritium_cpu_shared";
 inline constexpr const char *CPUAssertFail = "__tritium_cpu_assert_fail";
 
+/// A dot as row updates in vectors over stack buffers (CPULowerDot.cpp).
+bool lowerCPUDot(LoweringContext &C, Instruction &I);
+
 class CPUTargetInfo : public LLVMTargetInfo {
 public:
   llvm::Value *threadId(llvm::IRBuilder<> &B) const override { return B.getInt32(0); }
@@ -65,6 +68,9 @@ public:
     return B.CreateFRem(X, Y); // C's fmod
   }
   void annotateKernel(llvm::Function *, unsigned, unsigned) const override {}
+  bool lowerInstruction(LoweringContext &C, Instruction &I) const override {
+    return I.getOpcode() == Opcode::Dot && lowerCPUDot(C, I);
+  }
 
 private:
   /// One address space and one thread: every scope is the system's.

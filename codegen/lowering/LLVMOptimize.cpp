@@ -122,7 +122,7 @@ void instrument(llvm::PassInstrumentationCallbacks &PIC, const llvm::Module &M,
 } // namespace
 
 void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3,
-                             const DebugOptions &Debug) {
+                             const DebugOptions &Debug, llvm::StringRef Pipeline) {
   applyLLVMFlags(Debug.LLVMFlags);
   if (Debug.DisableLLVMOpt)
     return;
@@ -154,7 +154,7 @@ void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO
     // 3/4 of LLVM's time on a matmul for no smaller PTX. This pipeline keeps
     // what pays: the device library inlined and its reflect branches folded,
     // scalar cleanup, LICM and GVN (redundant loads), dead code gone.
-    llvm::cantFail(PB.parsePassPipeline(MPM, kLeanPipeline));
+    llvm::cantFail(PB.parsePassPipeline(MPM, Pipeline.empty() ? kLeanPipeline : Pipeline));
   }
   MPM.run(M, MAM);
   if (!Dump.empty())

@@ -19,11 +19,12 @@ class TargetMachine;
 namespace tritium {
 
 /// Optimizes \p M for \p TM: a short pipeline (inline the device library,
-/// scalar cleanup, LICM, GVN, DCE), or LLVM's default<O3> with \p UseO3;
+/// scalar cleanup, LICM, GVN, DCE) or the target's own \p Pipeline (in
+/// LLVM's text), or LLVM's default<O3> with \p UseO3;
 /// none with Debug.DisableLLVMOpt; each pass dumped or timed as \p Debug
 /// asks, after Debug.LLVMFlags are applied.
 void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false,
-                    const DebugOptions &Debug = {});
+                    const DebugOptions &Debug = {}, llvm::StringRef Pipeline = "");
 
 /// Sets LLVM's command-line options from \p Flags ("-disable-lsr
 /// -debug-only=isel"; a leading '-' may be left out), once per distinct

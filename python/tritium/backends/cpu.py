@@ -18,10 +18,12 @@ class CpuBackend(NativeBackend):
 
     @property
     def version(self):
-        return "" if knobs.compilation.disable_line_info else "lines"
+        return (" llvm-o3" if knobs.compilation.llvm_o3 else "") + (
+            "" if knobs.compilation.disable_line_info else " lines")
 
     def tool_options(self):
-        return {"line_info": not knobs.compilation.disable_line_info}
+        return {"llvm_o3": bool(knobs.compilation.llvm_o3),
+                "line_info": not knobs.compilation.disable_line_info}
 
 
 _compiler.BINARY_STAGES.add("obj")

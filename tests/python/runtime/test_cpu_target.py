@@ -163,3 +163,28 @@ def test_benchmark_times_with_the_host_clock(cpu):
                                   warmup=5, rep=20)
     assert 0 < ms < 1000
     assert (out == 2).all()
+
+
+@tritium.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+               ACC: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b, c.to(ACC)).to(c.dtype))
+
+
+@pytest.mark.parametrize("dtype, acc", [("float32", "float32"), ("float16", "float32"),
+                                        ("int8", "int32"), ("float64", "float64")])
+def test_dot_updates_rows_in_vectors(cpu, dtype, acc):
+    """The cpu's own dot (CPULowerDot.cpp): A, B and C through stack buffers,
+    a loop nest over rows and K."""
+    M, N, K = 32, 64, 32
+    rng = np.random.default_rng(1)
+    a = rng.integers(-4, 5, (M, K)).astype(dtype)
+    b = rng.integers(-4, 5, (K, N)).astype(dtype)
+    c = rng.integers(-4, 5, (M, N)).astype(acc)
+    ref = a.astype(acc) @ b.astype(acc) + c
+    dot_kernel[(1,)](a, b, c, M=M, N=N, K=K, ACC=getattr(tl, acc))
+    np.testing.assert_array_equal(c, ref)

@@ -1,0 +1,133 @@
+//===- CPULowerDot.cpp - dot as row updates in vectors ---------------------===//
+//
+// The cpu target's dot. The generic FMA dot keeps the C tile in registers
+// across its K loop: on a GPU a thread owns a few elements of it, but the
+// cpu's one thread owns all of them, and a 64x64 tile made thousands of
+// live values that LLVM spilled and took seconds to compile. Here A, B and
+// C go to stack buffers, row-major and widened to the type products are
+// summed in (f32 for float inputs, f64 for f64, i32 for i8), and a loop
+// nest updates C one row at a time:
+//
+//   for b, m:  c = C[b][m][:]                  (a vector of N)
+//              for k:  c += splat(A[b][m][k]) * B[b][k][:]
+//              C[b][m][:] = c
+//
+// (fma for floats). LLVM splits the N-vector into the host's registers; the
+// loops stay loops, so the code and the compile time do not grow with M or
+// K. The tile's registers are read back from C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/cpu/CPUTargetInfo.h"
+#include "codegen/lowering/FloatConversions.h"
+#include "codegen/lowering/LoweringContext.h"
+
+using namespace tritium;
+
+namespace {
+using Regs = LoweringContext::Regs;
+
+/// A counted loop `for (i = 0; i < N; ++i)` around what \p Body emits at
+/// the builder (given i); the builder goes on after the loop.
+void emitLoop(llvm::IRBuilder<> &B, int64_t N, const llvm::Twine &Name,
+              llvm::function_ref<void(llvm::Value *)> Body) {
+  llvm::Function *Fn = B.GetInsertBlock()->getParent();
+  llvm::BasicBlock *Pre = B.GetInsertBlock();
+  auto *Head = llvm::BasicBlock::Create(B.getContext(), Name, Fn);
+  auto *Exit = llvm::BasicBlock::Create(B.getContext(), Name + ".done", Fn);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  llvm::PHINode *I = B.CreatePHI(B.getInt32Ty(), 2);
+  I->addIncoming(B.getInt32(0), Pre);
+  Body(I);
+  llvm::Value *Next = B.CreateAdd(I, B.getInt32(1));
+  I->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpSLT(Next, B.getInt32(uint32_t(N))), Head, Exit);
+  B.SetInsertPoint(Exit);
+}
+} // namespace
+
+bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
+  auto &Dot = llvm::cast<DotInst>(I);
+  for (Value *Op : {Dot.getA(), Dot.getB()})
+    if (Instruction *Def = Op->getDefiningInstruction(); Def && isLoadedByUser(*Def))
+      lowerSharedMemory(C, *Def, /*Deferred=*/true);
+  llvm::IRBuilder<> &B = C.B;
+  Value *AV = Dot.getA(), *BV = Dot.getB(), *CV = Dot.getAcc();
+  Type *AT = AV->getType()->getScalarType(), *BT = BV->getType()->getScalarType();
+  Type *CT = I.getResult()->getType()->getScalarType();
+  llvm::ArrayRef<int64_t> AShape = AV->getType()->getShape();
+  bool Batched = AShape.size() == 3;
+  int64_t Batch = Batched ? AShape[0] : 1, M = AShape[Batched], K = AShape[Batched + 1];
+  int64_t N = BV->getType()->getShape()[Batched + 1];
+  bool Int = CT->isInt();
+  llvm::Type *Work = Int ? B.getInt32Ty()
+                         : CT->getKind() == Type::Kind::F64 ? B.getDoubleTy()
+                                                            : B.getFloatTy();
+  auto Widen = [&](llvm::Value *V, Type *E) -> llvm::Value * {
+    if (V->getType() == Work)
+      return V;
+    if (Int)
+      return B.CreateSExt(V, Work);
+    return isCarriedFloat(E) ? toF32(B, V, E) : B.CreateFPCast(V, Work);
+  };
+
+  // The buffers, in the entry block: their size is known.
+  llvm::Function *Fn = B.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> Entry(&Fn->getEntryBlock(), Fn->getEntryBlock().begin());
+  auto Buffer = [&](int64_t Elems, const char *Name) {
+    llvm::AllocaInst *A = Entry.CreateAlloca(llvm::ArrayType::get(Work, uint64_t(Elems)), nullptr, Name);
+    A->setAlignment(llvm::Align(64));
+    return A;
+  };
+  llvm::Value *ABuf = Buffer(Batch * M * K, "dot.a"), *BBuf = Buffer(Batch * K * N, "dot.b");
+  llvm::Value *CBuf = Buffer(Batch * M * N, "dot.c");
+  auto At = [&](llvm::Value *Buf, llvm::Value *Elem) { return B.CreateGEP(Work, Buf, Elem); };
+  // Every register at its element's row-major place (copies write alike).
+  auto Spill = [&](Value *V, Type *E, llvm::Value *Buf) {
+    Regs Offsets = C.elementOffsets(C.layout(V));
+    const Regs &Vals = C.get(V);
+    for (unsigned R = 0; R < Vals.size(); ++R)
+      B.CreateStore(Widen(Vals[R], E), At(Buf, Offsets[R]));
+  };
+  Spill(AV, AT, ABuf);
+  Spill(BV, BT, BBuf);
+  Spill(CV, CT, CBuf);
+
+  auto *Row = llvm::FixedVectorType::get(Work, unsigned(N));
+  llvm::Align WorkAlign(Work->getPrimitiveSizeInBits() / 8);
+  emitLoop(B, Batch * M, "dot.m", [&](llvm::Value *BM) { // BM = b * M + m
+    llvm::Value *CRow = At(CBuf, B.CreateMul(BM, B.getInt32(uint32_t(N))));
+    llvm::Value *Acc = B.CreateAlignedLoad(Row, CRow, WorkAlign);
+    llvm::BasicBlock *Pre = B.GetInsertBlock();
+    llvm::PHINode *Sum = nullptr;
+    llvm::Value *BBase = B.CreateMul(B.CreateUDiv(BM, B.getInt32(uint32_t(M))),
+                                     B.getInt32(uint32_t(K * N)));
+    emitLoop(B, K, "dot.k", [&](llvm::Value *Kk) {
+      Sum = B.CreatePHI(Row, 2);
+      Sum->addIncoming(Acc, Pre);
+      llvm::Value *A = B.CreateAlignedLoad(
+          Work, At(ABuf, B.CreateAdd(B.CreateMul(BM, B.getInt32(uint32_t(K))), Kk)), WorkAlign);
+      llvm::Value *BRow = B.CreateAlignedLoad(
+          Row, At(BBuf, B.CreateAdd(BBase, B.CreateMul(Kk, B.getInt32(uint32_t(N))))),
+          WorkAlign);
+      llvm::Value *Splat = B.CreateVectorSplat(unsigned(N), A);
+      llvm::Value *Next = Int ? B.CreateAdd(Sum, B.CreateMul(Splat, BRow))
+                              : B.CreateIntrinsic(llvm::Intrinsic::fma, {Row}, {Splat, BRow, Sum});
+      Sum->addIncoming(Next, B.GetInsertBlock());
+      Acc = Next;
+    });
+    B.CreateAlignedStore(Acc, CRow, WorkAlign);
+  });
+
+  Regs Offsets = C.elementOffsets(C.layout(I.getResult()));
+  Regs Out;
+  for (llvm::Value *Off : Offsets) {
+    llvm::Value *S = B.CreateAlignedLoad(Work, At(CBuf, Off), WorkAlign);
+    if (!Int && S->getType() != C.elemType(CT))
+      S = isCarriedFloat(CT) ? fromF32(B, S, CT) : B.CreateFPCast(S, C.elemType(CT));
+    Out.push_back(S);
+  }
+  C.set(I.getResult(), std::move(Out));
+  return true;
+}
