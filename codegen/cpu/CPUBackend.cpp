@@ -157,6 +157,10 @@ public:
       LO.GPU = Opts.GPU;
       LO.Debug = Opts.Debug;
       LO.LineInfo = Opts.LineInfo;
+      // The whole block is the thread's: a 128x128 tile is 16,384 elements.
+      // The lowering unrolls each element; a 65,536-element block took over
+      // ten minutes in LLVM.
+      LO.MaxElementsPerThread = 1u << 14;
       unsigned Shared = 0;
       std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, CPUTargetInfo(), Shared);
       LLM->setTargetTriple(TM->getTargetTriple().str());

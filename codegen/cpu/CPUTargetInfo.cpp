@@ -2,6 +2,8 @@
 
 #include "codegen/cpu/CPUTargetInfo.h"
 
+#include "codegen/lowering/LoweringContext.h"
+
 #include "llvm/IR/Module.h"
 
 using namespace tritium;
@@ -115,4 +117,11 @@ llvm::Value *CPUTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Val
     return callLibrary(B, X->getType()->isDoubleTy() ? "erf" : "erff", X->getType(), {X});
   default: llvm_unreachable("not a math opcode");
   }
+}
+
+bool CPUTargetInfo::lowerInstruction(LoweringContext &C, Instruction &I) const {
+  if (I.getOpcode() == Opcode::InlineAsm)
+    C.unsupported(I, "inline assembly (inline_asm_elementwise holds a GPU's assembly; write the "
+                     "operation with tl functions)");
+  return I.getOpcode() == Opcode::Dot && lowerCPUDot(C, I);
 }

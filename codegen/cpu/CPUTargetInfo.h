@@ -68,9 +68,9 @@ public:
     return B.CreateFRem(X, Y); // C's fmod
   }
   void annotateKernel(llvm::Function *, unsigned, unsigned) const override {}
-  bool lowerInstruction(LoweringContext &C, Instruction &I) const override {
-    return I.getOpcode() == Opcode::Dot && lowerCPUDot(C, I);
-  }
+  /// Dots (CPULowerDot.cpp); inline assembly is refused (LLVM's x86
+  /// backend aborts the process on a GPU's constraints).
+  bool lowerInstruction(LoweringContext &C, Instruction &I) const override;
 
 private:
   /// One address space and one thread: every scope is the system's.
