@@ -188,3 +188,28 @@ def test_dot_updates_rows_in_vectors(cpu, dtype, acc):
     ref = a.astype(acc) @ b.astype(acc) + c
     dot_kernel[(1,)](a, b, c, M=M, N=N, K=K, ACC=getattr(tl, acc))
     np.testing.assert_array_equal(c, ref)
+
+
+@tritium.jit
+def asm_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x_ptr + offs)],
+                                  dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(x_ptr + offs, y)
+
+
+def test_inline_assembly_is_refused_not_a_crash(cpu):
+    with pytest.raises(tritium.CompilationError, match="does not support inline assembly"):
+        asm_kernel[(1,)](np.zeros(16, np.int32), BLOCK=16)
+
+
+@tritium.jit
+def big_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+def test_a_block_past_the_element_limit_is_out_of_resources(cpu):
+    from tritium.errors import OutOfResources
+    with pytest.raises(OutOfResources, match="elements of one block per thread"):
+        big_kernel.warmup(np.zeros(1 << 15, np.float32), BLOCK=1 << 15, grid=(1,))
