@@ -6,6 +6,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/Host.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -155,6 +156,8 @@ Driver &Driver::get() {
 }
 
 Driver::Driver() : P(std::make_unique<Impl>()) {
+  // glibc's vector math, which the cpu target's kernels call (CPUBackend.cpp).
+  llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto J = llvm::orc::LLJITBuilder().create();

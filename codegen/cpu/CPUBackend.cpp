@@ -26,6 +26,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/Module.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -48,7 +49,18 @@ namespace {
 /// three times as long for no faster matmul.
 const char *const kCPUPipeline =
     "always-inline,function(sroa,early-cse<memssa>,instcombine,simplifycfg,loop-mssa(licm),gvn,"
-    "slp-vectorizer,instcombine,adce,simplifycfg),globaldce";
+    "inject-tli-mappings,slp-vectorizer,instcombine,adce,simplifycfg),globaldce";
+
+/// The library functions of \p Triple, with glibc's vector math (libmvec:
+/// exp, log, sin, cos, pow on 4 or 8 floats) where this process can load it
+/// (the driver loads it for the kernels): a block's exp is 1/8 the calls.
+llvm::TargetLibraryInfoImpl hostLibrary(const llvm::Triple &Triple) {
+  llvm::TargetLibraryInfoImpl Library(Triple);
+  if (Triple.getArch() == llvm::Triple::x86_64 &&
+      !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1"))
+    Library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, Triple);
+  return Library;
+}
 
 /// The most shared memory a program's arena holds (the runtime allocates
 /// one per thread).
@@ -172,7 +184,8 @@ public:
       for (llvm::Function *K : Kernels)
         addLaunchEntry(K);
       bindLibdevice(M, *LLM);
-      optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging, kCPUPipeline);
+      llvm::TargetLibraryInfoImpl Library = hostLibrary(TM->getTargetTriple());
+      optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging, kCPUPipeline, &Library);
       llvm::raw_string_ostream OS(Out.Data);
       LLM->print(OS, nullptr);
       OS.flush();

@@ -49,9 +49,10 @@ public:
   unsigned sharedAddressSpace() const override { return 0; }
   llvm::Value *sharedMemoryBase(llvm::IRBuilder<> &B) const override;
   unsigned sharedMemoryAlignment() const override { return 64; }
-  /// One AVX-512 register, aligned or not; masked loads and stores take a
-  /// bit per element.
-  unsigned maxAccessBytes() const override { return 64; }
+  /// One AVX register (LLVM prefers 256-bit vectors on AVX-512 processors
+  /// too, and libmvec's widest functions take 8 floats), aligned or not;
+  /// masked loads and stores take a bit per element.
+  unsigned maxAccessBytes() const override { return 32; }
   bool alignsAccesses() const override { return false; }
   bool masksEachElement() const override { return true; }
   llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned NumWords,

@@ -5,6 +5,7 @@
 #include "ir/Diagnostics.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
@@ -122,7 +123,8 @@ void instrument(llvm::PassInstrumentationCallbacks &PIC, const llvm::Module &M,
 } // namespace
 
 void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3,
-                             const DebugOptions &Debug, llvm::StringRef Pipeline) {
+                             const DebugOptions &Debug, llvm::StringRef Pipeline,
+                             const llvm::TargetLibraryInfoImpl *Library) {
   applyLLVMFlags(Debug.LLVMFlags);
   if (Debug.DisableLLVMOpt)
     return;
@@ -139,6 +141,8 @@ void tritium::optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO
     instrument(PIC, M, Debug, DumpOS, Starts);
   llvm::PassBuilder PB(&TM, llvm::PipelineTuningOptions(), std::nullopt,
                        Instrumented ? &PIC : nullptr);
+  if (Library) // registered first, it is the one the passes get
+    FAM.registerPass([&] { return llvm::TargetLibraryAnalysis(*Library); });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

@@ -13,6 +13,7 @@
 
 namespace llvm {
 class Module;
+class TargetLibraryInfoImpl;
 class TargetMachine;
 } // namespace llvm
 
@@ -20,11 +21,13 @@ namespace tritium {
 
 /// Optimizes \p M for \p TM: a short pipeline (inline the device library,
 /// scalar cleanup, LICM, GVN, DCE) or the target's own \p Pipeline (in
-/// LLVM's text), or LLVM's default<O3> with \p UseO3;
+/// LLVM's text), or LLVM's default<O3> with \p UseO3; \p Library, where
+/// given, says which library functions exist (and their vector forms);
 /// none with Debug.DisableLLVMOpt; each pass dumped or timed as \p Debug
 /// asks, after Debug.LLVMFlags are applied.
 void optimizeModule(llvm::Module &M, llvm::TargetMachine &TM, bool UseO3 = false,
-                    const DebugOptions &Debug = {}, llvm::StringRef Pipeline = "");
+                    const DebugOptions &Debug = {}, llvm::StringRef Pipeline = "",
+                    const llvm::TargetLibraryInfoImpl *Library = nullptr);
 
 /// Sets LLVM's command-line options from \p Flags ("-disable-lsr
 /// -debug-only=isel"; a leading '-' may be left out), once per distinct

@@ -4,7 +4,8 @@
 // way L spreads that axis:
 //
 //   1. registers: each thread combines its registers that differ only along
-//      the axis, in increasing coordinate order;
+//      the axis, in increasing coordinate order: a chain of up to 8, a tree
+//      of neighbours past that;
 //   2. lanes: for each lane bit that moves along the axis, a butterfly
 //      shuffle with the lane whose bit differs, combining the lower
 //      coordinate's value first;
@@ -160,10 +161,27 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   // 1. Registers, grouped by their coordinates off the axis.
   std::map<std::vector<int32_t>, Regs> Acc;
   for (auto &[Key, Members] : registersAlongAxis(L, Axis)) {
-    Regs A = Init[Members[0].second];
-    for (unsigned K = 1; K < Members.size(); ++K)
-      A = Combine(A, Init[Members[K].second]);
-    Acc[Key] = A;
+    std::vector<Regs> Run;
+    for (auto &M : Members)
+      Run.push_back(Init[M.second]);
+    // A few registers in a chain; many (a cpu thread holds whole rows) in a
+    // tree of neighbours, in order: log2(n) steps deep, not n, and steps
+    // the vectorizer can make vectors of.
+    while (Run.size() > 1) {
+      std::vector<Regs> Next;
+      if (Run.size() <= 8) {
+        for (unsigned K = 1; K < Run.size(); ++K)
+          Run[0] = Combine(Run[0], Run[K]);
+        Run.resize(1);
+        break;
+      }
+      for (unsigned K = 0; K + 1 < Run.size(); K += 2)
+        Next.push_back(Combine(Run[K], Run[K + 1]));
+      if (Run.size() % 2)
+        Next.push_back(Run.back());
+      Run = std::move(Next);
+    }
+    Acc[Key] = Run[0];
   }
 
   // 2. Lanes.

@@ -276,21 +276,15 @@ llvm::Function *declare(llvm::Module &LLM, Function &F, const LoweringOptions &O
   return LLF;
 }
 
-/// Elements of one block a thread may hold. The lowering unrolls every
-/// element, and past this the assembler's time explodes (2^20 f32 on 4
-/// warps, 8,192 a thread: 1.7 MB of PTX, five minutes of ptxas on two
-/// cores; 4,096: 20 s).
-constexpr unsigned kMaxElementsPerThread = 4096;
-
 /// Refuses a function with a block spread that thinly, as a configuration
 /// too large (OutOfResources, which the autotuner skips), before any time
 /// is spent on it.
-void checkElementsPerThread(Function &F) {
+void checkElementsPerThread(Function &F, unsigned Max) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
-      if (const LinearLayout *L = I.getLayout(); L && getNumRegisters(*L) > kMaxElementsPerThread)
+      if (const LinearLayout *L = I.getLayout(); L && getNumRegisters(*L) > Max)
         throw OutOfResourcesError(F.getName().str(), "elements of one block per thread",
-                                  getNumRegisters(*L), kMaxElementsPerThread, "Compiler limit");
+                                  getNumRegisters(*L), Max, "Compiler limit");
 }
 
 } // namespace
@@ -376,7 +370,7 @@ PreservedAnalyses LoweringPass::run(Module &M, AnalysisManager &AM) {
       throw OutOfResourcesError(F->getName().str(), "shared memory", Smem.getTotalBytes(),
                                 Opts.GPU.getMaxSharedBytes());
     SharedBytes = std::max(SharedBytes, Smem.getTotalBytes());
-    checkElementsPerThread(*F);
+    checkElementsPerThread(*F, Opts.MaxElementsPerThread);
     LoweringContext C(*LLM, LLF, *F, Opts, Target, AI, Smem);
     FunctionLowering(C, *F, Lines ? &*Lines : nullptr).run();
   }

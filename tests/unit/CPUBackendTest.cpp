@@ -76,9 +76,9 @@ TEST_CASE("the cpu target's stages: a launch entry, vectors and an ELF object") 
   CHECK(IR.find("define void @vector_add(ptr") != std::string::npos);
   CHECK(IR.find("@vector_add.body") == std::string::npos); // inlined into its entry
   CHECK(IR.find("@__tritium_cpu_program_id(i32 0)") != std::string::npos);
-  // 64-byte accesses masked element by element: n is any number.
-  CHECK(IR.find("@llvm.masked.load.v16i32") != std::string::npos);
-  CHECK(IR.find("@llvm.masked.store.v16i32") != std::string::npos);
+  // 32-byte accesses masked element by element: n is any number.
+  CHECK(IR.find("@llvm.masked.load.v8i32") != std::string::npos);
+  CHECK(IR.find("@llvm.masked.store.v8i32") != std::string::npos);
   CHECK(S[2].second.Binary);
   CHECK(S[2].second.Data.rfind("\x7f" "ELF", 0) == 0);
 }
