@@ -22,6 +22,8 @@
 #include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
+#include <optional>
+
 using namespace tritium;
 
 namespace {
@@ -44,6 +46,25 @@ void emitLoop(llvm::IRBuilder<> &B, int64_t N, const llvm::Twine &Name,
   I->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpSLT(Next, B.getInt32(uint32_t(N))), Head, Exit);
   B.SetInsertPoint(Exit);
+}
+/// Calls \p Run(first, count) for each run of registers whose offsets are
+/// consecutive constants (at most 16 a run), in order; a register whose
+/// offset is not a constant is a run of its own.
+void forEachRun(const Regs &Offsets, llvm::function_ref<void(unsigned, unsigned)> Run) {
+  auto Const = [&](unsigned R) -> std::optional<int64_t> {
+    if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(Offsets[R]))
+      return K->getSExtValue();
+    return std::nullopt;
+  };
+  for (unsigned First = 0; First < Offsets.size();) {
+    unsigned Count = 1;
+    if (std::optional<int64_t> Start = Const(First))
+      while (First + Count < Offsets.size() && Count < 16 &&
+             Const(First + Count) == *Start + int64_t(Count))
+        ++Count;
+    Run(First, Count);
+    First += Count;
+  }
 }
 } // namespace
 
@@ -83,19 +104,27 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   llvm::Value *ABuf = Buffer(Batch * M * K, "dot.a"), *BBuf = Buffer(Batch * K * N, "dot.b");
   llvm::Value *CBuf = Buffer(Batch * M * N, "dot.c");
   auto At = [&](llvm::Value *Buf, llvm::Value *Elem) { return B.CreateGEP(Work, Buf, Elem); };
-  // Every register at its element's row-major place (copies write alike).
+  llvm::Align WorkAlign(Work->getPrimitiveSizeInBits() / 8);
+  // Every register at its element's row-major place (copies write alike),
+  // runs of registers at consecutive places as one vector: thousands of
+  // scalar stores kept InstCombine busy for seconds.
   auto Spill = [&](Value *V, Type *E, llvm::Value *Buf) {
     Regs Offsets = C.elementOffsets(C.layout(V));
     const Regs &Vals = C.get(V);
-    for (unsigned R = 0; R < Vals.size(); ++R)
-      B.CreateStore(Widen(Vals[R], E), At(Buf, Offsets[R]));
+    forEachRun(Offsets, [&](unsigned First, unsigned Count) {
+      if (Count == 1)
+        return (void)B.CreateAlignedStore(Widen(Vals[First], E), At(Buf, Offsets[First]), WorkAlign);
+      llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(Work, Count));
+      for (unsigned K = 0; K < Count; ++K)
+        Vec = B.CreateInsertElement(Vec, Widen(Vals[First + K], E), K);
+      B.CreateAlignedStore(Vec, At(Buf, Offsets[First]), WorkAlign);
+    });
   };
   Spill(AV, AT, ABuf);
   Spill(BV, BT, BBuf);
   Spill(CV, CT, CBuf);
 
   auto *Row = llvm::FixedVectorType::get(Work, unsigned(N));
-  llvm::Align WorkAlign(Work->getPrimitiveSizeInBits() / 8);
   emitLoop(B, Batch * M, "dot.m", [&](llvm::Value *BM) { // BM = b * M + m
     llvm::Value *CRow = At(CBuf, B.CreateMul(BM, B.getInt32(uint32_t(N))));
     llvm::Value *Acc = B.CreateAlignedLoad(Row, CRow, WorkAlign);
@@ -122,12 +151,16 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
 
   Regs Offsets = C.elementOffsets(C.layout(I.getResult()));
   Regs Out;
-  for (llvm::Value *Off : Offsets) {
-    llvm::Value *S = B.CreateAlignedLoad(Work, At(CBuf, Off), WorkAlign);
-    if (!Int && S->getType() != C.elemType(CT))
-      S = isCarriedFloat(CT) ? fromF32(B, S, CT) : B.CreateFPCast(S, C.elemType(CT));
-    Out.push_back(S);
-  }
+  forEachRun(Offsets, [&](unsigned First, unsigned Count) {
+    auto *VT = llvm::FixedVectorType::get(Work, Count);
+    llvm::Value *Vec = B.CreateAlignedLoad(VT, At(CBuf, Offsets[First]), WorkAlign);
+    for (unsigned K = 0; K < Count; ++K) {
+      llvm::Value *S = B.CreateExtractElement(Vec, K);
+      if (!Int && S->getType() != C.elemType(CT))
+        S = isCarriedFloat(CT) ? fromF32(B, S, CT) : B.CreateFPCast(S, C.elemType(CT));
+      Out.push_back(S);
+    }
+  });
   C.set(I.getResult(), std::move(Out));
   return true;
 }

@@ -72,13 +72,28 @@ public:
         if (!DT.isReachable(From))
           continue;
         const LoweringContext::Regs &In = C.get(Phi->getIncomingValue(K));
+        llvm::BasicBlock *Pred = Last.lookup(From);
         for (unsigned R = 0; R < LLPhis.size(); ++R)
-          LLPhis[R]->addIncoming(In[R], Last.lookup(From));
+          LLPhis[R]->addIncoming(packed(In, R, LLPhis[R]->getType(), Pred), Pred);
       }
     C.waitAtLoopExits();
   }
 
 private:
+  /// The incoming value of phi \p R of type \p Ty from \p Pred: register R
+  /// of \p In, or registers [R*W, R*W + W) packed at \p Pred's end.
+  llvm::Value *packed(const LoweringContext::Regs &In, unsigned R, llvm::Type *Ty,
+                      llvm::BasicBlock *Pred) {
+    auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(Ty);
+    if (!VT)
+      return In[R];
+    llvm::IRBuilder<> At(Pred->getTerminator());
+    llvm::Value *V = llvm::PoisonValue::get(VT);
+    for (unsigned K = 0; K < VT->getNumElements(); ++K)
+      V = At.CreateInsertElement(V, In[R * VT->getNumElements() + K], K);
+    return V;
+  }
+
   void lower(Instruction &I) {
     llvm::IRBuilder<> &B = C.B;
     switch (I.getFamily()) {
@@ -87,13 +102,27 @@ private:
                        ? LoweringContext::numRegs(C.layout(I.getResult()))
                        : 1;
       llvm::Type *Ty = C.elemType(I.getResult()->getType());
+      // Registers carried in vectors of W where the target asks (a cpu
+      // thread carries whole tiles: 4,096 scalar phis of a matmul's
+      // accumulator took LLVM seconds; the vectors' inserts and extracts
+      // fold away against the vectors the loop made).
+      unsigned W = C.getTarget().loopValueVectorWidth();
+      if (N < W || N % W || Ty->isPointerTy())
+        W = 1;
+      llvm::Type *PhiTy = W > 1 ? llvm::FixedVectorType::get(Ty, W) : Ty;
+      // Phis before the block's other instructions (a vector phi's extracts).
+      llvm::BasicBlock *BB = B.GetInsertBlock();
+      llvm::Instruction *Before = BB->getFirstNonPHI();
       LoweringContext::Regs Rs;
       std::vector<llvm::PHINode *> LL;
-      for (unsigned R = 0; R < N; ++R) {
-        llvm::PHINode *P = B.CreatePHI(Ty, I.getNumOperands());
-        Rs.push_back(P);
+      for (unsigned R = 0; R < N / W; ++R) {
+        llvm::PHINode *P = Before ? llvm::PHINode::Create(PhiTy, I.getNumOperands(), "", Before)
+                                  : B.CreatePHI(PhiTy, I.getNumOperands());
         LL.push_back(P);
       }
+      for (llvm::PHINode *P : LL)
+        for (unsigned K = 0; K < W; ++K)
+          Rs.push_back(W > 1 ? B.CreateExtractElement(P, K) : P);
       C.set(I.getResult(), Rs);
       Phis.push_back({llvm::cast<PhiInst>(&I), LL});
       return;
