@@ -890,7 +890,9 @@ class TensorWrapper:
         self.device = getattr(base, "device", None)
 
     def data_ptr(self):
-        return self.base.data_ptr()
+        if hasattr(self.base, "data_ptr"):
+            return self.base.data_ptr()
+        return self.base.__array_interface__["data"][0]  # numpy (the cpu target's)
 
     def stride(self, *args):
         return self.base.stride(*args)

@@ -470,6 +470,13 @@ class Backend:
             import torch
             torch.cuda.synchronize()
 
+    def launch(self, k, grid, args, kwargs):
+        """``k[grid](*args, **kwargs)`` on this backend (its arrays already moved)."""
+        if self.name == "cpu":
+            _launch_on_cpu(k, grid, args, kwargs)
+        else:
+            k[grid](*args, **kwargs)
+
     def run(self, fn, grid, *args, **kwargs):
         """Launches ``fn[grid](*args, **kwargs)`` with numpy arrays moved to
         the backend; returns the arrays (numpy) as the kernel left them, in
@@ -493,10 +500,7 @@ class Backend:
                     tritium.knobs.runtime.default_backend = saved
             raise CompileOnly()
         dev = [self.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
-        if self.name == "cpu":
-            _launch_on_cpu(k, grid, dev, kwargs)
-        else:
-            k[grid](*dev, **kwargs)
+        self.launch(k, grid, dev, kwargs)
         self.synchronize()
         return [self.to_numpy(d) for a, d in zip(args, dev) if isinstance(a, np.ndarray)]
 

@@ -96,7 +96,7 @@ def run(backend, fn, *args, **kwargs):
             dev.append(tritium.reinterpret(backend.to_device(a[1]), tl.float8e4b15))
         else:
             dev.append(backend.to_device(a) if isinstance(a, np.ndarray) else a)
-    k[(1, )](*dev, **kwargs)
+    backend.launch(k, (1, ), dev, kwargs)
     backend.synchronize()
     out = []
     for a, d in zip(args, dev):
