@@ -213,3 +213,32 @@ def test_a_block_past_the_element_limit_is_out_of_resources(cpu):
     from tritium.errors import OutOfResources
     with pytest.raises(OutOfResources, match="elements of one block per thread"):
         big_kernel.warmup(np.zeros(1 << 15, np.float32), BLOCK=1 << 15, grid=(1,))
+
+
+@tritium.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + rk
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N),
+                    other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_a_loop_carries_the_tile(cpu):
+    """The accumulator crosses the K loop in vectors (loopValueVectorWidth);
+    ragged on every side."""
+    M, N, K = 70, 50, 100
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((M, K)).astype(np.float32)
+    b = rng.standard_normal((K, N)).astype(np.float32)
+    c = np.zeros((M, N), np.float32)
+    matmul_kernel[(3, 2)](a, b, c, M, N, K, BM=32, BN=32, BK=32)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
