@@ -117,9 +117,8 @@ private:
   int optionIndex(PyObject *Name);
   Entry *find(const Key &K, uint64_t Hash);
   /// A boolean knob of knobs.runtime: its Python override \p Override, else
-  /// the variable \p EnvName (bytes) / \p Env.
-  bool knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName, const char *Env,
-                   const char *TritonEnv);
+  /// the variable \p EnvName, else \p TritonName (bytes).
+  bool knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName);
   /// Whether a launch hook is set (the Python path calls them).
   bool hooksSet();
   bool globalsUnchanged();
