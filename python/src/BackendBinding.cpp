@@ -154,7 +154,6 @@ void bindBackends(py::module_ &Top) {
   auto maxSharedBytes = [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); };
   py::module_ NV = Top.def_submodule("nvptx", "The NVIDIA target's tools");
   NV.def("find_ptxas", &findPtxas, "ptxas's path, or '' if none is found");
-  NV.def("find_libdevice", &findLibdevice, "libdevice.10.bc's path, or ''");
   NV.def("max_shared_bytes", maxSharedBytes, py::arg("target"),
          "The shared memory bytes a block of the target may use (opt-in)");
   NV.def(

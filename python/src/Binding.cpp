@@ -24,9 +24,7 @@
 #include "ir/Module.h"
 #include "ir/Parser.h"
 #include "ir/PassManager.h"
-#include "ir/Printer.h"
 #include "ir/Target.h"
-#include "ir/Verifier.h"
 #include "PyModule.h"
 
 #include <pybind11/pybind11.h>

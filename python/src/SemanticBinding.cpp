@@ -144,9 +144,6 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def("set_arg_equal_to_1",
            [](S &Self, unsigned I) { Self.arg(I)->getAttrs().EqualTo1 = true; },
            py::arg("index"))
-      .def("set_arg_noalias",
-           [](S &Self, unsigned I) { Self.arg(I)->getAttrs().NoAlias = true; },
-           py::arg("index"))
       .def("create_block",
            [](S &Self, const std::string &Name) {
              return Self.wrap(Self.s().createBlock(Name));
