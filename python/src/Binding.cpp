@@ -12,9 +12,8 @@
 // own bindX(py::module_ &) function.
 //
 // Every CompileError thrown by the core becomes tritium.CompilationError
-// (python/tritium/errors.py), with the location split into fields and the
-// message formatted against the source text (line and caret) when the text is
-// known. Nothing here aborts on bad input.
+// (python/tritium/errors.py), with the location split into fields and the message formatted against
+// the source text (line and caret) when the text is known. Nothing here aborts on bad input.
 //
 //===----------------------------------------------------------------------===//
 

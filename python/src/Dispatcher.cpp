@@ -114,8 +114,7 @@ int typeNameCode(const std::string &Name) {
   return static_cast<int>(V.size() - 1);
 }
 
-/// __cuda_array_interface__ typestr (without its byte order) -> type string,
-/// as jit.py's _TYPESTR.
+/// __cuda_array_interface__ typestr (without its byte order) -> type string, as jit.py's _TYPESTR.
 const char *typestrName(const char *T) {
   static const char *Table[][2] = {
       {"b1", "i1"},  {"i1", "i8"},  {"i2", "i16"}, {"i4", "i32"},  {"i8", "i64"},  {"u1", "u8"},
@@ -143,8 +142,7 @@ struct Dispatcher::Key {
   llvm::SmallVector<PyObject *, 4> Objects; ///< borrowed while looking up
 
   void push(uint64_t W) { Words.push_back(W); }
-  /// A constexpr value, option value or device; false when it is an object
-  /// that cannot be hashed.
+  /// A constexpr value, option value or device; false when it is an object that cannot be hashed.
   bool pushValue(PyObject *V) {
     if (V == Py_None) {
       push(ValNone);
@@ -384,10 +382,9 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
   return Code;
 }
 
-/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of
-/// (size - 1) * |stride| over its shape and stride() (torch's); false for an
-/// object whose type has no stride(), or whose untyped_storage() has fewer
-/// than 2^31 bytes. runtime/jit.py's _spans_large is the same.
+/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of (size - 1) * |stride| over
+/// its shape and stride() (torch's); false for an object whose type has no stride(), or whose
+/// untyped_storage() has fewer than 2^31 bytes. runtime/jit.py's _spans_large is the same.
 static bool spansLarge(PyObject *V, const TypeInfo *Info) {
   constexpr long long Limit = 1LL << 31;
   PyObject *T = reinterpret_cast<PyObject *>(Py_TYPE(V));
@@ -568,9 +565,8 @@ bool Dispatcher::keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A) {
 }
 
 bool Dispatcher::hooksSet() {
-  // knobs.runtime.launch_enter_hook / launch_exit_hook: set on the instance
-  // (as knobs are set), else the class's default. Two dict lookups each,
-  // where getattr would also walk the type.
+  // knobs.runtime.launch_enter_hook / launch_exit_hook: set on the instance (as knobs are set),
+  // else the class's default. Two dict lookups each, where getattr would also walk the type.
   PyObject *ClassDict = Py_TYPE(Hooks.RuntimeKnobs.ptr())->tp_dict;
   for (PyObject *Name : {names().EnterHook, names().ExitHook}) {
     PyObject *H = KnobsDict ? PyDict_GetItemWithError(KnobsDict.ptr(), Name) : nullptr;
@@ -587,10 +583,9 @@ bool Dispatcher::hooksSet() {
 }
 
 bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName) {
-  // A knob set from Python (knobs.runtime.debug = True) wins; else the
-  // variable, or its Triton spelling where it is unset or empty, read from
-  // os.environ's own bytes dict as knobs.debug_enabled() and
-  // interpret_enabled() do.
+  // A knob set from Python (knobs.runtime.debug = True) wins; else the variable, or its Triton
+  // spelling where it is unset or empty, read from os.environ's own bytes dict as
+  // knobs.debug_enabled() and interpret_enabled() do.
   if (KnobsDict) {
     PyObject *V = PyDict_GetItemWithError(KnobsDict.ptr(), Override);
     int On = V ? PyObject_IsTrue(V) : -2;
@@ -843,8 +838,7 @@ PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
     Py_XDECREF(Device);
     Py_RETURN_NONE;
   }
-  // The grid callable runs Python, which may clear this map: hold on to
-  // what the launch needs.
+  // The grid callable runs Python, which may clear this map: hold on to what the launch needs.
   Hit H = E->Target;
 
   // From here on the launch is ours: errors are raised, never retried.

@@ -1,8 +1,7 @@
 //===- RuntimeBinding.cpp - tritium._C.runtime ----------------------------===//
 //
-// The GPU drivers (runtime/CudaDriver.h, runtime/HipDriver.h), kernel
-// launchers and the launch dispatcher for python/tritium/runtime/
-// {native.py,cuda.py,hip.py,jit.py}:
+// The GPU drivers (runtime/CudaDriver.h, runtime/HipDriver.h), kernel launchers and the launch
+// dispatcher for python/tritium/runtime/{native.py,cuda.py,hip.py,jit.py}:
 //
 //   d = _C.runtime.Driver(path)        # "" = libcuda.so.1; loads on first use
 //   d = _C.runtime.HipDriver(path)     # "" = libamdhip64.so
@@ -18,9 +17,8 @@
 //   disp.launch(grid, args, kwargs) -> CompiledKernel or None (slow path)
 //   disp.insert(device, debug, args, kwargs, kernel, launcher, arg_indices)
 //
-// Memory, events and synchronization are bound too, for the benchmark and
-// the tests. Driver errors become tritium.errors.CudaError (HipError) and
-// OutOfResources (Launcher.cpp's setPythonError).
+// Memory, events and synchronization are bound too, for the benchmark and the tests. Driver errors
+// become tritium.errors.CudaError (HipError) and OutOfResources (Launcher.cpp's setPythonError).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,9 +54,8 @@ PyObject *launchOrRaise(Dispatcher &D, PyObject *Grid, PyObject *Args, PyObject 
   }
 }
 
-/// disp.launch(grid, args, kwargs): a METH_FASTCALL builtin whose self is a
-/// capsule holding the dispatcher, so that the call costs no pybind11
-/// argument conversion.
+/// disp.launch(grid, args, kwargs): a METH_FASTCALL builtin whose self is a capsule holding the
+/// dispatcher, so that the call costs no pybind11 argument conversion.
 PyObject *fastLaunch(PyObject *Self, PyObject *const *Args, Py_ssize_t N) {
   if (N != 3) {
     PyErr_SetString(PyExc_TypeError, "launch(grid, args, kwargs)");
@@ -92,10 +89,9 @@ py::object fastLaunchOf(const std::shared_ptr<Dispatcher> &D) {
 
 // --- kernel[grid] ---------------------------------------------------------------
 
-/// What `jit_function[grid]` returns: calling it launches through the
-/// function's dispatcher with no Python frame in between, and falls back to
-/// `jit_function.run(*args, grid=grid, warmup=False, **kwargs)` on a miss
-/// (or when pre-run hooks are set).
+/// What `jit_function[grid]` returns: calling it launches through the function's dispatcher with no
+/// Python frame in between, and falls back to `jit_function.run(*args, grid=grid, warmup=False,
+/// **kwargs)` on a miss (or when pre-run hooks are set).
 struct GridLaunchObject {
   PyObject_HEAD PyObject *Fn;
   PyObject *Grid;
@@ -190,8 +186,7 @@ PyTypeObject *gridLaunchType() {
   return T;
 }
 
-/// grid_launch(fn, grid) -> GridLaunch (METH_FASTCALL: kernel[grid] is on
-/// every launch's path).
+/// grid_launch(fn, grid) -> GridLaunch (METH_FASTCALL: kernel[grid] is on every launch's path).
 PyObject *gridLaunchNew(PyObject *, PyObject *const *Args, Py_ssize_t N) {
   if (N != 2) {
     PyErr_SetString(PyExc_TypeError, "grid_launch(fn, grid)");
