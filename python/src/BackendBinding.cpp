@@ -6,13 +6,11 @@
 //   _C.backend_stages(target, options) -> ["tgir", "llir", "ptx", "cubin"]
 //   _C.run_stage(stage, value, target, options) -> (value, {metadata})
 //
-// `value` is the module for tgir and llir (tgir changes it in place and
-// returns it), else the text (or bytes) of the stage before; the metadata
-// are the names of the compiled kernel's ("shared", "n_regs", ...).
-// `options` is a dict: num_warps, num_stages, maxnreg, waves_per_eu, debug,
-// verify_each, llvm_o3, tma, library_path, assembler_path (each optional). Options a
-// target refuses raise ValueError. The stages that only run LLVM, ptxas or
-// LLD release the GIL.
+// `value` is the module for tgir and llir (tgir changes it in place and returns it), else the text
+// (or bytes) of the stage before; the metadata are the names of the compiled kernel's ("shared",
+// "n_regs", ...). `options` is a dict: num_warps, num_stages, maxnreg, waves_per_eu, debug,
+// verify_each, llvm_o3, tma, library_path, assembler_path (each optional). Options a target refuses
+// raise ValueError. The stages that only run LLVM, ptxas or LLD release the GIL.
 //
 // _C.nvptx and _C.amdgpu keep the targets' tools the runtime and tests
 // reach for on their own (ptxas, libdevice, the device libraries, shared
@@ -154,7 +152,6 @@ void bindBackends(py::module_ &Top) {
   auto maxSharedBytes = [](py::handle GPU) { return targetOf(GPU).getMaxSharedBytes(); };
   py::module_ NV = Top.def_submodule("nvptx", "The NVIDIA target's tools");
   NV.def("find_ptxas", &findPtxas, "ptxas's path, or '' if none is found");
-  NV.def("find_libdevice", &findLibdevice, "libdevice.10.bc's path, or ''");
   NV.def("max_shared_bytes", maxSharedBytes, py::arg("target"),
          "The shared memory bytes a block of the target may use (opt-in)");
   NV.def(

@@ -12,9 +12,8 @@
 // own bindX(py::module_ &) function.
 //
 // Every CompileError thrown by the core becomes tritium.CompilationError
-// (python/tritium/errors.py), with the location split into fields and the
-// message formatted against the source text (line and caret) when the text is
-// known. Nothing here aborts on bad input.
+// (python/tritium/errors.py), with the location split into fields and the message formatted against
+// the source text (line and caret) when the text is known. Nothing here aborts on bad input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +23,7 @@
 #include "ir/Module.h"
 #include "ir/Parser.h"
 #include "ir/PassManager.h"
-#include "ir/Printer.h"
 #include "ir/Target.h"
-#include "ir/Verifier.h"
 #include "PyModule.h"
 
 #include <pybind11/pybind11.h>

@@ -50,30 +50,25 @@ enum : uint64_t {
 enum : uint64_t { IntI32 = 0, IntI64 = 1 << 8, IntU64 = 2 << 8 };
 enum : uint64_t { FactNone = 0, FactOne = 1, FactDivisible = 2 };
 
-/// Interned attribute names used on every launch.
+/// Interned attribute names, and os.environ's keys (bytes), used on every launch.
 struct Names {
-  PyObject *DataPtr, *Dtype, *CudaArrayInterface, *ArrayInterface, *Obj, *EnterHook, *ExitHook, *OverrideDebug,
-      *DebugVar, *TritonDebugVar, *OverrideInterpret, *InterpretVar, *TritonInterpretVar, *Shape,
-      *Stride, *UntypedStorage, *Nbytes;
-  Names() {
-    DebugVar = PyBytes_FromString("TRITIUM_DEBUG");
-    TritonDebugVar = PyBytes_FromString("TRITON_DEBUG");
-    OverrideInterpret = PyUnicode_InternFromString("_override_interpret");
-    InterpretVar = PyBytes_FromString("TRITIUM_INTERPRET");
-    TritonInterpretVar = PyBytes_FromString("TRITON_INTERPRET");
-    DataPtr = PyUnicode_InternFromString("data_ptr");
-    Dtype = PyUnicode_InternFromString("dtype");
-    CudaArrayInterface = PyUnicode_InternFromString("__cuda_array_interface__");
-    ArrayInterface = PyUnicode_InternFromString("__array_interface__");
-    Obj = PyUnicode_InternFromString("_obj");
-    EnterHook = PyUnicode_InternFromString("launch_enter_hook");
-    ExitHook = PyUnicode_InternFromString("launch_exit_hook");
-    OverrideDebug = PyUnicode_InternFromString("_override_debug");
-    Shape = PyUnicode_InternFromString("shape");
-    Stride = PyUnicode_InternFromString("stride");
-    UntypedStorage = PyUnicode_InternFromString("untyped_storage");
-    Nbytes = PyUnicode_InternFromString("nbytes");
-  }
+  PyObject *DataPtr = PyUnicode_InternFromString("data_ptr");
+  PyObject *Dtype = PyUnicode_InternFromString("dtype");
+  PyObject *CudaArrayInterface = PyUnicode_InternFromString("__cuda_array_interface__");
+  PyObject *ArrayInterface = PyUnicode_InternFromString("__array_interface__");
+  PyObject *Obj = PyUnicode_InternFromString("_obj");
+  PyObject *EnterHook = PyUnicode_InternFromString("launch_enter_hook");
+  PyObject *ExitHook = PyUnicode_InternFromString("launch_exit_hook");
+  PyObject *OverrideDebug = PyUnicode_InternFromString("_override_debug");
+  PyObject *DebugVar = PyBytes_FromString("TRITIUM_DEBUG");
+  PyObject *TritonDebugVar = PyBytes_FromString("TRITON_DEBUG");
+  PyObject *OverrideInterpret = PyUnicode_InternFromString("_override_interpret");
+  PyObject *InterpretVar = PyBytes_FromString("TRITIUM_INTERPRET");
+  PyObject *TritonInterpretVar = PyBytes_FromString("TRITON_INTERPRET");
+  PyObject *Shape = PyUnicode_InternFromString("shape");
+  PyObject *Stride = PyUnicode_InternFromString("stride");
+  PyObject *UntypedStorage = PyUnicode_InternFromString("untyped_storage");
+  PyObject *Nbytes = PyUnicode_InternFromString("nbytes");
 };
 
 const Names &names() {
@@ -119,8 +114,7 @@ int typeNameCode(const std::string &Name) {
   return static_cast<int>(V.size() - 1);
 }
 
-/// __cuda_array_interface__ typestr (without its byte order) -> type string,
-/// as jit.py's _TYPESTR.
+/// __cuda_array_interface__ typestr (without its byte order) -> type string, as jit.py's _TYPESTR.
 const char *typestrName(const char *T) {
   static const char *Table[][2] = {
       {"b1", "i1"},  {"i1", "i8"},  {"i2", "i16"}, {"i4", "i32"},  {"i8", "i64"},  {"u1", "u8"},
@@ -148,8 +142,7 @@ struct Dispatcher::Key {
   llvm::SmallVector<PyObject *, 4> Objects; ///< borrowed while looking up
 
   void push(uint64_t W) { Words.push_back(W); }
-  /// A constexpr value, option value or device; false when it is an object
-  /// that cannot be hashed.
+  /// A constexpr value, option value or device; false when it is an object that cannot be hashed.
   bool pushValue(PyObject *V) {
     if (V == Py_None) {
       push(ValNone);
@@ -219,15 +212,13 @@ struct Dispatcher::Bound {
 /// What a launch takes from its entry.
 struct Dispatcher::Hit {
   py::object Kernel, Launcher;
-  NativeLauncher *Native; ///< kept alive by Launcher
+  NativeLauncher *Native = nullptr; ///< kept alive by Launcher
   llvm::SmallVector<unsigned, 16> ArgIndices;
 };
 
 struct Dispatcher::Entry {
   Key K; ///< owns references to K.Objects
-  py::object Kernel, Launcher;
-  NativeLauncher *Native = nullptr; ///< kept alive by Launcher
-  std::vector<unsigned> ArgIndices;
+  Hit Target;
   std::unique_ptr<Entry> Next; ///< another key with the same hash
 
   ~Entry() {
@@ -274,32 +265,23 @@ void Dispatcher::clear() {
 }
 
 int Dispatcher::traverse(visitproc Visit, void *Arg) {
-  auto V = [&](PyObject *O) { return O ? Visit(O, Arg) : 0; };
-  for (PyObject *O :
-       {Hooks.Driver.ptr(), Hooks.ActiveDict.ptr(), Hooks.RuntimeKnobs.ptr(), Hooks.DeviceFn.ptr(),
-        Hooks.StreamFn.ptr(), DtypeToStr.ptr(), KnobsDict.ptr(), EnvData.ptr()})
-    if (int R = V(O))
-      return R;
+  llvm::SmallVector<PyObject *, 64> Held = {
+      Hooks.Driver.ptr(),   Hooks.ActiveDict.ptr(), Hooks.RuntimeKnobs.ptr(), Hooks.DeviceFn.ptr(),
+      Hooks.StreamFn.ptr(), DtypeToStr.ptr(),       KnobsDict.ptr(),          EnvData.ptr()};
   for (const Param &P : Params)
-    for (PyObject *O : {P.Name.ptr(), P.Default.ptr()})
-      if (int R = V(O))
-        return R;
+    Held.append({P.Name.ptr(), P.Default.ptr()});
   for (const py::object &O : OptionNames)
-    if (int R = V(O.ptr()))
-      return R;
+    Held.push_back(O.ptr());
   for (const Watched &W : Globals)
-    for (PyObject *O : {W.Dict.ptr(), W.Name.ptr(), W.Value.ptr()})
-      if (int R = V(O))
-        return R;
+    Held.append({W.Dict.ptr(), W.Name.ptr(), W.Value.ptr()});
   for (const auto &KV : Map)
     for (const Entry *E = KV.second.get(); E; E = E->Next.get()) {
-      for (PyObject *O : {E->Kernel.ptr(), E->Launcher.ptr()})
-        if (int R = V(O))
-          return R;
-      for (PyObject *O : E->K.Objects)
-        if (int R = V(O))
-          return R;
+      Held.append({E->Target.Kernel.ptr(), E->Target.Launcher.ptr()});
+      Held.append(E->K.Objects.begin(), E->K.Objects.end());
     }
+  for (PyObject *O : Held)
+    if (int R = O ? Visit(O, Arg) : 0)
+      return R;
   return 0;
 }
 
@@ -400,10 +382,9 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
   return Code;
 }
 
-/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of
-/// (size - 1) * |stride| over its shape and stride() (torch's); false for an
-/// object whose type has no stride(), or whose untyped_storage() has fewer
-/// than 2^31 bytes. runtime/jit.py's _spans_large is the same.
+/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of (size - 1) * |stride| over
+/// its shape and stride() (torch's); false for an object whose type has no stride(), or whose
+/// untyped_storage() has fewer than 2^31 bytes. runtime/jit.py's _spans_large is the same.
 static bool spansLarge(PyObject *V, const TypeInfo *Info) {
   constexpr long long Limit = 1LL << 31;
   PyObject *T = reinterpret_cast<PyObject *>(Py_TYPE(V));
@@ -584,9 +565,8 @@ bool Dispatcher::keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A) {
 }
 
 bool Dispatcher::hooksSet() {
-  // knobs.runtime.launch_enter_hook / launch_exit_hook: set on the instance
-  // (as knobs are set), else the class's default. Two dict lookups each,
-  // where getattr would also walk the type.
+  // knobs.runtime.launch_enter_hook / launch_exit_hook: set on the instance (as knobs are set),
+  // else the class's default. Two dict lookups each, where getattr would also walk the type.
   PyObject *ClassDict = Py_TYPE(Hooks.RuntimeKnobs.ptr())->tp_dict;
   for (PyObject *Name : {names().EnterHook, names().ExitHook}) {
     PyObject *H = KnobsDict ? PyDict_GetItemWithError(KnobsDict.ptr(), Name) : nullptr;
@@ -602,12 +582,10 @@ bool Dispatcher::hooksSet() {
   return false;
 }
 
-bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName,
-                             const char *Env, const char *TritonEnv) {
-  // A knob set from Python (knobs.runtime.debug = True) wins; else the
-  // variable, or its Triton spelling where it is unset or empty, read from
-  // os.environ's own bytes dict as knobs.debug_enabled() and
-  // interpret_enabled() do.
+bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName) {
+  // A knob set from Python (knobs.runtime.debug = True) wins; else the variable, or its Triton
+  // spelling where it is unset or empty, read from os.environ's own bytes dict as
+  // knobs.debug_enabled() and interpret_enabled() do.
   if (KnobsDict) {
     PyObject *V = PyDict_GetItemWithError(KnobsDict.ptr(), Override);
     int On = V ? PyObject_IsTrue(V) : -2;
@@ -626,8 +604,8 @@ bool Dispatcher::knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *Tr
     }
     return false;
   }
-  const char *Text = std::getenv(Env);
-  return truthy(Text && *Text ? Text : std::getenv(TritonEnv));
+  const char *Text = std::getenv(PyBytes_AS_STRING(EnvName));
+  return truthy(Text && *Text ? Text : std::getenv(PyBytes_AS_STRING(TritonName)));
 }
 
 bool Dispatcher::makeKey(Bound &B, PyObject *Device, int NativeDevice, bool Debug, Key &K) {
@@ -715,11 +693,11 @@ bool Dispatcher::insert(py::handle Device, bool Debug, py::handle Args, py::hand
   E->K = K;
   for (PyObject *O : E->K.Objects)
     Py_INCREF(O);
-  E->Kernel = std::move(KernelObj);
+  E->Target.Kernel = std::move(KernelObj);
   if (py::isinstance<NativeLauncher>(Launcher))
-    E->Native = Launcher.cast<NativeLauncher *>();
-  E->Launcher = std::move(Launcher);
-  E->ArgIndices = std::move(ArgIndices);
+    E->Target.Native = Launcher.cast<NativeLauncher *>();
+  E->Target.Launcher = std::move(Launcher);
+  E->Target.ArgIndices.assign(ArgIndices.begin(), ArgIndices.end());
 
   uint64_t H = K.hash();
   std::unique_ptr<Entry> &Slot = Map[H];
@@ -827,8 +805,7 @@ PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
   if (hooksSet())
     Py_RETURN_NONE;
   // TRITIUM_INTERPRET, read at every launch, sends it to the interpreter.
-  if (FollowInterpret && knobEnabled(Nm.OverrideInterpret, Nm.InterpretVar, Nm.TritonInterpretVar,
-                                     "TRITIUM_INTERPRET", "TRITON_INTERPRET"))
+  if (FollowInterpret && knobEnabled(Nm.OverrideInterpret, Nm.InterpretVar, Nm.TritonInterpretVar))
     Py_RETURN_NONE;
 
   Bound B;
@@ -854,18 +831,15 @@ PyObject *Dispatcher::launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
 
   Key K;
   Entry *E = nullptr;
-  bool Debug = knobEnabled(Nm.OverrideDebug, Nm.DebugVar, Nm.TritonDebugVar, "TRITIUM_DEBUG",
-                           "TRITON_DEBUG");
+  bool Debug = knobEnabled(Nm.OverrideDebug, Nm.DebugVar, Nm.TritonDebugVar);
   if (makeKey(B, Device, NativeDevice, Debug, K))
     E = find(K, K.hash());
   if (!E || !globalsUnchanged()) {
     Py_XDECREF(Device);
     Py_RETURN_NONE;
   }
-  // The grid callable runs Python, which may clear this map: hold on to
-  // what the launch needs.
-  Hit H{E->Kernel, E->Launcher, E->Native,
-        llvm::SmallVector<unsigned, 16>(E->ArgIndices.begin(), E->ArgIndices.end())};
+  // The grid callable runs Python, which may clear this map: hold on to what the launch needs.
+  Hit H = E->Target;
 
   // From here on the launch is ours: errors are raised, never retried.
   unsigned G[3];

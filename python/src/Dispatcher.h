@@ -1,8 +1,7 @@
 //===- Dispatcher.h - The warm path of kernel[grid](...) ---------*- C++ -*-===//
 //
-// One Dispatcher per @jit function and driver. JITFunction.run hands it the
-// grid, the positional arguments and the keywords of a launch; in one call
-// it
+// One Dispatcher per @jit function and driver. JITFunction.run hands it the grid, the positional
+// arguments and the keywords of a launch; in one call it
 //
 //   1. binds them to the kernel's parameters (a table made once: names,
 //      positional/keyword-only, defaults, constexpr, do_not_specialize);
@@ -16,11 +15,10 @@
 //   6. launches: through the kernel's NativeLauncher (packing, torch's
 //      current stream, cuLaunchKernel), or by calling a Python launcher.
 //
-// Anything it cannot decide (a new key, an argument type it does not key
-// on, a binding error, launch hooks, a changed global, TRITIUM_INTERPRET)
-// makes it return None
-// before any side effect, and run() takes the Python path, which compiles,
-// raises the right error, and inserts the kernel here for next time.
+// Anything it cannot decide (a new key, an argument type it does not key on, a binding error,
+// launch hooks, a changed global, TRITIUM_INTERPRET) makes it return None before any side effect,
+// and run() takes the Python path, which compiles, raises the right error, and inserts the kernel
+// here for next time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_PYTHON_DISPATCHER_H
@@ -54,10 +52,9 @@ public:
     bool NoAlignment = false;  ///< do_not_specialize_on_alignment
   };
 
-  /// Where a launch gets its device and stream: the native driver's rules
-  /// (torch's current device and stream, else the current context's
-  /// device and stream 0) or the Python driver's get_current_device() and
-  /// get_current_stream(device).
+  /// Where a launch gets its device and stream: the native driver's rules (torch's current device
+  /// and stream, else the current context's device and stream 0) or the Python driver's
+  /// get_current_device() and get_current_stream(device).
   struct DriverHooks {
     pybind11::object Driver;             ///< the Python driver this serves
     pybind11::object ActiveDict;         ///< runtime.driver.active.__dict__
@@ -72,29 +69,25 @@ public:
              pybind11::object DtypeToStr, bool FollowInterpret);
   ~Dispatcher();
 
-  /// The warm path: launches and returns the CompiledKernel (a new
-  /// reference); Py_None when run() must take the Python path; nullptr with
-  /// a Python error when the launch itself failed.
+  /// The warm path: launches and returns the CompiledKernel (a new reference); Py_None when run()
+  /// must take the Python path; nullptr with a Python error when the launch itself failed.
   PyObject *launch(PyObject *Grid, PyObject *Args, PyObject *Kwargs);
 
-  /// Remembers \p Kernel, launched through \p Launcher with the parameters
-  /// at \p ArgIndices, for launches whose key is that of (\p Device,
-  /// \p Debug, \p Args, \p Kwargs). False when those arguments cannot be
-  /// keyed here (they then always take the Python path).
+  /// Remembers \p Kernel, launched through \p Launcher with the parameters at \p ArgIndices, for
+  /// launches whose key is that of (\p Device, \p Debug, \p Args, \p Kwargs). False when those
+  /// arguments cannot be keyed here (they then always take the Python path).
   bool insert(pybind11::handle Device, bool Debug, pybind11::handle Args, pybind11::handle Kwargs,
               pybind11::object Kernel, pybind11::object Launcher, std::vector<unsigned> ArgIndices);
 
-  /// Snapshots the current value of each (namespace dict, name) in
-  /// \p Globals; a launch whose globals are not these same objects takes
-  /// the Python path (which compares their values).
+  /// Snapshots the current value of each (namespace dict, name) in \p Globals; a launch whose
+  /// globals are not these same objects takes the Python path (which compares their values).
   void watchGlobals(pybind11::handle Globals);
 
   void clear();
   size_t size() const { return NumEntries; }
 
-  /// Visits every Python object the dispatcher holds (its tp_traverse), so
-  /// that cycles through it (a kernel -> its source -> the @jit function ->
-  /// the dispatcher) can be collected.
+  /// Visits every Python object the dispatcher holds (its tp_traverse), so that cycles through it
+  /// (a kernel -> its source -> the @jit function -> the dispatcher) can be collected.
   int traverse(visitproc Visit, void *Arg);
   /// Drops every Python object it holds (its tp_clear); it then launches
   /// nothing and remembers nothing.
@@ -108,8 +101,7 @@ private:
   struct Hit;
 
   bool bind(PyObject *Args, PyObject *Kwargs, Bound &B);
-  /// Fills \p K for bound arguments; false (no error set) when some value
-  /// cannot be keyed.
+  /// Fills \p K for bound arguments; false (no error set) when some value cannot be keyed.
   bool makeKey(Bound &B, PyObject *Device, int NativeDevice, bool Debug, Key &K);
   bool keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A);
   bool keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A);
@@ -117,9 +109,8 @@ private:
   int optionIndex(PyObject *Name);
   Entry *find(const Key &K, uint64_t Hash);
   /// A boolean knob of knobs.runtime: its Python override \p Override, else
-  /// the variable \p EnvName (bytes) / \p Env.
-  bool knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName, const char *Env,
-                   const char *TritonEnv);
+  /// the variable \p EnvName, else \p TritonName (bytes).
+  bool knobEnabled(PyObject *Override, PyObject *EnvName, PyObject *TritonName);
   /// Whether a launch hook is set (the Python path calls them).
   bool hooksSet();
   bool globalsUnchanged();

@@ -1,11 +1,9 @@
 //===- FragmentBinding.cpp - _C.frontend.describe_function ----------------===//
 //
-// The interpreter runs each `tl` operation through the Semantic: it builds
-// the operation into a scratch function whose parameters stand for the
-// operands, and evaluates the instructions that come out on numpy arrays
-// (python/tritium/interpreter/semantic.py). This file hands those
-// instructions to Python as plain tuples, so the evaluator needs no IR
-// objects:
+// The interpreter runs each `tl` operation through the Semantic: it builds the operation into a
+// scratch function whose parameters stand for the operands, and evaluates the instructions that
+// come out on numpy arrays (python/tritium/interpreter/semantic.py). This file hands those
+// instructions to Python as plain tuples, so the evaluator needs no IR objects:
 //
 //   describe_function(fn, results) -> (steps, outs)
 //   step = (opcode name, operand numbers, {attribute: value}, result types, operand types)

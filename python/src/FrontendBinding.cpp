@@ -1,9 +1,8 @@
 //===- FrontendBinding.cpp - tritium._C.frontend ---------------------------===//
 //
-// The semantic layer (frontend/Semantic.h) for the Python code generator,
-// the language layer and the interpreter (which also reads the instructions
-// it emits: FragmentBinding.cpp), and the few type rules the interpreter
-// asks on its own. Thin: every rule and message is C++'s; this file
+// The semantic layer (frontend/Semantic.h) for the Python code generator, the language layer and
+// the interpreter (which also reads the instructions it emits: FragmentBinding.cpp), and the few
+// type rules the interpreter asks on its own. Thin: every rule and message is C++'s; this file
 // converts arguments and owns nothing but handles.
 //
 //   m = _C.ir.Module()
@@ -12,18 +11,15 @@
 //   y = s.binary(_C.frontend.BinOp.Mul, s.read_var("x"), 2.0)
 //   s.ret([]); s.end_function(); print(m)
 //
-// Lifetime: values, functions and blocks live in the module. Every handle
-// (TValue, Function, Block) keeps its Semantic alive, and the Semantic
-// keeps its Module (and the Module's Context) alive, so a handle never
-// outlives what it points to. One exception, from SSA construction: a phi
-// read from a variable before its block was sealed may be deleted by
-// sealing (a trivial phi); read the variable again after seal() instead of
-// keeping such a TValue. DTypes are global and immortal.
+// Lifetime: values, functions and blocks live in the module. Every handle (TValue, Function, Block)
+// keeps its Semantic alive, and the Semantic keeps its Module (and the Module's Context) alive, so
+// a handle never outlives what it points to. One exception, from SSA construction: a phi read from
+// a variable before its block was sealed may be deleted by sealing (a trivial phi); read the
+// variable again after seal() instead of keeping such a TValue. DTypes are global and immortal.
 //
-// Operands (where Semantic takes an Operand) are a TValue or a Python bool,
-// int or float; ints must lie in [-2**63, 2**64) (those >= 2**63 are uint64
-// literals). Enums: BinOp, CmpOp, UnaryOp, Hint; cache, eviction, ordering,
-// scope and rounding are Triton's strings. CompileError becomes
+// Operands (where Semantic takes an Operand) are a TValue or a Python bool, int or float; ints must
+// lie in [-2**63, 2**64) (those >= 2**63 are uint64 literals). Enums: BinOp, CmpOp, UnaryOp, Hint;
+// cache, eviction, ordering, scope and rounding are Triton's strings. CompileError becomes
 // tritium.CompilationError (the translator is registered in Binding.cpp).
 //
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,8 @@
 //===- FrontendHandles.h - What _C.frontend hands to Python ------*- C++ -*-===//
 //
-// The handles of tritium._C.frontend and the conversions its two files
-// share: FrontendBinding.cpp (dtypes, handles, enums, type rules) and
-// SemanticBinding.cpp (the Semantic class). See FrontendBinding.cpp for the
-// lifetime rule.
+// The handles of tritium._C.frontend and the conversions its two files share: FrontendBinding.cpp
+// (dtypes, handles, enums, type rules) and SemanticBinding.cpp (the Semantic class). See
+// FrontendBinding.cpp for the lifetime rule.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_PYTHON_FRONTENDHANDLES_H
@@ -22,9 +21,8 @@ namespace pybind {
 
 namespace py = pybind11;
 
-/// What every handle keeps alive: the Semantic and the Python module object
-/// that owns the IR. The members are destroyed in reverse order: the
-/// Semantic before the module it refers to.
+/// What every handle keeps alive: the Semantic and the Python module object that owns the IR. The
+/// members are destroyed in reverse order: the Semantic before the module it refers to.
 struct SemanticState {
   py::object ModuleObj;
   std::unique_ptr<Semantic> S;

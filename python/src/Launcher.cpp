@@ -1,21 +1,18 @@
 //===- Launcher.cpp - Kernel launches from Python objects -----------------===//
 //
-// Packing follows Triton's CUDA launcher: a pointer parameter takes a
-// tensor's data_ptr(), an object's __cuda_array_interface__["data"][0], an
-// int address or None (null); an int parameter takes a Python int checked
-// against its width; fp32/fp64 parameters take floats (fp16/bf16 are
-// rounded to nearest even); i1 takes a bool. Each value sits in its own
-// 8-byte slot and cuLaunchKernel (or hipModuleLaunchKernel) reads as many
-// bytes of it as the kernel's parameter has (the driver knows the sizes
-// from the binary), so a value stored little-endian at the slot's start
+// Packing follows Triton's CUDA launcher: a pointer parameter takes a tensor's data_ptr(), an
+// object's __cuda_array_interface__["data"][0], an int address or None (null); an int parameter
+// takes a Python int checked against its width; fp32/fp64 parameters take floats (fp16/bf16 are
+// rounded to nearest even); i1 takes a bool. Each value sits in its own 8-byte slot and
+// cuLaunchKernel (or hipModuleLaunchKernel) reads as many bytes of it as the kernel's parameter has
+// (the driver knows the sizes from the binary), so a value stored little-endian at the slot's start
 // suits every width.
 //
-// A tensormap parameter is the 128-byte CUtensorMap of the host descriptor
-// whose parameters precede it (base, shapes, strides but the last): the
-// launcher encodes it from their packed slots with the driver's
-// cuTensorMapEncodeTiled (its Python argument is ignored), and passes 128
-// zero bytes when that fails; the compiler reads the map only when the
-// specialization facts guarantee what the encoding needs (docs/runtime.md).
+// A tensormap parameter is the 128-byte CUtensorMap of the host descriptor whose parameters precede
+// it (base, shapes, strides but the last): the launcher encodes it from their packed slots with the
+// driver's cuTensorMapEncodeTiled (its Python argument is ignored), and passes 128 zero bytes when
+// that fails; the compiler reads the map only when the specialization facts guarantee what the
+// encoding needs (docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +88,7 @@ IntRange intRange(ParamType T) {
   return Ranges[unsigned(T) - unsigned(ParamType::I8)];
 }
 
-/// PyObject_GetAttr that returns null without an error when there is no
-/// such attribute.
+/// PyObject_GetAttr that returns null without an error when there is no such attribute.
 PyObject *getOptionalAttr(PyObject *O, const char *Name) {
   PyObject *V = PyObject_GetAttrString(O, Name);
   if (!V && PyErr_ExceptionMatches(PyExc_AttributeError))
@@ -476,9 +472,8 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot, bool &New
                       "__cuda_array_interface__, an int address or None, got " +
                           typeName(O));
     }
-    // As Triton's launcher: a tensor the device cannot reach (a CPU
-    // tensor) is a ValueError, not a kernel reading host memory; an int
-    // address is the caller's to vouch for.
+    // As Triton's launcher: a tensor the device cannot reach (a CPU tensor) is a ValueError, not a
+    // kernel reading host memory; an int address is the caller's to vouch for.
     if (!CheckPointers && PyLong_Check(O)) {
       Slot = P;
       return true;
@@ -573,9 +568,8 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot, bool &New
 }
 
 void NativeLauncher::tensorMap(MapParam &M, const uint64_t *Slots, gpu::TensorMap &Out) {
-  // The descriptor's parameters: base, shape 0..R-1, stride 0..R-2, in the
-  // kernel's (outermost first) order; the driver wants innermost first,
-  // strides in bytes.
+  // The descriptor's parameters: base, shape 0..R-1, stride 0..R-2, in the kernel's (outermost
+  // first) order; the driver wants innermost first, strides in bytes.
   gpu::TensorMapSpec In = M.Last;
   const unsigned R = In.Rank;
   const uint64_t *Group = Slots + M.Index - 2 * R;
@@ -632,9 +626,8 @@ bool NativeLauncher::launch(const unsigned Grid[3], gpu::Stream Stream, const Ar
   }
   llvm::SmallVector<uint64_t, 16> Slots(NumArgs);
   llvm::SmallVector<void *, 16> Params(NumArgs);
-  // The launch's own copies of the tensor maps: another thread may encode
-  // this launcher's cached ones while the driver reads these (the launch
-  // runs without the GIL). A few fit on the stack.
+  // The launch's own copies of the tensor maps: another thread may encode this launcher's cached
+  // ones while the driver reads these (the launch runs without the GIL). A few fit on the stack.
   gpu::TensorMap InlineMaps[4];
   std::unique_ptr<gpu::TensorMap[]> MoreMaps;
   gpu::TensorMap *MapValues = InlineMaps;

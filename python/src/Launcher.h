@@ -1,7 +1,6 @@
 //===- Launcher.h - Kernel launches from Python objects ----------*- C++ -*-===//
 //
-// The native half of `kernel[grid](*args)` (docs/runtime.md, "The launch
-// path"):
+// The native half of `kernel[grid](*args)` (docs/runtime.md, "The launch path"):
 //
 //  * NativeLauncher: one kernel loaded by a runtime/GPUDriver.h driver. It turns
 //    Python arguments into kernel parameters by the kernel's signature
@@ -78,15 +77,13 @@ struct ParamSpec {
   unsigned ElementBytes = 0; ///< TensorMap only
 };
 
-/// "*fp16", "*kfp32" (const) -> Ptr, "i32" -> I32, ...,
-/// "tensormap<fp16[64, 64]>" -> a TensorMap of fp16 (1-, 2- and 4-byte
-/// element types) with that box (outermost first in the string); nullopt
+/// "*fp16", "*kfp32" (const) -> Ptr, "i32" -> I32, ..., "tensormap<fp16[64, 64]>" -> a TensorMap of
+/// fp16 (1-, 2- and 4-byte element types) with that box (outermost first in the string); nullopt
 /// for types a launch cannot pass (fp8 scalars, "constexpr").
 std::optional<ParamSpec> parseParamType(const std::string &Type);
 
-/// "" when TensorMap parameter \p I of \p Params follows the parameters of
-/// a host descriptor of its rank R (a pointer, R i32 shapes, R-1 i64
-/// strides), else what is wrong.
+/// "" when TensorMap parameter \p I of \p Params follows the parameters of a host descriptor of its
+/// rank R (a pointer, R i32 shapes, R-1 i64 strides), else what is wrong.
 std::string checkTensorMapParam(const std::vector<ParamSpec> &Params, size_t I);
 
 /// One argument of a launch: the Python object and, when the caller has
@@ -109,9 +106,8 @@ public:
   NativeLauncher(const NativeLauncher &) = delete;
   NativeLauncher &operator=(const NativeLauncher &) = delete;
 
-  /// Packs \p Args (one per kernel parameter) and launches on \p Grid in
-  /// \p Stream; an empty grid launches nothing. Returns false with a Python
-  /// error set on failure.
+  /// Packs \p Args (one per kernel parameter) and launches on \p Grid in \p Stream; an empty grid
+  /// launches nothing. Returns false with a Python error set on failure.
   bool launch(const unsigned Grid[3], gpu::Stream Stream, const ArgValue *Args, size_t NumArgs);
 
   /// launcher(gx, gy, gz, stream, args) from Python; false with an error.
@@ -149,28 +145,25 @@ private:
   /// Whether every launch asks the driver about every pointer (debug); else
   /// a pointer is asked about when it differs from its slot's last one.
   bool CheckPointers;
-  /// Per parameter: the last pointer the driver accepted, the device
-  /// address it gave for it (a pinned host buffer's may differ) and the
-  /// GPU its tensor said it is on (get_device(); -1: not a torch CUDA
-  /// tensor, or not asked).
+  /// Per parameter: the last pointer the driver accepted, the device address it gave for it (a
+  /// pinned host buffer's may differ) and the GPU its tensor said it is on (get_device(); -1: not a
+  /// torch CUDA tensor, or not asked).
   struct CheckedPointer {
     uint64_t Ptr = 0, DevPtr = 0;
     int Device = -1;
   };
   std::vector<CheckedPointer> CheckedPointers;
-  /// After a launch's arguments are packed where one pointer was new:
-  /// false (a ValueError naming both) when two tensors are on different
-  /// GPUs.
+  /// After a launch's arguments are packed where one pointer was new: false (a ValueError naming
+  /// both) when two tensors are on different GPUs.
   bool oneDevice();
 };
 
 // --- Helpers shared by the launcher, the dispatcher and the binding -------
 
-/// Sets the pending Python error for the C++ exception \p E:
-/// tritium.errors.CudaError or HipError for a gpu::DriverError of that API
-/// (with .name, .code, .description, .action), tritium.errors.OutOfResources
-/// for gpu::OutOfResources, RuntimeError otherwise. Call it from `catch (...)`
-/// with std::current_exception().
+/// Sets the pending Python error for the C++ exception \p E: tritium.errors.CudaError or HipError
+/// for a gpu::DriverError of that API (with .name, .code, .description, .action),
+/// tritium.errors.OutOfResources for gpu::OutOfResources, RuntimeError otherwise. Call it from
+/// `catch (...)` with std::current_exception().
 void setPythonError(std::exception_ptr E);
 
 /// A Python int as 64 bits (an address, or a negative int's two's
@@ -186,14 +179,12 @@ inline bool asUInt64(PyObject *L, uint64_t &Out) {
   return !PyErr_Occurred();
 }
 
-/// The device address behind a pointer argument: None -> 0, an int, an
-/// object with data_ptr() or __cuda_array_interface__. Returns false, with
-/// no Python error set, when \p Obj is none of those.
+/// The device address behind a pointer argument: None -> 0, an int, an object with data_ptr() or
+/// __cuda_array_interface__. Returns false, with no Python error set, when \p Obj is none of those.
 bool readPointer(PyObject *Obj, uint64_t &Ptr);
 
-/// The calling thread's current device for \p D: torch's current device when
-/// torch is imported with CUDA, else the device of the current context, else
-/// 0. -1 with a Python error set on failure.
+/// The calling thread's current device for \p D: torch's current device when torch is imported with
+/// CUDA, else the device of the current context, else 0. -1 with a Python error set on failure.
 int currentDevice(gpu::Driver &D);
 
 /// torch's current stream on \p Device when torch is imported with CUDA,

@@ -1,9 +1,8 @@
 //===- PyModule.h - The Python handle of an IR module -----------*- C++ -*-===//
 //
-// tritium._C.ir.Module: a Module together with the Context it lives in
-// (which must outlive it) and the text it was parsed from (which error
-// messages quote). Shared by the bindings of the IR (Binding.cpp) and of the
-// frontend (FrontendBinding.cpp), which builds into an empty one.
+// tritium._C.ir.Module: a Module together with the Context it lives in (which must outlive it) and
+// the text it was parsed from (which error messages quote). Shared by the bindings of the IR
+// (Binding.cpp) and of the frontend (FrontendBinding.cpp), which builds into an empty one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_PYTHON_PYMODULE_H
@@ -26,9 +25,8 @@ class dict;
 
 namespace tritium {
 
-/// The debugging options a Python dict of compile options asks
-/// (BackendBinding.cpp; keys as DebugOptions' fields: dump_ir, kernel,
-/// pass_timing, dump_path, reproducer, ...).
+/// The debugging options a Python dict of compile options asks (BackendBinding.cpp; keys as
+/// DebugOptions' fields: dump_ir, kernel, pass_timing, dump_path, reproducer, ...).
 DebugOptions debugOptionsOf(const pybind11::dict &D);
 
 class PyModule {

@@ -1,8 +1,7 @@
 //===- RuntimeBinding.cpp - tritium._C.runtime ----------------------------===//
 //
-// The GPU drivers (runtime/CudaDriver.h, runtime/HipDriver.h), kernel
-// launchers and the launch dispatcher for python/tritium/runtime/
-// {native.py,cuda.py,hip.py,jit.py}:
+// The GPU drivers (runtime/CudaDriver.h, runtime/HipDriver.h), kernel launchers and the launch
+// dispatcher for python/tritium/runtime/{native.py,cuda.py,hip.py,jit.py}:
 //
 //   d = _C.runtime.Driver(path)        # "" = libcuda.so.1; loads on first use
 //   d = _C.runtime.HipDriver(path)     # "" = libamdhip64.so
@@ -18,9 +17,8 @@
 //   disp.launch(grid, args, kwargs) -> CompiledKernel or None (slow path)
 //   disp.insert(device, debug, args, kwargs, kernel, launcher, arg_indices)
 //
-// Memory, events and synchronization are bound too, for the benchmark and
-// the tests. Driver errors become tritium.errors.CudaError (HipError) and
-// OutOfResources (Launcher.cpp's setPythonError).
+// Memory, events and synchronization are bound too, for the benchmark and the tests. Driver errors
+// become tritium.errors.CudaError (HipError) and OutOfResources (Launcher.cpp's setPythonError).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +44,18 @@ namespace {
 
 constexpr const char *DispatcherCapsule = "tritium.runtime.Dispatcher";
 
-/// disp.launch(grid, args, kwargs): a METH_FASTCALL builtin whose self is a
-/// capsule holding the dispatcher, so that the call costs no pybind11
-/// argument conversion.
+/// D.launch(...) with a C++ exception as a Python error.
+PyObject *launchOrRaise(Dispatcher &D, PyObject *Grid, PyObject *Args, PyObject *Kwargs) {
+  try {
+    return D.launch(Grid, Args, Kwargs);
+  } catch (...) {
+    setPythonError(std::current_exception());
+    return nullptr;
+  }
+}
+
+/// disp.launch(grid, args, kwargs): a METH_FASTCALL builtin whose self is a capsule holding the
+/// dispatcher, so that the call costs no pybind11 argument conversion.
 PyObject *fastLaunch(PyObject *Self, PyObject *const *Args, Py_ssize_t N) {
   if (N != 3) {
     PyErr_SetString(PyExc_TypeError, "launch(grid, args, kwargs)");
@@ -56,14 +63,7 @@ PyObject *fastLaunch(PyObject *Self, PyObject *const *Args, Py_ssize_t N) {
   }
   auto *D =
       static_cast<std::shared_ptr<Dispatcher> *>(PyCapsule_GetPointer(Self, DispatcherCapsule));
-  if (!D)
-    return nullptr;
-  try {
-    return (*D)->launch(Args[0], Args[1], Args[2]);
-  } catch (...) {
-    setPythonError(std::current_exception());
-    return nullptr;
-  }
+  return D ? launchOrRaise(**D, Args[0], Args[1], Args[2]) : nullptr;
 }
 
 PyMethodDef FastLaunchDef = {
@@ -89,10 +89,9 @@ py::object fastLaunchOf(const std::shared_ptr<Dispatcher> &D) {
 
 // --- kernel[grid] ---------------------------------------------------------------
 
-/// What `jit_function[grid]` returns: calling it launches through the
-/// function's dispatcher with no Python frame in between, and falls back to
-/// `jit_function.run(*args, grid=grid, warmup=False, **kwargs)` on a miss
-/// (or when pre-run hooks are set).
+/// What `jit_function[grid]` returns: calling it launches through the function's dispatcher with no
+/// Python frame in between, and falls back to `jit_function.run(*args, grid=grid, warmup=False,
+/// **kwargs)` on a miss (or when pre-run hooks are set).
 struct GridLaunchObject {
   PyObject_HEAD PyObject *Fn;
   PyObject *Grid;
@@ -136,12 +135,7 @@ PyObject *tryFastLaunch(GridLaunchObject *G, PyObject *Args, PyObject *Kwargs) {
       PyErr_Clear();
     Py_RETURN_NONE; // hooks to run, or no dispatcher yet (the first launch)
   }
-  try {
-    return Held->launch(G->Grid, Args, Kwargs ? Kwargs : Py_None);
-  } catch (...) {
-    setPythonError(std::current_exception());
-    return nullptr;
-  }
+  return launchOrRaise(*Held, G->Grid, Args, Kwargs ? Kwargs : Py_None);
 }
 
 PyObject *gridLaunchCall(PyObject *Self, PyObject *Args, PyObject *Kwargs) {
@@ -192,8 +186,7 @@ PyTypeObject *gridLaunchType() {
   return T;
 }
 
-/// grid_launch(fn, grid) -> GridLaunch (METH_FASTCALL: kernel[grid] is on
-/// every launch's path).
+/// grid_launch(fn, grid) -> GridLaunch (METH_FASTCALL: kernel[grid] is on every launch's path).
 PyObject *gridLaunchNew(PyObject *, PyObject *const *Args, Py_ssize_t N) {
   if (N != 2) {
     PyErr_SetString(PyExc_TypeError, "grid_launch(fn, grid)");
@@ -224,13 +217,6 @@ PyMethodDef GridLaunchDef = {
     "grid_launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(gridLaunchNew)),
     METH_FASTCALL, "grid_launch(jit_function, grid): what jit_function[grid] returns"};
 
-std::string bytesOf(py::handle Image) {
-  if (PyBytes_Check(Image.ptr()))
-    return std::string(PyBytes_AS_STRING(Image.ptr()),
-                       static_cast<size_t>(PyBytes_GET_SIZE(Image.ptr())));
-  return py::cast<std::string>(Image);
-}
-
 std::unique_ptr<NativeLauncher>
 loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
            const std::vector<std::string> &Signature, const std::vector<std::string> &Names,
@@ -258,7 +244,7 @@ loadKernel(gpu::Driver &D, py::handle Image, const std::string &Name,
   }
   gpu::KernelImage Img;
   Img.Name = Name;
-  Img.Image = bytesOf(Image);
+  Img.Image = py::cast<std::string>(Image); // bytes, or str
   Img.SharedBytes = Shared;
   Img.NumThreads = WarpSize * NumWarps;
   Img.Flags = (Cooperative ? gpu::LaunchCooperative : 0u) | (PDL ? gpu::LaunchPDL : 0u);
@@ -432,14 +418,6 @@ void bindRuntime(py::module_ &M) {
           py::arg("ptr"), py::arg("value"), py::arg("nbytes"), py::arg("stream") = 0)
       .def("synchronize", &gpu::Driver::synchronize, py::arg("device"),
            py::call_guard<py::gil_scoped_release>())
-      .def(
-          "stream_synchronize",
-          [](gpu::Driver &D, py::handle Stream) {
-            gpu::Stream S = streamOf(Stream);
-            py::gil_scoped_release Unlocked;
-            D.streamSynchronize(S);
-          },
-          py::arg("stream"))
       .def("event_create",
            [](gpu::Driver &D) { return reinterpret_cast<uintptr_t>(D.eventCreate()); })
       .def(

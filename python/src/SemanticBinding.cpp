@@ -99,8 +99,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def(
           "set_loc",
           [](S &Self, const std::string &File, unsigned Line, unsigned Col) {
-            Self.s().setLoc(
-                Loc{Self.module().getContext().intern(File), Line, Col});
+            Self.s().setLoc(Loc{Self.module().getContext().intern(File), Line, Col});
           },
           py::arg("file"), py::arg("line"), py::arg("col"))
       .def("get_loc",
@@ -122,11 +121,9 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
           std::vector<std::string> Names, bool IsKernel) {
          return Self.wrap(Self.s().beginFunction(Name, Params, Names, IsKernel));
        },
-       py::arg("name"), py::arg("params"), py::arg("param_names"),
-       py::arg("is_kernel"))
+       py::arg("name"), py::arg("params"), py::arg("param_names"), py::arg("is_kernel"))
       .def("set_result_types",
-           [](S &Self, std::vector<DType *> R) { Self.s().setResultTypes(R); },
-           py::arg("types"))
+           [](S &Self, std::vector<DType *> R) { Self.s().setResultTypes(R); }, py::arg("types"))
       .def("end_function", [](S &Self) { Self.s().endFunction(); })
       .def("get_function",
            [](S &Self) { return Self.wrap(Self.s().getFunction()); })
@@ -137,24 +134,15 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("index"))
       .def("set_arg_divisibility",
-           [](S &Self, unsigned I, int64_t D) {
-             Self.arg(I)->getAttrs().Divisibility = D;
-           },
+           [](S &Self, unsigned I, int64_t D) { Self.arg(I)->getAttrs().Divisibility = D; },
            py::arg("index"), py::arg("divisibility"))
       .def("set_arg_equal_to_1",
-           [](S &Self, unsigned I) { Self.arg(I)->getAttrs().EqualTo1 = true; },
-           py::arg("index"))
-      .def("set_arg_noalias",
-           [](S &Self, unsigned I) { Self.arg(I)->getAttrs().NoAlias = true; },
-           py::arg("index"))
+           [](S &Self, unsigned I) { Self.arg(I)->getAttrs().EqualTo1 = true; }, py::arg("index"))
       .def("create_block",
-           [](S &Self, const std::string &Name) {
-             return Self.wrap(Self.s().createBlock(Name));
-           },
+           [](S &Self, const std::string &Name) { return Self.wrap(Self.s().createBlock(Name)); },
            py::arg("name") = "")
       .def("set_insert_block",
-           [](S &Self, const PyBlock &B) { Self.s().setInsertBlock(B.B); },
-           py::arg("block"))
+           [](S &Self, const PyBlock &B) { Self.s().setInsertBlock(B.B); }, py::arg("block"))
       .def("get_insert_block",
            [](S &Self) -> std::optional<PyBlock> {
              if (BasicBlock *B = Self.s().getInsertBlock())
@@ -162,8 +150,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
              return std::nullopt;
            })
       .def("is_terminated", [](S &Self) { return Self.s().isTerminated(); })
-      .def("br", [](S &Self, const PyBlock &B) { Self.s().br(B.B); },
-           py::arg("dest"))
+      .def("br", [](S &Self, const PyBlock &B) { Self.s().br(B.B); }, py::arg("dest"))
       .def("cond_br",
            [](S &Self, py::object Cond, const PyBlock &T, const PyBlock &F,
               std::optional<int64_t> NumStages, bool DisableLicm) {
@@ -171,12 +158,9 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("cond"), py::arg("true_dest"), py::arg("false_dest"),
            py::arg("num_stages") = py::none(), py::arg("disable_licm") = false)
-      .def("seal", [](S &Self, const PyBlock &B) { Self.s().seal(B.B); },
-           py::arg("block"))
+      .def("seal", [](S &Self, const PyBlock &B) { Self.s().seal(B.B); }, py::arg("block"))
       .def("ret",
-           [](S &Self, std::vector<PyTValue> Vs) {
-             Self.s().ret(Self.unwrapAll(Vs));
-           },
+           [](S &Self, std::vector<PyTValue> Vs) { Self.s().ret(Self.unwrapAll(Vs)); },
            py::arg("values") = std::vector<PyTValue>())
       .def("write_var",
            [](S &Self, const std::string &Name, const PyTValue &V) {
@@ -184,9 +168,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("name"), py::arg("value"))
       .def("read_var",
-           [](S &Self, const std::string &Name) {
-             return Self.wrapOpt(Self.s().readVar(Name));
-           },
+           [](S &Self, const std::string &Name) { return Self.wrapOpt(Self.s().readVar(Name)); },
            py::arg("name"), "The variable's value, or None if undefined")
       .def("call",
            [](S &Self, const PyFunction &F, std::vector<PyTValue> Args) {
@@ -219,11 +201,9 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("start"), py::arg("end"))
       .def("program_id",
-           [](S &Self, int64_t A) { return Self.wrap(Self.s().programId(A)); },
-           py::arg("axis"))
+           [](S &Self, int64_t A) { return Self.wrap(Self.s().programId(A)); }, py::arg("axis"))
       .def("num_programs",
-           [](S &Self, int64_t A) { return Self.wrap(Self.s().numPrograms(A)); },
-           py::arg("axis"));
+           [](S &Self, int64_t A) { return Self.wrap(Self.s().numPrograms(A)); }, py::arg("axis"));
 
   // Arithmetic.
   C.def("binary",
@@ -233,11 +213,9 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
         py::arg("op"), py::arg("lhs"), py::arg("rhs"))
       .def("min_max",
            [](S &Self, bool IsMax, py::object L, py::object R, bool Nan) {
-             return Self.wrap(
-                 Self.s().minMax(IsMax, toOperand(L), toOperand(R), Nan));
+             return Self.wrap(Self.s().minMax(IsMax, toOperand(L), toOperand(R), Nan));
            },
-           py::arg("is_max"), py::arg("lhs"), py::arg("rhs"),
-           py::arg("propagate_nan") = false)
+           py::arg("is_max"), py::arg("lhs"), py::arg("rhs"), py::arg("propagate_nan") = false)
       .def("compare",
            [](S &Self, Semantic::CmpOp Op, py::object L, py::object R) {
              return Self.wrap(Self.s().compare(Op, toOperand(L), toOperand(R)));
@@ -250,28 +228,22 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("op"), py::arg("x"))
       .def("fma",
            [](S &Self, py::object A, py::object B, py::object Cv) {
-             return Self.wrap(
-                 Self.s().fma(toOperand(A), toOperand(B), toOperand(Cv)));
+             return Self.wrap(Self.s().fma(toOperand(A), toOperand(B), toOperand(Cv)));
            },
            py::arg("a"), py::arg("b"), py::arg("c"))
       .def("where",
            [](S &Self, py::object Cv, py::object X, py::object Y) {
-             return Self.wrap(
-                 Self.s().where(toOperand(Cv), toOperand(X), toOperand(Y)));
+             return Self.wrap(Self.s().where(toOperand(Cv), toOperand(X), toOperand(Y)));
            },
            py::arg("cond"), py::arg("x"), py::arg("y"))
       .def("clamp",
            [](S &Self, py::object X, py::object Lo, py::object Hi, bool Nan) {
-             return Self.wrap(Self.s().clamp(toOperand(X), toOperand(Lo),
-                                             toOperand(Hi), Nan));
+             return Self.wrap(Self.s().clamp(toOperand(X), toOperand(Lo), toOperand(Hi), Nan));
            },
-           py::arg("x"), py::arg("lo"), py::arg("hi"),
-           py::arg("propagate_nan") = false)
+           py::arg("x"), py::arg("lo"), py::arg("hi"), py::arg("propagate_nan") = false)
       .def("cast",
-           [](S &Self, py::object X, DType *To, bool Bitcast,
-              std::optional<std::string> Rounding) {
-             return Self.wrap(Self.s().cast(toOperand(X), To, Bitcast,
-                                            Self.rounding(Rounding)));
+           [](S &Self, py::object X, DType *To, bool Bitcast, std::optional<std::string> Rounding) {
+             return Self.wrap(Self.s().cast(toOperand(X), To, Bitcast, Self.rounding(Rounding)));
            },
            py::arg("x"), py::arg("dtype"), py::arg("bitcast") = false,
            py::arg("fp_downcast_rounding") = py::none());
@@ -281,8 +253,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
         [](S &Self, const PyTValue &P, py::object Mask, py::object Other,
            const std::string &Cache, const std::string &Evict, bool Volatile) {
           return Self.wrap(Self.s().load(Self.unwrap(P), toOptOperand(Mask),
-                                         toOptOperand(Other), Cache, Evict,
-                                         Volatile));
+                                         toOptOperand(Other), Cache, Evict, Volatile));
         },
         py::arg("ptr"), py::arg("mask") = py::none(),
         py::arg("other") = py::none(), py::arg("cache") = "",
@@ -290,8 +261,7 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def("store",
            [](S &Self, const PyTValue &P, py::object V, py::object Mask,
               const std::string &Cache, const std::string &Evict) {
-             Self.s().store(Self.unwrap(P), toOperand(V), toOptOperand(Mask),
-                            Cache, Evict);
+             Self.s().store(Self.unwrap(P), toOperand(V), toOptOperand(Mask), Cache, Evict);
            },
            py::arg("ptr"), py::arg("value"), py::arg("mask") = py::none(),
            py::arg("cache") = "", py::arg("evict") = "")
@@ -340,15 +310,12 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("cache") = "", py::arg("evict") = "")
       .def("atomic_rmw",
            [](S &Self, const std::string &Op, const PyTValue &P, py::object V,
-              py::object Mask, const std::string &Sem,
-              const std::string &Scope) {
-             return Self.wrap(Self.s().atomicRMW(Op, Self.unwrap(P),
-                                                 toOperand(V),
+              py::object Mask, const std::string &Sem, const std::string &Scope) {
+             return Self.wrap(Self.s().atomicRMW(Op, Self.unwrap(P), toOperand(V),
                                                  toOptOperand(Mask), Sem, Scope));
            },
            py::arg("op"), py::arg("ptr"), py::arg("value"),
-           py::arg("mask") = py::none(), py::arg("sem") = "",
-           py::arg("scope") = "")
+           py::arg("mask") = py::none(), py::arg("sem") = "", py::arg("scope") = "")
       .def("atomic_cas",
            [](S &Self, const PyTValue &P, py::object Cmp, py::object V,
               const std::string &Sem, const std::string &Scope) {
@@ -370,10 +337,8 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("a"), py::arg("b"))
       .def("reshape",
-           [](S &Self, const PyTValue &X, std::vector<int64_t> Shape,
-              bool CanReorder) {
-             return Self.wrap(
-                 Self.s().reshape(Self.unwrap(X), Shape, CanReorder));
+           [](S &Self, const PyTValue &X, std::vector<int64_t> Shape, bool CanReorder) {
+             return Self.wrap(Self.s().reshape(Self.unwrap(X), Shape, CanReorder));
            },
            py::arg("x"), py::arg("shape"), py::arg("can_reorder") = false)
       .def("expand_dims",
@@ -392,14 +357,11 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            },
            py::arg("a"), py::arg("b"))
       .def("split",
-           [](S &Self, const PyTValue &X) {
-             return Self.wrapPair(Self.s().split(Self.unwrap(X)));
-           },
+           [](S &Self, const PyTValue &X) { return Self.wrapPair(Self.s().split(Self.unwrap(X))); },
            py::arg("x"))
       .def("cat",
            [](S &Self, const PyTValue &A, const PyTValue &B, bool CanReorder) {
-             return Self.wrap(
-                 Self.s().cat(Self.unwrap(A), Self.unwrap(B), CanReorder));
+             return Self.wrap(Self.s().cat(Self.unwrap(A), Self.unwrap(B), CanReorder));
            },
            py::arg("a"), py::arg("b"), py::arg("can_reorder") = false)
       .def("gather",
@@ -418,25 +380,21 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
           return Self.wrap(Self.s().dot(Self.unwrap(A), Self.unwrap(B), AccV,
                                         Precision, MaxImprecise, Out));
         },
-        py::arg("a"), py::arg("b"), py::arg("acc") = py::none(),
-        py::arg("input_precision") = "",
+        py::arg("a"), py::arg("b"), py::arg("acc") = py::none(), py::arg("input_precision") = "",
         py::arg("max_num_imprecise_acc") = -1, py::arg("out_dtype") = nullptr)
       .def("reduce",
            [](S &Self, const PyTValue &X, const std::string &Kind,
               std::optional<int64_t> Axis, bool KeepDims, DType *Acc) {
-             return Self.wrap(
-                 Self.s().reduce(Self.unwrap(X), Kind, Axis, KeepDims, Acc));
+             return Self.wrap(Self.s().reduce(Self.unwrap(X), Kind, Axis, KeepDims, Acc));
            },
            py::arg("x"), py::arg("kind"), py::arg("axis"),
            py::arg("keep_dims") = false, py::arg("acc_dtype") = nullptr)
       .def("reduce",
            [](S &Self, std::vector<PyTValue> Xs, std::optional<int64_t> Axis,
               const PyFunction &Combine, bool KeepDims) {
-             return Self.wrapAll(Self.s().reduce(Self.unwrapAll(Xs), Axis,
-                                                 Combine.F, KeepDims));
+             return Self.wrapAll(Self.s().reduce(Self.unwrapAll(Xs), Axis, Combine.F, KeepDims));
            },
-           py::arg("xs"), py::arg("axis"), py::arg("combine"),
-           py::arg("keep_dims") = false)
+           py::arg("xs"), py::arg("axis"), py::arg("combine"), py::arg("keep_dims") = false)
       .def("arg_min_max",
            [](S &Self, const PyTValue &X, bool IsMax, int64_t Axis,
               bool TieBreakLeft, bool KeepDims) {
@@ -448,39 +406,33 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
       .def("scan",
            [](S &Self, const PyTValue &X, const std::string &Kind, int64_t Axis,
               bool Reverse, DType *Acc) {
-             return Self.wrap(
-                 Self.s().scan(Self.unwrap(X), Kind, Axis, Reverse, Acc));
+             return Self.wrap(Self.s().scan(Self.unwrap(X), Kind, Axis, Reverse, Acc));
            },
            py::arg("x"), py::arg("kind"), py::arg("axis"),
            py::arg("reverse") = false, py::arg("acc_dtype") = nullptr)
       .def("scan",
            [](S &Self, std::vector<PyTValue> Xs, int64_t Axis,
               const PyFunction &Combine, bool Reverse) {
-             return Self.wrapAll(Self.s().scan(Self.unwrapAll(Xs), Axis,
-                                               Combine.F, Reverse));
+             return Self.wrapAll(Self.s().scan(Self.unwrapAll(Xs), Axis, Combine.F, Reverse));
            },
-           py::arg("xs"), py::arg("axis"), py::arg("combine"),
-           py::arg("reverse") = false);
+           py::arg("xs"), py::arg("axis"), py::arg("combine"), py::arg("reverse") = false);
 
   // Hints, debugging, external functions.
   C.def("hint",
         [](S &Self, Hint H, const PyTValue &X, std::vector<int64_t> Values) {
-          return Self.wrap(
-              Self.s().hint(hintOpcode(H), Self.unwrap(X), Values));
+          return Self.wrap(Self.s().hint(hintOpcode(H), Self.unwrap(X), Values));
         },
         py::arg("op"), py::arg("x"), py::arg("values"))
       .def("debug_barrier", [](S &Self) { Self.s().debugBarrier(); })
       .def("gdc_wait", [](S &Self) { Self.s().gridDepControl(true); })
       .def("gdc_launch_dependents", [](S &Self) { Self.s().gridDepControl(false); })
       .def("device_print",
-           [](S &Self, const std::string &Prefix, std::vector<PyTValue> Vs,
-              bool Hex) {
+           [](S &Self, const std::string &Prefix, std::vector<PyTValue> Vs, bool Hex) {
              Self.s().devicePrint(Prefix, Self.unwrapAll(Vs), Hex);
            },
            py::arg("prefix"), py::arg("values"), py::arg("hex") = false)
       .def("device_assert",
-           [](S &Self, py::object Cond, const std::string &Msg,
-              py::object Mask) {
+           [](S &Self, py::object Cond, const std::string &Msg, py::object Mask) {
              Self.s().deviceAssert(toOperand(Cond), Msg, toOptOperand(Mask));
            },
            py::arg("cond"), py::arg("msg"), py::arg("mask") = py::none())
@@ -496,12 +448,9 @@ void tritium::pybind::bindSemantic(py::module_ &M) {
            py::arg("asm"), py::arg("constraints"), py::arg("args"), py::arg("results"),
            py::arg("pure"), py::arg("pack"))
       .def("extern_elementwise",
-           [](S &Self, const std::string &Symbol, py::list Args, DType *Result,
-              bool Pure) {
-             return Self.wrap(
-                 Self.s().externElementwise(Symbol, toOperands(Args), Result, Pure));
+           [](S &Self, const std::string &Symbol, py::list Args, DType *Result, bool Pure) {
+             return Self.wrap(Self.s().externElementwise(Symbol, toOperands(Args), Result, Pure));
            },
-           py::arg("symbol"), py::arg("args"), py::arg("result"),
-           py::arg("pure") = true);
+           py::arg("symbol"), py::arg("args"), py::arg("result"), py::arg("pure") = true);
 }
 
