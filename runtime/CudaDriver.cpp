@@ -379,10 +379,6 @@ void Driver::memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, g
   check(cuMemsetD8Async()(Dst, Value, Bytes, streamOf(S)), "filling device memory");
 }
 
-void Driver::streamSynchronize(gpu::Stream S) {
-  check(cuStreamSynchronize()(streamOf(S)), "waiting for a stream");
-}
-
 void Driver::synchronize(int Device) {
   activate(Device);
   check(cuCtxSynchronize()(), "waiting for the device");

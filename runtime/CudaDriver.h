@@ -174,7 +174,6 @@ public:
   void memcpyHtoD(CUdeviceptr Dst, const void *Src, size_t Bytes) override;
   void memcpyDtoH(void *Dst, CUdeviceptr Src, size_t Bytes) override;
   void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes, gpu::Stream S) override;
-  void streamSynchronize(gpu::Stream S) override;
   void synchronize(int Device) override;
   void *eventCreate() override;
   void eventRecord(void *Event, gpu::Stream S) override;

@@ -184,7 +184,6 @@ public:
   virtual void memcpyHtoD(DevicePtr Dst, const void *Src, size_t Bytes) = 0;
   virtual void memcpyDtoH(void *Dst, DevicePtr Src, size_t Bytes) = 0;
   virtual void memsetD8Async(DevicePtr Dst, unsigned char Value, size_t Bytes, Stream S) = 0;
-  virtual void streamSynchronize(Stream S) = 0;
   virtual void synchronize(int Device) = 0;
   virtual void *eventCreate() = 0;
   virtual void eventRecord(void *Event, Stream S) = 0;

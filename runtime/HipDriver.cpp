@@ -289,10 +289,6 @@ void Driver::memsetD8Async(gpu::DevicePtr Dst, unsigned char Value, size_t Bytes
   check(hipMemsetD8Async()(addressOf(Dst), Value, Bytes, streamOf(S)), "filling device memory");
 }
 
-void Driver::streamSynchronize(gpu::Stream S) {
-  check(hipStreamSynchronize()(streamOf(S)), "waiting for a stream");
-}
-
 void Driver::synchronize(int Device) {
   use(Device);
   check(hipDeviceSynchronize()(), "waiting for the device");

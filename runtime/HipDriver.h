@@ -119,7 +119,6 @@ public:
   void memcpyHtoD(gpu::DevicePtr Dst, const void *Src, size_t Bytes) override;
   void memcpyDtoH(void *Dst, gpu::DevicePtr Src, size_t Bytes) override;
   void memsetD8Async(gpu::DevicePtr Dst, unsigned char Value, size_t Bytes, gpu::Stream S) override;
-  void streamSynchronize(gpu::Stream S) override;
   void synchronize(int Device) override;
   void *eventCreate() override;
   void eventRecord(void *Event, gpu::Stream S) override;
