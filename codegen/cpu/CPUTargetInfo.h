@@ -55,7 +55,7 @@ public:
   unsigned maxAccessBytes() const override { return 32; }
   bool alignsAccesses() const override { return false; }
   bool masksEachElement() const override { return true; }
-  unsigned loopValueVectorWidth() const override { return 16; }
+  unsigned registerVectorWidth() const override { return 16; }
   llvm::Value *loadGlobal(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned NumWords,
                           unsigned WordBits, llvm::Value *Pred, llvm::Value *Other,
                           const MemoryHints &Hints) const override;

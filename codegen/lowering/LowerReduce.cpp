@@ -5,7 +5,8 @@
 //
 //   1. registers: each thread combines its registers that differ only along
 //      the axis, in increasing coordinate order: a chain of up to 8, a tree
-//      of neighbours past that;
+//      of neighbours past that (where the target works in vectors, a
+//      built-in combine first halves a vector of them down to 8);
 //   2. lanes: for each lane bit that moves along the axis, a butterfly
 //      shuffle with the lane whose bit differs, combining the lower
 //      coordinate's value first;
@@ -37,10 +38,10 @@ using Regs = LoweringContext::Regs;
 using Basis = LinearLayout::Basis;
 
 /// A built-in combine on two elements of type \p Elem (bf16 and fp8 in f32,
-/// rounded back).
+/// rounded back; null: none carried), or two vectors of them.
 llvm::Value *combineBuiltin(llvm::IRBuilder<> &B, CombineKind K, llvm::Value *X, llvm::Value *Y,
                            Type *Elem) {
-  bool Carried = isCarriedFloat(Elem);
+  bool Carried = Elem && isCarriedFloat(Elem);
   if (Carried)
     X = toF32(B, X, Elem), Y = toF32(B, Y, Elem);
   llvm::Value *R = nullptr;
@@ -135,6 +136,39 @@ llvm::SmallVector<unsigned, 4> axisBits(LoweringContext &C, const Instruction &I
   return Bits;
 }
 
+/// The built-in combine of \p I to apply to vectors of its \p N registers
+/// along the axis, where the target works in vectors and N is a power of
+/// two past 8 (one operand, not an arg-reduction, no carried floats).
+std::optional<CombineKind> vectorCombine(LoweringContext &C, const Instruction &I, unsigned N) {
+  if (C.getTarget().registerVectorWidth() <= 1 || N <= 8 || (N & (N - 1)) ||
+      I.getFamily() == OpFamily::ArgMinMax || I.getNumOperands() != 1 ||
+      isCarriedFloat(I.getOperand(0)->getType()->getScalarType()))
+    return std::nullopt;
+  return llvm::cast<CombineInstBase>(I).getKind();
+}
+
+/// \p Run (single values) as one vector, combined half against half until 8
+/// values remain: log2(n) - 3 vector operations and shuffles, not n - 8
+/// scalar ones. (A different tree than the scalar one: the built-in
+/// combines are associative and commutative.)
+std::vector<Regs> halveInVectors(LoweringContext &C, CombineKind K, const std::vector<Regs> &Run) {
+  llvm::IRBuilder<> &B = C.B;
+  unsigned N = unsigned(Run.size());
+  llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(Run[0][0]->getType(), N));
+  for (unsigned R = 0; R < N; ++R)
+    V = B.CreateInsertElement(V, Run[R][0], R);
+  for (; N > 8; N /= 2) {
+    llvm::SmallVector<int, 64> Lo, Hi;
+    for (unsigned R = 0; R < N / 2; ++R)
+      Lo.push_back(int(R)), Hi.push_back(int(R + N / 2));
+    V = combineBuiltin(B, K, B.CreateShuffleVector(V, Lo), B.CreateShuffleVector(V, Hi), nullptr);
+  }
+  std::vector<Regs> Out;
+  for (unsigned R = 0; R < N; ++R)
+    Out.push_back({B.CreateExtractElement(V, R)});
+  return Out;
+}
+
 } // namespace
 
 void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
@@ -164,6 +198,8 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
     std::vector<Regs> Run;
     for (auto &M : Members)
       Run.push_back(Init[M.second]);
+    if (std::optional<CombineKind> K = vectorCombine(C, I, unsigned(Run.size())))
+      Run = halveInVectors(C, *K, Run);
     // A few registers in a chain; many (a cpu thread holds whole rows) in a
     // tree of neighbours, in order: log2(n) steps deep, not n, and steps
     // the vectorizer can make vectors of.

@@ -106,7 +106,7 @@ private:
       // thread carries whole tiles: 4,096 scalar phis of a matmul's
       // accumulator took LLVM seconds; the vectors' inserts and extracts
       // fold away against the vectors the loop made).
-      unsigned W = C.getTarget().loopValueVectorWidth();
+      unsigned W = C.getTarget().registerVectorWidth();
       if (N < W || N % W || Ty->isPointerTy())
         W = 1;
       llvm::Type *PhiTy = W > 1 ? llvm::FixedVectorType::get(Ty, W) : Ty;

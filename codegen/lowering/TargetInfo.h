@@ -78,10 +78,11 @@ public:
                                   unsigned NumWords, unsigned WordBits,
                                   llvm::Value *Pred, llvm::Value *Other,
                                   const MemoryHints &Hints) const = 0;
-  /// Registers of a block carried by a loop (or merged at a join) in
-  /// vectors of this many, where a value has a multiple of them; 1: each
-  /// register its own phi.
-  virtual unsigned loopValueVectorWidth() const { return 1; }
+  /// Registers of a block worked on in LLVM vectors of this many, where a
+  /// thread holds many (a cpu thread holds the whole block): carried by a
+  /// loop or merged at a join in such vectors, and reduced by halving
+  /// vectors; 1: register by register (the GPUs).
+  virtual unsigned registerVectorWidth() const { return 1; }
   /// The widest global access, in bytes.
   virtual unsigned maxAccessBytes() const { return 16; }
   /// Whether a vector access must be aligned to its size (else contiguous
