@@ -134,6 +134,29 @@ void addLaunchEntry(llvm::Function *Body) {
   B.CreateRetVoid();
 }
 
+/// Gives \p F (libdevice's isnan, isinf or signbit of a float or double
+/// \p Name: isnanf, signbitd, ...; i32 0 or 1) a body, which C has as
+/// macros only. False for other names.
+bool defineClassification(llvm::Function &F, llvm::StringRef Name) {
+  if (!(Name.consume_back("f") || Name.consume_back("d")) ||
+      !(Name == "isnan" || Name == "isinf" || Name == "signbit") || F.arg_size() != 1)
+    return false;
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(F.getContext(), "entry", &F));
+  llvm::Value *X = F.getArg(0);
+  llvm::Value *R;
+  if (Name == "isnan")
+    R = B.CreateFCmpUNO(X, X);
+  else if (Name == "isinf")
+    R = B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X),
+                        llvm::ConstantFP::getInfinity(X->getType()));
+  else
+    R = B.CreateICmpSLT(B.CreateBitCast(X, B.getIntNTy(X->getType()->getPrimitiveSizeInBits())),
+                        B.getIntN(X->getType()->getPrimitiveSizeInBits(), 0));
+  B.CreateRet(B.CreateZExt(R, F.getReturnType()));
+  F.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return true;
+}
+
 /// Binds libdevice's functions (extern_elementwise's `__nv_<f>`, the names
 /// tl.extra.libdevice uses) to the C library's `<f>` (`__nv_fast_<f>` too)
 /// where this process has it; the others are an error at the user's line.
@@ -143,6 +166,8 @@ void bindLibdevice(const Module &M, llvm::Module &LLM) {
     if (!F.isDeclaration() || !Name.consume_front("__nv_"))
       continue;
     Name.consume_front("fast_");
+    if (defineClassification(F, Name))
+      continue;
     if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(Name.str()))
       reportLinkError(M, "undefined function '" + F.getName().str() +
                              "': the cpu target has no such libdevice function");
