@@ -242,3 +242,19 @@ def test_a_loop_carries_the_tile(cpu):
     c = np.zeros((M, N), np.float32)
     matmul_kernel[(3, 2)](a, b, c, M, N, K, BM=32, BN=32, BK=32)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@tritium.jit
+def classify_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.isnan(x) + 2 * libdevice.isinf(x) + 4 * libdevice.signbit(x))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_classification_functions_have_bodies(cpu, dtype):
+    """isnan, isinf and signbit are macros in C: the cpu target writes them."""
+    x = np.array([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, -np.nan] * 2, dtype)
+    out = np.zeros(16, np.int32)
+    classify_kernel[(1,)](x, out, BLOCK=16)
+    np.testing.assert_array_equal(out, np.isnan(x) + 2 * np.isinf(x) + 4 * np.signbit(x))
