@@ -448,6 +448,11 @@ int64_t AxisInfoAnalysis::getPtrVectorWidth(const Value *Ptr, unsigned Dim) cons
       1, std::min(I.Contiguity[Dim], I.Divisibility[Dim] / Bytes));
 }
 
+int64_t AxisInfoAnalysis::getContiguity(const Value *V, unsigned Dim) const {
+  const AxisInfo &I = get(V);
+  return Dim < I.getRank() ? I.Contiguity[Dim] : 1;
+}
+
 int64_t AxisInfoAnalysis::getMaskConstancy(const Value *Mask, unsigned Dim) const {
   const AxisInfo &I = get(Mask);
   return Dim < I.getRank() ? I.Constancy[Dim] : 1;

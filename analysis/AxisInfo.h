@@ -89,6 +89,8 @@ public:
   /// Elements of a pointer (block) that one thread may access as a single
   /// vector along dimension \p Dim: min(contiguity, alignment in elements).
   int64_t getPtrVectorWidth(const Value *Ptr, unsigned Dim) const;
+  /// Runs of consecutive values (addresses) along \p Dim; 1 past the rank.
+  int64_t getContiguity(const Value *V, unsigned Dim) const;
   /// How many consecutive elements along \p Dim share one mask bit.
   int64_t getMaskConstancy(const Value *Mask, unsigned Dim) const;
   /// Runs of how many consecutive elements along \p Dim have their true

@@ -50,13 +50,10 @@ namespace {
 const char *const kCPUPipeline =
     "always-inline,function(sroa,early-cse<memssa>,instcombine,simplifycfg,loop-mssa(licm),gvn,"
     "inject-tli-mappings,slp-vectorizer,instcombine,adce,simplifycfg),globaldce";
-/// Without the SLP vectorizer, for a module the lowering made large: SLP's
-/// time grows faster than the code (a 64x64x32 matmul tile, 82k
-/// instructions: 8.5 of its 9.6 s), and there the dot and the accesses are
-/// vectors already. The add, softmax and a 32x32x128 dot are 13-32k.
-const char *const kCPUPipelineNoSLP =
-    "always-inline,function(sroa,early-cse<memssa>,instcombine,simplifycfg,loop-mssa(licm),gvn,"
-    "instcombine,adce,simplifycfg),globaldce";
+/// A module the lowering made large gets the GPU targets' lean pipeline,
+/// without SLP: its time grows faster than the code (a 64x64x32 matmul tile,
+/// 82k instructions: 8.5 of its 9.6 s), and there the dot and the accesses
+/// are vectors already. The add, softmax and a 32x32x128 dot are 13-32k.
 constexpr unsigned kMaxInstructionsForSLP = 40000;
 
 unsigned countInstructions(const llvm::Module &M) {
@@ -226,8 +223,7 @@ public:
       bindLibdevice(M, *LLM);
       llvm::TargetLibraryInfoImpl Library = hostLibrary(TM->getTargetTriple());
       optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging,
-                     countInstructions(*LLM) > kMaxInstructionsForSLP ? kCPUPipelineNoSLP
-                                                                      : kCPUPipeline,
+                     countInstructions(*LLM) > kMaxInstructionsForSLP ? "" : kCPUPipeline,
                      &Library);
       llvm::raw_string_ostream OS(Out.Data);
       LLM->print(OS, nullptr);

@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/cpu/CPUTargetInfo.h"
-#include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
 #include <optional>
@@ -81,17 +80,10 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   bool Batched = AShape.size() == 3;
   int64_t Batch = Batched ? AShape[0] : 1, M = AShape[Batched], K = AShape[Batched + 1];
   int64_t N = BV->getType()->getShape()[Batched + 1];
-  bool Int = CT->isInt();
-  llvm::Type *Work = Int ? B.getInt32Ty()
-                         : CT->getKind() == Type::Kind::F64 ? B.getDoubleTy()
-                                                            : B.getFloatTy();
-  auto Widen = [&](llvm::Value *V, Type *E) -> llvm::Value * {
-    if (V->getType() == Work)
-      return V;
-    if (Int)
-      return B.CreateSExt(V, Work);
-    return isCarriedFloat(E) ? toF32(B, V, E) : B.CreateFPCast(V, Work);
-  };
+  DotSums Summing(C, CT);
+  bool Int = Summing.Int;
+  llvm::Type *Work = Summing.Work;
+  auto Widen = [&](llvm::Value *V, Type *E) { return Summing.widen(V, E); };
 
   // The buffers, in the entry block: their size is known.
   llvm::Function *Fn = B.GetInsertBlock()->getParent();
@@ -154,12 +146,8 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   forEachRun(Offsets, [&](unsigned First, unsigned Count) {
     auto *VT = llvm::FixedVectorType::get(Work, Count);
     llvm::Value *Vec = B.CreateAlignedLoad(VT, At(CBuf, Offsets[First]), WorkAlign);
-    for (unsigned K = 0; K < Count; ++K) {
-      llvm::Value *S = B.CreateExtractElement(Vec, K);
-      if (!Int && S->getType() != C.elemType(CT))
-        S = isCarriedFloat(CT) ? fromF32(B, S, CT) : B.CreateFPCast(S, C.elemType(CT));
-      Out.push_back(S);
-    }
+    for (unsigned K = 0; K < Count; ++K)
+      Out.push_back(Summing.narrow(B.CreateExtractElement(Vec, K)));
   });
   C.set(I.getResult(), std::move(Out));
   return true;

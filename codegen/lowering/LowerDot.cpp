@@ -45,6 +45,26 @@ void stage(LoweringContext &C, Value *V, unsigned Base) {
 }
 } // namespace
 
+DotSums::DotSums(LoweringContext &C, Type *Result)
+    : C(C), Result(Result), Int(Result->isInt()),
+      Work(Int ? C.B.getInt32Ty()
+               : Result->getKind() == Type::Kind::F64 ? C.B.getDoubleTy() : C.B.getFloatTy()) {}
+
+llvm::Value *DotSums::widen(llvm::Value *V, Type *Elem) const {
+  if (V->getType() == Work)
+    return V;
+  if (Int)
+    return C.B.CreateSExt(V, Work);
+  return isCarriedFloat(Elem) ? toF32(C.B, V, Elem) : C.B.CreateFPCast(V, Work);
+}
+
+llvm::Value *DotSums::narrow(llvm::Value *Sum) const {
+  llvm::Type *T = C.elemType(Result);
+  if (Int || Sum->getType() == T)
+    return Sum;
+  return isCarriedFloat(Result) ? fromF32(C.B, Sum, Result) : C.B.CreateFPCast(Sum, T);
+}
+
 void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   // The FMA dot reads its operands' registers: a local_load its matrix-core
   // lowering would have read itself is read now.
@@ -63,18 +83,11 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   bool Batched = Rank == 3;
   unsigned M = Rank - 2, N = Rank - 1;
   int64_t K = AShape[N];
-  bool Int = CT->isInt();
-  llvm::Type *Work = Int ? B.getInt32Ty()
-                         : CT->getKind() == Type::Kind::F64 ? B.getDoubleTy()
-                                                            : B.getFloatTy();
+  DotSums Summing(C, CT);
+  bool Int = Summing.Int;
+  llvm::Type *Work = Summing.Work;
   llvm::Type *ALL = C.elemType(AT), *BLL = C.elemType(BT);
-  auto Widen = [&](llvm::Value *V, Type *E) -> llvm::Value * {
-    if (Int)
-      return B.CreateSExt(V, Work);
-    if (isCarriedFloat(E))
-      return toF32(B, V, E);
-    return B.CreateFPCast(V, Work);
-  };
+  auto Widen = [&](llvm::Value *V, Type *E) { return Summing.widen(V, E); };
 
   // Stage A and B.
   unsigned Base = C.scratchOffset(I);
@@ -183,11 +196,7 @@ void tritium::lowerDot(LoweringContext &C, Instruction &I) {
   Back->setMetadata(llvm::LLVMContext::MD_loop, LoopID);
   B.SetInsertPoint(Exit);
   Regs Out;
-  for (unsigned R = 0; R < NRegs; ++R) {
-    llvm::Value *S = Sums[R];
-    if (!Int && S->getType() != C.elemType(CT))
-      S = isCarriedFloat(CT) ? fromF32(B, S, CT) : B.CreateFPCast(S, C.elemType(CT));
-    Out.push_back(S);
-  }
+  for (unsigned R = 0; R < NRegs; ++R)
+    Out.push_back(Summing.narrow(Sums[R]));
   C.set(I.getResult(), std::move(Out));
 }

@@ -69,13 +69,11 @@ Vectorization tritium::planGlobalAccess(LoweringContext &C, Value *Ptr, Value *M
         Best = N, Dim = D;
     }
     int64_t Vec = Best;
-    const AxisInfo &Facts = C.getAxisInfo().get(Ptr);
-    Vec = std::min<int64_t>(Vec, C.getTarget().alignsAccesses()
-                                     ? C.getAxisInfo().getPtrVectorWidth(Ptr, Dim)
-                                     : Dim < Facts.getRank() ? Facts.Contiguity[Dim] : 1);
+    const AxisInfoAnalysis &AI = C.getAxisInfo();
+    Vec = std::min<int64_t>(Vec, C.getTarget().alignsAccesses() ? AI.getPtrVectorWidth(Ptr, Dim)
+                                                                : AI.getContiguity(Ptr, Dim));
     V.MaskEach = C.getTarget().masksEachElement();
     if (Mask && !V.MaskEach) {
-      const AxisInfoAnalysis &AI = C.getAxisInfo();
       V.MaskRun = unsigned(std::min<int64_t>(~0u, AI.getMaskConstancy(Mask, Dim)));
       Vec = std::min<int64_t>(Vec, PrefixMasks ? AI.getMaskPrefix(Mask, Dim) : V.MaskRun);
     }

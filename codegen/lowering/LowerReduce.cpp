@@ -200,23 +200,18 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
       Run.push_back(Init[M.second]);
     if (std::optional<CombineKind> K = vectorCombine(C, I, unsigned(Run.size())))
       Run = halveInVectors(C, *K, Run);
-    // A few registers in a chain; many (a cpu thread holds whole rows) in a
-    // tree of neighbours, in order: log2(n) steps deep, not n, and steps
-    // the vectorizer can make vectors of.
-    while (Run.size() > 1) {
+    // Many registers (a cpu thread holds whole rows) in a tree of
+    // neighbours, in order: log2(n) steps deep, not n; the last 8 in a chain.
+    while (Run.size() > 8) {
       std::vector<Regs> Next;
-      if (Run.size() <= 8) {
-        for (unsigned K = 1; K < Run.size(); ++K)
-          Run[0] = Combine(Run[0], Run[K]);
-        Run.resize(1);
-        break;
-      }
       for (unsigned K = 0; K + 1 < Run.size(); K += 2)
         Next.push_back(Combine(Run[K], Run[K + 1]));
       if (Run.size() % 2)
         Next.push_back(Run.back());
       Run = std::move(Next);
     }
+    for (unsigned K = 1; K < Run.size(); ++K)
+      Run[0] = Combine(Run[0], Run[K]);
     Acc[Key] = Run[0];
   }
 

@@ -227,6 +227,18 @@ LoweringContext::Regs combineTuples(LoweringContext &C, const CombineInstBase &I
 using AxisGroups = std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, unsigned>>>;
 AxisGroups registersAlongAxis(const LinearLayout &L, unsigned Axis);
 void lowerDot(LoweringContext &C, Instruction &I);
+/// How a dot without matrix units sums (LowerDot.cpp, the cpu's dot): in f32
+/// for float inputs (exact for fp16, bf16 and fp8 products), f64 for f64,
+/// i32 for integers; elements widened to it, the sums narrowed back.
+struct DotSums {
+  DotSums(LoweringContext &C, Type *Result);
+  llvm::Value *widen(llvm::Value *V, Type *Elem) const;
+  llvm::Value *narrow(llvm::Value *Sum) const;
+  LoweringContext &C;
+  Type *Result;
+  bool Int;
+  llvm::Type *Work;
+};
 /// \p Deferred: lower a local_load that isLoadedByUser now anyway (its dot
 /// fell back to FMA).
 void lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferred = false);
