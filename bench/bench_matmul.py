@@ -28,7 +28,7 @@ CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (128, 128, 32, 4), (64, 128, 64
            (128, 64, 64, 4), (256, 128, 64, 8)]
 
 
-def run_package(package, sizes, dtypes, stages, configs, descriptors=False):
+def run_package(package, sizes, dtypes, stages, configs, descriptors=False, kernel="matmul_kernel"):
     import torch
     if package == "tritium":
         import tritium as backend
@@ -65,7 +65,7 @@ def run_package(package, sizes, dtypes, stages, configs, descriptors=False):
                 grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
 
                 def fn(bm=bm, bn=bn, bk=bk, nw=nw, c=c):
-                    return mod.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
+                    return getattr(mod, kernel)[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
                                                    b.stride(0), b.stride(1), c.stride(0),
                                                    c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
                                                    BLOCK_K=bk, GROUP_M=8, num_warps=nw,
@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--configs", type=int, default=len(CONFIGS), help="how many of CONFIGS")
     ap.add_argument("--descriptors", action="store_true",
                     help="the kernel through host-side tensor descriptors (Triton: TMA)")
+    ap.add_argument("--kernel", default="matmul_kernel",
+                    help="the pointer kernel of kernels_src.py (matmul_peeled_kernel: K tail peeled)")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -113,13 +115,16 @@ def main():
     dtypes = args.dtypes.split(",")
     configs = CONFIGS[:args.configs]
     if args.child:
-        print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs, args.descriptors)))
+        print(json.dumps(run_package(args.child, sizes, dtypes, args.stages, configs, args.descriptors,
+                                     args.kernel)))
         return
-    results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs, args.descriptors)}
+    results = {"tritium": run_package("tritium", sizes, dtypes, args.stages, configs, args.descriptors,
+                                      args.kernel)}
     results.update(triton_children(__file__, ["--stages", str(args.stages), "--sizes", args.sizes,
-                                              "--dtypes", args.dtypes, "--configs", str(args.configs)]
+                                              "--dtypes", args.dtypes, "--configs", str(args.configs),
+                                               "--kernel", args.kernel]
                                    + (["--descriptors"] if args.descriptors else [])))
-    print(f"matmul TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)"
+    print(f"{args.kernel} TFLOP/s, num_stages={args.stages} (best of {len(configs)} configs)"
           + (", host tensor descriptors" if args.descriptors else ""))
     print(f"{'case':<16}{'tritium':>9}{'triton':>9}{'tr.mma2':>9}{'torch':>9}"
           f"{'/triton':>9}{'/mma2':>8}{'/torch':>8}")
