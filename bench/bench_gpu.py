@@ -18,6 +18,12 @@ import sys
 import tempfile
 import time
 
+# Cold compiles must compile: the CUDA driver's JIT cache (~/.nv/ComputeCache)
+# would otherwise serve the PTX that Tritium leaves to the driver for small
+# kernels (TRITIUM_DRIVER_JIT_BYTES) from the second repetition on. Read
+# when the driver initializes, so set before torch or Tritium touch it.
+os.environ.setdefault("CUDA_CACHE_DISABLE", "1")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 

@@ -249,9 +249,12 @@ LoadedKernel Driver::loadKernel(const KernelImage &Img, int Device) {
   } else {
     std::string Text = Img.Image; // NUL-terminated for the JIT
     std::vector<char> ErrorLog(16384, '\0');
-    int Options[] = {JitErrorLogBuffer, JitErrorLogBufferSizeBytes};
-    void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1)};
-    R = cuModuleLoadDataEx()(&Module, Text.c_str(), 2, Options, Values);
+    // PTX with source lines (.loc) keeps them in the SASS, as ptxas -lineinfo.
+    bool Lines = Text.find("\t.loc\t") != std::string::npos;
+    int Options[] = {JitErrorLogBuffer, JitErrorLogBufferSizeBytes, JitGenerateLineInfo};
+    void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1),
+                      reinterpret_cast<void *>(uintptr_t(Lines))};
+    R = cuModuleLoadDataEx()(&Module, Text.c_str(), 3, Options, Values);
     Log = ErrorLog.data();
   }
   K.Module = Module;

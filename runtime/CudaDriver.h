@@ -74,12 +74,13 @@ enum FunctionAttribute : int {
   FuncMaxDynamicSharedSizeBytes = 8,
 };
 
-/// CUjit_option values for cuModuleLoadDataEx's logs.
+/// CUjit_option values for cuModuleLoadDataEx: logs, line info.
 enum JitOption : int {
   JitInfoLogBuffer = 3,
   JitInfoLogBufferSizeBytes = 4,
   JitErrorLogBuffer = 5,
   JitErrorLogBufferSizeBytes = 6,
+  JitGenerateLineInfo = 13,
 };
 
 constexpr int FuncCachePreferShared = 1;         ///< CU_FUNC_CACHE_PREFER_SHARED

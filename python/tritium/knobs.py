@@ -386,6 +386,11 @@ class nvidia_knobs(base_knobs):
     dump_ptxas_log = _Knob("TRITIUM_DUMP_PTXAS_LOG", False, "bool",
                            "Print ptxas's -v log of every kernel assembled (to TRITIUM_DUMP_PATH "
                            "or stderr).")
+    driver_jit_bytes = _Knob("TRITIUM_DRIVER_JIT_BYTES", 16384, "int",
+                             "Kernels compiled for the CUDA device of this process whose PTX "
+                             "has at most this many bytes are assembled by the driver's JIT "
+                             "when loaded, not by a ptxas process (a few ms less per small "
+                             "kernel; asm['cubin'] runs ptxas when read); 0: always ptxas.")
     tma = _Knob("TRITIUM_TMA", True, "bool",
                 "sm_90a: host-side descriptors' loads feeding wgmma are TMA copies "
                 "(cp.async.bulk.tensor on mbarriers) instead of cp.async; on by default, "

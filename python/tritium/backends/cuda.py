@@ -3,8 +3,9 @@
     tgir   layouts assigned (layout-level Tritium IR)
     llir   LLVM IR, optimized, libdevice linked
     ptx    LLVM's NVPTX backend
-    cubin  ptxas; skipped when no ptxas is found (the driver then JIT-compiles
-           the PTX when the kernel is loaded)
+    cubin  ptxas; skipped when no ptxas is found, and for small kernels
+           compiled for this process's GPU (TRITIUM_DRIVER_JIT_BYTES): the
+           driver then JIT-compiles the PTX when the kernel is loaded
 
 The stages are the C++ core's (NativeBackend); this module says which knobs
 join their options and the cache key.
@@ -52,6 +53,40 @@ class CudaBackend(NativeBackend):
 
     def skipped_stages(self, opts):
         return () if opts["assembler_path"] else ("cubin",)
+
+    def add_stages(self, stages, options, target):
+        super().add_stages(stages, options, target)
+        assemble = stages.get("cubin")
+        if assemble is not None and _driver_loads(options, target):
+            # A ptxas process costs ~10 ms of a small kernel's cold compile;
+            # the driver's JIT assembles the same PTX in process, with the
+            # same registers (docs/performance.md). None: no cubin stage.
+            limit = knobs.nvidia.driver_jit_bytes
+            stages["cubin"] = lambda ptx, metadata, opts: (
+                None if len(ptx) <= limit else assemble(ptx, metadata, opts))
+
+    def assemble(self, asm, target):
+        """The cubin of a kernel whose PTX was left to the driver's JIT
+        (``asm["cubin"]`` reads it)."""
+        ptxas = _ptxas()
+        if not ptxas:
+            raise KeyError("cubin (no ptxas found: the driver assembles this kernel's PTX)")
+        return _nvptx.assemble_cubin(asm["ptx"], str(target), ptxas)["cubin"]
+
+
+def _driver_loads(options, target):
+    """Whether a kernel of ``target`` compiled with ``options`` may be left
+    to the driver's JIT: the active driver is a CUDA device of that target
+    (it loads PTX) and nothing asks for ptxas's options or its log."""
+    driver = _compiler.active_driver
+    if (knobs.nvidia.driver_jit_bytes <= 0 or _ptxas_options() or knobs.nvidia.dump_ptxas_log
+            or not options.get("enable_fp_fusion", True)
+            or not getattr(driver, "jits_ptx", False)):
+        return False
+    try:
+        return driver.get_current_target() == target
+    except Exception:  # no device
+        return False
 
 
 _compiler.STAGE_PARSERS["tgir"] = lambda text: _compiler.parse_verified(text, "<override>")

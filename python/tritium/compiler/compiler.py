@@ -505,6 +505,23 @@ def _metadata_tuple(d):
     return cls(**values)
 
 
+class _Asm(dict):
+    """A kernel's stages by name. A binary the compile left to the driver's
+    JIT (backends/cuda.py: small kernels) is made on its first
+    ``asm[name]``; ``get`` and ``in`` see only what was compiled."""
+
+    def __init__(self, stages, target):
+        super().__init__(stages)
+        self._target = target
+
+    def __missing__(self, stage):
+        backend = _backends.get(self._target.backend)
+        if stage != getattr(backend, "binary_ext", None) or not hasattr(backend, "assemble"):
+            raise KeyError(stage)
+        self[stage] = backend.assemble(self, self._target)
+        return self[stage]
+
+
 class CompiledKernel:
     """One compiled kernel: ``asm`` (stage name -> text or bytes), ``metadata``
     (a namedtuple: name, hash, target, num_warps, num_stages, shared, debug,
@@ -516,8 +533,8 @@ class CompiledKernel:
     _bounds = None
 
     def __init__(self, asm, metadata, metadata_group=None, module=None, src=None):
-        self.asm = asm
         self.metadata = _metadata_tuple(metadata)
+        self.asm = _Asm(asm, self.metadata.target)
         self.metadata_group = metadata_group or {}
         self.module = module
         self.src = src
@@ -537,7 +554,10 @@ class CompiledKernel:
         """The loadable binary (cubin/hsaco bytes), or None without a backend."""
         backend = _backends.get(self.target.backend)
         ext = getattr(backend, "binary_ext", None)
-        return self.asm.get(ext) if ext else None
+        try:
+            return self.asm[ext] if ext else None
+        except KeyError:  # none made, and none can be
+            return None
 
     def make_launcher(self):
         """Asks the active driver for this kernel's launcher (the backend hook);
@@ -718,6 +738,8 @@ def compile(src, target=None, options=None):
             value = _call_stage(stages[stage], value, metadata, options)
             if stage not in timings and stage != "tir":
                 timings[stage] = time.perf_counter() - t0
+            if value is None:  # a binary left to the loader (the driver's JIT)
+                break
         asm[stage] = _as_asm(value)
         if stage == "tir":
             tir_module = value

@@ -29,6 +29,10 @@ class CudaDriver(NativeDriver):
     def _default_path(self):
         return knobs.nvidia.libcuda_path
 
+    #: Loads PTX through the driver's JIT (backends/cuda.py leaves small
+    #: kernels' cubins to it).
+    jits_ptx = True
+
     def _image(self, kernel):
         return kernel.asm.get("cubin") or kernel.asm.get("ptx")
 
