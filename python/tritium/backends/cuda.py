@@ -37,12 +37,13 @@ class CudaBackend(NativeBackend):
 
     @property
     def version(self):
-        # The cache key changes with the ptxas that builds the cubins and
-        # with the LLVM pipeline.
+        # The cache key changes with the ptxas that builds the cubins, with
+        # the LLVM pipeline and with the kernels left to the driver's JIT.
         return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
                 + (" tma" if knobs.nvidia.tma else "")
                 + ("" if knobs.compilation.disable_line_info else " lines")
-                + (f" ptxas {_ptxas_options()}" if _ptxas_options() else ""))
+                + (f" ptxas {_ptxas_options()}" if _ptxas_options() else "")
+                + f" jit {knobs.nvidia.driver_jit_bytes}")
 
     def tool_options(self):
         return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),

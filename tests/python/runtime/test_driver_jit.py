@@ -61,9 +61,12 @@ def test_a_small_kernel_leaves_its_cubin_to_the_driver(jit_driver):
 
 
 @needs_ptxas
+@pytest.mark.parametrize("first", [False, True])
 @pytest.mark.parametrize("case", ["knob off", "other target", "sm_90", "no fp fusion", "ptxas options", "ptxas log",
                                   "larger than the limit", "driver without a jit"])
-def test_ptxas_runs_otherwise(jit_driver, monkeypatch, tmp_path, case):
+def test_ptxas_runs_otherwise(jit_driver, monkeypatch, tmp_path, case, first):
+    if first:
+        compile_copy()  # the default's entry, PTX only, in the cache
     target, options = "cuda:90a", {}
     if case == "knob off":
         monkeypatch.setenv("TRITIUM_DRIVER_JIT_BYTES", "0")
@@ -83,6 +86,11 @@ def test_ptxas_runs_otherwise(jit_driver, monkeypatch, tmp_path, case):
     else:
         monkeypatch.setattr(JitDriver, "jits_ptx", False)
     k = compile_copy(target, **options)
+    if first and case == "driver without a jit":
+        # The key says nothing of the driver: the JIT's entry is served, and
+        # its cubin is made when read.
+        assert "cubin" not in k.metadata.stages and k.asm["cubin"][:4] == b"\x7fELF"
+        return
     assert "cubin" in k.metadata.stages and k.asm.get("cubin")[:4] == b"\x7fELF"
     assert k.n_regs > 0  # from ptxas -v
 
