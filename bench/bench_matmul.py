@@ -28,7 +28,7 @@ CONFIGS = [(128, 128, 64, 4), (128, 256, 64, 8), (128, 128, 32, 4), (64, 128, 64
            (128, 64, 64, 4), (256, 128, 64, 8)]
 
 
-def run_package(package, sizes, dtypes, stages, configs, descriptors=False, kernel="matmul_kernel"):
+def run_package(package, sizes, dtypes, stages, configs, descriptors=False, kernel_name="matmul_kernel"):
     import torch
     if package == "tritium":
         import tritium as backend
@@ -65,7 +65,7 @@ def run_package(package, sizes, dtypes, stages, configs, descriptors=False, kern
                 grid = (triton_cdiv(n, bm) * triton_cdiv(n, bn),)
 
                 def fn(bm=bm, bn=bn, bk=bk, nw=nw, c=c):
-                    return getattr(mod, kernel)[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
+                    return getattr(mod, kernel_name)[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
                                                    b.stride(0), b.stride(1), c.stride(0),
                                                    c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
                                                    BLOCK_K=bk, GROUP_M=8, num_warps=nw,
