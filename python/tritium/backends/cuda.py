@@ -78,9 +78,11 @@ class CudaBackend(NativeBackend):
 def _driver_loads(options, target):
     """Whether a kernel of ``target`` compiled with ``options`` may be left
     to the driver's JIT: the active driver is a CUDA device of that target
-    (it loads PTX) and nothing asks for ptxas's options or its log."""
+    (it loads PTX) and nothing asks for ptxas's options or log, or for
+    every stage (a kernel dump or override)."""
     driver = _compiler.active_driver
     if (knobs.nvidia.driver_jit_bytes <= 0 or _ptxas_options() or knobs.nvidia.dump_ptxas_log
+            or knobs.compilation.dump_ir or knobs.compilation.override  # every stage's file
             or not options.get("enable_fp_fusion", True)
             or not getattr(driver, "jits_ptx", False)):
         return False

@@ -144,13 +144,15 @@ def main(argv=None):
         raise SystemExit("a tensordesc parameter cannot be compiled ahead of time")
     kernel = _compile(ASTSource(fn, signature, constexprs, attrs), target=args.target,
                       options={"num_warps": args.num_warps, "num_stages": args.num_stages})
-    if args.image not in kernel.asm:
-        raise SystemExit(f"no {args.image} for {args.target} (is ptxas installed?)")
+    try:
+        image = kernel.asm[args.image]  # a cubin left to the driver's JIT is assembled here
+    except KeyError:
+        raise SystemExit(f"no {args.image} for {args.target} (is ptxas installed?)") from None
     params = [(p, t) for p, t in signature.items() if t != "constexpr"]
     name = args.out_name or args.kernel_name
     out = args.out_path or name
     header, source = c_source(name, os.path.basename(out) + ".h", kernel, params, grid,
-                              kernel.asm[args.image], args.image == "ptx")
+                              image, args.image == "ptx")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out + ".h", "w") as f:
         f.write(header)

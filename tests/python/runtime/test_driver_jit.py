@@ -62,7 +62,7 @@ def test_a_small_kernel_leaves_its_cubin_to_the_driver(jit_driver):
 
 @needs_ptxas
 @pytest.mark.parametrize("first", [False, True])
-@pytest.mark.parametrize("case", ["knob off", "other target", "sm_90", "no fp fusion", "ptxas options", "ptxas log",
+@pytest.mark.parametrize("case", ["knob off", "other target", "sm_90", "no fp fusion", "ptxas options", "ptxas log", "kernel dump",
                                   "larger than the limit", "driver without a jit"])
 def test_ptxas_runs_otherwise(jit_driver, monkeypatch, tmp_path, case, first):
     if first:
@@ -81,6 +81,9 @@ def test_ptxas_runs_otherwise(jit_driver, monkeypatch, tmp_path, case, first):
     elif case == "ptxas log":
         monkeypatch.setenv("TRITIUM_DUMP_PTXAS_LOG", "1")
         monkeypatch.setenv("TRITIUM_DUMP_PATH", str(tmp_path / "ptxas.log"))
+    elif case == "kernel dump":
+        monkeypatch.setenv("TRITIUM_KERNEL_DUMP", "1")  # every stage's file, the cubin too
+        monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path / "dump"))
     elif case == "larger than the limit":
         monkeypatch.setenv("TRITIUM_DRIVER_JIT_BYTES", "100")
     else:
