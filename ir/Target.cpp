@@ -26,7 +26,7 @@ struct NVIDIAArch {
 };
 
 constexpr uint32_t Ampere = Target::MMASync | Target::CpAsync;
-constexpr uint32_t Hopper = Ampere | Target::BF16Atomics | Target::TMA;
+constexpr uint32_t Hopper = Ampere | Target::BF16Atomics | Target::TMA | Target::StMatrix;
 
 const NVIDIAArch NVIDIAArchs[] = {
     {70, 0, 96},       {72, 0, 96},       {75, 0, 64},       {80, Ampere, 163},

@@ -40,6 +40,8 @@ public:
     WGMMA = 1u << 4,
     /// AMD's matrix cores (gfx908, gfx90a, gfx94x).
     MFMA = 1u << 5,
+    /// stmatrix, the warp's store of 8x8 matrices (sm_90 on).
+    StMatrix = 1u << 6,
   };
 
   /// NVIDIA sm_90 (the default of `cuda`).

@@ -132,10 +132,13 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
     // (rows of 16-byte chunks XORed with a phase of the row), so that the
     // 8 rows an mma accumulator's quarter-warp writes fall in distinct
     // banks, while the reader still gets 16-byte vectors for its global
-    // stores. insert-barriers made the scratch free to write; wait for
+    // stores. An accumulator of 16-bit elements is written with matrix
+    // stores where the target has them (stmatrix: 16-byte rows, a quarter
+    // of the instructions of a word per thread). insert-barriers made the scratch free to write; wait for
     // everyone's writes before reading what others wrote.
     LinearLayout Shared = swizzledSharedLayout(Shape, 1, Bytes);
-    accessShared(C, C.constI32(Base), Shared, From, T, &In);
+    if (!storeMatrices(C, C.constI32(Base), Shared, From, T, In))
+      accessShared(C, C.constI32(Base), Shared, From, T, &In);
     C.getTarget().barrier(B);
     C.set(I.getResult(), accessShared(C, C.constI32(Base), Shared, To, T, nullptr));
     return;

@@ -154,14 +154,9 @@ Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *Blo
                       From, Count, MaxWidth);
 }
 
-/// Stores \p V (a block) into the buffer \p MemDesc starts at.
-void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
-  access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
-}
-
 /// How a block in a distributed layout can be read with the target's 8x8
-/// matrix loads (ldmatrix: eight 16-byte rows, a 32-bit word of one per
-/// lane): each 32-bit word of a thread holds 4 / (element bytes) elements
+/// matrix loads, or written with its matrix stores (ldmatrix, stmatrix:
+/// eight 16-byte rows, a 32-bit word of one per lane): each 32-bit word of a thread holds 4 / (element bytes) elements
 /// consecutive in memory and four lanes a 16-byte row (plain), or, for
 /// 16-bit elements, a thread's word holds two consecutive rows and eight
 /// lanes a 16-byte row (transposed); groups of 8 rows start 16-byte
@@ -175,14 +170,16 @@ struct MatrixLoad {
   unsigned registers() const { return PerWord * Count; }
 };
 
-/// The matrix loads of layout \p L from \p M, or nullopt where they do not fit.
-std::optional<MatrixLoad> matchMatrixLoad(MemDescType *M, const LinearLayout &L) {
-  unsigned Bytes = M->getElementType()->getScalarSizeInBytes();
+/// The matrix accesses of layout \p L in a buffer of \p ElemTy laid out by
+/// \p Shared, or nullopt where they do not fit.
+std::optional<MatrixLoad> matchMatrixLoad(Type *ElemTy, const LinearLayout &Shared,
+                                          const LinearLayout &L) {
+  unsigned Bytes = ElemTy->getScalarSizeInBytes();
   if (Bytes != 1 && Bytes != 2 && Bytes != 4)
     return std::nullopt;
   MatrixLoad X;
   X.PerWord = 4 / Bytes;
-  X.ToOffset = toOffsets(L, M->getLayout());
+  X.ToOffset = toOffsets(L, Shared);
   X.Reg = offsetsOf(X.ToOffset.getBases(kRegister));
   X.Lane = offsetsOf(X.ToOffset.getBases(kLane));
   X.Warp = offsetsOf(X.ToOffset.getBases(kWarp));
@@ -210,13 +207,15 @@ std::optional<MatrixLoad> matchMatrixLoad(MemDescType *M, const LinearLayout &L)
   return X;
 }
 
-/// Loads registers [From, From + NumRegs) of a block in layout \p L with
-/// matrix loads; false where they do not fit or the target has none.
-bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out,
-                  unsigned From = 0, unsigned NumRegs = ~0u) {
-  MemDescType *M = memdescOf(MemDesc);
-  std::optional<MatrixLoad> X = matchMatrixLoad(M, L);
-  if (!X)
+/// Loads (into \p Out) or stores (\p Vals) registers [From, From + NumRegs)
+/// of a block of \p ElemTy in layout \p L, in the buffer at \p Base laid
+/// out by \p Shared, with the target's matrix loads or stores; false where
+/// they do not fit or the target has none (leaving dead address arithmetic).
+bool accessMatrices(LoweringContext &C, llvm::Value *Base, const LinearLayout &Shared,
+                    Type *ElemTy, const LinearLayout &L, Regs *Out, const Regs *Vals,
+                    unsigned From = 0, unsigned NumRegs = ~0u) {
+  std::optional<MatrixLoad> X = matchMatrixLoad(ElemTy, Shared, L);
+  if (!X || ElemTy->getScalarType()->isBool())
     return false;
   llvm::ArrayRef<int32_t> Reg = X->Reg, Lane = X->Lane;
   unsigned Count = X->Count;
@@ -232,32 +231,66 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
   llvm::IRBuilder<> &B = C.B;
   llvm::Value *Row = B.CreateXor(xorOfBits(B, C.laneId(), RowOf),
                                  xorOfBits(B, C.warpId(), X->Warp));
-  llvm::Value *Base = C.scalar(MemDesc);
-  unsigned PerLoad = X->registers();
-  llvm::Type *ET = C.elemType(M->getElementType());
-  unsigned Bytes = M->getElementType()->getScalarSizeInBytes();
+  unsigned PerAccess = X->registers();
+  llvm::Type *ET = C.elemType(ElemTy);
+  llvm::Type *WordTy = X->PerWord == 1 ? ET : llvm::FixedVectorType::get(ET, X->PerWord);
+  unsigned Bytes = ElemTy->getScalarSizeInBytes();
   unsigned N = std::min(LoweringContext::numRegs(L), From + std::min(NumRegs, ~0u - From));
   // The bits the lanes' row addresses can set.
   int32_t Bits = 0;
   for (int32_t O : llvm::concat<const int32_t>(RowOf, X->Warp))
     Bits |= O;
-  for (unsigned R = From; R < N; R += PerLoad) {
+  for (unsigned R = From; R < N; R += PerAccess) {
     llvm::Value *P =
         addressOf(C, Base, Row, Bits, ToOffset.applyIn(kRegister, int32_t(R))[0], Bytes);
     llvm::SmallVector<llvm::Value *, 4> Words;
+    if (Vals) {
+      // Word W is matrix W's: registers R + W * PerWord onwards.
+      for (unsigned W = 0; W < Count; ++W) {
+        llvm::Value *Word = (*Vals)[R + W * X->PerWord];
+        if (X->PerWord > 1) {
+          Word = llvm::PoisonValue::get(WordTy);
+          for (unsigned E = 0; E < X->PerWord; ++E)
+            Word = B.CreateInsertElement(Word, (*Vals)[R + W * X->PerWord + E], uint64_t(E));
+        }
+        Words.push_back(Word);
+      }
+      if (!C.getTarget().storeMatrices(B, P, Trans, Words))
+        return false;
+      continue;
+    }
     if (!C.getTarget().loadMatrices(B, P, Count, Trans, Words))
       return false;
     for (llvm::Value *W : Words) {
       if (X->PerWord == 1) {
-        Out.push_back(B.CreateBitCast(W, ET));
+        Out->push_back(B.CreateBitCast(W, ET));
         continue;
       }
-      llvm::Value *Vec = B.CreateBitCast(W, llvm::FixedVectorType::get(ET, X->PerWord));
+      llvm::Value *Vec = B.CreateBitCast(W, WordTy);
       for (unsigned E = 0; E < X->PerWord; ++E)
-        Out.push_back(B.CreateExtractElement(Vec, uint64_t(E)));
+        Out->push_back(B.CreateExtractElement(Vec, uint64_t(E)));
     }
   }
   return true;
+}
+
+/// Loads registers [From, From + NumRegs) of a block in layout \p L with
+/// matrix loads; false where they do not fit or the target has none.
+bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Regs &Out,
+                  unsigned From = 0, unsigned NumRegs = ~0u) {
+  MemDescType *M = memdescOf(MemDesc);
+  return accessMatrices(C, C.scalar(MemDesc), M->getLayout(), M->getElementType(), L, &Out,
+                        nullptr, From, NumRegs);
+}
+
+/// Stores \p V (a block) into the buffer \p MemDesc starts at: with matrix
+/// stores where they fit (an epilogue's accumulator: 16-byte rows instead
+/// of a word per thread), else in vectors.
+void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
+  MemDescType *M = memdescOf(MemDesc);
+  if (!accessMatrices(C, C.scalar(MemDesc), M->getLayout(), M->getElementType(), C.layout(V),
+                      nullptr, &C.get(V)))
+    access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
 }
 
 /// The bytes of the vector at register \p R an asynchronous copy reads:
@@ -393,6 +426,11 @@ void tritium::lowerSharedMemory(LoweringContext &C, Instruction &I, bool Deferre
   }
 }
 
+bool tritium::storeMatrices(LoweringContext &C, llvm::Value *Base, const LinearLayout &Shared,
+                            const LinearLayout &L, Type *BlockTy, const Regs &Vals) {
+  return accessMatrices(C, Base, Shared, BlockTy->getScalarType(), L, nullptr, &Vals);
+}
+
 bool tritium::isLoadedByUser(const Instruction &LocalLoad) {
   if (LocalLoad.getOpcode() != Opcode::LocalLoad || !LocalLoad.getResult(0)->hasOneUse())
     return false;
@@ -414,7 +452,8 @@ bool tritium::isLoadedByUser(const Instruction &LocalLoad) {
 DeferredLocalLoad::DeferredLocalLoad(LoweringContext &C, const Instruction &LocalLoad)
     : C(C), Load(LocalLoad), Layout(C.layout(LocalLoad.getResult(0))),
       Regs(LoweringContext::numRegs(Layout), nullptr) {
-  if (std::optional<MatrixLoad> X = matchMatrixLoad(memdescOf(LocalLoad.getOperand(0)), Layout))
+  MemDescType *M = memdescOf(LocalLoad.getOperand(0));
+  if (std::optional<MatrixLoad> X = matchMatrixLoad(M->getElementType(), M->getLayout(), Layout))
     MatrixGroup = X->registers();
 }
 

@@ -278,6 +278,13 @@ LoweringContext::Regs accessShared(LoweringContext &C, llvm::Value *Base,
                                    unsigned From = 0, unsigned Count = ~0u,
                                    unsigned MaxWidth = 16);
 
+/// Stores the registers \p Vals of a block of type \p BlockTy in layout
+/// \p L into the buffer at \p Base laid out by \p Shared with the target's
+/// matrix stores; false (nothing stored) where they do not fit or it has
+/// none.
+bool storeMatrices(LoweringContext &C, llvm::Value *Base, const LinearLayout &Shared,
+                   const LinearLayout &L, Type *BlockTy, const LoweringContext::Regs &Vals);
+
 /// Whether the local_load \p LocalLoad is lowered by its only user, a
 /// matrix-core dot right after it in the same block (only loads and pure
 /// instructions in between): DeferredLocalLoad.

@@ -135,6 +135,14 @@ public:
                             llvm::SmallVectorImpl<llvm::Value *> &Words) const {
     return false;
   }
+  /// The same matrices the other way: each lane's \p Words (one 32-bit
+  /// word per matrix, as loadMatrices gives them) stored at the rows the
+  /// lanes' \p Ptr name (NVIDIA's stmatrix). False where the target has no
+  /// such store.
+  virtual bool storeMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, bool Trans,
+                             llvm::ArrayRef<llvm::Value *> Words) const {
+    return false;
+  }
   /// Whether the target has an asynchronous copy of \p Bytes from global
   /// to shared memory (asyncCopy below).
   virtual bool canAsyncCopy(unsigned Bytes) const { return false; }

@@ -511,6 +511,27 @@ bool NVPTXTargetInfo::loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsig
   return true;
 }
 
+bool NVPTXTargetInfo::storeMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, bool Trans,
+                                    llvm::ArrayRef<llvm::Value *> Words) const {
+  if (!GPU.has(Target::StMatrix))
+    return false;
+  // Inline PTX: LLVM 16 has no stmatrix intrinsic. A 32-bit shared address,
+  // as cp.async's.
+  unsigned Count = Words.size();
+  llvm::SmallVector<llvm::Value *, 5> Ins = {B.CreatePtrToInt(Ptr, B.getInt32Ty())};
+  std::string Regs, Cons = "r";
+  for (unsigned I = 0; I < Count; ++I) {
+    Ins.push_back(B.CreateBitCast(Words[I], B.getInt32Ty()));
+    Regs += (I ? ", $" : "$") + std::to_string(I + 1);
+    Cons += ",r";
+  }
+  callAsm(B, {}, Ins,
+          "stmatrix.sync.aligned.m8n8.x" + std::to_string(Count) + (Trans ? ".trans" : "") +
+              ".shared.b16 [$0], {" + Regs + "};",
+          Cons + ",~{memory}", true);
+  return true;
+}
+
 bool NVPTXTargetInfo::mmaSync(llvm::IRBuilder<> &B, const MMAInstr &X,
                               llvm::ArrayRef<llvm::Value *> A, llvm::ArrayRef<llvm::Value *> Bw,
                               llvm::ArrayRef<llvm::Value *> C,

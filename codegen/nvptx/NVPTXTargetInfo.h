@@ -75,6 +75,8 @@ public:
   void fenceForAsyncReaders(llvm::IRBuilder<> &B) const override;
   unsigned sharedMemoryAlignment() const override;
   bool passesTensorMapsByValue() const override { return true; }
+  bool storeMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, bool Trans,
+                     llvm::ArrayRef<llvm::Value *> Words) const override;
   bool loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsigned Count, bool Trans,
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
