@@ -2,8 +2,9 @@
 itself (``tritium._C.runtime.CpuDriver``, runtime/CpuDriver.h): a kernel's
 object is linked in with LLVM's JIT, and a launch runs its programs on the
 host's threads (TRITIUM_CPU_THREADS of them at most) and returns when they
-are done. It is active where TRITIUM_DEFAULT_BACKEND=cpu; tensors are torch
-CPU tensors. docs/cpu.md tells what differs from a GPU.
+are done. It is active where TRITIUM_DEFAULT_BACKEND=cpu, and runs the
+launches whose tensors are all torch CPU tensors or numpy arrays where no
+GPU driver is active. docs/cpu.md tells what differs from a GPU.
 """
 
 from .. import knobs
@@ -18,6 +19,9 @@ class CpuDriver(NativeDriver):
 
     _native_class = "CpuDriver"
     _library = "the process"
+    #: Takes the launches of host tensors where no GPU driver is active
+    #: (driver.host_driver).
+    runs_on_host = True
 
     def _default_path(self):
         return ""

@@ -141,6 +141,31 @@ class NullDriver(Driver):
 _registered = []
 
 
+def host_driver(args):
+    """The cpu driver, for a launch where no GPU driver is active and every
+    tensor among ``args`` is host memory (torch CPU tensors, numpy arrays,
+    tensor descriptors of them): ``kernel[grid]`` on CPU tensors runs
+    compiled on the cpu target (docs/cpu.md). None otherwise."""
+    tensors = [a for a in args if _tensor_device(a) is not None]
+    if not tensors or any(_tensor_device(a) != "cpu" for a in tensors):
+        return None
+    return next((d for d in _registered if getattr(d, "runs_on_host", False)), None)
+
+
+def _tensor_device(a):
+    """"cpu" for host memory, another word for a device's, None for what is
+    not a tensor (or cannot say where it lives)."""
+    base = getattr(a, "base", None)  # a host-side tensor descriptor
+    if base is not None and hasattr(a, "block_shape"):
+        return _tensor_device(base)
+    if hasattr(a, "__array_interface__") and not hasattr(a, "data_ptr"):
+        return "cpu"  # a numpy array
+    device = getattr(a, "device", None)
+    if hasattr(a, "data_ptr") and device is not None:
+        return getattr(device, "type", str(device))
+    return "unknown" if hasattr(a, "data_ptr") else None
+
+
 class _Active:
     """``driver.active``: forwards to the first registered driver that is
     active, else to a NullDriver; chosen on first use and kept."""

@@ -579,10 +579,10 @@ class JITFunction(KernelInterface):
         exec(compile(src, f"<tritium binder of {self.__name__}>", "exec"), ns)
         return ns[self.__name__]
 
-    def _device_cache(self, device):
+    def _device_cache(self, device, drv):
         entry = self.device_caches.get(device)
         if entry is None:
-            target = _driver.active.get_current_target()
+            target = drv.get_current_target()
             entry = (_InvalidatingDict(self._forget_launches), target, self._make_binder())
             # setdefault: a thread that made one at the same time keeps it.
             entry = self.device_caches.setdefault(device, entry)
@@ -673,8 +673,10 @@ class JITFunction(KernelInterface):
         for hook in self.pre_run_hooks:
             hook(*args, **kwargs)
         drv = _driver.active.get()
+        if isinstance(drv, _driver.NullDriver):  # no GPU: CPU tensors run on the cpu target
+            drv = _driver.host_driver([*args, *kwargs.values()]) or drv
         device = drv.get_current_device()
-        kernel_cache, target, binder = self.device_caches.get(device) or self._device_cache(device)
+        kernel_cache, target, binder = self.device_caches.get(device) or self._device_cache(device, drv)
         try:
             bound, spec, options = binder(*args, **kwargs)
         except _ArgError as e:
@@ -698,7 +700,9 @@ class JITFunction(KernelInterface):
             return kernel
 
         gx, gy, gz = eval_grid(self, grid, bound)
-        launcher = kernel.launcher or kernel.make_launcher()
+        launcher = kernel.launcher
+        if launcher is None:
+            launcher = kernel.launcher = drv.make_launcher(kernel)
         if stream is None:
             stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)

@@ -52,6 +52,57 @@ def test_vector_add_on_numpy_arrays(cpu, n):
     assert "define void @add_kernel(ptr" in compiled.asm["llir"]
 
 
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """No GPU driver active and no TRITIUM_DEFAULT_BACKEND: the NullDriver."""
+    for name in ("TRITIUM_DEFAULT_BACKEND", "TRITON_DEFAULT_BACKEND", "TRITIUM_INTERPRET",
+                 "TRITON_INTERPRET"):
+        monkeypatch.delenv(name, raising=False)
+    driver.set_active(driver.NullDriver())
+    yield
+    driver.set_active(None)
+
+
+@tritium.jit
+def add_kernel_host(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+def test_without_a_gpu_host_tensors_launch_on_the_cpu(no_gpu):
+    # kernel[grid] on numpy arrays (and torch CPU tensors) where no GPU
+    # driver is active: compiled for the cpu target and run, launch after
+    # launch; the active driver stays the NullDriver.
+    x, y = np.arange(3000, dtype=np.float32), np.full(3000, 0.5, np.float32)
+    for _ in range(3):
+        out = np.zeros(3000, np.float32)
+        k = add_kernel_host[(3,)](x, y, out, 3000, BLOCK=1024)
+        np.testing.assert_array_equal(out, x + 0.5)
+    assert k.target.backend == "cpu" and k.n_regs is not None
+    assert isinstance(driver.active.get(), driver.NullDriver)
+    torch = pytest.importorskip("torch")
+    tx, ty, tout = torch.rand(100), torch.rand(100), torch.empty(100)
+    add_kernel_host[(1,)](tx, ty, tout, 100, BLOCK=128)
+    assert torch.equal(tout, tx + ty)
+
+
+class _DeviceTensor:
+    """A pointer that lives nowhere the cpu can read (data_ptr, no device)."""
+    dtype = np.dtype("float32")
+
+    def data_ptr(self):
+        return 0x7F0000000000
+
+
+def test_without_a_gpu_other_tensors_still_have_no_backend(no_gpu):
+    x = np.zeros(16, np.float32)
+    with pytest.raises(driver.NoBackendError, match="no GPU backend available"):
+        add_kernel_host[(1,)](x, _DeviceTensor(), x, 16, BLOCK=16)  # mixed: not all host memory
+    with pytest.raises(driver.NoBackendError, match="no GPU backend available"):
+        add_kernel_host[(1,)](_DeviceTensor(), _DeviceTensor(), _DeviceTensor(), 16, BLOCK=16)
+
+
 def test_vector_add_on_torch_cpu_tensors(cpu):
     torch = pytest.importorskip("torch")
     x, y = torch.rand(5000), torch.rand(5000)
