@@ -154,16 +154,12 @@ def _binary(op, e):
         return lambda ctx, a, b: rounded(f(a, b), e)
     if e.bits == 1 and op in BOOL_BINARY:
         f = BOOL_BINARY[op]
-        return lambda ctx, a, b: np.asarray(f(a, b))
-    if op in UNSIGNED_BINARY:
+    elif op in UNSIGNED_BINARY:
         f = UNSIGNED_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(unsigned(a, e), unsigned(b, e))).view(e.np)
-    if op in INT_BINARY:
-        f = INT_BINARY[op]
-        return lambda ctx, a, b: np.asarray(f(a, b))
-    if op == "umulhi":
-        return lambda ctx, a, b: np.asarray(_umulhi(a, b, e))
-    return lambda ctx, a, b: np.asarray(_shift(a, b, e, op))
+    else:
+        f = INT_BINARY.get(op) or (lambda a, b: _umulhi(a, b, e) if op == "umulhi" else _shift(a, b, e, op))
+    return lambda ctx, a, b: np.asarray(f(a, b))
 
 
 MATH = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
@@ -215,9 +211,8 @@ def float_to_int(x, e, is_signed):
     nan, big, small = t != t, t >= hi, t < lo
     target = e.np if is_signed else np.dtype(UNSIGNED[e.bits])
     safe = np.where(nan | big | small, 0.0, t)
-    r = safe.astype(target) if e.bits == 64 else safe.astype(np.int64).astype(target)
-    r = np.where(big, np.iinfo(target).max, np.where(small, np.iinfo(target).min, r)).astype(target)
-    return r.view(e.np)
+    r = np.where(big, np.iinfo(target).max, np.where(small, np.iinfo(target).min, safe.astype(target)))
+    return r.astype(target).view(e.np)
 
 
 def _fp_to_fp(s, t, rtz):
@@ -270,11 +265,7 @@ def index_text(flat, shape):
 def positions(shape, selected):
     """Maps an index into the accessed (masked) elements to the element's
     position in the block, for messages."""
-    def pos(k):
-        if not shape:
-            return "(scalar)"
-        return index_text(selected[k] if selected is not None else k, shape)
-    return pos
+    return lambda k: index_text(k if selected is None else selected[k], shape) if shape else "(scalar)"
 
 
 def _accessed(mask, shape, *blocks):
@@ -450,11 +441,8 @@ def _descriptor_step(i):
 
 def _descriptor_load_step(i):
     fill = np.array(np.nan if i.attrs.get("padding") == "nan" else 0, dtype=i.r.np)
-
-    def descriptor_load(ctx, d, *offsets):
-        addrs, inside = descriptor_block(d, offsets, i.shape, i.attrs.get("boundary"))
-        return load(ctx, i.r, addrs, inside, fill)
-    return descriptor_load
+    return lambda ctx, d, *offsets: load(ctx, i.r, *descriptor_block(d, offsets, i.shape, i.attrs.get("boundary")),
+                                         fill)
 
 
 def _descriptor_store_step(i):

@@ -197,7 +197,7 @@ class InterpreterSemantic:
         cols = [(E.bcast(v, shape).reshape(-1), e, k in unsigned) for k, (v, e) in enumerate(zip(vals, elems))]
         x, y, z = self.pid
         lines = []
-        for k in range(int(np.prod(shape)) if shape else 1):
+        for k in range(int(np.prod(shape))):
             idx = " idx " + E.index_text(k, shape) if shape else ""
             values = ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols)
             lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}{values}")
