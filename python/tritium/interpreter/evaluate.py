@@ -370,21 +370,18 @@ def reduce(x, kind, axis, e):
 
 
 def scan(x, kind, axis, reverse, e):
-    if reverse:
-        x = np.flip(x, axis=axis)
+    x = np.flip(x, axis=axis) if reverse else x
     f = COMBINE[kind]
-    if e.carried or e.bits == 1 or kind not in ("add", "fadd", "mul", "fmul"):
+    if e.carried:  # rounded to the format at every step
         m = np.moveaxis(x, axis, -1)
         out = np.empty_like(m)
         cur = out[..., 0] = m[..., 0]
         for j in range(1, m.shape[-1]):
-            cur = out[..., j] = rounded(f(cur, m[..., j]), e) if e.is_float else f(cur, m[..., j])
-        r = np.moveaxis(out, -1, axis)
+            cur = out[..., j] = rounded(f(cur, m[..., j]), e)
+        x = np.moveaxis(out, -1, axis)
     else:
-        r = (np.cumsum if f is np.add else np.cumprod)(x, axis=axis, dtype=e.np)
-    if reverse:
-        r = np.flip(r, axis=axis)
-    return np.ascontiguousarray(r, dtype=e.np)
+        x = f.accumulate(x, axis=axis, dtype=e.np)
+    return np.ascontiguousarray(np.flip(x, axis=axis) if reverse else x, dtype=e.np)
 
 
 def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
