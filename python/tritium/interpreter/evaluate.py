@@ -299,24 +299,20 @@ def store(ctx, e, ptr, vals, mask=None):
 
 
 def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
-    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given, never masked): the
-    elements' atomics one after another; masked-off elements read 0."""
+    """atomic_rmw (``kind``: the binary instruction's name, min/max signed,
+    xchg) or atomic_cas (``cmp`` given, never masked): the elements' atomics
+    one after another; masked-off elements read 0."""
     sel, (addrs, vals) = _accessed(mask, ptr.shape, ptr, vals)
     if cmp is not None:
         cmp = bcast(cmp, ptr.shape).reshape(-1)
+    op = None if cmp is not None or kind == "xchg" else _binary({"min": "smin", "max": "smax"}.get(kind, kind), e)
 
     def fn(old_bits, k):
         old = from_bits(old_bits, e)
         if cmp is not None:
             new = np.where(old == cmp[k], vals[k], old)
-        elif kind == "xchg":
-            new = vals[k]
-        elif kind in ("umax", "umin"):
-            new = COMBINE[kind](unsigned(old, e), unsigned(vals[k], e)).view(e.np)
         else:
-            new = COMBINE[kind](old, vals[k])
-            if e.is_float:
-                new = rounded(new, e)
+            new = vals[k] if op is None else op(ctx, old, vals[k])
         return to_bits(np.asarray(new, dtype=e.np), e)
 
     what = "atomic_cas" if cmp is not None else "atomic_" + kind.lstrip("fu")  # the tl name
@@ -350,9 +346,9 @@ def dot(a, b, acc, e):
     return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
 
 
-#: The combining functions of reductions, scans and atomics, by kind (the
-#: unsigned ones on values read as unsigned).
-COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY, "min": np.minimum, "max": np.maximum}
+#: The combining functions of reductions and scans, by kind (the unsigned
+#: ones on values read as unsigned).
+COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY}
 
 
 def reduce(x, kind, axis, e):
