@@ -117,16 +117,19 @@ class _Source:
         return self.start + node.lineno - 1, node.col_offset + self.indent + 1
 
     def error(self, message, line, col, kind=CompilationError):
-        """A ``kind`` error at ``line``:``col``, its text with the source
-        line and a caret under the column."""
-        text = f"{self.file}:{line}:{col}: error: {message}\n"
         i = line - self.start
-        if 0 <= i < len(self.lines):
-            source = self.lines[i]
-            text += source + "\n" + "".join("\t" if c == "\t" else " " for c in source[:max(col - 1, 0)]) + "^\n"
-        err = kind(message, self.file, line, col, text.rstrip("\n"))
-        err._tritium_formatted = True
-        return err
+        return error_at(message, self.file, line, col, self.lines[i] if 0 <= i < len(self.lines) else None, kind)
+
+
+def error_at(message, file, line, col, source, kind=CompilationError):
+    """A ``kind`` error at ``file:line:col``, its text with the ``source``
+    line (None: unknown) and a caret under the column."""
+    text = f"{file}:{line}:{col}: error: {message}"
+    if source is not None:
+        text += "\n" + source + "\n" + "".join("\t" if c == "\t" else " " for c in source[:max(col - 1, 0)]) + "^"
+    err = kind(message, file, line, col, text)
+    err._tritium_formatted = True
+    return err
 
 
 _USER_ERRORS = (TypeError, ValueError, NameError, IndexError, KeyError, NotImplementedError, ZeroDivisionError,

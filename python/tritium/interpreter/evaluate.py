@@ -154,16 +154,12 @@ def _binary(op, e):
         return lambda ctx, a, b: rounded(f(a, b), e)
     if e.bits == 1 and op in BOOL_BINARY:
         f = BOOL_BINARY[op]
-        return lambda ctx, a, b: np.asarray(f(a, b))
-    if op in UNSIGNED_BINARY:
+    elif op in UNSIGNED_BINARY:
         f = UNSIGNED_BINARY[op]
         return lambda ctx, a, b: np.asarray(f(unsigned(a, e), unsigned(b, e))).view(e.np)
-    if op in INT_BINARY:
-        f = INT_BINARY[op]
-        return lambda ctx, a, b: np.asarray(f(a, b))
-    if op == "umulhi":
-        return lambda ctx, a, b: np.asarray(_umulhi(a, b, e))
-    return lambda ctx, a, b: np.asarray(_shift(a, b, e, op))
+    else:
+        f = INT_BINARY.get(op) or (lambda a, b: _umulhi(a, b, e) if op == "umulhi" else _shift(a, b, e, op))
+    return lambda ctx, a, b: np.asarray(f(a, b))
 
 
 MATH = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt, "sqrt_rn": np.sqrt,
@@ -215,9 +211,8 @@ def float_to_int(x, e, is_signed):
     nan, big, small = t != t, t >= hi, t < lo
     target = e.np if is_signed else np.dtype(UNSIGNED[e.bits])
     safe = np.where(nan | big | small, 0.0, t)
-    r = safe.astype(target) if e.bits == 64 else safe.astype(np.int64).astype(target)
-    r = np.where(big, np.iinfo(target).max, np.where(small, np.iinfo(target).min, r)).astype(target)
-    return r.view(e.np)
+    r = np.where(big, np.iinfo(target).max, np.where(small, np.iinfo(target).min, safe.astype(target)))
+    return r.astype(target).view(e.np)
 
 
 def _fp_to_fp(s, t, rtz):
@@ -270,11 +265,7 @@ def index_text(flat, shape):
 def positions(shape, selected):
     """Maps an index into the accessed (masked) elements to the element's
     position in the block, for messages."""
-    def pos(k):
-        if not shape:
-            return "(scalar)"
-        return index_text(selected[k] if selected is not None else k, shape)
-    return pos
+    return lambda k: index_text(k if selected is None else selected[k], shape) if shape else "(scalar)"
 
 
 def _accessed(mask, shape, *blocks):
@@ -308,24 +299,20 @@ def store(ctx, e, ptr, vals, mask=None):
 
 
 def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
-    """atomic_rmw (``kind``) or atomic_cas (``cmp`` given, never masked): the
-    elements' atomics one after another; masked-off elements read 0."""
+    """atomic_rmw (``kind``: the binary instruction's name, min/max signed,
+    xchg) or atomic_cas (``cmp`` given, never masked): the elements' atomics
+    one after another; masked-off elements read 0."""
     sel, (addrs, vals) = _accessed(mask, ptr.shape, ptr, vals)
     if cmp is not None:
         cmp = bcast(cmp, ptr.shape).reshape(-1)
+    op = None if cmp is not None or kind == "xchg" else _binary({"min": "smin", "max": "smax"}.get(kind, kind), e)
 
     def fn(old_bits, k):
         old = from_bits(old_bits, e)
         if cmp is not None:
             new = np.where(old == cmp[k], vals[k], old)
-        elif kind == "xchg":
-            new = vals[k]
-        elif kind in ("umax", "umin"):
-            new = COMBINE[kind](unsigned(old, e), unsigned(vals[k], e)).view(e.np)
         else:
-            new = COMBINE[kind](old, vals[k])
-            if e.is_float:
-                new = rounded(new, e)
+            new = vals[k] if op is None else op(ctx, old, vals[k])
         return to_bits(np.asarray(new, dtype=e.np), e)
 
     what = "atomic_cas" if cmp is not None else "atomic_" + kind.lstrip("fu")  # the tl name
@@ -359,9 +346,9 @@ def dot(a, b, acc, e):
     return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
 
 
-#: The combining functions of reductions, scans and atomics, by kind (the
-#: unsigned ones on values read as unsigned).
-COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY, "min": np.minimum, "max": np.maximum}
+#: The combining functions of reductions and scans, by kind (the unsigned
+#: ones on values read as unsigned).
+COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY}
 
 
 def reduce(x, kind, axis, e):
@@ -379,21 +366,18 @@ def reduce(x, kind, axis, e):
 
 
 def scan(x, kind, axis, reverse, e):
-    if reverse:
-        x = np.flip(x, axis=axis)
+    x = np.flip(x, axis=axis) if reverse else x
     f = COMBINE[kind]
-    if e.carried or e.bits == 1 or kind not in ("add", "fadd", "mul", "fmul"):
+    if e.carried:  # rounded to the format at every step
         m = np.moveaxis(x, axis, -1)
         out = np.empty_like(m)
         cur = out[..., 0] = m[..., 0]
         for j in range(1, m.shape[-1]):
-            cur = out[..., j] = rounded(f(cur, m[..., j]), e) if e.is_float else f(cur, m[..., j])
-        r = np.moveaxis(out, -1, axis)
+            cur = out[..., j] = rounded(f(cur, m[..., j]), e)
+        x = np.moveaxis(out, -1, axis)
     else:
-        r = (np.cumsum if f is np.add else np.cumprod)(x, axis=axis, dtype=e.np)
-    if reverse:
-        r = np.flip(r, axis=axis)
-    return np.ascontiguousarray(r, dtype=e.np)
+        x = f.accumulate(x, axis=axis, dtype=e.np)
+    return np.ascontiguousarray(np.flip(x, axis=axis) if reverse else x, dtype=e.np)
 
 
 def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
@@ -450,11 +434,8 @@ def _descriptor_step(i):
 
 def _descriptor_load_step(i):
     fill = np.array(np.nan if i.attrs.get("padding") == "nan" else 0, dtype=i.r.np)
-
-    def descriptor_load(ctx, d, *offsets):
-        addrs, inside = descriptor_block(d, offsets, i.shape, i.attrs.get("boundary"))
-        return load(ctx, i.r, addrs, inside, fill)
-    return descriptor_load
+    return lambda ctx, d, *offsets: load(ctx, i.r, *descriptor_block(d, offsets, i.shape, i.attrs.get("boundary")),
+                                         fill)
 
 
 def _descriptor_store_step(i):

@@ -14,8 +14,7 @@ import numpy as np
 
 
 def _vec(fn):
-    v = np.vectorize(fn, otypes=[np.float64])
-    return lambda *a: v(*a)
+    return np.vectorize(fn, otypes=[np.float64])
 
 
 def _safe(fn):
@@ -53,10 +52,6 @@ def _erfinv(y):
     return x
 
 
-def _normcdfinv(p):
-    return math.sqrt(2.0) * _erfinv(2.0 * p - 1.0)
-
-
 _UNARY = {
     "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin, "asinh": np.arcsinh, "atan": np.arctan,
     "atanh": np.arctanh, "cbrt": np.cbrt, "ceil": np.ceil, "cos": np.cos, "cosh": np.cosh,
@@ -66,7 +61,8 @@ _UNARY = {
     "exp": np.exp, "exp10": lambda x: np.power(10.0, x), "exp2": np.exp2, "expm1": np.expm1, "floor": np.floor,
     "lgamma": _vec(_safe(math.lgamma)), "log": np.log, "log10": np.log10, "log1p": np.log1p, "log2": np.log2,
     "logb": lambda x: np.floor(np.log2(np.abs(x))), "nearbyint": np.rint, "rint": np.rint,
-    "normcdf": _vec(lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0))), "normcdfinv": _vec(_normcdfinv),
+    "normcdf": _vec(lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0))),
+    "normcdfinv": _vec(lambda p: math.sqrt(2.0) * _erfinv(2.0 * p - 1.0)),
     "rcbrt": lambda x: 1.0 / np.cbrt(x), "round": lambda x: np.trunc(x + np.copysign(0.5, x)),
     "rsqrt": lambda x: 1.0 / np.sqrt(x), "sin": np.sin, "sinh": np.sinh, "sinpi": lambda x: np.sin(np.pi * x),
     "sqrt": np.sqrt, "tan": np.tan, "tanh": np.tanh, "tgamma": _vec(_safe(math.gamma)), "trunc": np.trunc,
@@ -85,7 +81,7 @@ def _int_fn(name, arrays, infos):
     bits = infos[0].bits
     u = x.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else x.view(np.uint64)
     if name == "popc":
-        return np.vectorize(lambda v: bin(int(v)).count("1"), otypes=[np.int64])(u)
+        return np.bitwise_count(u)
     if name == "clz":
         return np.vectorize(lambda v: bits - int(v).bit_length(), otypes=[np.int64])(u)
     if name == "ffs":

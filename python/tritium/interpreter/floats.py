@@ -47,30 +47,6 @@ def bf16_bits_to_f32(bits):
 
 # -- fp8 ----------------------------------------------------------------------
 
-def f32_to_fp8_bits(x, name):
-    """float32 -> fp8 bit patterns (uint8): RNE, saturating, NaN -> 0x7F."""
-    _, mbits, bias, max_finite, nan_bits, _ = FP8[name]
-    x = _f32(x)
-    bits = x.view(_U32)
-    sign = (bits >> _U32(24)) & _U32(0x80)
-    absb = bits & _U32(0x7FFFFFFF)
-    absf = absb.view(np.float32)
-    drop = 23 - mbits
-    xx = absb - _U32((127 - bias) << 23)
-    lsb = (xx >> _U32(drop)) & _U32(1)
-    normal = (xx + _U32((1 << (drop - 1)) - 1) + lsb) >> _U32(drop)
-    scale = np.float32(2.0 ** (bias - 1 + mbits))
-    with np.errstate(all="ignore"):
-        scaled = np.rint(np.minimum(absf, np.float32(1.0)) * scale)
-        sub = np.where(scaled == scaled, scaled, 0).astype(_U32)
-    is_sub = absf < np.float32(2.0 ** (1 - bias))
-    r = np.where(is_sub, sub, normal)
-    too_big = (r > _U32(max_finite)) | (absb >= _U32(0x7F800000))
-    r = np.where(too_big, _U32(max_finite), r)
-    r = np.where(absb > _U32(0x7F800000), _U32(nan_bits), r)
-    return (r | sign).astype(np.uint8)
-
-
 def _fp8_table(name):
     """The float32 value of each of the 256 patterns (NaN with its sign)."""
     ebits, mbits, bias, _, nan_bits, has_inf = FP8[name]
@@ -86,6 +62,21 @@ def _fp8_table(name):
 
 
 _TABLES = {name: _fp8_table(name) for name in FP8}
+#: The midpoints between neighbouring finite non-negative fp8 values (their
+#: patterns count up from 0 as the values grow).
+_MIDPOINTS = {name: (t[:FP8[name][3]].astype(np.float64) + t[1:FP8[name][3] + 1]) / 2 for name, t in _TABLES.items()}
+
+
+def f32_to_fp8_bits(x, name):
+    """float32 -> fp8 bit patterns (uint8): to the nearest value (at a tie
+    the even pattern), saturating to the largest finite one (infinities
+    too), NaN -> the NaN pattern; the sign kept."""
+    x = _f32(x)
+    mids = _MIDPOINTS[name]
+    a = np.abs(x).astype(np.float64)
+    below, above = np.searchsorted(mids, a, "left"), np.searchsorted(mids, a, "right")
+    r = np.where(x != x, FP8[name][4], np.where(below != above, below + (below & 1), below))
+    return (r | (x.view(_U32) >> _U32(24) & _U32(0x80))).astype(np.uint8)
 
 
 def fp8_bits_to_f32(bits, name):

@@ -33,12 +33,10 @@ class Buffer:
     """The bytes [start, end) of one tensor argument (``keep``: the array,
     kept alive while the launch uses its bytes)."""
 
-    __slots__ = ("start", "end", "name", "mem", "views", "keep", "writable")
+    __slots__ = ("start", "end", "name", "views", "keep", "writable")
 
     def __init__(self, start, end, name, keep, writable):
         self.start, self.end, self.name, self.keep, self.writable = start, end, name, keep, writable
-        raw = (ctypes.c_uint8 * (end - start)).from_address(start) if end > start else b""
-        self.mem = np.frombuffer(raw, dtype=np.uint8)
         self.views = {}
 
     def typed(self, storage):
@@ -48,9 +46,8 @@ class Buffer:
         if v is None:
             size = storage.itemsize
             a0 = -(-self.start // size) * size
-            count = max(0, (self.end - a0) // size)
-            off = a0 - self.start
-            v = self.views[storage] = (a0, self.mem[off:off + count * size].view(storage))
+            raw = (ctypes.c_uint8 * (max(0, (self.end - a0) // size) * size)).from_address(a0)
+            v = self.views[storage] = (a0, np.frombuffer(raw, dtype=storage))
         return v
 
 

@@ -234,8 +234,8 @@ class _Rewriter:
     def visit_AugAssign(self, node):
         if not isinstance(node.target, ast.Name):
             return node
-        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
-        value = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
+        value = ast.copy_location(ast.BinOp(left=_name(node.target.id, node.target), op=node.op,
+                                             right=node.value), node)
         store = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Store()), node.target)
         return ast.copy_location(ast.Assign(targets=[store], value=_call("assign", [value], node)), node)
 

@@ -46,6 +46,12 @@ class TensorHandle:
         return f"TensorHandle({self.type}, {self.data!r})"
 
 
+def wrap(data, sty):
+    """A tensor of the interpreted kernel holding ``data`` (of scalar type ``sty``)."""
+    h = TensorHandle(np.asarray(data), sty)
+    return _core.tensor(h, h.type)
+
+
 @functools.lru_cache(maxsize=None)
 def block_type(scalar, shape):
     """The DType of a block (cached); ``scalar`` itself for shape ()."""
@@ -191,7 +197,7 @@ class InterpreterSemantic:
         cols = [(E.bcast(v, shape).reshape(-1), e, k in unsigned) for k, (v, e) in enumerate(zip(vals, elems))]
         x, y, z = self.pid
         lines = []
-        for k in range(int(np.prod(shape)) if shape else 1):
+        for k in range(int(np.prod(shape))):
             idx = " idx " + E.index_text(k, shape) if shape else ""
             values = ", ".join(_format(c[k], e, hex_, u) for c, e, u in cols)
             lines.append(f"pid ({x}, {y}, {z}){idx} {prefix}{values}")
@@ -238,19 +244,19 @@ class InterpreterSemantic:
         by a combine function: ``(xs, axis, combine, keep_dims)``."""
         if not isinstance(x, (list, tuple)):
             return run_traced(self, "reduce", (x, *args), {})
-        (axis, combine, keep_dims), xs = args, list(x)
-        out, a = self._combine(xs, axis, combine, "reduce")
+        axis, combine, keep_dims = args
+        out, a = self._combine(x, axis, combine, "reduce")
         res = [c[..., -1] for c in out]
         if keep_dims:
-            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * xs[0].data.ndim) for r in res]
-        return [TensorHandle(np.asarray(r, dtype=x.data.dtype), x.sty) for r, x in zip(res, xs)]
+            res = [np.expand_dims(r, a) if axis is not None else np.reshape(r, (1,) * x[0].data.ndim) for r in res]
+        return [TensorHandle(np.asarray(r, dtype=h.data.dtype), h.sty) for r, h in zip(res, x)]
 
     def scan(self, x, *args):
         """A built-in scan, or ``(xs, axis, combine, reverse)``."""
         if not isinstance(x, (list, tuple)):
             return run_traced(self, "scan", (x, *args), {})
         axis, combine, reverse = args
-        out, a = self._combine(list(x), axis, combine, "associative_scan", reverse)
+        out, a = self._combine(x, axis, combine, "associative_scan", reverse)
         return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=h.data.dtype), h.sty)
                 for c, h in zip(out, x)]
 
@@ -264,7 +270,7 @@ class InterpreterSemantic:
         of 2); element by element for a combine function that branches."""
         _fe.check_reduction_inputs([x.type for x in xs], what)
         dtypes, rank = [x.sty for x in xs], xs[0].data.ndim
-        if axis is not None and not -rank <= axis < rank:
+        if axis is not None:
             _fe.check_axis(axis, rank)
         a = 0 if axis is None else axis % rank
         cur = [x.data.reshape(-1) if axis is None else np.moveaxis(x.data, a, -1) for x in xs]
@@ -281,9 +287,7 @@ class InterpreterSemantic:
         return [c[..., ::-1] if reverse else c for c in out], a
 
     def _call_combine(self, combine, lefts, rights, dtypes):
-        args = [_core.tensor(TensorHandle(np.asarray(d), t), block_type(t, np.asarray(d).shape))
-                for d, t in zip(lefts + rights, dtypes + dtypes)]
-        res = combine(*args)
+        res = combine(*[wrap(d, t) for d, t in zip(lefts + rights, dtypes + dtypes)])
         res = list(res) if isinstance(res, (tuple, list)) else [res]
         if len(res) != len(dtypes):
             raise TypeError(f"the combine function must return {len(dtypes)} value(s), got {len(res)}")
@@ -313,8 +317,7 @@ class InterpreterSemantic:
         flats = [np.broadcast_to(a.data, shape).reshape(-1) for a in args]
         outs, types = None, None
         for g in range(0, int(np.prod(shape, dtype=np.int64)), pack):
-            res = fn(*[_core.tensor(TensorHandle(np.asarray(f[g + j]), a.sty), a.sty)
-                       for f, a in zip(flats, args) for j in range(pack)])
+            res = fn(*[wrap(f[g + j], a.sty) for f, a in zip(flats, args) for j in range(pack)])
             res = [_core.to_tensor(r).handle for r in (res if isinstance(res, (tuple, list)) else [res])]
             if outs is None:
                 types = res[::pack]

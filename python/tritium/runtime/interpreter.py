@@ -85,13 +85,11 @@ def call_jit(jit_fn, args, kwargs):
     # A call with the specialization of one under way recurses without end
     # when compiled; say so as the code generator does. The keys are only
     # computed for a function that is already running (they cost).
-    stack = _calls.__dict__.setdefault("active", [])  # [function, args, kwargs, [key] once computed]
-    entry = [jit_fn, args, kwargs, None]
-    if any(outer[0] is jit_fn for outer in stack):
-        key = _call_key(entry)
-        if key is not None and any(outer[0] is jit_fn and _call_key(outer) == key for outer in stack):
-            raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
-    stack.append(entry)
+    stack = _calls.__dict__.setdefault("active", [])  # (function, args, kwargs) of the calls under way
+    outer = [c for c in stack if c[0] is jit_fn]
+    if outer and (key := _call_key(jit_fn, args, kwargs)) is not None and any(_call_key(*c) == key for c in outer):
+        raise NotImplementedError(f"recursive call of {jit_fn.__name__} is not supported")
+    stack.append((jit_fn, args, kwargs))
     try:
         return _codegen.decay(f(*args, **kwargs))
     finally:
@@ -101,18 +99,15 @@ def call_jit(jit_fn, args, kwargs):
 _calls = threading.local()  # the @jit calls under way on this thread
 
 
-def _call_key(entry):
+def _call_key(jit_fn, args, kwargs):
     """The code generator's key of a call (None when the arguments do not
     bind: the call itself reports that)."""
-    if entry[3] is None:
-        jit_fn, args, kwargs, _ = entry
-        try:
-            bound = (getattr(jit_fn, "signature", None) or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
-            bound.apply_defaults()
-            entry[3] = [_codegen.call_key(jit_fn, {n: _core._unwrap(v) for n, v in bound.arguments.items()})]
-        except (TypeError, ValueError):
-            entry[3] = [None]
-    return entry[3][0]
+    try:
+        bound = (getattr(jit_fn, "signature", None) or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
+        bound.apply_defaults()
+        return _codegen.call_key(jit_fn, {n: _core._unwrap(v) for n, v in bound.arguments.items()})
+    except (TypeError, ValueError):
+        return None
 
 
 class _Combiner:
@@ -257,18 +252,14 @@ _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError,
 def _located(e):
     """``e`` as an InterpreterError at the innermost kernel line of its
     traceback, worded as the code generator words it."""
-    tb = e.__traceback__
-    loc = None
+    loc, tb = None, e.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
         if code in _rw.KERNEL_CODES:
-            col = 0
             try:
-                positions = list(code.co_positions())
-                p = positions[tb.tb_lasti // 2]
-                col = (p[2] or 0) + 1
+                col = (list(code.co_positions())[tb.tb_lasti // 2][2] or 0) + 1
             except (AttributeError, IndexError, TypeError):
-                pass
+                col = 0
             loc = (code.co_filename, tb.tb_lineno, col)
         tb = tb.tb_next
     if isinstance(e, CompilationError):
@@ -277,12 +268,8 @@ def _located(e):
         msg = recursion_limit_message() if isinstance(e, RecursionError) else _codegen._message_of(e)
     if loc is None:
         return InterpreterError(msg)
-    file, line, col = loc
-    text = linecache.getline(file, line).rstrip("\n")
-    detail = f"{file}:{line}:{col}: error: {msg}"
-    if text:
-        detail += "\n" + text + "\n" + "".join("\t" if c == "\t" else " " for c in text[:max(col - 1, 0)]) + "^"
-    return InterpreterError(msg, file, line, col, detail)
+    source = linecache.getline(loc[0], loc[1]).rstrip("\n")
+    return _codegen.error_at(msg, *loc, source or None, InterpreterError)
 
 
 # ---------------------------------------------------------------------------
