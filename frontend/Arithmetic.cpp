@@ -106,9 +106,16 @@ TValue Semantic::binary(BinOp Op, Operand L, Operand R) {
   case BinOp::Sub: return emit(pick(C, Opcode::Sub, Opcode::Sub, Opcode::FSub), X, Y, ResTy);
   case BinOp::Mul: return emit(pick(C, Opcode::Mul, Opcode::Mul, Opcode::FMul), X, Y, ResTy);
   case BinOp::TrueDiv:
-  case BinOp::FDiv:
+  case BinOp::FDiv: {
+    // Triton's `/` and tl.fdiv in fp32 are approximate (to 2 ulp: NVIDIA's
+    // div.full.f32); tl.div_rn and the other widths divide exactly.
+    TValue Q = emit(Opcode::FDiv, X, Y, ResTy);
+    Instruction *I = Q.V->getDefiningInstruction();
+    if (I && I->getOpcode() == Opcode::FDiv && T.ResultTy->getFloatKind() == Type::Kind::F32)
+      I->setAttr(AttrKey::Approx, AttrValue::unit());
+    return Q;
+  }
   case BinOp::DivRn:
-    // The IR has one float division; see the report on tl.div_rn.
     return emit(Opcode::FDiv, X, Y, ResTy);
   case BinOp::FloorDiv:
     return emit(pick(C, Opcode::SDiv, Opcode::UDiv, Opcode::FDiv), X, Y, ResTy);

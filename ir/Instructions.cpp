@@ -235,7 +235,10 @@ std::string elementClass(const Instruction &I, Type *T) {
 } // namespace
 
 std::string BinaryInst::checkFamilyTypes() const {
-  TRY(form(*this, 2, 2, 1, {}));
+  if (getOpcode() == Opcode::FDiv)
+    TRY(form(*this, 2, 2, 1, {AttrKey::Approx}));
+  else
+    TRY(form(*this, 2, 2, 1, {}));
   Type *L = getLHS()->getType(), *R = getRHS()->getType();
   TRY(sameType(*this, L, R, "operands"));
   TRY(elementClass(*this, L));

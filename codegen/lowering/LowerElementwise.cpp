@@ -54,9 +54,10 @@ llvm::Constant *elementConstant(LoweringContext &C, Type *T, const AttrValue &Va
   return llvm::ConstantInt::get(LT, F.bitcastToAPInt().getZExtValue());
 }
 
-/// a op b for floats, in the element's native type when PTX has it.
+/// a op b for floats, in the element's native type when PTX has it; an
+/// \p Approx division as the target's approximate one.
 llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
-                         llvm::Value *R) {
+                         llvm::Value *R, bool Approx) {
   llvm::IRBuilder<> &B = C.B;
   bool Native = !isCarriedFloat(E) &&
                 (E->getKind() != Type::Kind::F16 || Op == Opcode::FAdd ||
@@ -68,7 +69,7 @@ llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
   case Opcode::FAdd: Out = B.CreateFAdd(X, Y); break;
   case Opcode::FSub: Out = B.CreateFSub(X, Y); break;
   case Opcode::FMul: Out = B.CreateFMul(X, Y); break;
-  case Opcode::FDiv: Out = B.CreateFDiv(X, Y); break;
+  case Opcode::FDiv: Out = Approx ? C.getTarget().approxDiv(B, X, Y) : B.CreateFDiv(X, Y); break;
   case Opcode::FRem:
     // C's fmod, exactly (LLVM's frem expansion is not).
     Out = C.getTarget().fmod(B, X, Y);
@@ -349,8 +350,9 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
     break;
   case OpFamily::Binary: {
     Type *E = RT->getScalarType();
+    bool Approx = I.hasAttr(AttrKey::Approx);
     for (unsigned R = 0; R < N; ++R)
-      Out.push_back(E->isFloat() ? floatBinary(C, I.getOpcode(), E, Op(0, R), Op(1, R))
+      Out.push_back(E->isFloat() ? floatBinary(C, I.getOpcode(), E, Op(0, R), Op(1, R), Approx)
                                  : intBinary(B, I.getOpcode(), Op(0, R), Op(1, R)));
     break;
   }

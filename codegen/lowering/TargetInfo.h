@@ -119,6 +119,11 @@ public:
   /// f32 or f64 value, with the precision the language promises (Triton's:
   /// fast approximations for f32 where the hardware has them).
   virtual llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const = 0;
+  /// X / Y where the IR allows 2 ulp (an `approx` fdiv: Triton's `/` in
+  /// fp32); exact by default.
+  virtual llvm::Value *approxDiv(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const {
+    return B.CreateFDiv(X, Y);
+  }
   /// C's fmod on two f32 or f64 values, exactly (sign of -0.0 kept).
   virtual llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const = 0;
   /// \p X (f32 or f64) truncated to the narrower float \p To rounding toward

@@ -511,6 +511,16 @@ bool NVPTXTargetInfo::loadMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, unsig
   return true;
 }
 
+llvm::Value *NVPTXTargetInfo::approxDiv(llvm::IRBuilder<> &B, llvm::Value *X,
+                                        llvm::Value *Y) const {
+  // div.full.f32, as Triton's `/`: full range, 2 ulp, no slow path (div.rn's
+  // is a subroutine call and a third of a small kernel's ptxas time). LLVM
+  // 16 has no intrinsic for it; pure asm, so LLVM may merge or drop it.
+  if (!X->getType()->isFloatTy())
+    return B.CreateFDiv(X, Y);
+  return callAsm(B, {B.getFloatTy()}, {X, Y}, "div.full.f32 $0, $1, $2;", "=f,f,f", false);
+}
+
 bool NVPTXTargetInfo::storeMatrices(llvm::IRBuilder<> &B, llvm::Value *Ptr, bool Trans,
                                     llvm::ArrayRef<llvm::Value *> Words) const {
   if (!GPU.has(Target::StMatrix))

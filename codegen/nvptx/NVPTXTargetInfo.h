@@ -81,6 +81,7 @@ public:
                     llvm::SmallVectorImpl<llvm::Value *> &Words) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
+  llvm::Value *approxDiv(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override;
   llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
                                llvm::Type *To) const override;
 

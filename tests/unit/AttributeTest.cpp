@@ -81,7 +81,7 @@ TEST_CASE("attribute key table") {
 
   // Every key is found by its name, and names are unique.
   unsigned NumKeys = unsigned(AttrKey::Callee) + 1;
-  CHECK(NumKeys == 33u);
+  CHECK(NumKeys == 34u);
   for (unsigned I = 0; I < NumKeys; ++I) {
     std::optional<AttrKey> K = lookupAttrKey(getAttrKeyName(AttrKey(I)));
     REQUIRE(K);

@@ -59,19 +59,30 @@ TEST_CASE("integers promote like C") {
 }
 
 TEST_CASE("true division is always float") {
+  // In fp32 it may be 2 ulp off ({approx}: Triton's `/` is div.full.f32).
   SemFixture T({{"i", dt("int16")}, {"h", dt("fp16")}, {"u", dt("uint8")}});
   CHECK(T.S.binary(B::TrueDiv, T.v("i"), T.v("i")).Ty->getName() == "fp32");
   CHECK(T.S.binary(B::TrueDiv, T.v("h"), T.v("h")).Ty->getName() == "fp32");
   CHECK(T.S.binary(B::TrueDiv, T.v("u"), lit(2)).Ty->getName() == "fp32");
   CHECK(T.body() == "%3 = sitofp %i : f32\n"
                     "%4 = sitofp %i : f32\n"
-                    "%5 = fdiv %3, %4 : f32\n"
+                    "%5 = fdiv %3, %4 {approx} : f32\n"
                     "%6 = fpext %h : f32\n"
                     "%7 = fpext %h : f32\n"
-                    "%8 = fdiv %6, %7 : f32\n"
+                    "%8 = fdiv %6, %7 {approx} : f32\n"
                     "%9 = uitofp %u : f32\n"
                     "%10 = constant 2.0 : f32\n"
-                    "%11 = fdiv %9, %10 : f32\n");
+                    "%11 = fdiv %9, %10 {approx} : f32\n");
+}
+
+TEST_CASE("div_rn and fp64 division are exact") {
+  SemFixture T({{"f", dt("fp32")}, {"d", dt("fp64")}});
+  T.S.binary(B::DivRn, T.v("f"), T.v("f"));
+  T.S.binary(B::TrueDiv, T.v("d"), T.v("d"));
+  T.S.binary(B::FDiv, T.v("f"), T.v("f"));
+  CHECK(T.body() == "%2 = fdiv %f, %f : f32\n"
+                    "%3 = fdiv %d, %d : f64\n"
+                    "%4 = fdiv %f, %f {approx} : f32\n");
 }
 
 TEST_CASE("floor division and remainder truncate like C") {
