@@ -144,7 +144,7 @@ _registered = []
 def host_driver(args):
     """The cpu driver, for a launch where no GPU driver is active and every
     tensor among ``args`` is host memory (torch CPU tensors, numpy arrays,
-    tensor descriptors of them): ``kernel[grid]`` on CPU tensors runs
+    host-side descriptors of them): ``kernel[grid]`` on CPU tensors runs
     compiled on the cpu target (docs/cpu.md). None otherwise."""
     tensors = [a for a in args if _tensor_device(a) is not None]
     if not tensors or any(_tensor_device(a) != "cpu" for a in tensors):
@@ -155,7 +155,7 @@ def host_driver(args):
 def _tensor_device(a):
     """"cpu" for host memory, another word for a device's, None for what is
     not a tensor (or cannot say where it lives)."""
-    base = getattr(a, "base", None)  # a host-side tensor descriptor
+    base = getattr(a, "base", None)  # a host-side descriptor (TensorDescriptor)
     if base is not None and hasattr(a, "block_shape"):
         return _tensor_device(base)
     if hasattr(a, "__array_interface__") and not hasattr(a, "data_ptr"):
