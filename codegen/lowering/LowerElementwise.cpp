@@ -124,6 +124,56 @@ llvm::Value *intBinary(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *L, llvm::Va
   }
 }
 
+/// Whether the binary \p Op on elements \p E is one LLVM instruction on
+/// vectors as on scalars.
+bool vectorOpcode(Opcode Op, Type *E) {
+  switch (Op) {
+  case Opcode::FAdd: case Opcode::FSub: case Opcode::FMul: case Opcode::FDiv:
+    return E->getKind() == Type::Kind::F32 || E->getKind() == Type::Kind::F64;
+  case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::And: case Opcode::Or:
+  case Opcode::Xor: case Opcode::SMin: case Opcode::SMax: case Opcode::UMin: case Opcode::UMax:
+    return E->isInt();
+  default:
+    return false;
+  }
+}
+
+/// Registers [R, R + W) of \p Rs (one register: a splat) as one vector.
+llvm::Value *gatherVector(llvm::IRBuilder<> &B, const LoweringContext::Regs &Rs, unsigned R,
+                          unsigned W) {
+  if (Rs.size() == 1)
+    return B.CreateVectorSplat(W, Rs[0]);
+  llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(Rs[R]->getType(), W));
+  for (unsigned K = 0; K < W; ++K)
+    V = B.CreateInsertElement(V, Rs[R + K], uint64_t(K));
+  return V;
+}
+
+/// On a target that works in vectors (TargetInfo::registerVectorWidth W >
+/// 1: the cpu), \p I's N result registers as one vector instruction
+/// (\p Make, on its operands' registers gathered W at a time) per W
+/// registers, into \p Out; false (nothing made) elsewhere. Instcombine
+/// folds the inserts and extracts around each into its neighbours'
+/// vectors, so that SLP need not find the vectors again (most of a cpu
+/// compile's time).
+template <typename Fn>
+bool byVectors(LoweringContext &C, Instruction &I, unsigned N, LoweringContext::Regs &Out,
+               Fn Make) {
+  unsigned W = C.getTarget().registerVectorWidth();
+  if (W <= 1 || N < W || N % W)
+    return false;
+  llvm::IRBuilder<> &B = C.B;
+  llvm::SmallVector<llvm::Value *, 3> Ops(I.getNumOperands());
+  for (unsigned R = 0; R < N; R += W) {
+    for (unsigned K = 0; K < Ops.size(); ++K)
+      Ops[K] = gatherVector(B, C.get(I.getOperand(K)), R, W);
+    llvm::Value *V = Make(Ops);
+    for (unsigned K = 0; K < W; ++K)
+      Out.push_back(B.CreateExtractElement(V, uint64_t(K)));
+  }
+  return true;
+}
+
 llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
   llvm::IRBuilder<> &B = C.B;
   if (E->isInt()) {
@@ -351,6 +401,12 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   case OpFamily::Binary: {
     Type *E = RT->getScalarType();
     bool Approx = I.hasAttr(AttrKey::Approx);
+    if (vectorOpcode(I.getOpcode(), E) &&
+        byVectors(C, I, N, Out, [&](llvm::ArrayRef<llvm::Value *> V) {
+          return E->isFloat() ? floatBinary(C, I.getOpcode(), E, V[0], V[1], Approx)
+                              : intBinary(B, I.getOpcode(), V[0], V[1]);
+        }))
+      break;
     for (unsigned R = 0; R < N; ++R)
       Out.push_back(E->isFloat() ? floatBinary(C, I.getOpcode(), E, Op(0, R), Op(1, R), Approx)
                                  : intBinary(B, I.getOpcode(), Op(0, R), Op(1, R)));
@@ -380,6 +436,10 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
     llvm::CmpInst::Predicate P = Cmp.isFloat() ? llvmPredicate(Cmp.getFPredicate())
                                                : llvmPredicate(Cmp.getIPredicate());
     Type *E = I.getOperand(0)->getType()->getScalarType();
+    if (!(Cmp.isFloat() && isCarriedFloat(E)) &&
+        byVectors(C, I, N, Out,
+                  [&](llvm::ArrayRef<llvm::Value *> V) { return B.CreateCmp(P, V[0], V[1]); }))
+      break;
     for (unsigned R = 0; R < N; ++R) {
       llvm::Value *L = Op(0, R), *Rv = Op(1, R);
       if (Cmp.isFloat() && isCarriedFloat(E))
@@ -389,6 +449,10 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
     break;
   }
   case OpFamily::Select:
+    if (byVectors(C, I, N, Out, [&](llvm::ArrayRef<llvm::Value *> V) {
+          return B.CreateSelect(V[0], V[1], V[2]);
+        }))
+      break;
     for (unsigned R = 0; R < N; ++R)
       Out.push_back(B.CreateSelect(Op(0, R), Op(1, R), Op(2, R)));
     break;
