@@ -63,13 +63,6 @@ def no_gpu(monkeypatch):
     driver.set_active(None)
 
 
-@tritium.jit
-def add_kernel_host(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
-
-
 def test_without_a_gpu_host_tensors_launch_on_the_cpu(no_gpu):
     # kernel[grid] on numpy arrays (and torch CPU tensors) where no GPU
     # driver is active: compiled for the cpu target and run, launch after
@@ -77,13 +70,13 @@ def test_without_a_gpu_host_tensors_launch_on_the_cpu(no_gpu):
     x, y = np.arange(3000, dtype=np.float32), np.full(3000, 0.5, np.float32)
     for _ in range(3):
         out = np.zeros(3000, np.float32)
-        k = add_kernel_host[(3,)](x, y, out, 3000, BLOCK=1024)
+        k = add_kernel[(3,)](x, y, out, 3000, BLOCK=1024)
         np.testing.assert_array_equal(out, x + 0.5)
     assert k.target.backend == "cpu" and k.n_regs is not None
     assert isinstance(driver.active.get(), driver.NullDriver)
     torch = pytest.importorskip("torch")
     tx, ty, tout = torch.rand(100), torch.rand(100), torch.empty(100)
-    add_kernel_host[(1,)](tx, ty, tout, 100, BLOCK=128)
+    add_kernel[(1,)](tx, ty, tout, 100, BLOCK=128)
     assert torch.equal(tout, tx + ty)
 
 
@@ -98,9 +91,9 @@ class _DeviceTensor:
 def test_without_a_gpu_other_tensors_still_have_no_backend(no_gpu):
     x = np.zeros(16, np.float32)
     with pytest.raises(driver.NoBackendError, match="no GPU backend available"):
-        add_kernel_host[(1,)](x, _DeviceTensor(), x, 16, BLOCK=16)  # mixed: not all host memory
+        add_kernel[(1,)](x, _DeviceTensor(), x, 16, BLOCK=16)  # mixed: not all host memory
     with pytest.raises(driver.NoBackendError, match="no GPU backend available"):
-        add_kernel_host[(1,)](_DeviceTensor(), _DeviceTensor(), _DeviceTensor(), 16, BLOCK=16)
+        add_kernel[(1,)](_DeviceTensor(), _DeviceTensor(), _DeviceTensor(), 16, BLOCK=16)
 
 
 def test_vector_add_on_torch_cpu_tensors(cpu):
