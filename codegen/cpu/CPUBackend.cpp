@@ -38,6 +38,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 
+#include <cmath>
 #include <mutex>
 
 using namespace tritium;
@@ -154,6 +155,42 @@ bool defineClassification(llvm::Function &F, llvm::StringRef Name) {
   return true;
 }
 
+/// Gives \p F (libdevice's erfinvf or erfinv, \p Name) a body, which the C
+/// library lacks: in double, Winitzki's closed-form guess (2e-3 relative)
+/// and three Newton steps on the C library's erf (quadratic: below 1e-15),
+/// rounded to the result's type; +-1 give +-inf, |y| > 1 and NaN give NaN.
+/// False for other names.
+bool defineErfinv(llvm::Function &F, llvm::StringRef Name) {
+  if ((Name != "erfinv" && Name != "erfinvf") || F.arg_size() != 1)
+    return false;
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(F.getContext(), "entry", &F));
+  llvm::Type *D = B.getDoubleTy();
+  llvm::FunctionCallee Erf = F.getParent()->getOrInsertFunction("erf", D, D);
+  auto K = [&](double V) { return llvm::ConstantFP::get(D, V); };
+  auto Un = [&](llvm::Intrinsic::ID ID, llvm::Value *V) { return B.CreateUnaryIntrinsic(ID, V); };
+  llvm::Value *Y = B.CreateFPExt(F.getArg(0), D);
+  llvm::Value *W = Un(llvm::Intrinsic::log, B.CreateFMul(B.CreateFSub(K(1), Y), B.CreateFAdd(K(1), Y)));
+  const double A = 0.147, Pi = 3.14159265358979323846;
+  llvm::Value *T = B.CreateFAdd(K(2 / (Pi * A)), B.CreateFMul(W, K(0.5)));
+  llvm::Value *G = Un(llvm::Intrinsic::sqrt,
+                      B.CreateFSub(Un(llvm::Intrinsic::sqrt,
+                                      B.CreateFSub(B.CreateFMul(T, T), B.CreateFDiv(W, K(A)))),
+                                   T));
+  G = B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, G, Y);
+  for (int Step = 0; Step < 3; ++Step) {
+    llvm::Value *Slope = B.CreateFMul(K(2 / std::sqrt(Pi)),
+                                      Un(llvm::Intrinsic::exp, B.CreateFNeg(B.CreateFMul(G, G))));
+    G = B.CreateFSub(G, B.CreateFDiv(B.CreateFSub(B.CreateCall(Erf, {G}), Y), Slope));
+  }
+  llvm::Value *Abs = Un(llvm::Intrinsic::fabs, Y);
+  llvm::Value *Inf = B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, K(INFINITY), Y);
+  llvm::Value *R = B.CreateSelect(B.CreateFCmpOEQ(Abs, K(1)), Inf,
+                                  B.CreateSelect(B.CreateFCmpOLT(Abs, K(1)), G, K(NAN)));
+  B.CreateRet(B.CreateFPTrunc(R, F.getReturnType()));
+  F.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return true;
+}
+
 /// Binds libdevice's functions (extern_elementwise's `__nv_<f>`, the names
 /// tl.extra.libdevice uses) to the C library's `<f>` (`__nv_fast_<f>` too)
 /// where this process has it; the others are an error at the user's line.
@@ -163,7 +200,7 @@ void bindLibdevice(const Module &M, llvm::Module &LLM) {
     if (!F.isDeclaration() || !Name.consume_front("__nv_"))
       continue;
     Name.consume_front("fast_");
-    if (defineClassification(F, Name))
+    if (defineClassification(F, Name) || defineErfinv(F, Name))
       continue;
     if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(Name.str()))
       reportLinkError(M, "undefined function '" + F.getName().str() +
