@@ -66,6 +66,14 @@ public:
   void assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed, llvm::StringRef Message,
                   llvm::StringRef File, unsigned Line, llvm::StringRef Func) const override;
   llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const override;
+  llvm::Value *approxDiv(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override {
+    // x * (1 / y) is within the 2 ulp allowed, and LLVM computes 1 / y once
+    // for a row divided by its sum (softmax) instead of a vdivps per vector.
+    llvm::Value *Div = B.CreateFDiv(X, Y);
+    if (auto *I = llvm::dyn_cast<llvm::Instruction>(Div)) // not a folded constant
+      I->setHasAllowReciprocal(true);
+    return Div;
+  }
   llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const override {
     return B.CreateFRem(X, Y); // C's fmod
   }
