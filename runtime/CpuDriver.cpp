@@ -6,6 +6,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/Host.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -160,7 +161,18 @@ Driver::Driver() : P(std::make_unique<Impl>()) {
   llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto J = llvm::orc::LLJITBuilder().create();
+  // JITLink, not LLVM 16's default RuntimeDyld, which maps an object's
+  // sections apart and reaches its stubs' GOT with 32-bit displacements: in
+  // a long-lived process (Triton's tests on the cpu target: hundreds of
+  // kernels, some large) a kernel crashed jumping through a stub whose GOT
+  // slot was unmapped. JITLink allocates each object, its GOT and stubs in
+  // one slab (the process's in-process memory manager).
+  auto J = llvm::orc::LLJITBuilder()
+               .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &ES,
+                                                const llvm::Triple &) {
+                 return std::make_unique<llvm::orc::ObjectLinkingLayer>(ES);
+               })
+               .create();
   if (J)
     P->JIT = std::move(*J);
   else
