@@ -134,8 +134,9 @@ void lowerConvert(LoweringContext &C, Instruction &I) {
     // banks, while the reader still gets 16-byte vectors for its global
     // stores. An accumulator of 16-bit elements is written with matrix
     // stores where the target has them (stmatrix: 16-byte rows, a quarter
-    // of the instructions of a word per thread). insert-barriers made the scratch free to write; wait for
-    // everyone's writes before reading what others wrote.
+    // of the instructions of a word per thread). insert-barriers made the
+    // scratch free to write; wait for everyone's writes before reading
+    // what others wrote.
     LinearLayout Shared = swizzledSharedLayout(Shape, 1, Bytes);
     if (!storeMatrices(C, C.constI32(Base), Shared, From, T, In))
       accessShared(C, C.constI32(Base), Shared, From, T, &In);

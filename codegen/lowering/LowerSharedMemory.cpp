@@ -156,11 +156,11 @@ Regs access(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Type *Blo
 
 /// How a block in a distributed layout can be read with the target's 8x8
 /// matrix loads, or written with its matrix stores (ldmatrix, stmatrix:
-/// eight 16-byte rows, a 32-bit word of one per lane): each 32-bit word of a thread holds 4 / (element bytes) elements
-/// consecutive in memory and four lanes a 16-byte row (plain), or, for
-/// 16-bit elements, a thread's word holds two consecutive rows and eight
-/// lanes a 16-byte row (transposed); groups of 8 rows start 16-byte
-/// aligned.
+/// eight 16-byte rows, a 32-bit word of one per lane): each 32-bit word of
+/// a thread holds 4 / (element bytes) elements consecutive in memory and
+/// four lanes a 16-byte row (plain), or, for 16-bit elements, a thread's
+/// word holds two consecutive rows and eight lanes a 16-byte row
+/// (transposed); groups of 8 rows start 16-byte aligned.
 struct MatrixLoad {
   LinearLayout ToOffset; // (register, lane, warp) -> element offset
   llvm::SmallVector<int32_t, 8> Reg, Lane, Warp; // its bases' offsets
@@ -287,9 +287,8 @@ bool loadMatrices(LoweringContext &C, Value *MemDesc, const LinearLayout &L, Reg
 /// stores where they fit (an epilogue's accumulator: 16-byte rows instead
 /// of a word per thread), else in vectors.
 void storeBlock(LoweringContext &C, Value *MemDesc, Value *V) {
-  MemDescType *M = memdescOf(MemDesc);
-  if (!accessMatrices(C, C.scalar(MemDesc), M->getLayout(), M->getElementType(), C.layout(V),
-                      nullptr, &C.get(V)))
+  if (!storeMatrices(C, C.scalar(MemDesc), memdescOf(MemDesc)->getLayout(), C.layout(V),
+                     V->getType(), C.get(V)))
     access(C, MemDesc, C.layout(V), V->getType(), &C.get(V));
 }
 

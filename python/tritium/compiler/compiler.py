@@ -559,10 +559,10 @@ class CompiledKernel:
         except KeyError:  # none made, and none can be
             return None
 
-    def make_launcher(self):
-        """Asks the active driver for this kernel's launcher (the backend hook);
-        raises NoBackendError when there is none."""
-        self.launcher = active_driver.make_launcher(self)
+    def make_launcher(self, driver=None):
+        """Asks ``driver`` (default: the active one) for this kernel's
+        launcher (the backend hook); raises NoBackendError when there is none."""
+        self.launcher = (driver or active_driver).make_launcher(self)
         return self.launcher
 
     def _init_handles(self):

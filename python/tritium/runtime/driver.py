@@ -146,8 +146,8 @@ def host_driver(args):
     tensor among ``args`` is host memory (torch CPU tensors, numpy arrays,
     host-side descriptors of them): ``kernel[grid]`` on CPU tensors runs
     compiled on the cpu target (docs/cpu.md). None otherwise."""
-    tensors = [a for a in args if _tensor_device(a) is not None]
-    if not tensors or any(_tensor_device(a) != "cpu" for a in tensors):
+    devices = [d for d in map(_tensor_device, args) if d is not None]
+    if not devices or any(d != "cpu" for d in devices):
         return None
     return next((d for d in _registered if getattr(d, "runs_on_host", False)), None)
 

@@ -700,9 +700,7 @@ class JITFunction(KernelInterface):
             return kernel
 
         gx, gy, gz = eval_grid(self, grid, bound)
-        launcher = kernel.launcher
-        if launcher is None:
-            launcher = kernel.launcher = drv.make_launcher(kernel)
+        launcher = kernel.launcher or kernel.make_launcher(drv)
         if stream is None:
             stream = drv.get_current_stream(device)
         call_args = kernel._launch_args(bound)
