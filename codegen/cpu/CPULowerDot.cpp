@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/cpu/CPUTargetInfo.h"
+#include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
 #include <optional>
@@ -104,12 +105,9 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
     Regs Offsets = C.elementOffsets(C.layout(V));
     const Regs &Vals = C.get(V);
     forEachRun(Offsets, [&](unsigned First, unsigned Count) {
-      if (Count == 1)
-        return (void)B.CreateAlignedStore(Widen(Vals[First], E), At(Buf, Offsets[First]), WorkAlign);
-      llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(Work, Count));
-      for (unsigned K = 0; K < Count; ++K)
-        Vec = B.CreateInsertElement(Vec, Widen(Vals[First + K], E), K);
-      B.CreateAlignedStore(Vec, At(Buf, Offsets[First]), WorkAlign);
+      auto Run = llvm::ArrayRef<llvm::Value *>(Vals).slice(First, Count);
+      llvm::Value *Vec = Count == 1 ? Run[0] : packRegisters(B, Run);
+      B.CreateAlignedStore(Widen(Vec, E), At(Buf, Offsets[First]), WorkAlign);
     });
   };
   Spill(AV, AT, ABuf);
@@ -146,8 +144,13 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   forEachRun(Offsets, [&](unsigned First, unsigned Count) {
     auto *VT = llvm::FixedVectorType::get(Work, Count);
     llvm::Value *Vec = B.CreateAlignedLoad(VT, At(CBuf, Offsets[First]), WorkAlign);
-    for (unsigned K = 0; K < Count; ++K)
-      Out.push_back(Summing.narrow(B.CreateExtractElement(Vec, K)));
+    bool PerElement = isCarriedFloat(I.getResult()->getType()); // bf16, fp8: scalars
+    if (!PerElement)
+      Vec = Summing.narrow(Vec);
+    for (unsigned K = 0; K < Count; ++K) {
+      llvm::Value *E = B.CreateExtractElement(Vec, K);
+      Out.push_back(PerElement ? Summing.narrow(E) : E);
+    }
   });
   C.set(I.getResult(), std::move(Out));
   return true;

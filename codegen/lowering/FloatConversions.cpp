@@ -34,8 +34,9 @@ FP8Format formatOf(Type::Kind K) {
 } // namespace
 
 llvm::Value *tritium::bf16ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits) {
-  llvm::Value *W = B.CreateShl(B.CreateZExt(Bits, B.getInt32Ty()), 16);
-  return B.CreateBitCast(W, B.getFloatTy());
+  // Scalars or vectors alike.
+  llvm::Value *W = B.CreateShl(B.CreateZExt(Bits, Bits->getType()->getWithNewBitWidth(32)), 16);
+  return B.CreateBitCast(W, Bits->getType()->getWithNewType(B.getFloatTy()));
 }
 
 llvm::Value *tritium::f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
@@ -58,32 +59,36 @@ llvm::Value *tritium::f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
 llvm::Value *tritium::fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits8,
                                Type::Kind K) {
   FP8Format Fmt = formatOf(K);
-  llvm::Value *Bits = B.CreateZExt(Bits8, B.getInt32Ty());
+  // Scalars or vectors alike.
+  llvm::Type *I32 = Bits8->getType()->getWithNewBitWidth(32);
+  llvm::Type *F32 = Bits8->getType()->getWithNewType(B.getFloatTy());
+  auto K32 = [&](uint32_t X) { return llvm::ConstantInt::get(I32, X); };
+  llvm::Value *Bits = B.CreateZExt(Bits8, I32);
   llvm::Value *Sign = B.CreateShl(B.CreateAnd(Bits, 0x80), 24);
   llvm::Value *Exp = B.CreateAnd(B.CreateLShr(Bits, Fmt.MantBits),
                                  (1u << Fmt.ExpBits) - 1);
   llvm::Value *Mant = B.CreateAnd(Bits, (1u << Fmt.MantBits) - 1);
   llvm::Value *Normal = B.CreateOr(
-      Sign, B.CreateOr(B.CreateShl(B.CreateAdd(Exp, B.getInt32(127 - Fmt.Bias)), 23),
+      Sign, B.CreateOr(B.CreateShl(B.CreateAdd(Exp, K32(127 - Fmt.Bias)), 23),
                        B.CreateShl(Mant, 23 - Fmt.MantBits)));
   // Subnormals: mantissa times the smallest subnormal.
   float Unit = std::ldexp(1.0f, 1 - int(Fmt.Bias) - int(Fmt.MantBits));
-  llvm::Value *Sub = B.CreateFMul(B.CreateUIToFP(Mant, B.getFloatTy()),
-                                  llvm::ConstantFP::get(B.getFloatTy(), Unit));
-  Sub = B.CreateOr(B.CreateBitCast(Sub, B.getInt32Ty()), Sign);
-  llvm::Value *R = B.CreateSelect(B.CreateICmpEQ(Exp, B.getInt32(0)), Sub, Normal);
+  llvm::Value *Sub = B.CreateFMul(B.CreateUIToFP(Mant, F32),
+                                  llvm::ConstantFP::get(F32, Unit));
+  Sub = B.CreateOr(B.CreateBitCast(Sub, I32), Sign);
+  llvm::Value *R = B.CreateSelect(B.CreateICmpEQ(Exp, K32(0)), Sub, Normal);
   llvm::Value *Abs = B.CreateAnd(Bits, 0x7F);
   if (Fmt.HasInf) {
     uint32_t InfBits = ((1u << Fmt.ExpBits) - 1) << Fmt.MantBits;
-    llvm::Value *IsInf = B.CreateICmpEQ(Abs, B.getInt32(InfBits));
-    llvm::Value *IsNaN = B.CreateICmpUGT(Abs, B.getInt32(InfBits));
-    R = B.CreateSelect(IsInf, B.CreateOr(Sign, B.getInt32(0x7F800000)), R);
-    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, B.getInt32(0x7FC00000)), R);
+    llvm::Value *IsInf = B.CreateICmpEQ(Abs, K32(InfBits));
+    llvm::Value *IsNaN = B.CreateICmpUGT(Abs, K32(InfBits));
+    R = B.CreateSelect(IsInf, B.CreateOr(Sign, K32(0x7F800000)), R);
+    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, K32(0x7FC00000)), R);
   } else {
-    llvm::Value *IsNaN = B.CreateICmpEQ(Abs, B.getInt32(Fmt.NaN));
-    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, B.getInt32(0x7FC00000)), R);
+    llvm::Value *IsNaN = B.CreateICmpEQ(Abs, K32(Fmt.NaN));
+    R = B.CreateSelect(IsNaN, B.CreateOr(Sign, K32(0x7FC00000)), R);
   }
-  return B.CreateBitCast(R, B.getFloatTy());
+  return B.CreateBitCast(R, F32);
 }
 
 llvm::Value *tritium::f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind K) {

@@ -51,15 +51,16 @@ DotSums::DotSums(LoweringContext &C, Type *Result)
                : Result->getKind() == Type::Kind::F64 ? C.B.getDoubleTy() : C.B.getFloatTy()) {}
 
 llvm::Value *DotSums::widen(llvm::Value *V, Type *Elem) const {
-  if (V->getType() == Work)
+  llvm::Type *To = V->getType()->getWithNewType(Work); // a vector widens lane by lane
+  if (V->getType() == To)
     return V;
   if (Int)
-    return C.B.CreateSExt(V, Work);
-  return isCarriedFloat(Elem) ? toF32(C.B, V, Elem) : C.B.CreateFPCast(V, Work);
+    return C.B.CreateSExt(V, To);
+  return isCarriedFloat(Elem) ? toF32(C.B, V, Elem) : C.B.CreateFPCast(V, To);
 }
 
 llvm::Value *DotSums::narrow(llvm::Value *Sum) const {
-  llvm::Type *T = C.elemType(Result);
+  llvm::Type *T = Sum->getType()->getWithNewType(C.elemType(Result));
   if (Int || Sum->getType() == T)
     return Sum;
   return isCarriedFloat(Result) ? fromF32(C.B, Sum, Result) : C.B.CreateFPCast(Sum, T);

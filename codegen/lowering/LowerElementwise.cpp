@@ -143,10 +143,7 @@ llvm::Value *gatherVector(llvm::IRBuilder<> &B, const LoweringContext::Regs &Rs,
                           unsigned W) {
   if (Rs.size() == 1)
     return B.CreateVectorSplat(W, Rs[0]);
-  llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(Rs[R]->getType(), W));
-  for (unsigned K = 0; K < W; ++K)
-    V = B.CreateInsertElement(V, Rs[R + K], uint64_t(K));
-  return V;
+  return packRegisters(B, llvm::ArrayRef<llvm::Value *>(Rs).slice(R, W));
 }
 
 /// On a target that works in vectors (TargetInfo::registerVectorWidth W >

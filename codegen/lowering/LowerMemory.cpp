@@ -95,10 +95,7 @@ llvm::Value *tritium::accessPredicate(LoweringContext &C, const LoweringContext:
     return nullptr;
   if (!V.MaskEach)
     return (*Masks)[First];
-  llvm::Value *Pred = llvm::PoisonValue::get(llvm::FixedVectorType::get(C.B.getInt1Ty(), V.Vec));
-  for (unsigned K = 0; K < V.Vec; ++K)
-    Pred = C.B.CreateInsertElement(Pred, (*Masks)[First + K], K);
-  return Pred;
+  return packRegisters(C.B, llvm::ArrayRef<llvm::Value *>(*Masks).slice(First, V.Vec));
 }
 
 namespace {
@@ -107,11 +104,7 @@ namespace {
 llvm::Value *pack(LoweringContext &C, llvm::ArrayRef<llvm::Value *> Elems,
                   const Vectorization &V) {
   llvm::IRBuilder<> &B = C.B;
-  llvm::Type *ET = Elems[0]->getType();
-  llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(ET, Elems.size()));
-  for (unsigned I = 0; I < Elems.size(); ++I)
-    Vec = B.CreateInsertElement(Vec, Elems[I], I);
-  return B.CreateBitCast(Vec, llvm::FixedVectorType::get(B.getIntNTy(V.WordBits),
+  return B.CreateBitCast(packRegisters(B, Elems), llvm::FixedVectorType::get(B.getIntNTy(V.WordBits),
                                                          V.NumWords));
 }
 

@@ -128,10 +128,7 @@ Regs tritium::accessShared(LoweringContext &C, llvm::Value *Base, const LinearLa
         B.CreateStore((*Vals)[R], P);
         continue;
       }
-      llvm::Value *Vec = llvm::PoisonValue::get(VT);
-      for (unsigned K = 0; K < V; ++K)
-        Vec = B.CreateInsertElement(Vec, (*Vals)[R + K], K);
-      B.CreateAlignedStore(Vec, P, A);
+      B.CreateAlignedStore(packRegisters(B, llvm::ArrayRef<llvm::Value *>(*Vals).slice(R, V)), P, A);
     } else if (V == 1) {
       Out.push_back(B.CreateLoad(ET, P));
     } else {
@@ -248,11 +245,9 @@ bool accessMatrices(LoweringContext &C, llvm::Value *Base, const LinearLayout &S
       // Word W is matrix W's: registers R + W * PerWord onwards.
       for (unsigned W = 0; W < Count; ++W) {
         llvm::Value *Word = (*Vals)[R + W * X->PerWord];
-        if (X->PerWord > 1) {
-          Word = llvm::PoisonValue::get(WordTy);
-          for (unsigned E = 0; E < X->PerWord; ++E)
-            Word = B.CreateInsertElement(Word, (*Vals)[R + W * X->PerWord + E], uint64_t(E));
-        }
+        if (X->PerWord > 1)
+          Word = packRegisters(
+              B, llvm::ArrayRef<llvm::Value *>(*Vals).slice(R + W * X->PerWord, X->PerWord));
         Words.push_back(Word);
       }
       if (!C.getTarget().storeMatrices(B, P, Trans, Words))

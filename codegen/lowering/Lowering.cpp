@@ -88,10 +88,8 @@ private:
     if (!VT)
       return In[R];
     llvm::IRBuilder<> At(Pred->getTerminator());
-    llvm::Value *V = llvm::PoisonValue::get(VT);
-    for (unsigned K = 0; K < VT->getNumElements(); ++K)
-      V = At.CreateInsertElement(V, In[R * VT->getNumElements() + K], K);
-    return V;
+    unsigned W = VT->getNumElements();
+    return packRegisters(At, llvm::ArrayRef<llvm::Value *>(In).slice(R * W, W));
   }
 
   void lower(Instruction &I) {

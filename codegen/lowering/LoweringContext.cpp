@@ -69,6 +69,32 @@ llvm::Type *tritium::elementType(llvm::LLVMContext &Ctx, Type *T) {
   }
 }
 
+llvm::Value *tritium::packRegisters(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Regs) {
+  auto *First = llvm::dyn_cast<llvm::ExtractElementInst>(Regs[0]);
+  auto *Start = First ? llvm::dyn_cast<llvm::ConstantInt>(First->getIndexOperand()) : nullptr;
+  bool Lanes = Start != nullptr;
+  for (unsigned K = 1; Lanes && K < Regs.size(); ++K) {
+    auto *E = llvm::dyn_cast<llvm::ExtractElementInst>(Regs[K]);
+    auto *Idx = E ? llvm::dyn_cast<llvm::ConstantInt>(E->getIndexOperand()) : nullptr;
+    Lanes = Idx && E->getVectorOperand() == First->getVectorOperand() &&
+            Idx->getZExtValue() == Start->getZExtValue() + K;
+  }
+  if (Lanes) {
+    llvm::Value *Src = First->getVectorOperand();
+    if (llvm::cast<llvm::FixedVectorType>(Src->getType())->getNumElements() == Regs.size())
+      return Src;
+    llvm::SmallVector<int, 16> Mask;
+    for (unsigned K = 0; K < Regs.size(); ++K)
+      Mask.push_back(int(Start->getZExtValue() + K));
+    return B.CreateShuffleVector(Src, Mask);
+  }
+  llvm::Value *V =
+      llvm::PoisonValue::get(llvm::FixedVectorType::get(Regs[0]->getType(), Regs.size()));
+  for (unsigned K = 0; K < Regs.size(); ++K)
+    V = B.CreateInsertElement(V, Regs[K], uint64_t(K));
+  return V;
+}
+
 LoweringContext::ThreadPart &LoweringContext::threadPart(const LinearLayout &L) {
   std::string Key = L.str();
   auto It = ThreadParts.find(Key);

@@ -40,6 +40,14 @@ namespace tritium {
 /// tensor descriptor).
 llvm::Type *elementType(llvm::LLVMContext &Ctx, Type *T);
 
+/// \p Regs (registers of one type) as one vector at \p B: the vector they
+/// were extracted from where they are its consecutive elements (a shuffle
+/// of it for a part), else a chain of inserts. A register is often a lane of
+/// a vector (a vector load, a vector phi, the cpu's vector arithmetic), and
+/// handing LLVM the vector back spares it folding thousands of
+/// insert/extract pairs (a cpu tile of 16,384 elements took minutes).
+llvm::Value *packRegisters(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Regs);
+
 struct LoweringOptions {
   unsigned NumWarps = 4;
   /// The GPU compiled for; its warp size sizes the layouts.
@@ -232,6 +240,8 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// i32 for integers; elements widened to it, the sums narrowed back.
 struct DotSums {
   DotSums(LoweringContext &C, Type *Result);
+  /// Scalars or vectors; narrow takes a carried type (bf16, fp8:
+  /// FloatConversions.h) only as scalars.
   llvm::Value *widen(llvm::Value *V, Type *Elem) const;
   llvm::Value *narrow(llvm::Value *Sum) const;
   LoweringContext &C;
