@@ -6,7 +6,7 @@
 //   1. registers: each thread combines its registers that differ only along
 //      the axis, in increasing coordinate order: a chain of up to 8, a tree
 //      of neighbours past that (where the target works in vectors, a
-//      built-in combine first halves a vector of them down to 8);
+//      built-in combine runs on the registers' vectors instead);
 //   2. lanes: for each lane bit that moves along the axis, a butterfly
 //      shuffle with the lane whose bit differs, combining the lower
 //      coordinate's value first;
@@ -136,37 +136,69 @@ llvm::SmallVector<unsigned, 4> axisBits(LoweringContext &C, const Instruction &I
   return Bits;
 }
 
-/// The built-in combine of \p I to apply to vectors of its \p N registers
-/// along the axis, where the target works in vectors and N is a power of
-/// two past 8 (one operand, not an arg-reduction, no carried floats).
-std::optional<CombineKind> vectorCombine(LoweringContext &C, const Instruction &I, unsigned N) {
-  if (C.getTarget().registerVectorWidth() <= 1 || N <= 8 || (N & (N - 1)) ||
-      I.getFamily() == OpFamily::ArgMinMax || I.getNumOperands() != 1 ||
-      isCarriedFloat(I.getOperand(0)->getType()->getScalarType()))
+/// The built-in combine of \p I to apply to its registers in vectors, where
+/// the target works in vectors (one operand, not an arg-reduction, no
+/// carried floats).
+std::optional<CombineKind> vectorCombine(LoweringContext &C, const Instruction &I) {
+  if (C.getTarget().registerVectorWidth() <= 1 || I.getFamily() == OpFamily::ArgMinMax ||
+      I.getNumOperands() != 1 || isCarriedFloat(I.getOperand(0)->getType()->getScalarType()))
     return std::nullopt;
   return llvm::cast<CombineInstBase>(I).getKind();
 }
 
-/// \p Run (single values) as one vector, combined half against half until 8
-/// values remain: log2(n) - 3 vector operations and shuffles, not n - 8
-/// scalar ones. (A different tree than the scalar one: the built-in
-/// combines are associative and commutative.)
-std::vector<Regs> halveInVectors(LoweringContext &C, CombineKind K, const std::vector<Regs> &Run) {
-  llvm::IRBuilder<> &B = C.B;
-  unsigned N = unsigned(Run.size());
-  llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(Run[0][0]->getType(), N));
-  for (unsigned R = 0; R < N; ++R)
-    V = B.CreateInsertElement(V, Run[R][0], R);
-  for (; N > 8; N /= 2) {
-    llvm::SmallVector<int, 64> Lo, Hi;
-    for (unsigned R = 0; R < N / 2; ++R)
-      Lo.push_back(int(R)), Hi.push_back(int(R + N / 2));
-    V = combineBuiltin(B, K, B.CreateShuffleVector(V, Lo), B.CreateShuffleVector(V, Hi), nullptr);
+/// Step 1 in vectors (a cpu thread holds whole blocks): the registers as
+/// vectors of W, combined lane by lane across vectors for the axis's
+/// register bits at or above log2(W), then each vector with a shuffle of
+/// itself for the bits below, all groups at once: log2(n) vector operations
+/// and no scalar until each group's result, which stays in the register
+/// with the axis bits clear. (Another tree than the scalar one: the built-in
+/// combines are associative and commutative.) Nothing where a register
+/// basis is zero or moves along the axis and another dimension at once.
+std::optional<std::map<std::vector<int32_t>, Regs>>
+reduceInVectors(LoweringContext &C, const Instruction &I, const LinearLayout &L, unsigned Axis,
+                const AxisGroups &Groups) {
+  std::optional<CombineKind> K = vectorCombine(C, I);
+  unsigned N = LoweringContext::numRegs(L), W = C.getTarget().registerVectorWidth();
+  if (!K || N < W || N % W)
+    return std::nullopt;
+  unsigned AxisMask = 0;
+  llvm::ArrayRef<Basis> Bases = L.getBases(kRegister);
+  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit) {
+    unsigned Moving = 0;
+    for (int32_t X : Bases[Bit])
+      Moving += X != 0;
+    if (Moving == 0 || (Bases[Bit][Axis] && Moving > 1))
+      return std::nullopt;
+    if (Bases[Bit][Axis])
+      AxisMask |= 1u << Bit;
   }
-  std::vector<Regs> Out;
-  for (unsigned R = 0; R < N; ++R)
-    Out.push_back({B.CreateExtractElement(V, R)});
-  return Out;
+  llvm::IRBuilder<> &B = C.B;
+  const Regs &In = C.get(I.getOperand(0));
+  std::vector<llvm::Value *> Vecs;
+  for (unsigned R = 0; R < N; R += W)
+    Vecs.push_back(packRegisters(B, llvm::ArrayRef<llvm::Value *>(In).slice(R, W)));
+  unsigned LaneBits = llvm::Log2_32(W), VecAxis = AxisMask >> LaneBits;
+  // Across vectors, bit by bit, into the vector with the bit clear (those
+  // with a lower axis bit set are already spent).
+  for (unsigned Bit = 0; (1u << Bit) < Vecs.size(); ++Bit)
+    for (unsigned V = 0; V < Vecs.size() && (VecAxis >> Bit & 1); ++V)
+      if (!(V >> Bit & 1) && !(V & VecAxis & ((1u << Bit) - 1)))
+        Vecs[V] = combineBuiltin(B, *K, Vecs[V], Vecs[V | 1u << Bit], nullptr);
+  for (unsigned V = 0; V < Vecs.size(); ++V) // then within the vectors left
+    for (unsigned Bit = 0; Bit < LaneBits && !(V & VecAxis); ++Bit) {
+      if (!(AxisMask >> Bit & 1))
+        continue;
+      llvm::SmallVector<int, 16> Swap;
+      for (unsigned Lane = 0; Lane < W; ++Lane)
+        Swap.push_back(int(Lane ^ (1u << Bit)));
+      Vecs[V] = combineBuiltin(B, *K, Vecs[V], B.CreateShuffleVector(Vecs[V], Swap), nullptr);
+    }
+  std::map<std::vector<int32_t>, Regs> Acc;
+  for (auto &[Key, Members] : Groups) {
+    unsigned R = Members.front().second & ~AxisMask;
+    Acc[Key] = {B.CreateExtractElement(Vecs[R / W], uint64_t(R % W))};
+  }
+  return Acc;
 }
 
 } // namespace
@@ -193,13 +225,14 @@ void tritium::lowerReduce(LoweringContext &C, Instruction &I) {
   }
 
   // 1. Registers, grouped by their coordinates off the axis.
+  AxisGroups Groups = registersAlongAxis(L, Axis);
   std::map<std::vector<int32_t>, Regs> Acc;
-  for (auto &[Key, Members] : registersAlongAxis(L, Axis)) {
+  if (auto InVectors = reduceInVectors(C, I, L, Axis, Groups))
+    Acc = std::move(*InVectors);
+  for (auto &[Key, Members] : Acc.empty() ? Groups : AxisGroups()) {
     std::vector<Regs> Run;
     for (auto &M : Members)
       Run.push_back(Init[M.second]);
-    if (std::optional<CombineKind> K = vectorCombine(C, I, unsigned(Run.size())))
-      Run = halveInVectors(C, *K, Run);
     // Many registers (a cpu thread holds whole rows) in a tree of
     // neighbours, in order: log2(n) steps deep, not n; the last 8 in a chain.
     while (Run.size() > 8) {
