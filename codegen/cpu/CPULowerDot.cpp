@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/cpu/CPUTargetInfo.h"
-#include "codegen/lowering/FloatConversions.h"
 #include "codegen/lowering/LoweringContext.h"
 
 #include <optional>
@@ -144,13 +143,9 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   forEachRun(Offsets, [&](unsigned First, unsigned Count) {
     auto *VT = llvm::FixedVectorType::get(Work, Count);
     llvm::Value *Vec = B.CreateAlignedLoad(VT, At(CBuf, Offsets[First]), WorkAlign);
-    bool PerElement = isCarriedFloat(I.getResult()->getType()); // bf16, fp8: scalars
-    if (!PerElement)
-      Vec = Summing.narrow(Vec);
-    for (unsigned K = 0; K < Count; ++K) {
-      llvm::Value *E = B.CreateExtractElement(Vec, K);
-      Out.push_back(PerElement ? Summing.narrow(E) : E);
-    }
+    Vec = Summing.narrow(Vec);
+    for (unsigned K = 0; K < Count; ++K)
+      Out.push_back(B.CreateExtractElement(Vec, K));
   });
   C.set(I.getResult(), std::move(Out));
   return true;

@@ -24,6 +24,14 @@ struct FP8Format {
   bool HasInf;
 };
 
+/// \p T shaped like \p V: T for a scalar, a vector of T as long as V's.
+/// Every conversion here takes scalars or vectors alike (the cpu converts
+/// 16 registers at a time).
+llvm::Type *like(llvm::Value *V, llvm::Type *T) { return V->getType()->getWithNewType(T); }
+llvm::Constant *i32Like(llvm::Value *V, uint32_t X) {
+  return llvm::ConstantInt::get(like(V, llvm::Type::getInt32Ty(V->getContext())), X);
+}
+
 FP8Format formatOf(Type::Kind K) {
   if (K == Type::Kind::F8E4M3) // e4m3fn: no infinities, one NaN pattern
     return {4, 3, 7, 0x7E, 0x7F, false};
@@ -34,35 +42,32 @@ FP8Format formatOf(Type::Kind K) {
 } // namespace
 
 llvm::Value *tritium::bf16ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits) {
-  // Scalars or vectors alike.
-  llvm::Value *W = B.CreateShl(B.CreateZExt(Bits, Bits->getType()->getWithNewBitWidth(32)), 16);
-  return B.CreateBitCast(W, Bits->getType()->getWithNewType(B.getFloatTy()));
+  llvm::Value *W = B.CreateShl(B.CreateZExt(Bits, like(Bits, B.getInt32Ty())), 16);
+  return B.CreateBitCast(W, like(Bits, B.getFloatTy()));
 }
 
 llvm::Value *tritium::f32ToBF16(llvm::IRBuilder<> &B, llvm::Value *F,
                                 RoundingMode Mode) {
-  llvm::Value *Bits = B.CreateBitCast(F, B.getInt32Ty());
+  llvm::Value *Bits = B.CreateBitCast(F, like(F, B.getInt32Ty()));
   llvm::Value *R;
   if (Mode == RoundingMode::RTZ) {
     R = B.CreateLShr(Bits, 16);
   } else {
     llvm::Value *Lsb = B.CreateAnd(B.CreateLShr(Bits, 16), 1);
-    R = B.CreateLShr(B.CreateAdd(B.CreateAdd(Bits, B.getInt32(0x7FFF)), Lsb), 16);
+    R = B.CreateLShr(B.CreateAdd(B.CreateAdd(Bits, i32Like(F, 0x7FFF)), Lsb), 16);
   }
   // A NaN keeps its sign and becomes the quiet NaN (rounding could have
   // turned a NaN with only low mantissa bits into an infinity).
   llvm::Value *IsNaN = B.CreateFCmpUNO(F, F);
   llvm::Value *QNaN = B.CreateOr(B.CreateAnd(B.CreateLShr(Bits, 16), 0x8000), 0x7FC0);
-  return B.CreateTrunc(B.CreateSelect(IsNaN, QNaN, R), B.getInt16Ty());
+  return B.CreateTrunc(B.CreateSelect(IsNaN, QNaN, R), like(F, B.getInt16Ty()));
 }
 
 llvm::Value *tritium::fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits8,
                                Type::Kind K) {
   FP8Format Fmt = formatOf(K);
-  // Scalars or vectors alike.
-  llvm::Type *I32 = Bits8->getType()->getWithNewBitWidth(32);
-  llvm::Type *F32 = Bits8->getType()->getWithNewType(B.getFloatTy());
-  auto K32 = [&](uint32_t X) { return llvm::ConstantInt::get(I32, X); };
+  llvm::Type *I32 = like(Bits8, B.getInt32Ty()), *F32 = like(Bits8, B.getFloatTy());
+  auto K32 = [&](uint32_t X) { return i32Like(Bits8, X); };
   llvm::Value *Bits = B.CreateZExt(Bits8, I32);
   llvm::Value *Sign = B.CreateShl(B.CreateAnd(Bits, 0x80), 24);
   llvm::Value *Exp = B.CreateAnd(B.CreateLShr(Bits, Fmt.MantBits),
@@ -93,34 +98,34 @@ llvm::Value *tritium::fp8ToF32(llvm::IRBuilder<> &B, llvm::Value *Bits8,
 
 llvm::Value *tritium::f32ToFP8(llvm::IRBuilder<> &B, llvm::Value *F, Type::Kind K) {
   FP8Format Fmt = formatOf(K);
-  llvm::Value *Bits = B.CreateBitCast(F, B.getInt32Ty());
+  llvm::Value *Bits = B.CreateBitCast(F, like(F, B.getInt32Ty()));
   llvm::Value *Sign = B.CreateAnd(B.CreateLShr(Bits, 24), 0x80);
   llvm::Value *AbsBits = B.CreateAnd(Bits, 0x7FFFFFFF);
-  llvm::Value *Abs = B.CreateBitCast(AbsBits, B.getFloatTy());
+  llvm::Value *Abs = B.CreateBitCast(AbsBits, F->getType());
   // Normal numbers: rebias the exponent, then round the mantissa.
   unsigned Drop = 23 - Fmt.MantBits;
-  llvm::Value *X = B.CreateSub(AbsBits, B.getInt32((127 - Fmt.Bias) << 23));
+  llvm::Value *X = B.CreateSub(AbsBits, i32Like(F, (127 - Fmt.Bias) << 23));
   llvm::Value *Lsb = B.CreateAnd(B.CreateLShr(X, Drop), 1);
   llvm::Value *Normal = B.CreateLShr(
-      B.CreateAdd(B.CreateAdd(X, B.getInt32((1u << (Drop - 1)) - 1)), Lsb), Drop);
+      B.CreateAdd(B.CreateAdd(X, i32Like(F, (1u << (Drop - 1)) - 1)), Lsb), Drop);
   // Subnormals: scale to units of the smallest subnormal and round to even.
   float Scale = std::ldexp(1.0f, int(Fmt.Bias) - 1 + int(Fmt.MantBits));
-  llvm::Value *Scaled = B.CreateFMul(Abs, llvm::ConstantFP::get(B.getFloatTy(), Scale));
+  llvm::Value *Scaled = B.CreateFMul(Abs, llvm::ConstantFP::get(F->getType(), Scale));
   llvm::Value *Rounded =
       B.CreateUnaryIntrinsic(llvm::Intrinsic::rint, Scaled);
-  llvm::Value *Sub = B.CreateFPToUI(Rounded, B.getInt32Ty());
+  llvm::Value *Sub = B.CreateFPToUI(Rounded, like(F, B.getInt32Ty()));
   float MinNormal = std::ldexp(1.0f, 1 - int(Fmt.Bias));
   llvm::Value *IsSub =
-      B.CreateFCmpOLT(Abs, llvm::ConstantFP::get(B.getFloatTy(), MinNormal));
+      B.CreateFCmpOLT(Abs, llvm::ConstantFP::get(F->getType(), MinNormal));
   llvm::Value *R = B.CreateSelect(IsSub, Sub, Normal);
   // Saturate (this also takes infinities to the largest finite value).
-  llvm::Value *Big = B.CreateICmpUGT(R, B.getInt32(Fmt.MaxFinite));
+  llvm::Value *Big = B.CreateICmpUGT(R, i32Like(F, Fmt.MaxFinite));
   llvm::Value *TooBig = B.CreateOr(
-      Big, B.CreateICmpUGE(AbsBits, B.getInt32(0x7F800000)));
-  R = B.CreateSelect(TooBig, B.getInt32(Fmt.MaxFinite), R);
-  llvm::Value *IsNaN = B.CreateICmpUGT(AbsBits, B.getInt32(0x7F800000));
-  R = B.CreateSelect(IsNaN, B.getInt32(Fmt.NaN), R);
-  return B.CreateTrunc(B.CreateOr(R, Sign), B.getInt8Ty());
+      Big, B.CreateICmpUGE(AbsBits, i32Like(F, 0x7F800000)));
+  R = B.CreateSelect(TooBig, i32Like(F, Fmt.MaxFinite), R);
+  llvm::Value *IsNaN = B.CreateICmpUGT(AbsBits, i32Like(F, 0x7F800000));
+  R = B.CreateSelect(IsNaN, i32Like(F, Fmt.NaN), R);
+  return B.CreateTrunc(B.CreateOr(R, Sign), like(F, B.getInt8Ty()));
 }
 
 uint8_t tritium::fp8ConstantBits(double D, Type::Kind K) {
@@ -154,7 +159,7 @@ llvm::Value *tritium::toF32(llvm::IRBuilder<> &B, llvm::Value *V, Type *Elem) {
   case Type::Kind::F8E5M2:
   case Type::Kind::F8E4M3B15: return fp8ToF32(B, V, Elem->getScalarType()->getKind());
   case Type::Kind::F16:
-  case Type::Kind::F64: return B.CreateFPCast(V, B.getFloatTy());
+  case Type::Kind::F64: return B.CreateFPCast(V, like(V, B.getFloatTy()));
   default: return V;
   }
 }
@@ -166,8 +171,8 @@ llvm::Value *tritium::fromF32(llvm::IRBuilder<> &B, llvm::Value *F, Type *Elem,
   case Type::Kind::F8E4M3:
   case Type::Kind::F8E5M2:
   case Type::Kind::F8E4M3B15: return f32ToFP8(B, F, Elem->getScalarType()->getKind());
-  case Type::Kind::F16: return B.CreateFPTrunc(F, B.getHalfTy());
-  case Type::Kind::F64: return B.CreateFPExt(F, B.getDoubleTy());
+  case Type::Kind::F16: return B.CreateFPTrunc(F, like(F, B.getHalfTy()));
+  case Type::Kind::F64: return B.CreateFPExt(F, like(F, B.getDoubleTy()));
   default: return F;
   }
 }

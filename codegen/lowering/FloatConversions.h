@@ -6,7 +6,8 @@
 // the rounding Triton uses: round to nearest even, NaN kept, and for fp8 the
 // "satfinite" saturation of `cvt.rn.satfinite` (out-of-range values become
 // the largest finite value of their sign). They are plain integer IR, so they
-// work on every target and architecture.
+// work on every target and architecture, on scalars or vectors alike (the
+// cpu converts 16 registers at a time).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CODEGEN_LOWERING_FLOATCONVERSIONS_H

@@ -204,11 +204,11 @@ llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
   return fromF32(B, Math(toF32(B, X, E)), E);
 }
 
-/// One element cast from \p From to \p To.
+/// One element (or a vector of them) cast from \p From to \p To.
 llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To,
                      llvm::Value *X) {
   llvm::IRBuilder<> &B = C.B;
-  llvm::Type *LT = C.elemType(To);
+  llvm::Type *LT = X->getType()->getWithNewType(C.elemType(To));
   RoundingMode RM = I.getRounding().value_or(RoundingMode::RTNE);
   switch (I.getOpcode()) {
   case Opcode::Trunc: return B.CreateTrunc(X, LT);
@@ -220,7 +220,8 @@ llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To
     return B.CreateFPExt(X, LT);
   case Opcode::FPTrunc: {
     if (From->getKind() == Type::Kind::F64 && To->getKind() != Type::Kind::F32)
-      X = B.CreateFPTrunc(X, B.getFloatTy()), From = Type::getF32(To->getContext());
+      X = B.CreateFPTrunc(X, X->getType()->getWithNewType(B.getFloatTy())),
+      From = Type::getF32(To->getContext());
     if (isCarriedFloat(To) || isCarriedFloat(From))
       return fromF32(B, toF32(B, X, From), To, RM);
     if (RM == RoundingMode::RTZ)
@@ -235,7 +236,7 @@ llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To
   case Opcode::SIToFP:
   case Opcode::UIToFP: {
     bool Carried = isCarriedFloat(To);
-    llvm::Type *Via = Carried ? B.getFloatTy() : LT;
+    llvm::Type *Via = Carried ? X->getType()->getWithNewType(B.getFloatTy()) : LT;
     llvm::Value *F = I.getOpcode() == Opcode::SIToFP ? B.CreateSIToFP(X, Via)
                                                      : B.CreateUIToFP(X, Via);
     return Carried ? fromF32(B, F, To) : F;
@@ -456,6 +457,13 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   case OpFamily::Cast: {
     Type *From = I.getOperand(0)->getType()->getScalarType();
     Type *To = RT->getScalarType();
+    // In vectors but for pointers and rounding toward zero (a target hook).
+    auto &Cast = llvm::cast<CastInst>(I);
+    if (!From->isPointer() && !To->isPointer() && Cast.getRounding() != RoundingMode::RTZ &&
+        byVectors(C, I, N, Out, [&](llvm::ArrayRef<llvm::Value *> V) {
+          return castOne(C, Cast, From, To, V[0]);
+        }))
+      break;
     for (unsigned R = 0; R < N; ++R)
       Out.push_back(castOne(C, llvm::cast<CastInst>(I), From, To, Op(0, R)));
     break;

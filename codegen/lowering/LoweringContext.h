@@ -240,8 +240,7 @@ void lowerDot(LoweringContext &C, Instruction &I);
 /// i32 for integers; elements widened to it, the sums narrowed back.
 struct DotSums {
   DotSums(LoweringContext &C, Type *Result);
-  /// Scalars or vectors; narrow takes a carried type (bf16, fp8:
-  /// FloatConversions.h) only as scalars.
+  /// Scalars or vectors alike.
   llvm::Value *widen(llvm::Value *V, Type *Elem) const;
   llvm::Value *narrow(llvm::Value *Sum) const;
   LoweringContext &C;

@@ -18,6 +18,9 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+#include <vector>
+
 using namespace tritium;
 
 namespace {
@@ -109,4 +112,27 @@ TEST_CASE("fp8 and bf16 decode a vector lane by lane as they decode scalars") {
   REQUIRE(Folded);
   for (unsigned X = 0; X < Bits.size(); ++X)
     CHECK(Folded->getAggregateElement(X) == fold(*F.Fn, bf16ToF32(F.B, Bits[X])));
+}
+
+TEST_CASE("fp8 and bf16 encode a vector lane by lane as they encode scalars") {
+  std::vector<float> Probes = {0.0f, -0.0f, 1.0f, -1.5f, 0.1f, 3.0e-3f, 448.0f, 449.0f, 57344.0f,
+                               1.0e9f, -1.0e-9f, 1.2e-38f, std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(), 65504.0f, 0.33333334f};
+  Fixture F;
+  llvm::SmallVector<llvm::Constant *, 16> Floats;
+  for (float X : Probes)
+    Floats.push_back(llvm::ConstantFP::get(F.B.getFloatTy(), X));
+  llvm::Constant *Vec = llvm::ConstantVector::get(Floats);
+  for (Type::Kind K : {Type::Kind::F8E4M3, Type::Kind::F8E5M2, Type::Kind::F8E4M3B15}) {
+    llvm::Constant *Folded = fold(*F.Fn, f32ToFP8(F.B, Vec, K));
+    REQUIRE(Folded);
+    for (unsigned X = 0; X < Floats.size(); ++X)
+      CHECK(Folded->getAggregateElement(X) == fold(*F.Fn, f32ToFP8(F.B, Floats[X], K)));
+  }
+  for (RoundingMode M : {RoundingMode::RTNE, RoundingMode::RTZ}) {
+    llvm::Constant *Folded = fold(*F.Fn, f32ToBF16(F.B, Vec, M));
+    REQUIRE(Folded);
+    for (unsigned X = 0; X < Floats.size(); ++X)
+      CHECK(Folded->getAggregateElement(X) == fold(*F.Fn, f32ToBF16(F.B, Floats[X], M)));
+  }
 }
