@@ -280,7 +280,7 @@ def big_kernel(x_ptr, BLOCK: tl.constexpr):
 def test_a_block_past_the_element_limit_is_out_of_resources(cpu):
     from tritium.errors import OutOfResources
     with pytest.raises(OutOfResources, match="elements of one block per thread"):
-        big_kernel.warmup(np.zeros(1 << 15, np.float32), BLOCK=1 << 15, grid=(1,))
+        big_kernel.warmup(np.zeros(1 << 16, np.float32), BLOCK=1 << 16, grid=(1,))
 
 
 @tritium.jit
