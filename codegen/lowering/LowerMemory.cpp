@@ -104,8 +104,8 @@ namespace {
 llvm::Value *pack(LoweringContext &C, llvm::ArrayRef<llvm::Value *> Elems,
                   const Vectorization &V) {
   llvm::IRBuilder<> &B = C.B;
-  return B.CreateBitCast(packRegisters(B, Elems), llvm::FixedVectorType::get(B.getIntNTy(V.WordBits),
-                                                         V.NumWords));
+  llvm::Type *Words = llvm::FixedVectorType::get(B.getIntNTy(V.WordBits), V.NumWords);
+  return B.CreateBitCast(packRegisters(B, Elems), Words);
 }
 
 Regs unpack(LoweringContext &C, llvm::Value *Words, llvm::Type *ET, unsigned Vec) {

@@ -128,7 +128,8 @@ Regs tritium::accessShared(LoweringContext &C, llvm::Value *Base, const LinearLa
         B.CreateStore((*Vals)[R], P);
         continue;
       }
-      B.CreateAlignedStore(packRegisters(B, llvm::ArrayRef<llvm::Value *>(*Vals).slice(R, V)), P, A);
+      auto Run = llvm::ArrayRef<llvm::Value *>(*Vals).slice(R, V);
+      B.CreateAlignedStore(packRegisters(B, Run), P, A);
     } else if (V == 1) {
       Out.push_back(B.CreateLoad(ET, P));
     } else {
