@@ -465,7 +465,7 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
         }))
       break;
     for (unsigned R = 0; R < N; ++R)
-      Out.push_back(castOne(C, llvm::cast<CastInst>(I), From, To, Op(0, R)));
+      Out.push_back(castOne(C, Cast, From, To, Op(0, R)));
     break;
   }
   case OpFamily::GetElementPtr: {

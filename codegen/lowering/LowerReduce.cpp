@@ -6,7 +6,8 @@
 //   1. registers: each thread combines its registers that differ only along
 //      the axis, in increasing coordinate order: a chain of up to 8, a tree
 //      of neighbours past that (where the target works in vectors, a
-//      built-in combine runs on the registers' vectors instead);
+//      built-in combine of several groups runs on the registers' vectors,
+//      all groups at once; of one group, it halves a vector of them to 8);
 //   2. lanes: for each lane bit that moves along the axis, a butterfly
 //      shuffle with the lane whose bit differs, combining the lower
 //      coordinate's value first;
