@@ -191,8 +191,9 @@ def uniform(bits):
 @pytest.mark.parametrize("seed", [123, 2**40 + 5, 0])
 @pytest.mark.parametrize("dtype", ["fp32", "fp16", "bf16"])
 def test_dropout(dev, n, block, seed, dtype):
-    """Bit-exact: Philox, the float conversion and the division are exact
-    operations on both sides."""
+    """The mask bit-exact (Philox and the float conversion are exact on both
+    sides); the kept values within fp32's 2 ulp: `/` is Triton's approximate
+    division (div.full.f32) on NVIDIA, which the 16-bit types round away."""
     skip_unless_dtype(dev, dtype)
     p = 0.25
     x = representable(_rng(n).standard_normal(n) + 3, dtype)
@@ -202,7 +203,8 @@ def test_dropout(dev, n, block, seed, dtype):
     keep = uniform(philox(seed, np.arange(n))[0]) > np.float32(p)
     ref = representable(np.where(keep, x / (np.float32(1) - np.float32(p)), np.float32(0)), dtype)
     got = dev.get(out)
-    assert_close(got, ref, rtol=0, atol=0)
+    assert np.array_equal(got == 0, ref == 0)
+    assert_close(got, ref, rtol=2.4e-7 if dtype == "fp32" else 0, atol=0)
     assert 0.6 < keep.mean() < 0.9 or n < 100
     # Same seed, same mask; another seed, another mask.
     out2 = dev.zeros((n,), dtype)
