@@ -57,6 +57,22 @@ LinearLayout blocked(llvm::ArrayRef<int64_t> Shape, llvm::ArrayRef<unsigned> Spt
                        defaultBlockedParams(Shape, Spt, Order, Opts.NumWarps, Opts.WarpSize));
 }
 
+/// LayoutOptions::ThreadRuns: each thread's share of \p Shape as one run,
+/// the dimensions of \p Order filled in turn.
+LinearLayout threadRuns(llvm::ArrayRef<int64_t> Shape, llvm::ArrayRef<unsigned> Order,
+                        const LayoutOptions &Opts) {
+  int64_t Numel = 1;
+  for (int64_t S : Shape)
+    Numel *= S;
+  int64_t Share = std::max<int64_t>(1, Numel / (int64_t(Opts.NumWarps) * Opts.WarpSize));
+  llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
+  for (unsigned D : Order) {
+    Spt[D] = unsigned(std::min(Shape[D], Share));
+    Share /= Spt[D];
+  }
+  return blocked(Shape, Spt, Order, Opts);
+}
+
 /// \p B with the dimensions where \p SrcShape is 1 zeroed.
 Basis zeroBroadcastDims(const Basis &B, llvm::ArrayRef<int64_t> SrcShape) {
   Basis R(B.begin(), B.end());
@@ -157,6 +173,8 @@ LinearLayout tritium::coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &
                                       const LayoutOptions &Opts, int64_t AtLeast) {
   llvm::ArrayRef<int64_t> Shape = Ptr->getType()->getShape();
   llvm::SmallVector<unsigned, 4> Order = accessOrder(Ptr, AI);
+  if (Opts.ThreadRuns)
+    return threadRuns(Shape, Order, Opts);
   unsigned Fast = Order[0];
   int64_t Threads = int64_t(Opts.NumWarps) * Opts.WarpSize;
   int64_t PerThread = std::max(accessVectorWidth(Ptr, AI), AtLeast);
@@ -183,6 +201,8 @@ LinearLayout tritium::descriptorBlockLayout(const Type *Block, const LayoutOptio
 }
 
 LinearLayout tritium::defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
+  if (Opts.ThreadRuns)
+    return threadRuns(Shape, rowMajorOrder(Shape.size()), Opts);
   llvm::SmallVector<unsigned, 4> Spt(Shape.size(), 1);
   return blocked(Shape, Spt, rowMajorOrder(Shape.size()), Opts);
 }

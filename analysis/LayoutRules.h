@@ -33,6 +33,11 @@ struct LayoutOptions {
   /// The target's matrix units (analysis/MatrixCores.h): the dots that fit
   /// them take their layouts; null: every dot is the FMA dot.
   const MatrixCores *Cores = nullptr;
+  /// Each thread's elements are one run of the block (its share, the most
+  /// contiguous dimension filled first) instead of a GPU's pieces that
+  /// consecutive lanes interleave: the cpu's threads are the iterations of
+  /// a loop (codegen/cpu/CPUBackend.cpp), whose vectors should be whole.
+  bool ThreadRuns = false;
 };
 
 /// Dimensions of a pointer block from most to least contiguous (by the axis
@@ -49,6 +54,8 @@ int64_t accessVectorWidth(const Value *Ptr, const AxisInfoAnalysis &AI);
 /// dimension, or \p AtLeast where that is more (a load takes the width of
 /// the widest access it computes with, so that a gather beside a vector
 /// load needs no conversion), and consecutive lanes take consecutive runs.
+/// With Opts.ThreadRuns: each thread its share as one run, the most
+/// contiguous dimension first.
 LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
                              const LayoutOptions &Opts, int64_t AtLeast = 1);
 
@@ -58,7 +65,8 @@ LinearLayout coalescedLayout(const Value *Ptr, const AxisInfoAnalysis &AI,
 LinearLayout descriptorBlockLayout(const class Type *Block, const LayoutOptions &Opts);
 
 /// A layout for a block nothing constrains: one element per thread and
-/// register round, row-major.
+/// register round, row-major (with Opts.ThreadRuns, each thread's share as
+/// one run, row-major).
 LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts);
 
 /// The rank-0 layout of a scalar: every lane and warp holds it (all their

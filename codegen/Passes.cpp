@@ -88,7 +88,8 @@ std::string tritium::getLayoutPipeline(const LayoutPipelineOptions &O) {
   return std::string("lower-tensor-descriptors") +
          (O.TensorCopies.empty() ? "" : "{keep=" + O.TensorCopies + "}") +
          ",dce,assign-layouts{num-warps=" + std::to_string(O.NumWarps) +
-         ",warp-size=" + std::to_string(O.WarpSize) + (Units.empty() ? "" : "," + Units) +
+         ",warp-size=" + std::to_string(O.WarpSize) + (O.ThreadRuns ? ",thread-runs=1" : "") +
+         (Units.empty() ? "" : "," + Units) +
          "},remove-layout-conversions,licm,cse,stage-dot-operands" +
          (Units.empty() ? "," : "{" + Units + "},") +
          (O.NumStages ? "pipeline{num-stages=" + std::to_string(*O.NumStages) +

@@ -44,6 +44,8 @@ struct LayoutPipelineOptions {
   std::optional<unsigned> NumStages;
   /// The pipeline's copies go through registers (no asynchronous copies).
   bool RegisterCopies = false;
+  /// Each thread's elements one run (LayoutOptions::ThreadRuns: the cpu).
+  bool ThreadRuns = false;
   std::string TensorCopies, TargetPasses;
 };
 

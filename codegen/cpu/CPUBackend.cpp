@@ -15,8 +15,17 @@
 // CUDA's kernelParams): it runs one program, the one the runtime's
 // program id says. The kernel itself becomes `name.body`, inlined into it.
 //
+// A program is one thread, or a loop of threads where no thread needs
+// another's values (programThreads): one thread per 64 elements of its
+// largest block, each holding one run of every block (LayoutOptions::
+// ThreadRuns), the loop's counter its thread id. A 1,024-element vector
+// add is then a loop of 16 threads of 64 elements, whose code LLVM
+// compiles in a tenth of the time of 1,024 elements at once (whose
+// registers the greedy allocator spilled for 140 ms) and runs as fast.
+//
 //===----------------------------------------------------------------------===//
 
+#include "analysis/SharedMemory.h"
 #include "codegen/Backend.h"
 #include "codegen/Passes.h"
 #include "codegen/cpu/CPUTargetInfo.h"
@@ -24,7 +33,10 @@
 #include "codegen/lowering/LLVMOptimize.h"
 #include "codegen/lowering/Lowering.h"
 #include "ir/Diagnostics.h"
+#include "ir/Instructions.h"
 #include "ir/Module.h"
+#include "ir/Parser.h"
+#include "ir/PassManager.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -37,6 +49,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cmath>
 #include <mutex>
@@ -75,9 +88,35 @@ llvm::TargetLibraryInfoImpl hostLibrary(const llvm::Triple &Triple) {
   return Library;
 }
 
+/// CPUTargetInfo for \p TM's processor: its vector registers' bytes (64
+/// with AVX-512, else 32) and how many floats its vector math takes at a
+/// time: 16 on AVX-512, 8 on AVX2, 0 without libmvec (\p Library has its
+/// functions where this process loaded it). A program of \p Threads.
+CPUTargetInfo hostTargetInfo(const llvm::TargetMachine &TM,
+                             const llvm::TargetLibraryInfoImpl &Library, unsigned Threads) {
+  const llvm::MCSubtargetInfo *ST = TM.getMCSubtargetInfo();
+  bool AVX512 = ST->checkFeatures("+avx512f"), AVX2 = ST->checkFeatures("+avx2");
+  bool Mvec = Library.isFunctionVectorizable("expf", llvm::ElementCount::getFixed(8));
+  return CPUTargetInfo(Threads, AVX512 ? 64 : 32, !Mvec ? 0 : AVX512 ? 16 : AVX2 ? 8 : 0);
+}
+
 /// The most shared memory a program's arena holds (the runtime allocates
 /// one per thread).
 constexpr unsigned kMaxArenaBytes = 1u << 20;
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, bool FPFusion);
+
+/// The TargetMachine of \p CPU, made once per thread and target (a
+/// TargetMachine is not for two threads at once; making one, the host's
+/// features read and its processor checked, was a tenth of a small
+/// kernel's compile).
+llvm::TargetMachine &hostTargetMachine(const Target &CPU, bool FPFusion) {
+  thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> Made;
+  std::unique_ptr<llvm::TargetMachine> &TM = Made[CPU.str() + (FPFusion ? "+fma" : "")];
+  if (!TM)
+    TM = createHostTargetMachine(CPU, FPFusion);
+  return *TM;
+}
 
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, bool FPFusion) {
   static std::once_flag Once;
@@ -109,9 +148,71 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, 
                              llvm::CodeGenOpt::Aggressive));
 }
 
-/// Renames kernel \p Body to `<name>.body`, to be inlined into its launch
-/// entry `void <name>(void **params)` (the file comment).
-void addLaunchEntry(llvm::Function *Body) {
+/// The elements of a program's largest block one of its threads holds, and
+/// the most threads a program runs as (programThreads).
+constexpr int64_t kThreadElements = 64;
+constexpr unsigned kMaxThreads = 4096;
+
+/// How many threads a program of \p M runs as (the file comment): one per
+/// kThreadElements elements of its largest block, or per row where a block
+/// of two dimensions or more has longer rows (a row a thread keeps a row's
+/// reduction in its thread), where nothing in it needs another thread's values: no dot (CPULowerDot.cpp takes whole tiles), no
+/// function beside the kernels (the loop would not reach its thread id),
+/// and, tried on a copy of \p M with \p P's layout pipeline, no shared
+/// memory and no barrier. 1 otherwise.
+unsigned programThreads(const Module &M, LayoutPipelineOptions P) {
+  int64_t Largest = 0, Share = kThreadElements;
+  for (Function *F : M.functions()) {
+    if (!F->isKernel() && !F->empty())
+      return 1;
+    for (BasicBlock &BB : *F)
+      for (Instruction &I : BB) {
+        if (I.getOpcode() == Opcode::Dot)
+          return 1;
+        for (unsigned R = 0; R < I.getNumResults(); ++R)
+          if (Type *T = I.getResult(R)->getType(); T->isBlock()) {
+            Largest = std::max(Largest, T->getNumElements());
+            if (T->getRank() > 1)
+              Share = std::max(Share, T->getShape().back());
+          }
+      }
+  }
+  P.NumWarps =
+      unsigned(std::clamp<uint64_t>(llvm::PowerOf2Floor(Largest / Share), 1, kMaxThreads));
+  if (P.NumWarps == 1)
+    return 1;
+  try {
+    std::unique_ptr<Module> Copy = parseModule(M.str(), M.getContext(), "<cpu threads>");
+    runLayoutPipeline(*Copy, P, /*VerifyEach=*/false);
+    for (Function *F : Copy->functions()) {
+      AnalysisManager AM;
+      if (AM.get<SharedMemoryAllocation>(*F).getTotalBytes())
+        return 1;
+      for (BasicBlock &BB : *F)
+        for (Instruction &I : BB)
+          if (I.getFamily() == OpFamily::Barrier || I.getFamily() == OpFamily::MBarrier)
+            return 1;
+    }
+  } catch (const CompileError &) {
+    return 1; // the one-thread compile reports it
+  }
+  return P.NumWarps;
+}
+
+/// The threads a program of \p M runs as: the warps its layouts name.
+unsigned threadsOfLayouts(const Module &M) {
+  for (Function *F : M.functions())
+    for (BasicBlock &BB : *F)
+      for (Instruction &I : BB)
+        if (const LinearLayout *L = I.getLayout())
+          return 1u << L->getInDimSizeLog2(kWarp);
+  return 1;
+}
+
+/// Renames kernel \p Body to `<name>.body`, inlined into its launch entry
+/// `void <name>(void **params)` (the file comment): once, or in a loop of
+/// \p Threads iterations whose counter replaces CPUTargetInfo's thread id.
+void addLaunchEntry(llvm::Function *Body, unsigned Threads) {
   llvm::LLVMContext &Ctx = Body->getContext();
   std::string Name = Body->getName().str();
   Body->setName(Name + ".body");
@@ -120,7 +221,11 @@ void addLaunchEntry(llvm::Function *Body) {
   auto *Ptr = llvm::PointerType::get(Ctx, 0);
   auto *Entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), {Ptr}, false),
                                        llvm::GlobalValue::ExternalLinkage, Name, Body->getParent());
-  llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Entry));
+  // The body's 512-bit math calls (CPUTargetInfo::vectorMath), inlined here.
+  if (llvm::Attribute A = Body->getFnAttribute("min-legal-vector-width"); A.isValid())
+    Entry->addFnAttr(A);
+  llvm::BasicBlock *Start = llvm::BasicBlock::Create(Ctx, "entry", Entry);
+  llvm::IRBuilder<> B(Start);
   llvm::SmallVector<llvm::Value *, 16> Args;
   for (llvm::Argument &A : Body->args()) {
     llvm::Value *Slot = B.CreateLoad(Ptr, B.CreateConstGEP1_32(Ptr, Entry->getArg(0), A.getArgNo()));
@@ -128,8 +233,35 @@ void addLaunchEntry(llvm::Function *Body) {
     llvm::Value *V = B.CreateAlignedLoad(T, Slot, llvm::Align(1));
     Args.push_back(T == A.getType() ? V : B.CreateTrunc(V, A.getType()));
   }
-  B.CreateCall(Body, Args);
+  if (Threads == 1) {
+    B.CreateCall(Body, Args);
+    B.CreateRetVoid();
+    return;
+  }
+  llvm::BasicBlock *Loop = llvm::BasicBlock::Create(Ctx, "thread", Entry);
+  llvm::BasicBlock *Done = llvm::BasicBlock::Create(Ctx, "done", Entry);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  llvm::PHINode *Tid = B.CreatePHI(B.getInt32Ty(), 2, "tid");
+  llvm::CallInst *Call = B.CreateCall(Body, Args);
+  llvm::Value *Next = B.CreateAdd(Tid, B.getInt32(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
+  B.CreateCondBr(B.CreateICmpULT(Next, B.getInt32(Threads)), Loop, Done);
+  Tid->addIncoming(B.getInt32(0), Start);
+  Tid->addIncoming(Next, Loop);
+  B.SetInsertPoint(Done);
   B.CreateRetVoid();
+  llvm::InlineFunctionInfo IFI;
+  if (!llvm::InlineFunction(*Call, IFI).isSuccess())
+    reportError({}, "internal error: cannot inline kernel '" + Name + "' into its thread loop");
+  llvm::Module *LLM = Body->getParent();
+  Body->eraseFromParent();
+  // The other kernels' bodies call it too until their own entries inline them.
+  if (llvm::Function *Id = LLM->getFunction(CPUThreadId))
+    for (llvm::User *U : llvm::make_early_inc_range(Id->users()))
+      if (auto *C = llvm::cast<llvm::CallInst>(U); C->getFunction() == Entry) {
+        C->replaceAllUsesWith(Tid);
+        C->eraseFromParent();
+      }
 }
 
 /// Gives \p F (libdevice's isnan, isinf or signbit of a float or double
@@ -226,24 +358,27 @@ public:
                        const CompileOptions &Opts) const override {
     StageOutput Out;
     if (Stage == "tgir") {
-      // One lane, one warp, whatever num_warps says (a GPU's setting).
+      // Warps of one lane, as many as the program's threads, whatever
+      // num_warps says (a GPU's setting).
       LayoutPipelineOptions P;
-      P.NumWarps = 1;
       P.WarpSize = 1;
       P.NumStages = 1;
+      P.ThreadRuns = true;
+      P.NumWarps = programThreads(M, P);
       runLayoutPipeline(M, P, Opts.VerifyEach || Opts.Debug, Opts.Debugging);
       return Out;
     }
     llvm::LLVMContext Ctx;
     LLVMErrorCollector Errors(Ctx);
-    std::unique_ptr<llvm::TargetMachine> TM = createHostTargetMachine(Opts.GPU, Opts.FPFusion);
+    llvm::TargetMachine *TM = &hostTargetMachine(Opts.GPU, Opts.FPFusion);
     if (Stage == "llir") {
       LoweringOptions LO;
-      LO.NumWarps = 1;
+      LO.NumWarps = threadsOfLayouts(M);
       LO.GPU = Opts.GPU;
       LO.Debug = Opts.Debug;
       LO.LineInfo = Opts.LineInfo;
-      // The whole block is the thread's: a 128x128 tile is 16,384 elements.
+      // A program of one thread holds whole blocks: a 128x128 tile is
+      // 16,384 elements.
       // The lowering unrolls each element, in vectors of 16 where it can
       // (packRegisters; reductions, casts and dot operands in vectors): on
       // this project's 2-core machine an fp8 128x256x128 matmul loop (32,768
@@ -252,7 +387,16 @@ public:
       // past ten minutes.
       LO.MaxElementsPerThread = 1u << 15;
       unsigned Shared = 0;
-      std::unique_ptr<llvm::Module> LLM = lowerToLLVM(M, Ctx, LO, CPUTargetInfo(), Shared);
+      llvm::TargetLibraryInfoImpl Library = hostLibrary(TM->getTargetTriple());
+      std::unique_ptr<llvm::Module> LLM =
+          lowerToLLVM(M, Ctx, LO, hostTargetInfo(*TM, Library, LO.NumWarps), Shared);
+      // The threads of a loop run one after the other: none may wait for
+      // another's shared memory (programThreads checked; a tgir override
+      // may not have).
+      if (LO.NumWarps > 1 && Shared)
+        reportError({}, "a cpu program of " + std::to_string(LO.NumWarps) +
+                            " threads (the warps of its layouts) cannot share memory: its "
+                            "threads run one after the other");
       LLM->setTargetTriple(TM->getTargetTriple().str());
       LLM->setDataLayout(TM->createDataLayout());
       llvm::SmallVector<llvm::Function *, 2> Kernels;
@@ -260,9 +404,13 @@ public:
         if (F->isKernel())
           Kernels.push_back(LLM->getFunction(F->getName()));
       for (llvm::Function *K : Kernels)
-        addLaunchEntry(K);
+        addLaunchEntry(K, LO.NumWarps);
+      if (llvm::Function *Id = LLM->getFunction(CPUThreadId)) {
+        if (!Id->use_empty())
+          reportError({}, "internal error: a cpu thread id outside a kernel's thread loop");
+        Id->eraseFromParent();
+      }
       bindLibdevice(M, *LLM);
-      llvm::TargetLibraryInfoImpl Library = hostLibrary(TM->getTargetTriple());
       optimizeModule(*LLM, *TM, Opts.LLVMO3, Opts.Debugging,
                      countInstructions(*LLM) > kMaxInstructionsForSLP ? "" : kCPUPipeline,
                      &Library);

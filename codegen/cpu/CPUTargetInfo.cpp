@@ -3,7 +3,9 @@
 #include "codegen/cpu/CPUTargetInfo.h"
 
 #include "codegen/lowering/LoweringContext.h"
+#include "ir/Diagnostics.h"
 
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Module.h"
 
 using namespace tritium;
@@ -28,6 +30,17 @@ llvm::Value *laneMask(llvm::IRBuilder<> &B, llvm::Value *Pred, unsigned N) {
 }
 
 } // namespace
+
+llvm::Value *CPUTargetInfo::threadId(llvm::IRBuilder<> &B) const {
+  return Threads == 1 ? B.getInt32(0) : callConstant(B, CPUThreadId, B.getInt32Ty(), {});
+}
+
+void CPUTargetInfo::barrier(llvm::IRBuilder<> &) const {
+  // One thread has nothing to wait for; threads of a loop cannot wait.
+  if (Threads > 1)
+    reportError({}, "internal error: a barrier in a cpu program of " + std::to_string(Threads) +
+                        " threads");
+}
 
 llvm::Value *CPUTargetInfo::programId(llvm::IRBuilder<> &B, unsigned Axis) const {
   return callConstant(B, CPUProgramId, B.getInt32Ty(), {B.getInt32(Axis)});
@@ -101,7 +114,46 @@ void CPUTargetInfo::assertFail(llvm::IRBuilder<> &B, llvm::Value *Failed,
   });
 }
 
+llvm::Value *CPUTargetInfo::vectorMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
+  auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(X->getType());
+  if (!MathLanes || !VT || !VT->getElementType()->isFloatTy() ||
+      VT->getNumElements() % MathLanes)
+    return nullptr;
+  const char *Name = nullptr;
+  switch (Op) {
+  case Opcode::Exp: Name = "expf"; break;
+  case Opcode::Exp2: Name = "exp2f"; break;
+  case Opcode::Log: Name = "logf"; break;
+  case Opcode::Log2: Name = "log2f"; break;
+  case Opcode::Sin: Name = "sinf"; break;
+  case Opcode::Cos: Name = "cosf"; break;
+  case Opcode::Erf: Name = "erff"; break;
+  default: return nullptr;
+  }
+  // The vector function ABI's names: e = AVX-512 (zmm), d = AVX2 (ymm).
+  std::string Fn = (MathLanes == 16 ? "_ZGVeN16v_" : "_ZGVdN8v_") + std::string(Name);
+  auto *Part = llvm::FixedVectorType::get(B.getFloatTy(), MathLanes);
+  llvm::Module *M = B.GetInsertBlock()->getModule();
+  llvm::FunctionCallee Callee = M->getOrInsertFunction(Fn, Part, Part);
+  auto *F = llvm::cast<llvm::Function>(Callee.getCallee());
+  F->setDoesNotAccessMemory();
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  // zmm arguments: 512-bit vectors must stay legal in the caller.
+  if (MathLanes == 16)
+    B.GetInsertBlock()->getParent()->addFnAttr("min-legal-vector-width", "512");
+  llvm::SmallVector<llvm::Value *, 4> Parts;
+  for (unsigned K = 0; K < VT->getNumElements(); K += MathLanes)
+    Parts.push_back(B.CreateCall(
+        Callee, {VT->getNumElements() == MathLanes
+                     ? X
+                     : B.CreateShuffleVector(X, llvm::createSequentialMask(K, MathLanes, 0))}));
+  return Parts.size() == 1 ? Parts[0] : llvm::concatenateVectors(B, Parts);
+}
+
 llvm::Value *CPUTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const {
+  if (llvm::Value *V = vectorMath(B, Op, X))
+    return V;
   using namespace llvm::Intrinsic;
   auto Unary = [&](ID Id) { return B.CreateUnaryIntrinsic(Id, X); };
   switch (Op) {
@@ -113,8 +165,18 @@ llvm::Value *CPUTargetInfo::unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Val
   case Opcode::Rsqrt: return B.CreateFDiv(llvm::ConstantFP::get(X->getType(), 1.0), Unary(sqrt));
   case Opcode::Sin: return Unary(sin);
   case Opcode::Cos: return Unary(cos);
-  case Opcode::Erf:
-    return callLibrary(B, X->getType()->isDoubleTy() ? "erf" : "erff", X->getType(), {X});
+  case Opcode::Erf: {
+    // The C library's, a lane at a time (a vector's lanes where libmvec had none).
+    llvm::Type *T = X->getType()->getScalarType();
+    const char *Name = T->isDoubleTy() ? "erf" : "erff";
+    auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(X->getType());
+    if (!VT)
+      return callLibrary(B, Name, T, {X});
+    llvm::Value *R = llvm::PoisonValue::get(VT);
+    for (unsigned K = 0; K < VT->getNumElements(); ++K)
+      R = B.CreateInsertElement(R, callLibrary(B, Name, T, {B.CreateExtractElement(X, K)}), K);
+    return R;
+  }
   default: llvm_unreachable("not a math opcode");
   }
 }

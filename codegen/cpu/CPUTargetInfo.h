@@ -3,8 +3,10 @@
 // TargetInfo (codegen/lowering/TargetInfo.h) for the cpu target: a program
 // is one thread of the host (a warp of one lane, one warp), so the layouts
 // put every element of a block in that thread's registers and LLVM's
-// vectorizers make SIMD code of them. Shuffles move nothing, barriers are
-// nothing; predicated accesses are LLVM's masked loads and stores; atomics
+// vectorizers make SIMD code of them; or a loop of such threads, one warp
+// each, that share nothing (codegen/cpu/CPUBackend.cpp), the thread id a
+// call the launch entry replaces with the loop's counter. Shuffles move
+// nothing, barriers are nothing; predicated accesses are LLVM's masked loads and stores; atomics
 // are LLVM's. What a program asks of its launch (its id, the grid, its
 // shared memory arena) and a failed assert are calls of the runtime's
 // functions (runtime/CpuDriver.cpp), which the loader resolves.
@@ -26,16 +28,25 @@ inline constexpr const char *CPUProgramId = "__tritium_cpu_program_id";
 inline constexpr const char *CPUNumPrograms = "__tritium_cpu_num_programs";
 inline constexpr const char *CPUShared = "__tritium_cpu_shared";
 inline constexpr const char *CPUAssertFail = "__tritium_cpu_assert_fail";
+/// i32 __tritium_cpu_thread_id(): a program's thread in its loop, replaced
+/// by the loop's counter before the module leaves the backend.
+inline constexpr const char *CPUThreadId = "__tritium_cpu_thread_id";
 
 /// A dot as row updates in vectors over stack buffers (CPULowerDot.cpp).
 bool lowerCPUDot(LoweringContext &C, Instruction &I);
 
 class CPUTargetInfo : public LLVMTargetInfo {
 public:
-  llvm::Value *threadId(llvm::IRBuilder<> &B) const override { return B.getInt32(0); }
+  /// A program of \p Threads threads, run one after the other, on a host
+  /// with vector registers of \p VectorBytes bytes, whose vector math
+  /// library (glibc's libmvec) takes \p MathLanes floats at a time (16 with
+  /// AVX-512, 8 with AVX2; 0: none loaded).
+  explicit CPUTargetInfo(unsigned Threads = 1, unsigned VectorBytes = 32, unsigned MathLanes = 0)
+      : Threads(Threads), VectorBytes(VectorBytes), MathLanes(MathLanes) {}
+  llvm::Value *threadId(llvm::IRBuilder<> &B) const override;
   llvm::Value *programId(llvm::IRBuilder<> &B, unsigned Axis) const override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &B, unsigned Axis) const override;
-  void barrier(llvm::IRBuilder<> &) const override {}
+  void barrier(llvm::IRBuilder<> &) const override;
   // A warp of one lane: every lane a shuffle names is the thread itself.
   llvm::Value *shuffleXor(llvm::IRBuilder<> &, llvm::Value *V, unsigned) const override {
     return V;
@@ -49,10 +60,9 @@ public:
   unsigned sharedAddressSpace() const override { return 0; }
   llvm::Value *sharedMemoryBase(llvm::IRBuilder<> &B) const override;
   unsigned sharedMemoryAlignment() const override { return 64; }
-  /// One AVX register (LLVM prefers 256-bit vectors on AVX-512 processors
-  /// too, and libmvec's widest functions take 8 floats), aligned or not;
-  /// masked loads and stores take a bit per element.
-  unsigned maxAccessBytes() const override { return 32; }
+  /// One vector register of the host (64 bytes with AVX-512, else 32),
+  /// aligned or not; masked loads and stores take a bit per element.
+  unsigned maxAccessBytes() const override { return VectorBytes; }
   bool alignsAccesses() const override { return false; }
   bool masksEachElement() const override { return true; }
   unsigned registerVectorWidth() const override { return 16; }
@@ -83,6 +93,11 @@ public:
   bool lowerInstruction(LoweringContext &C, Instruction &I) const override;
 
 private:
+  /// libmvec's function of \p Op on the float vector \p X, MathLanes at a
+  /// time; null where it has none or \p X is no such vector.
+  llvm::Value *vectorMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const;
+
+  unsigned Threads, VectorBytes, MathLanes;
   /// One address space and one thread: every scope is the system's.
   llvm::SyncScope::ID syncScope(llvm::LLVMContext &, MemScope) const override {
     return llvm::SyncScope::System;

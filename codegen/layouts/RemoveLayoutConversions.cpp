@@ -229,8 +229,10 @@ bool parseCoresFlag(llvm::StringRef Pass, llvm::StringRef Key, llvm::StringRef V
   return true;
 }
 
-/// assign-layouts' options: num-warps=N (1 to 32), warp-size=N (a power of
-/// two to 64, the target's: 1 for the cpu), and the target's matrix units as a flag of their name
+/// assign-layouts' options: num-warps=N (a power of two, 1 to 32; to 4096
+/// with one lane a warp, the cpu's threads), warp-size=N (a power of two to
+/// 64, the target's: 1 for the cpu), thread-runs=0|1 (LayoutOptions::
+/// ThreadRuns), and the target's matrix units as a flag of their name
 /// (analysis/MatrixCores.h: mma=1, wgmma=1 or mfma=1), one at most.
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
@@ -239,19 +241,24 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
     unsigned N = 0;
     bool Bad = Value.getAsInteger(10, N) || N == 0 || (N & (N - 1));
     if (Key == "num-warps") {
-      if (Bad || N > 32)
-        throw CompileError("num-warps must be a power of two from 1 to 32, got '" + Value.str() +
-                           "'");
+      if (Bad || N > 4096)
+        throw CompileError("num-warps must be a power of two from 1 to 32 (to 4096 with "
+                           "warp-size=1), got '" + Value.str() + "'");
       L.NumWarps = N;
     } else if (Key == "warp-size") {
       if (Bad || N > 64)
         throw CompileError("warp-size must be a power of two from 1 to 64, got '" + Value.str() +
                            "'");
       L.WarpSize = N;
+    } else if (Key == "thread-runs" && (Value == "0" || Value == "1")) {
+      L.ThreadRuns = Value == "1";
     } else if (!parseCoresFlag("assign-layouts", Key, Value, L.Cores)) {
       throw CompileError("assign-layouts has no option '" + Key.str() + "'");
     }
   }
+  if (L.NumWarps > 32 && L.WarpSize != 1)
+    throw CompileError("num-warps must be a power of two from 1 to 32 (to 4096 with "
+                       "warp-size=1), got '" + std::to_string(L.NumWarps) + "'");
   return L;
 }
 
@@ -265,7 +272,8 @@ void tritium::registerLayoutPasses(PassRegistry &R) {
   R.add("assign-layouts",
         "Give every block value a layout (coalesced memory accesses as anchors) "
         "and convert where users need another",
-        "num-warps=N,warp-size=N,mma=0|1,mfma=0|1,wgmma=0|1", [](const PassOptions &O) {
+        "num-warps=N,warp-size=N,thread-runs=0|1,mma=0|1,mfma=0|1,wgmma=0|1",
+        [](const PassOptions &O) {
           return createAssignLayoutsPass(parseLayoutOptions(O));
         });
   R.add("remove-layout-conversions",

@@ -182,10 +182,9 @@ llvm::Value *unaryOne(LoweringContext &C, Opcode Op, Type *E, llvm::Value *X) {
   // Sign-bit operations work on the carriers directly.
   if (Op == Opcode::Neg || Op == Opcode::Abs) {
     if (isCarriedFloat(E)) {
-      unsigned W = X->getType()->getIntegerBitWidth();
-      llvm::APInt SignBit = llvm::APInt::getSignMask(W);
-      return Op == Opcode::Neg ? B.CreateXor(X, B.getInt(SignBit))
-                               : B.CreateAnd(X, B.getInt(~SignBit));
+      llvm::APInt SignBit = llvm::APInt::getSignMask(X->getType()->getScalarSizeInBits());
+      return Op == Opcode::Neg ? B.CreateXor(X, llvm::ConstantInt::get(X->getType(), SignBit))
+                               : B.CreateAnd(X, llvm::ConstantInt::get(X->getType(), ~SignBit));
     }
     return Op == Opcode::Neg ? B.CreateFNeg(X)
                              : B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
@@ -411,6 +410,10 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
     break;
   }
   case OpFamily::Unary:
+    if (byVectors(C, I, N, Out, [&](llvm::ArrayRef<llvm::Value *> V) {
+          return unaryOne(C, I.getOpcode(), RT->getScalarType(), V[0]);
+        }))
+      break;
     for (unsigned R = 0; R < N; ++R)
       Out.push_back(unaryOne(C, I.getOpcode(), RT->getScalarType(), Op(0, R)));
     break;

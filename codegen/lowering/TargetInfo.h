@@ -116,7 +116,8 @@ public:
                           llvm::StringRef Message, llvm::StringRef File,
                           unsigned Line, llvm::StringRef Func) const = 0;
   /// Unary math (exp, exp2, log, log2, sqrt, rsqrt, sin, cos, erf) on one
-  /// f32 or f64 value, with the precision the language promises (Triton's:
+  /// f32 or f64 value (a vector of them where registerVectorWidth() > 1),
+  /// with the precision the language promises (Triton's:
   /// fast approximations for f32 where the hardware has them).
   virtual llvm::Value *unaryMath(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *X) const = 0;
   /// X / Y where the IR allows 2 ulp (an `approx` fdiv: Triton's `/` in

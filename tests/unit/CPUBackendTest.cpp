@@ -70,17 +70,77 @@ TEST_CASE("the cpu target's stages: a launch entry, vectors and an ELF object") 
   auto S = compileForCPU(vectorAdd(), Ctx);
   REQUIRE(S.size() == 3);
   CHECK(S[0].first == "tgir");
-  // One lane, one warp: every element in the thread's registers.
-  CHECK(S[0].second.Data.find("lane=[], warp=[]") != std::string::npos);
+  // A program of 16 threads (warps of one lane), each a run of 64 elements
+  // in its registers, looped over by the launch entry.
+  CHECK(S[0].second.Data.find("register=[[1], [2], [4], [8], [16], [32]], lane=[], "
+                              "warp=[[64], [128], [256], [512]]") != std::string::npos);
   const std::string &IR = S[1].second.Data;
   CHECK(IR.find("define void @vector_add(ptr") != std::string::npos);
   CHECK(IR.find("@vector_add.body") == std::string::npos); // inlined into its entry
+  CHECK(IR.find("%tid = phi i32 [ 0, %entry ]") != std::string::npos);
+  CHECK(IR.find("icmp ult i32 %") != std::string::npos);
+  CHECK(IR.find("__tritium_cpu_thread_id") == std::string::npos); // the loop's counter
   CHECK(IR.find("@__tritium_cpu_program_id(i32 0)") != std::string::npos);
-  // 32-byte accesses masked element by element: n is any number.
-  CHECK(IR.find("@llvm.masked.load.v8i32") != std::string::npos);
-  CHECK(IR.find("@llvm.masked.store.v8i32") != std::string::npos);
+  // Accesses of a vector register (32 bytes, 64 with AVX-512) masked
+  // element by element: n is any number.
+  bool Wide = IR.find("@llvm.masked.load.v16i32") != std::string::npos;
+  CHECK((Wide || IR.find("@llvm.masked.load.v8i32") != std::string::npos));
+  CHECK(IR.find(Wide ? "@llvm.masked.store.v16i32" : "@llvm.masked.store.v8i32") !=
+        std::string::npos);
   CHECK(S[2].second.Binary);
   CHECK(S[2].second.Data.rfind("\x7f" "ELF", 0) == 0);
+}
+
+namespace {
+/// A kernel of a [64, 64] block through \p Op, which reads it as %x and
+/// leaves %y, a [64, 64] f32 block stored back.
+std::string tileKernel(const std::string &Op) {
+  return R"(kernel @tile(%p: ptr<f32> {divisibility=16}) {
+entry:
+  %r = make_range {start=0, end=64} : <64 x i32>
+  %rows = expand_dims %r {axis=1} : <64 x 1 x i32>
+  %cols = expand_dims %r {axis=0} : <1 x 64 x i32>
+  %k = constant 64 : <64 x 1 x i32>
+  %rk = mul %rows, %k : <64 x 1 x i32>
+  %rb = broadcast %rk : <64 x 64 x i32>
+  %cb = broadcast %cols : <64 x 64 x i32>
+  %off = add %rb, %cb : <64 x 64 x i32>
+  %ps = splat %p : <64 x 64 x ptr<f32>>
+  %ptrs = getelementptr %ps, %off : <64 x 64 x ptr<f32>>
+  %x = load %ptrs : <64 x 64 x f32>
+)" + Op + R"(
+  store %ptrs, %y
+  ret
+}
+)";
+}
+
+/// The warps of the layout of %x in the tgir of \p Text.
+std::string warpsOf(const std::string &Text) {
+  Context Ctx;
+  std::string Tgir = compileForCPU(Text, Ctx)[0].second.Data;
+  size_t At = Tgir.find("warp=", Tgir.find("%x = load"));
+  REQUIRE(At != std::string::npos);
+  return Tgir.substr(At, Tgir.find(", shape", At) - At);
+}
+} // namespace
+
+TEST_CASE("a cpu program is a loop of threads only where no thread needs another's values") {
+  // Elementwise: a row of 64 a thread.
+  CHECK(warpsOf(tileKernel("  %y = fadd %x, %x : <64 x 64 x f32>")) ==
+        "warp=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]");
+  // Rows reduced within their thread: still a loop.
+  CHECK(warpsOf(tileKernel(R"(  %s = reduce %x {axis=1, kind=fadd} : <64 x f32>
+  %s2 = expand_dims %s {axis=1} : <64 x 1 x f32>
+  %y = broadcast %s2 : <64 x 64 x f32>)")) ==
+        "warp=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]");
+  // Columns reduced across the threads' rows: shared memory, one thread.
+  CHECK(warpsOf(tileKernel(R"(  %s = reduce %x {axis=0, kind=fadd} : <64 x f32>
+  %s2 = expand_dims %s {axis=0} : <1 x 64 x f32>
+  %y = broadcast %s2 : <64 x 64 x f32>)")) == "warp=[]");
+  // A dot takes whole tiles (CPULowerDot.cpp): one thread.
+  CHECK(warpsOf(tileKernel(R"(  %z = constant 0.0 : <64 x 64 x f32>
+  %y = dot %x, %x, %z : <64 x 64 x f32>)")) == "warp=[]");
 }
 
 TEST_CASE("the cpu driver runs the vector add's programs on its threads") {

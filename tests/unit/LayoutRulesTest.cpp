@@ -213,6 +213,26 @@ TEST_CASE("defaultLayout, fmaDotLayout and scalarLayout") {
   CHECK(getRank(S) == 0);
 }
 
+TEST_CASE("ThreadRuns: each of the cpu's threads one run of the block") {
+  LayoutOptions O;
+  O.NumWarps = 16, O.WarpSize = 1, O.ThreadRuns = true;
+  CHECK(defaultLayout({1024}, O).str() ==
+        "register=[[1],[2],[4],[8],[16],[32]] lane=[] "
+        "warp=[[64],[128],[256],[512]] -> dim0:1024");
+  // Two whole rows a thread: the row first, then the next row.
+  CHECK(defaultLayout({32, 64}, O).str() ==
+        "register=[[0,1],[0,2],[0,4],[0,8],[0,16],[0,32],[1,0]] lane=[] "
+        "warp=[[2,0],[4,0],[8,0],[16,0]] -> dim0:32, dim1:64");
+  // Fewer elements than threads: one each, the rest copies.
+  CHECK(defaultLayout({8}, O).str() ==
+        "register=[] lane=[] warp=[[1],[2],[4],[0]] -> dim0:8");
+  // One thread: the whole block, in the order the GPU's rule gives it too.
+  O.NumWarps = 1;
+  LayoutOptions G = O;
+  G.ThreadRuns = false;
+  CHECK(defaultLayout({16, 16}, O) == defaultLayout({16, 16}, G));
+}
+
 TEST_CASE("restrictLayout and projectLayout: a broadcast's source seen in the result") {
   // The tile layout viewed on a 32 x 1 source: registers that only moved
   // along dimension 1 are dropped by restrict and kept (as copies) by

@@ -277,10 +277,49 @@ def big_kernel(x_ptr, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
 
 
+@tritium.jit
+def big_sum_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    tl.store(out_ptr, tl.sum(tl.load(x_ptr + tl.arange(0, BLOCK))))
+
+
 def test_a_block_past_the_element_limit_is_out_of_resources(cpu):
+    # A sum over the whole block needs every element in one thread.
     from tritium.errors import OutOfResources
+    x = np.zeros(1 << 16, np.float32)
     with pytest.raises(OutOfResources, match="elements of one block per thread"):
-        big_kernel.warmup(np.zeros(1 << 16, np.float32), BLOCK=1 << 16, grid=(1,))
+        big_sum_kernel.warmup(x, x, BLOCK=1 << 16, grid=(1,))
+
+
+def test_a_large_elementwise_block_is_a_loop_of_threads(cpu):
+    # 2^20 elements: 4,096 threads of 256, compiled in about a second (one
+    # thread would be 32 times past the element limit).
+    x = np.arange(1 << 20, dtype=np.float32)
+    k = big_kernel[(1,)](x, BLOCK=1 << 20)
+    assert np.array_equal(x, np.arange(1 << 20, dtype=np.float32) + 1)
+    assert "lane=[], warp=[[256], [512]," in k.asm["tgir"]
+
+
+@tritium.jit
+def row_stats_kernel(x_ptr, out_ptr, count_ptr, N: tl.constexpr):
+    rows = tl.program_id(0) * 64 + tl.arange(0, 64)
+    cols = tl.arange(0, N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+    # Rows reduced within their thread; a scalar atomic done by one thread
+    # of the program (its owner), not by each.
+    y = x - tl.max(x, axis=1)[:, None]
+    tl.store(out_ptr + rows[:, None] * N + cols[None, :], y / tl.sum(tl.exp(y), axis=1)[:, None])
+    tl.atomic_add(count_ptr, 1)
+
+
+def test_rows_reduced_in_a_loop_of_threads(cpu):
+    x = np.random.default_rng(0).standard_normal((256, 128)).astype(np.float32)
+    out, count = np.empty_like(x), np.zeros(1, np.int32)
+    k = row_stats_kernel[(4,)](x, out, count, N=128)
+    assert "warp=[]" not in k.asm["tgir"]  # a loop of 64 threads, a row each
+    y = x - x.max(axis=1, keepdims=True)
+    np.testing.assert_allclose(out, y / np.exp(y).sum(axis=1, keepdims=True), rtol=1e-5,
+                               atol=1e-7)
+    assert count[0] == 4
 
 
 @tritium.jit
