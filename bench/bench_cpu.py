@@ -123,6 +123,9 @@ def main():
     if torch is not None:
         ta = torch.from_numpy(a)
         row["torch_ms"] = host_ms(lambda: torch.softmax(ta, dim=1), reps)
+    # The interpreter on 64 rows, scaled to all of them.
+    row["interpreter_ms"] = host_ms(lambda: interpreted(softmax_kernel)[(64,)](o, a, c, c, BLOCK=1024),
+                                    2) * r / 64
     rows.append(row)
 
     s = 512 if args.quick else 1024
@@ -133,8 +136,12 @@ def main():
                                                    BM=64, BN=64, BK=32)
     t_ours = host_ms(mm, max(2, reps // 4))
     assert np.allclose(cm, a @ b, rtol=1e-3, atol=1e-2)
+    # The interpreter on 4 of the (s/64)^2 output tiles, scaled to all of them.
+    t_int = host_ms(lambda: interpreted(matmul_kernel)[(2, 2)](a, b, cm, s, s, s, s, 1, s, 1, s, 1,
+                                                               BM=64, BN=64, BK=32), 1)
     rows.append({"name": f"matmul fp32 {s}^3", "ms": t_ours, "gflops": 2 * s**3 / t_ours / 1e6,
-                 "numpy_ms": host_ms(lambda: np.matmul(a, b, out=cm), reps)})
+                 "numpy_ms": host_ms(lambda: np.matmul(a, b, out=cm), reps),
+                 "interpreter_ms": t_int * (s // 64) ** 2 / 4})
 
     for row in rows:
         ratios = "  ".join(f"{k[:-3]} {row[k] / row['ms']:.2f}x" for k in row if k.endswith("_ms"))

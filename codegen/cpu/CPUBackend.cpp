@@ -95,7 +95,9 @@ llvm::TargetLibraryInfoImpl hostLibrary(const llvm::Triple &Triple) {
 CPUTargetInfo hostTargetInfo(const llvm::TargetMachine &TM,
                              const llvm::TargetLibraryInfoImpl &Library, unsigned Threads) {
   const llvm::MCSubtargetInfo *ST = TM.getMCSubtargetInfo();
-  bool AVX512 = ST->checkFeatures("+avx512f"), AVX2 = ST->checkFeatures("+avx2");
+  // Asked of x86 only: another target's subtarget warns of unknown features.
+  bool X86 = TM.getTargetTriple().getArch() == llvm::Triple::x86_64;
+  bool AVX512 = X86 && ST->checkFeatures("+avx512f"), AVX2 = X86 && ST->checkFeatures("+avx2");
   bool Mvec = Library.isFunctionVectorizable("expf", llvm::ElementCount::getFixed(8));
   return CPUTargetInfo(Threads, AVX512 ? 64 : 32, !Mvec ? 0 : AVX512 ? 16 : AVX2 ? 8 : 0);
 }

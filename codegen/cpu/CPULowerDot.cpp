@@ -8,20 +8,24 @@
 // summed in (f32 for float inputs, f64 for f64, i32 for i8), and a loop
 // nest updates C one row at a time:
 //
-//   for b, m:  c = C[b][m][:]                  (a vector of N)
-//              for k:  c += splat(A[b][m][k]) * B[b][k][:]
-//              C[b][m][:] = c
+//   for b, m in steps of R:  c[r] = C[b][m + r][:]          (vectors of N)
+//       for k:  row = B[b][k][:]
+//               c[r] += splat(A[b][m + r][k]) * row      for r < R
+//       C[b][m + r][:] = c[r]
 //
-// (fma for floats). LLVM splits the N-vector into the host's registers; the
-// loops stay loops, so the code and the compile time do not grow with M or
-// K. The tile's registers are read back from C.
+// (fma for floats). LLVM splits the N-vectors into the host's registers; R
+// rows at once (as many as keep R x N sums in 16 of them) reuse each row of
+// B R times: a 64-wide f32 row on AVX-512 is 16 fmas for 4 loads of B and 4
+// broadcasts, where one row was 4 fmas for 5 (bench_cpu's 1,024^3 matmul
+// moved within the noise: the tiles' loads and trips through these buffers
+// cost more than the loop). The loops stay loops, so the code and the
+// compile time do not grow with M or K. The tile's registers are read back
+// from C.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/cpu/CPUTargetInfo.h"
 #include "codegen/lowering/LoweringContext.h"
-
-#include <optional>
 
 using namespace tritium;
 
@@ -45,25 +49,6 @@ void emitLoop(llvm::IRBuilder<> &B, int64_t N, const llvm::Twine &Name,
   I->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpSLT(Next, B.getInt32(uint32_t(N))), Head, Exit);
   B.SetInsertPoint(Exit);
-}
-/// Calls \p Run(first, count) for each run of registers whose offsets are
-/// consecutive constants (at most 16 a run), in order; a register whose
-/// offset is not a constant is a run of its own.
-void forEachRun(const Regs &Offsets, llvm::function_ref<void(unsigned, unsigned)> Run) {
-  auto Const = [&](unsigned R) -> std::optional<int64_t> {
-    if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(Offsets[R]))
-      return K->getSExtValue();
-    return std::nullopt;
-  };
-  for (unsigned First = 0; First < Offsets.size();) {
-    unsigned Count = 1;
-    if (std::optional<int64_t> Start = Const(First))
-      while (First + Count < Offsets.size() && Count < 16 &&
-             Const(First + Count) == *Start + int64_t(Count))
-        ++Count;
-    Run(First, Count);
-    First += Count;
-  }
 }
 } // namespace
 
@@ -103,7 +88,7 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   auto Spill = [&](Value *V, Type *E, llvm::Value *Buf) {
     Regs Offsets = C.elementOffsets(C.layout(V));
     const Regs &Vals = C.get(V);
-    forEachRun(Offsets, [&](unsigned First, unsigned Count) {
+    forEachConstantRun(Offsets, 16, [&](unsigned First, unsigned Count) {
       auto Run = llvm::ArrayRef<llvm::Value *>(Vals).slice(First, Count);
       llvm::Value *Vec = Count == 1 ? Run[0] : packRegisters(B, Run);
       B.CreateAlignedStore(Widen(Vec, E), At(Buf, Offsets[First]), WorkAlign);
@@ -114,33 +99,52 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   Spill(CV, CT, CBuf);
 
   auto *Row = llvm::FixedVectorType::get(Work, unsigned(N));
-  emitLoop(B, Batch * M, "dot.m", [&](llvm::Value *BM) { // BM = b * M + m
-    llvm::Value *CRow = At(CBuf, B.CreateMul(BM, B.getInt32(uint32_t(N))));
-    llvm::Value *Acc = B.CreateAlignedLoad(Row, CRow, WorkAlign);
+  // Rows a step: R x N sums in 16 of the host's vector registers, R <= 8
+  // and dividing M.
+  int64_t RowBits = N * int64_t(Work->getPrimitiveSizeInBits());
+  int64_t R = std::clamp<int64_t>(16 * 8 * int64_t(C.getTarget().maxAccessBytes()) / RowBits, 1, 8);
+  while (M % R)
+    R /= 2;
+  emitLoop(B, Batch * M / R, "dot.m", [&](llvm::Value *Step) {
+    llvm::Value *BM = B.CreateMul(Step, B.getInt32(uint32_t(R))); // b * M + m
+    llvm::SmallVector<llvm::Value *, 8> CRows, Acc;
+    for (int64_t Rr = 0; Rr < R; ++Rr) {
+      CRows.push_back(At(CBuf, B.CreateMul(B.CreateAdd(BM, B.getInt32(uint32_t(Rr))),
+                                           B.getInt32(uint32_t(N)))));
+      Acc.push_back(B.CreateAlignedLoad(Row, CRows.back(), WorkAlign));
+    }
     llvm::BasicBlock *Pre = B.GetInsertBlock();
-    llvm::PHINode *Sum = nullptr;
     llvm::Value *BBase = B.CreateMul(B.CreateUDiv(BM, B.getInt32(uint32_t(M))),
                                      B.getInt32(uint32_t(K * N)));
     emitLoop(B, K, "dot.k", [&](llvm::Value *Kk) {
-      Sum = B.CreatePHI(Row, 2);
-      Sum->addIncoming(Acc, Pre);
-      llvm::Value *A = B.CreateAlignedLoad(
-          Work, At(ABuf, B.CreateAdd(B.CreateMul(BM, B.getInt32(uint32_t(K))), Kk)), WorkAlign);
+      llvm::SmallVector<llvm::PHINode *, 8> Sums;
+      for (int64_t Rr = 0; Rr < R; ++Rr) {
+        Sums.push_back(B.CreatePHI(Row, 2));
+        Sums.back()->addIncoming(Acc[Rr], Pre);
+      }
       llvm::Value *BRow = B.CreateAlignedLoad(
           Row, At(BBuf, B.CreateAdd(BBase, B.CreateMul(Kk, B.getInt32(uint32_t(N))))),
           WorkAlign);
-      llvm::Value *Splat = B.CreateVectorSplat(unsigned(N), A);
-      llvm::Value *Next = Int ? B.CreateAdd(Sum, B.CreateMul(Splat, BRow))
-                              : B.CreateIntrinsic(llvm::Intrinsic::fma, {Row}, {Splat, BRow, Sum});
-      Sum->addIncoming(Next, B.GetInsertBlock());
-      Acc = Next;
+      for (int64_t Rr = 0; Rr < R; ++Rr) {
+        llvm::Value *ARow = B.CreateAdd(BM, B.getInt32(uint32_t(Rr)));
+        llvm::Value *A = B.CreateAlignedLoad(
+            Work, At(ABuf, B.CreateAdd(B.CreateMul(ARow, B.getInt32(uint32_t(K))), Kk)),
+            WorkAlign);
+        llvm::Value *Splat = B.CreateVectorSplat(unsigned(N), A);
+        llvm::Value *Next =
+            Int ? B.CreateAdd(Sums[Rr], B.CreateMul(Splat, BRow))
+                : B.CreateIntrinsic(llvm::Intrinsic::fma, {Row}, {Splat, BRow, Sums[Rr]});
+        Sums[Rr]->addIncoming(Next, B.GetInsertBlock());
+        Acc[Rr] = Next;
+      }
     });
-    B.CreateAlignedStore(Acc, CRow, WorkAlign);
+    for (int64_t Rr = 0; Rr < R; ++Rr)
+      B.CreateAlignedStore(Acc[Rr], CRows[Rr], WorkAlign);
   });
 
   Regs Offsets = C.elementOffsets(C.layout(I.getResult()));
   Regs Out;
-  forEachRun(Offsets, [&](unsigned First, unsigned Count) {
+  forEachConstantRun(Offsets, 16, [&](unsigned First, unsigned Count) {
     auto *VT = llvm::FixedVectorType::get(Work, Count);
     llvm::Value *Vec = B.CreateAlignedLoad(VT, At(CBuf, Offsets[First]), WorkAlign);
     Vec = Summing.narrow(Vec);

@@ -69,6 +69,24 @@ llvm::Type *tritium::elementType(llvm::LLVMContext &Ctx, Type *T) {
   }
 }
 
+void tritium::forEachConstantRun(llvm::ArrayRef<llvm::Value *> Offsets, unsigned MaxRun,
+                                 llvm::function_ref<void(unsigned, unsigned)> Run) {
+  auto Const = [&](unsigned R) -> std::optional<int64_t> {
+    if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(Offsets[R]))
+      return K->getSExtValue();
+    return std::nullopt;
+  };
+  for (unsigned First = 0; First < Offsets.size();) {
+    unsigned Count = 1;
+    if (std::optional<int64_t> Start = Const(First))
+      while (First + Count < Offsets.size() && Count < MaxRun &&
+             Const(First + Count) == *Start + int64_t(Count))
+        ++Count;
+    Run(First, Count);
+    First += Count;
+  }
+}
+
 llvm::Value *tritium::packRegisters(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Regs) {
   auto *First = llvm::dyn_cast<llvm::ExtractElementInst>(Regs[0]);
   auto *Start = First ? llvm::dyn_cast<llvm::ConstantInt>(First->getIndexOperand()) : nullptr;

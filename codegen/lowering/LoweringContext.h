@@ -48,6 +48,12 @@ llvm::Type *elementType(llvm::LLVMContext &Ctx, Type *T);
 /// insert/extract pairs (a cpu tile of 16,384 elements took minutes).
 llvm::Value *packRegisters(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Regs);
 
+/// Calls \p Run(first, count) for each run of \p Offsets (i32 values, one
+/// a register) that are consecutive constants, at most \p MaxRun a run, in
+/// order; a register whose offset is not a constant is a run of its own.
+void forEachConstantRun(llvm::ArrayRef<llvm::Value *> Offsets, unsigned MaxRun,
+                        llvm::function_ref<void(unsigned, unsigned)> Run);
+
 struct LoweringOptions {
   unsigned NumWarps = 4;
   /// The GPU compiled for; its warp size sizes the layouts.
