@@ -224,6 +224,11 @@ LinearLayout tritium::dotLayout(const Instruction &Dot, const LayoutOptions &Opt
 
 LinearLayout tritium::fmaDotLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts) {
   unsigned Rank = Shape.size();
+  // The cpu's dot goes through row-major buffers (codegen/cpu/CPULowerDot.cpp):
+  // rows of registers move as whole vectors, where 4x4 tiles moved as
+  // 4-element pieces, a shuffle each.
+  if (Opts.ThreadRuns)
+    return threadRuns(Shape, rowMajorOrder(Rank), Opts);
   llvm::SmallVector<unsigned, 4> Spt(Rank, 1);
   // A 4x4 tile per thread (where the block has room) reuses each loaded A
   // and B value four times.

@@ -78,7 +78,8 @@ LinearLayout defaultLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &O
 LinearLayout scalarLayout(const LayoutOptions &Opts);
 
 /// The result layout of an FMA dot of shape [M, N] (or [B, M, N]): each
-/// thread owns a small 2-d tile of the result, for register reuse.
+/// thread owns a small 2-d tile of the result, for register reuse (with
+/// Opts.ThreadRuns, the cpu's, each thread's share row-major).
 LinearLayout fmaDotLayout(llvm::ArrayRef<int64_t> Shape, const LayoutOptions &Opts);
 
 /// The result layout of \p Dot: the accumulator of Opts.Cores where the

@@ -106,20 +106,6 @@ CPUTargetInfo hostTargetInfo(const llvm::TargetMachine &TM,
 /// one per thread).
 constexpr unsigned kMaxArenaBytes = 1u << 20;
 
-std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, bool FPFusion);
-
-/// The TargetMachine of \p CPU, made once per thread and target (a
-/// TargetMachine is not for two threads at once; making one, the host's
-/// features read and its processor checked, was a tenth of a small
-/// kernel's compile).
-llvm::TargetMachine &hostTargetMachine(const Target &CPU, bool FPFusion) {
-  thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> Made;
-  std::unique_ptr<llvm::TargetMachine> &TM = Made[CPU.str() + (FPFusion ? "+fma" : "")];
-  if (!TM)
-    TM = createHostTargetMachine(CPU, FPFusion);
-  return *TM;
-}
-
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, bool FPFusion) {
   static std::once_flag Once;
   std::call_once(Once, [] {
@@ -150,6 +136,18 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, 
                              llvm::CodeGenOpt::Aggressive));
 }
 
+/// The TargetMachine of \p CPU, made once per thread and target (a
+/// TargetMachine is not for two threads at once; making one, the host's
+/// features read and its processor checked, was a tenth of a small
+/// kernel's compile).
+llvm::TargetMachine &hostTargetMachine(const Target &CPU, bool FPFusion) {
+  thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> Made;
+  std::unique_ptr<llvm::TargetMachine> &TM = Made[CPU.str() + (FPFusion ? "+fma" : "")];
+  if (!TM)
+    TM = createHostTargetMachine(CPU, FPFusion);
+  return *TM;
+}
+
 /// The elements of a program's largest block one of its threads holds, and
 /// the most threads a program runs as (programThreads).
 constexpr int64_t kThreadElements = 64;
@@ -158,10 +156,11 @@ constexpr unsigned kMaxThreads = 4096;
 /// How many threads a program of \p M runs as (the file comment): one per
 /// kThreadElements elements of its largest block, or per row where a block
 /// of two dimensions or more has longer rows (a row a thread keeps a row's
-/// reduction in its thread), where nothing in it needs another thread's values: no dot (CPULowerDot.cpp takes whole tiles), no
-/// function beside the kernels (the loop would not reach its thread id),
-/// and, tried on a copy of \p M with \p P's layout pipeline, no shared
-/// memory and no barrier. 1 otherwise.
+/// reduction in its thread), where nothing in it needs another thread's
+/// values: no dot (CPULowerDot.cpp takes whole tiles), no function beside
+/// the kernels (the loop would not reach its thread id), and, tried on a
+/// copy of \p M with \p P's layout pipeline, no shared memory and no
+/// barrier. 1 otherwise.
 unsigned programThreads(const Module &M, LayoutPipelineOptions P) {
   int64_t Largest = 0, Share = kThreadElements;
   for (Function *F : M.functions()) {
@@ -380,14 +379,13 @@ public:
       LO.Debug = Opts.Debug;
       LO.LineInfo = Opts.LineInfo;
       // A program of one thread holds whole blocks: a 128x128 tile is
-      // 16,384 elements.
-      // The lowering unrolls each element, in vectors of 16 where it can
-      // (packRegisters; reductions, casts and dot operands in vectors): on
-      // this project's 2-core machine an fp8 128x256x128 matmul loop (32,768
-      // elements a tile) compiles in 45 s, a 131,072-element compare-and-sum
-      // in 10 s, but a 65,536-element block of gathers (a load a lane) ran
-      // past ten minutes.
-      LO.MaxElementsPerThread = 1u << 15;
+      // 16,384 elements. The lowering unrolls each element, in vectors of
+      // 16 where it can (packRegisters; reductions, casts, gathers and dot
+      // operands in vectors): on this project's 2-core machine an fp8
+      // 128x256x128 matmul loop (32,768 elements a tile) compiles in 45 s,
+      // tl.histogram's 131,072-element compare-and-sum in 8-13 s (a block of
+      // gathers was minutes at 65,536 while each was a scalar load).
+      LO.MaxElementsPerThread = 1u << 17;
       unsigned Shared = 0;
       llvm::TargetLibraryInfoImpl Library = hostLibrary(TM->getTargetTriple());
       std::unique_ptr<llvm::Module> LLM =

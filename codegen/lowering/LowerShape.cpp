@@ -179,8 +179,8 @@ void lowerGather(LoweringContext &C, const GatherInst &I) {
   unsigned W = C.getTarget().registerVectorWidth();
   forEachConstantRun(SrcOffsets, Bool ? 1 : W, [&](unsigned First, unsigned Count) {
     llvm::ArrayRef<llvm::Value *> Run = llvm::ArrayRef<llvm::Value *>(In).slice(First, Count);
-    B.CreateAlignedStore(Bool ? B.CreateZExt(Run[0], ET) : Count == 1 ? Run[0] : packRegisters(B, Run),
-                         Ptr(SrcOffsets[First]), A);
+    llvm::Value *V = Bool ? B.CreateZExt(Run[0], ET) : Count == 1 ? Run[0] : packRegisters(B, Run);
+    B.CreateAlignedStore(V, Ptr(SrcOffsets[First]), A);
   });
   C.getTarget().barrier(B);
   llvm::SmallVector<int64_t, 4> Stride(Rank, 1);
@@ -192,6 +192,7 @@ void lowerGather(LoweringContext &C, const GatherInst &I) {
   // A target that works in vectors (the cpu) reads W elements with one
   // gather: a 256x64 tl.gather was 16,384 scalar loads, minutes of LLVM.
   if (W > 1 && !Bool && Coords.size() % W == 0) {
+    auto Splat = [&](uint32_t K) { return B.CreateVectorSplat(W, C.constI32(K)); };
     auto Lanes = [&](auto Reg) {
       Regs V;
       for (unsigned K = 0; K < W; ++K)
@@ -201,12 +202,11 @@ void lowerGather(LoweringContext &C, const GatherInst &I) {
     for (unsigned R = 0; R < Coords.size(); R += W) {
       llvm::Value *Idx = B.CreateSExtOrTrunc(Lanes([&](unsigned K) { return Index[R + K]; }),
                                              llvm::FixedVectorType::get(B.getInt32Ty(), W));
-      llvm::Value *Elem = B.CreateMul(Idx, B.CreateVectorSplat(W, C.constI32(uint32_t(Stride[Axis]))));
+      llvm::Value *Elem = B.CreateMul(Idx, Splat(uint32_t(Stride[Axis])));
       for (unsigned D = 0; D < Rank; ++D)
         if (D != Axis)
           Elem = B.CreateAdd(Elem, B.CreateMul(Lanes([&](unsigned K) { return Coords[R + K][D]; }),
-                                               B.CreateVectorSplat(W, C.constI32(uint32_t(Stride[D])))));
-      auto Splat = [&](uint32_t K) { return B.CreateVectorSplat(W, C.constI32(K)); };
+                                               Splat(uint32_t(Stride[D]))));
       llvm::Value *Off = B.CreateAdd(B.CreateMul(Elem, Splat(Bytes)), Splat(Base));
       llvm::Value *V;
       if (Bytes >= 4) {

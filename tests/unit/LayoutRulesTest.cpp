@@ -226,8 +226,11 @@ TEST_CASE("ThreadRuns: each of the cpu's threads one run of the block") {
   // Fewer elements than threads: one each, the rest copies.
   CHECK(defaultLayout({8}, O).str() ==
         "register=[] lane=[] warp=[[1],[2],[4],[0]] -> dim0:8");
-  // One thread: the whole block, in the order the GPU's rule gives it too.
+  // One thread: the whole block, in the order the GPU's rule gives it too;
+  // a dot's result row-major, not in the FMA dot's 4x4 tiles.
   O.NumWarps = 1;
+  CHECK(fmaDotLayout({4, 8}, O).str() ==
+        "register=[[0,1],[0,2],[0,4],[1,0],[2,0]] lane=[] warp=[] -> dim0:4, dim1:8");
   LayoutOptions G = O;
   G.ThreadRuns = false;
   CHECK(defaultLayout({16, 16}, O) == defaultLayout({16, 16}, G));

@@ -285,9 +285,9 @@ def big_sum_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
 def test_a_block_past_the_element_limit_is_out_of_resources(cpu):
     # A sum over the whole block needs every element in one thread.
     from tritium.errors import OutOfResources
-    x = np.zeros(1 << 16, np.float32)
+    x = np.zeros(1 << 18, np.float32)
     with pytest.raises(OutOfResources, match="elements of one block per thread"):
-        big_sum_kernel.warmup(x, x, BLOCK=1 << 16, grid=(1,))
+        big_sum_kernel.warmup(x, x, BLOCK=1 << 18, grid=(1,))
 
 
 def test_a_large_elementwise_block_is_a_loop_of_threads(cpu):
