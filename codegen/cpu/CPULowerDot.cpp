@@ -83,16 +83,30 @@ bool tritium::lowerCPUDot(LoweringContext &C, Instruction &I) {
   auto At = [&](llvm::Value *Buf, llvm::Value *Elem) { return B.CreateGEP(Work, Buf, Elem); };
   llvm::Align WorkAlign(Work->getPrimitiveSizeInBits() / 8);
   // Every register at its element's row-major place (copies write alike),
-  // runs of registers at consecutive places as one vector: thousands of
-  // scalar stores kept InstCombine busy for seconds.
+  // widened 16 at a time and stored as one vector where their places are
+  // consecutive, else scattered: thousands of scalar stores kept
+  // InstCombine busy for seconds, and a transposed fp8 operand (no two
+  // registers side by side) widened and stored element by element made
+  // 120k lines of LLVM IR and two minutes of compile.
   auto Spill = [&](Value *V, Type *E, llvm::Value *Buf) {
     Regs Offsets = C.elementOffsets(C.layout(V));
     const Regs &Vals = C.get(V);
-    forEachConstantRun(Offsets, 16, [&](unsigned First, unsigned Count) {
-      auto Run = llvm::ArrayRef<llvm::Value *>(Vals).slice(First, Count);
-      llvm::Value *Vec = Count == 1 ? Run[0] : packRegisters(B, Run);
-      B.CreateAlignedStore(Widen(Vec, E), At(Buf, Offsets[First]), WorkAlign);
-    });
+    for (unsigned Chunk = 0; Chunk < Vals.size(); Chunk += 16) {
+      unsigned Size = std::min<unsigned>(16, unsigned(Vals.size()) - Chunk);
+      auto Part = llvm::ArrayRef<llvm::Value *>(Vals).slice(Chunk, Size);
+      auto Places = llvm::ArrayRef<llvm::Value *>(Offsets).slice(Chunk, Size);
+      if (Size == 1) {
+        B.CreateAlignedStore(Widen(Part[0], E), At(Buf, Places[0]), WorkAlign);
+        continue;
+      }
+      llvm::Value *Wide = Widen(packRegisters(B, Part), E);
+      unsigned Runs = 0;
+      forEachConstantRun(Places, 16, [&](unsigned, unsigned) { ++Runs; });
+      if (Runs == 1)
+        B.CreateAlignedStore(Wide, At(Buf, Places[0]), WorkAlign);
+      else
+        B.CreateMaskedScatter(Wide, At(Buf, packRegisters(B, Places)), WorkAlign);
+    }
   };
   Spill(AV, AT, ABuf);
   Spill(BV, BT, BBuf);
