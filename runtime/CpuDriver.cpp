@@ -84,23 +84,24 @@ public:
       std::lock_guard<std::mutex> G(Lock);
       Job = &Body;
       Total = N;
-      // Programs taken in chunks, a sixteenth of each thread's share: one
-      // atomic a program, which the threads' cores pass back and forth,
-      // cost a tenth of a 4096-row softmax.
-      Chunk = std::max<uint64_t>(1, N / (16 * size()));
       Next = 0;
       Busy = unsigned(Workers.size());
       ++Generation;
     }
     Wake.notify_all();
-    drain(Body, N, Chunk);
+    drain(Body, N);
     std::unique_lock<std::mutex> G(Lock);
     Done.wait(G, [this] { return Busy == 0; });
     Job = nullptr;
   }
 
 private:
-  void drain(const std::function<void(uint64_t)> &Body, uint64_t N, uint64_t Chunk) {
+  /// Runs programs of the grid of \p N until none is left, taking them in
+  /// chunks, a sixteenth of each thread's share: one atomic a program,
+  /// which the threads' cores pass back and forth, cost a tenth of a
+  /// 4096-row softmax.
+  void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
+    uint64_t Chunk = std::max<uint64_t>(1, N / (16 * size()));
     for (uint64_t I = Next.fetch_add(Chunk); I < N; I = Next.fetch_add(Chunk))
       for (uint64_t End = std::min(N, I + Chunk); I < End; ++I)
         Body(I);
@@ -109,7 +110,7 @@ private:
     uint64_t Seen = 0;
     for (;;) {
       const std::function<void(uint64_t)> *Body;
-      uint64_t N, Size;
+      uint64_t N;
       {
         std::unique_lock<std::mutex> G(Lock);
         Wake.wait(G, [&] { return Stop || Generation != Seen; });
@@ -118,9 +119,8 @@ private:
         Seen = Generation;
         Body = Job;
         N = Total;
-        Size = Chunk;
       }
-      drain(*Body, N, Size);
+      drain(*Body, N);
       std::lock_guard<std::mutex> G(Lock);
       if (--Busy == 0)
         Done.notify_one();
@@ -131,7 +131,7 @@ private:
   std::mutex Lock, Launch;
   std::condition_variable Wake, Done;
   const std::function<void(uint64_t)> *Job = nullptr;
-  uint64_t Total = 0, Generation = 0, Chunk = 1;
+  uint64_t Total = 0, Generation = 0;
   std::atomic<uint64_t> Next{0};
   unsigned Busy = 0;
   bool Stop = false;

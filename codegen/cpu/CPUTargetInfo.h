@@ -6,10 +6,11 @@
 // vectorizers make SIMD code of them; or a loop of such threads, one warp
 // each, that share nothing (codegen/cpu/CPUBackend.cpp), the thread id a
 // call the launch entry replaces with the loop's counter. Shuffles move
-// nothing, barriers are nothing; predicated accesses are LLVM's masked loads and stores; atomics
-// are LLVM's. What a program asks of its launch (its id, the grid, its
-// shared memory arena) and a failed assert are calls of the runtime's
-// functions (runtime/CpuDriver.cpp), which the loader resolves.
+// nothing, barriers are nothing; predicated accesses are LLVM's masked
+// loads and stores; atomics are LLVM's. What a program asks of its launch
+// (its id, the grid, its shared memory arena) and a failed assert are calls
+// of the runtime's functions (runtime/CpuDriver.cpp), which the loader
+// resolves.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CODEGEN_CPU_CPUTARGETINFO_H

@@ -236,14 +236,17 @@ bool parseCoresFlag(llvm::StringRef Pass, llvm::StringRef Key, llvm::StringRef V
 /// (analysis/MatrixCores.h: mma=1, wgmma=1 or mfma=1), one at most.
 LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
   LayoutOptions L;
+  auto BadWarps = [](llvm::StringRef Value) {
+    return CompileError("num-warps must be a power of two from 1 to 32 (to 4096 with "
+                        "warp-size=1), got '" + Value.str() + "'");
+  };
   for (auto &KV : Opts) {
     llvm::StringRef Key = KV.getKey(), Value = KV.getValue();
     unsigned N = 0;
     bool Bad = Value.getAsInteger(10, N) || N == 0 || (N & (N - 1));
     if (Key == "num-warps") {
       if (Bad || N > 4096)
-        throw CompileError("num-warps must be a power of two from 1 to 32 (to 4096 with "
-                           "warp-size=1), got '" + Value.str() + "'");
+        throw BadWarps(Value);
       L.NumWarps = N;
     } else if (Key == "warp-size") {
       if (Bad || N > 64)
@@ -257,8 +260,7 @@ LayoutOptions parseLayoutOptions(const PassOptions &Opts) {
     }
   }
   if (L.NumWarps > 32 && L.WarpSize != 1)
-    throw CompileError("num-warps must be a power of two from 1 to 32 (to 4096 with "
-                       "warp-size=1), got '" + std::to_string(L.NumWarps) + "'");
+    throw BadWarps(std::to_string(L.NumWarps));
   return L;
 }
 

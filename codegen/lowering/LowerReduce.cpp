@@ -214,9 +214,10 @@ reduceInVectors(LoweringContext &C, const Instruction &I, const LinearLayout &L,
 std::vector<Regs> halveInVectors(LoweringContext &C, CombineKind K, const std::vector<Regs> &Run) {
   llvm::IRBuilder<> &B = C.B;
   unsigned N = unsigned(Run.size());
-  llvm::Value *V = llvm::PoisonValue::get(llvm::FixedVectorType::get(Run[0][0]->getType(), N));
-  for (unsigned R = 0; R < N; ++R)
-    V = B.CreateInsertElement(V, Run[R][0], R);
+  Regs Singles;
+  for (const Regs &R : Run)
+    Singles.push_back(R[0]);
+  llvm::Value *V = packRegisters(B, Singles);
   for (; N > 8; N /= 2) {
     llvm::SmallVector<int, 64> Lo, Hi;
     for (unsigned R = 0; R < N / 2; ++R)
