@@ -230,7 +230,7 @@ llvm::Value *castOne(LoweringContext &C, const CastInst &I, Type *From, Type *To
   case Opcode::FPToSI:
   case Opcode::FPToUI: {
     llvm::Value *F = isCarriedFloat(From) ? toF32(B, X, From) : X;
-    return I.getOpcode() == Opcode::FPToSI ? B.CreateFPToSI(F, LT) : B.CreateFPToUI(F, LT);
+    return C.getTarget().floatToInt(B, F, LT, I.getOpcode() == Opcode::FPToSI);
   }
   case Opcode::SIToFP:
   case Opcode::UIToFP: {

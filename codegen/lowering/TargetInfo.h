@@ -127,6 +127,13 @@ public:
   }
   /// C's fmod on two f32 or f64 values, exactly (sign of -0.0 kept).
   virtual llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const = 0;
+  /// \p X (a float) converted to the integer type \p To, toward zero. Out
+  /// of range and NaN give the target's instruction's answer (NVIDIA's cvt
+  /// saturates to 16, 32 or 64 bits, NaN -> 0); LLVM's fptosi/fptoui here.
+  virtual llvm::Value *floatToInt(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Type *To,
+                                  bool Signed) const {
+    return Signed ? B.CreateFPToSI(X, To) : B.CreateFPToUI(X, To);
+  }
   /// \p X (f32 or f64) truncated to the narrower float \p To rounding toward
   /// zero.
   virtual llvm::Value *truncTowardZero(llvm::IRBuilder<> &B, llvm::Value *X,
