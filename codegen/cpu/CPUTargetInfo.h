@@ -85,6 +85,7 @@ public:
       I->setHasAllowReciprocal(true);
     return Div;
   }
+  bool trapsOnIntegerDivision() const override { return true; }
   /// Saturating, NaN -> 0, as the interpreter and NVIDIA's cvt for 16 bits
   /// and more (x86's cvtt* gives the "integer indefinite" INT_MIN instead).
   /// f16 goes through f32 (exactly): LLVM 16's x86 f16 -> i16 saturation

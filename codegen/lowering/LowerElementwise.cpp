@@ -95,7 +95,34 @@ llvm::Value *floatBinary(LoweringContext &C, Opcode Op, Type *E, llvm::Value *L,
   return fromF32(B, Out, E);
 }
 
-llvm::Value *intBinary(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *L, llvm::Value *R) {
+/// L / R or L % R where the target traps on a zero divisor or on MIN / -1
+/// (TargetInfo::trapsOnIntegerDivision): those divide by 1 instead, and a
+/// zero divisor gives 0 (MIN / -1 wraps to MIN, MIN % -1 is 0).
+llvm::Value *divideWithoutTrap(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *L, llvm::Value *R) {
+  llvm::Constant *Zero = llvm::Constant::getNullValue(R->getType());
+  llvm::Constant *One = llvm::ConstantInt::get(R->getType(), 1);
+  llvm::Value *ByZero = B.CreateICmpEQ(R, Zero);
+  llvm::Value *Safe = B.CreateSelect(ByZero, One, R);
+  bool Signed = Op == Opcode::SDiv || Op == Opcode::SRem;
+  if (Signed) {
+    unsigned W = R->getType()->getScalarSizeInBits();
+    llvm::Value *Overflows = B.CreateAnd(
+        B.CreateICmpEQ(L, llvm::ConstantInt::get(L->getType(), llvm::APInt::getSignedMinValue(W))),
+        B.CreateICmpEQ(R, llvm::Constant::getAllOnesValue(R->getType())));
+    Safe = B.CreateSelect(Overflows, One, Safe);
+  }
+  llvm::Value *Q = Op == Opcode::SDiv   ? B.CreateSDiv(L, Safe)
+                   : Op == Opcode::UDiv ? B.CreateUDiv(L, Safe)
+                   : Signed             ? B.CreateSRem(L, Safe)
+                                        : B.CreateURem(L, Safe);
+  return B.CreateSelect(ByZero, Zero, Q);
+}
+
+llvm::Value *intBinary(llvm::IRBuilder<> &B, Opcode Op, llvm::Value *L, llvm::Value *R,
+                       bool GuardDivision) {
+  if (GuardDivision &&
+      (Op == Opcode::SDiv || Op == Opcode::UDiv || Op == Opcode::SRem || Op == Opcode::URem))
+    return divideWithoutTrap(B, Op, L, R);
   switch (Op) {
   case Opcode::Add: return B.CreateAdd(L, R);
   case Opcode::Sub: return B.CreateSub(L, R);
@@ -398,15 +425,16 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   case OpFamily::Binary: {
     Type *E = RT->getScalarType();
     bool Approx = I.hasAttr(AttrKey::Approx);
+    bool Guard = C.getTarget().trapsOnIntegerDivision();
     if (vectorOpcode(I.getOpcode(), E) &&
         byVectors(C, I, N, Out, [&](llvm::ArrayRef<llvm::Value *> V) {
           return E->isFloat() ? floatBinary(C, I.getOpcode(), E, V[0], V[1], Approx)
-                              : intBinary(B, I.getOpcode(), V[0], V[1]);
+                              : intBinary(B, I.getOpcode(), V[0], V[1], Guard);
         }))
       break;
     for (unsigned R = 0; R < N; ++R)
       Out.push_back(E->isFloat() ? floatBinary(C, I.getOpcode(), E, Op(0, R), Op(1, R), Approx)
-                                 : intBinary(B, I.getOpcode(), Op(0, R), Op(1, R)));
+                                 : intBinary(B, I.getOpcode(), Op(0, R), Op(1, R), Guard));
     break;
   }
   case OpFamily::Unary:

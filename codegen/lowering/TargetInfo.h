@@ -127,6 +127,11 @@ public:
   }
   /// C's fmod on two f32 or f64 values, exactly (sign of -0.0 kept).
   virtual llvm::Value *fmod(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *Y) const = 0;
+  /// Whether an integer division or remainder by zero (or of the most
+  /// negative value by -1) traps (x86's idiv): the lowering then divides by 1
+  /// there and gives 0 for a zero divisor, as the interpreter does. A GPU's
+  /// division gives some value and goes on.
+  virtual bool trapsOnIntegerDivision() const { return false; }
   /// \p X (a float) converted to the integer type \p To, toward zero. Out
   /// of range and NaN give the target's instruction's answer (NVIDIA's cvt
   /// saturates to 16, 32 or 64 bits, NaN -> 0); LLVM's fptosi/fptoui here.

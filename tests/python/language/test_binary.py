@@ -299,6 +299,26 @@ def test_c_like_div_mod(backend, dtype):
     assert r[:8].tolist() == [-1, 1, -1, 1, 0, -1, 2, -2]
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint16", "uint32", "uint64"])
+def test_div_mod_by_zero_does_not_trap(backend, dtype):
+    """A zero divisor (typically a masked-off lane's `other=0`) and MIN // -1
+    go on: 0 for a zero divisor and MIN // -1 wraps to MIN on the interpreter
+    and the cpu target (whose x86 division would raise SIGFPE and kill the
+    process); a GPU gives some value (PTX leaves it unspecified)."""
+    lo = int_range(dtype)[0]
+    x = np.array([7, lo, 5, lo, 0, 1, 9, 3] * (N // 8), dtype=dtype)
+    y = np.array([0, 0, 0, -1 if lo else 1, 0, 1, 2, 3] * (N // 8)).astype(dtype)
+    z = np.zeros(N, dtype=dtype)
+    kw = dict(N=N, XT=tlt(dtype), YT=tlt(dtype), RT=tlt(dtype), ZIO=tlt(dtype))
+    _, _, q = backend.run(k_binary, 1, x, y, z, OP="//", **kw)
+    _, _, r = backend.run(k_binary, 1, x, y, z, OP="%", **kw)
+    if backend.on_gpu:
+        assert q[5:8].tolist() == [1, 4, 1]
+        return
+    assert q[:8].tolist() == [0, 0, 0, lo if lo else 0, 0, 1, 4, 1]
+    assert r[:8].tolist() == [0, 0, 0, 0, 0, 0, 1, 0]
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_float_mod_edges(backend, dtype):
     nan, inf = np.nan, np.inf
