@@ -282,9 +282,9 @@ def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monk
     assert add_kernel[(1,)](x, stored, out, 64) is small
     assert add_kernel[(1,)](x, StoredTensor([1 << 31], [1], storage_bytes=1 << 33), out, 64) is large
     monkeypatch.undo()
-    from tritium.runtime.jit import _spans_large
-    assert [_spans_large(t) for t in (x, big, view, far, empty, stored)] == [False, True, False, True,
-                                                                          False, False]
+    from tritium.runtime.jit import _specialize  # the entry the Python path keys: "L" after "D"
+    assert [_specialize(t)[1] for t in (x, big, view, far, empty, stored)] == ["D", "DL", "D", "DL",
+                                                                           "D", "D"]
 
 
 def test_bounds_check_passes_extents_and_raises_the_report(cuda, frontend, monkeypatch):
