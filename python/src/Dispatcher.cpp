@@ -9,8 +9,9 @@
 //   constexpr, its value and type; then each launch option (by a small
 //   index, sorted) and its value.
 //
-// It is at least as fine as jit.py's key (which it mirrors), so two launches
-// with one key here always run the same compiled kernel.
+// An argument's type word is made by specializeArg, which also makes jit.py's
+// entry of it (specialize, "Specialization" below): one word is one entry, so
+// two launches with one key here always run the same compiled kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -114,7 +116,7 @@ int typeNameCode(const std::string &Name) {
   return static_cast<int>(V.size() - 1);
 }
 
-/// __cuda_array_interface__ typestr (without its byte order) -> type string, as jit.py's _TYPESTR.
+/// __cuda_array_interface__ typestr (without its byte order) -> type string.
 const char *typestrName(const char *T) {
   static const char *Table[][2] = {
       {"b1", "i1"},  {"i1", "i8"},  {"i2", "i16"}, {"i4", "i32"},  {"i8", "i64"},  {"u1", "u8"},
@@ -230,9 +232,9 @@ struct Dispatcher::Entry {
 // --- Construction --------------------------------------------------------------
 
 Dispatcher::Dispatcher(std::string Kernel, std::vector<Param> Params, DriverHooks Hooks,
-                       py::object DtypeToStr, bool FollowInterpret)
+                       bool FollowInterpret)
     : Kernel(std::move(Kernel)), Params(std::move(Params)), Hooks(std::move(Hooks)),
-      DtypeToStr(std::move(DtypeToStr)), FollowInterpret(FollowInterpret) {
+      FollowInterpret(FollowInterpret) {
   for (Param &P : this->Params) {
     PyObject *N = P.Name.release().ptr();
     PyUnicode_InternInPlace(&N);
@@ -267,7 +269,7 @@ void Dispatcher::clear() {
 int Dispatcher::traverse(visitproc Visit, void *Arg) {
   llvm::SmallVector<PyObject *, 64> Held = {
       Hooks.Driver.ptr(),   Hooks.ActiveDict.ptr(), Hooks.RuntimeKnobs.ptr(), Hooks.DeviceFn.ptr(),
-      Hooks.StreamFn.ptr(), DtypeToStr.ptr(),       KnobsDict.ptr(),          EnvData.ptr()};
+      Hooks.StreamFn.ptr(), KnobsDict.ptr(),        EnvData.ptr()};
   for (const Param &P : Params)
     Held.append({P.Name.ptr(), P.Default.ptr()});
   for (const py::object &O : OptionNames)
@@ -293,7 +295,7 @@ void Dispatcher::clearAll() {
   for (Param &P : Params)
     P.Default = py::object();
   Hooks = DriverHooks();
-  DtypeToStr = KnobsDict = EnvData = py::object();
+  KnobsDict = EnvData = py::object();
 }
 
 // --- Binding --------------------------------------------------------------------
@@ -360,21 +362,28 @@ bool Dispatcher::bind(PyObject *Args, PyObject *Kwargs, Bound &B) {
   return true;
 }
 
-// --- Keys --------------------------------------------------------------------------
+// --- Specialization ------------------------------------------------------------------
+//
+// specializeArg decides an argument's specialization as a key word, which the dispatcher's key
+// pushes and specialize (jit.py's _specialize) turns into its entry: the one definition.
 
-int Dispatcher::dtypeCode(PyObject *Dtype) {
+namespace {
+
+/// What jit.py registers (setSpecializeHooks).
+PyObject *DtypeToStrHook, *OtherHook, *ArgErrorType, *ArgOverflowType;
+
+/// A dtype object's code in typeNames(); -1 with the hook's error (ArgError) set for none.
+int dtypeCode(PyObject *Dtype) {
   auto &Codes = dtypeCodes();
   auto It = Codes.find(Dtype);
   if (It != Codes.end())
     return It->second;
-  PyObject *Name = PyObject_CallOneArg(DtypeToStr.ptr(), Dtype);
-  if (!Name || !PyUnicode_Check(Name)) {
-    Py_XDECREF(Name);
-    PyErr_Clear(); // an unsupported dtype: the Python path names the argument
+  PyObject *Name = PyObject_CallOneArg(DtypeToStrHook, Dtype);
+  const char *Text = Name ? PyUnicode_AsUTF8(Name) : nullptr; // a TypeError for a non-str
+  int Code = Text ? typeNameCode(Text) : -1;
+  Py_XDECREF(Name);
+  if (Code < 0)
     return -1;
-  }
-  int Code = typeNameCode(PyUnicode_AsUTF8(Name));
-  Py_DECREF(Name);
   if (Codes.size() < MaxCachedDtypes) {
     Py_INCREF(Dtype);
     Codes[Dtype] = Code;
@@ -382,18 +391,41 @@ int Dispatcher::dtypeCode(PyObject *Dtype) {
   return Code;
 }
 
-/// Whether \p V's elements reach 2^31 from its first one: 1 + the sum of (size - 1) * |stride| over
-/// its shape and stride() (torch's); false for an object whose type has no stride(), or whose
-/// untyped_storage() has fewer than 2^31 bytes. runtime/jit.py's _spans_large is the same.
-static bool spansLarge(PyObject *V, const TypeInfo *Info) {
+/// tensorSpan's elements, saturating at \p Limit; -1 also where shape and stride() hold non-ints.
+long long spanUpTo(PyObject *V, long long Limit) {
+  PyObject *Shape = PyObject_GetAttr(V, names().Shape);
+  PyObject *Stride = Shape ? PyObject_CallMethodNoArgs(V, names().Stride) : nullptr;
+  PyObject *Sizes = Stride ? PySequence_Fast(Shape, "") : nullptr;
+  PyObject *Steps = Sizes ? PySequence_Fast(Stride, "") : nullptr;
+  long long Extent = -1;
+  if (Steps && PySequence_Fast_GET_SIZE(Sizes) == PySequence_Fast_GET_SIZE(Steps)) {
+    Extent = 1;
+    bool Empty = false;
+    for (Py_ssize_t I = 0; I < PySequence_Fast_GET_SIZE(Sizes); ++I) {
+      long long N = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(Sizes, I));
+      long long D = std::llabs(PyLong_AsLongLong(PySequence_Fast_GET_ITEM(Steps, I)));
+      Empty |= N == 0;
+      long long Step = N > 1 && D > 0 ? (N - 1 > (Limit - 1) / D ? Limit : (N - 1) * D) : 0;
+      Extent = Step >= Limit - Extent ? Limit : Extent + Step; // saturating
+    }
+    Extent = PyErr_Occurred() ? -1 : Empty ? 0 : Extent;
+  }
+  for (PyObject *O : {Shape, Stride, Sizes, Steps})
+    Py_XDECREF(O);
+  PyErr_Clear();
+  return Extent;
+}
+
+/// Whether \p V's elements reach 2^31 from its first one, where i32 offsets wrap ("L": the launch
+/// compiles with int64_offsets); never for a type without stride(); a storage of fewer than 2^31
+/// bytes answers first (torch's untyped_storage().nbytes(): two calls, the common case).
+bool spansLarge(PyObject *V, const TypeInfo *Info) {
   constexpr long long Limit = 1LL << 31;
   PyObject *T = reinterpret_cast<PyObject *>(Py_TYPE(V));
   bool HasStride = Info ? Info->HasStride : PyObject_HasAttr(T, names().Stride);
   bool HasStorage = Info ? Info->HasStorage : PyObject_HasAttr(T, names().UntypedStorage);
   if (!HasStride)
     return false;
-  // A storage of fewer than 2^31 bytes holds no two elements 2^31 apart:
-  // the common case, answered in two calls.
   if (PyObject *Storage = HasStorage ? PyObject_CallMethodNoArgs(V, names().UntypedStorage)
                                      : nullptr) {
     PyObject *Bytes = PyObject_CallMethodNoArgs(Storage, names().Nbytes);
@@ -405,30 +437,41 @@ static bool spansLarge(PyObject *V, const TypeInfo *Info) {
       return false;
   }
   PyErr_Clear();
-  PyObject *Shape = PyObject_GetAttr(V, names().Shape);
-  PyObject *Stride = Shape ? PyObject_CallMethodNoArgs(V, names().Stride) : nullptr;
-  bool Large = false;
-  if (Stride && PyTuple_Check(Shape) && PyTuple_Check(Stride) &&
-      PyTuple_GET_SIZE(Shape) == PyTuple_GET_SIZE(Stride)) {
-    long long Extent = 1;
-    bool Empty = false;
-    for (Py_ssize_t I = 0; I < PyTuple_GET_SIZE(Shape); ++I) {
-      long long N = PyLong_AsLongLong(PyTuple_GET_ITEM(Shape, I));
-      long long D = std::llabs(PyLong_AsLongLong(PyTuple_GET_ITEM(Stride, I)));
-      Empty |= N == 0;
-      if (N > 1 && D > 0) // saturating: only whether it reaches Limit matters
-        Extent += N - 1 > (Limit - 1) / D ? Limit : (N - 1) * D;
-      Extent = std::min(Extent, Limit);
-    }
-    Large = !Empty && !PyErr_Occurred() && Extent >= Limit;
-  }
-  Py_XDECREF(Shape);
-  Py_XDECREF(Stride);
-  PyErr_Clear();
-  return Large;
+  return spanUpTo(V, Limit) >= Limit;
 }
 
-bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
+enum class Specialized { Word, Other, Failed };
+
+/// An int: i32, i64 or u64 by its range; "1" for an i32 equal to 1 (\p Value), "D" for one
+/// divisible by 16 (\p Align); beyond 64 bits, jit.py's ArgOverflow.
+Specialized intWord(PyObject *V, bool Value, bool Align, uint64_t &W) {
+  int Overflow = 0;
+  long long X = PyLong_AsLongLongAndOverflow(V, &Overflow);
+  uint64_t Low = static_cast<uint64_t>(X);
+  uint64_t Width = X >= INT32_MIN && X <= INT32_MAX ? IntI32 : IntI64;
+  if (Overflow) {
+    Low = Overflow > 0 ? PyLong_AsUnsignedLongLong(V) : 0;
+    if (Overflow < 0 || PyErr_Occurred()) {
+      PyErr_Clear();
+      PyErr_Format(ArgOverflowType,
+                   "integer to be specialized too large to represent: %S does not fit in 64 bits",
+                   V);
+      return Specialized::Failed;
+    }
+    Width = IntU64;
+  }
+  uint64_t Fact = FactNone;
+  if (Value && Width == IntI32 && X == 1)
+    Fact = FactOne;
+  else if (Align && !(Low & 15))
+    Fact = FactDivisible;
+  W = ArgInt | Width | Fact;
+  return Specialized::Word;
+}
+
+/// A tensor, an object with data_ptr() and dtype: "*" and its dtype's type string; "D" where the
+/// address is 16-byte aligned (\p Align), "L" where it spans 2^31 elements (spansLarge).
+Specialized tensorWord(PyObject *V, bool Align, uint64_t &W, uint64_t &Address) {
   const Names &Nm = names();
   PyTypeObject *T = Py_TYPE(V);
   auto &Types = typeCache();
@@ -438,12 +481,14 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
     Info.DataPtr = PyObject_GetAttr(reinterpret_cast<PyObject *>(T), Nm.DataPtr);
     if (!Info.DataPtr)
       PyErr_Clear();
-    // Only plain functions and C methods take the object as their first
-    // argument; anything else is looked up on the object itself.
-    if (Info.DataPtr && !PyFunction_Check(Info.DataPtr) &&
-        Py_TYPE(Info.DataPtr) != &PyMethodDescr_Type)
-      Py_CLEAR(Info.DataPtr);
     Info.InstanceAttrs = T->tp_dictoffset != 0 || T->tp_getattro != PyObject_GenericGetAttr;
+    // Only plain functions and C methods take the object as their first
+    // argument; anything else (a property...) is looked up on the object itself.
+    if (Info.DataPtr && !PyFunction_Check(Info.DataPtr) &&
+        Py_TYPE(Info.DataPtr) != &PyMethodDescr_Type) {
+      Py_CLEAR(Info.DataPtr);
+      Info.InstanceAttrs = true;
+    }
     Info.HasStorage = PyObject_HasAttr(reinterpret_cast<PyObject *>(T), Nm.UntypedStorage);
     Info.HasStride = PyObject_HasAttr(reinterpret_cast<PyObject *>(T), Nm.Stride);
     if (Types.size() < MaxCachedTypes) {
@@ -454,66 +499,130 @@ bool Dispatcher::keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A) {
       Info.DataPtr = nullptr;
     }
   }
-  PyObject *Ptr = nullptr;
-  if (It != Types.end() && It->second.DataPtr) {
-    Ptr = PyObject_CallOneArg(It->second.DataPtr, V);
-  } else if (It == Types.end() || It->second.InstanceAttrs) {
-    if (PyObject *Fn = PyObject_GetAttr(V, Nm.DataPtr)) {
-      Ptr = PyObject_CallNoArgs(Fn);
-      Py_DECREF(Fn);
-    }
-  }
-  if (Ptr) {
-    PyObject *Dtype = PyObject_GetAttr(V, Nm.Dtype);
-    int Code = Dtype ? dtypeCode(Dtype) : -1;
-    Py_XDECREF(Dtype);
-    uint64_t P = 0;
-    bool Ok = PyLong_Check(Ptr) && asUInt64(Ptr, P) && Code >= 0;
-    Py_DECREF(Ptr);
-    if (!Ok) {
-      PyErr_Clear();
-      return false;
-    }
-    A.Ptr = P;
-    A.HasPtr = true;
-    K.push(ArgPtr | uint64_t(Code) << 8 | (Align && !(P & 15)) |
-           uint64_t(spansLarge(V, It != Types.end() ? &It->second : nullptr)) << 2);
-    return true;
-  }
-  PyErr_Clear();
-
-  // __cuda_array_interface__: {"data": (ptr, readonly), "typestr": "<f4"};
-  // numpy's __array_interface__ (host memory: the cpu target's) is alike.
-  PyObject *CAI = PyObject_GetAttr(V, Nm.CudaArrayInterface);
-  if (!CAI) {
+  const TypeInfo *Info = It != Types.end() ? &It->second : nullptr;
+  PyObject *Fn = Info && Info->DataPtr ? Py_NewRef(Info->DataPtr) : nullptr;
+  if (!Fn && (!Info || Info->InstanceAttrs) && !(Fn = PyObject_GetAttr(V, Nm.DataPtr)))
     PyErr_Clear();
-    CAI = PyObject_GetAttr(V, Nm.ArrayInterface);
-  }
-  if (!CAI) {
+  PyObject *Dtype = Fn && PyCallable_Check(Fn) ? PyObject_GetAttr(V, Nm.Dtype) : nullptr;
+  if (!Dtype) {
+    Py_XDECREF(Fn);
     PyErr_Clear();
-    return false;
+    return Specialized::Other;
   }
-  bool Ok = false;
-  if (PyDict_Check(CAI)) {
-    PyObject *Data = PyDict_GetItemString(CAI, "data");
-    PyObject *TypeStr = PyDict_GetItemString(CAI, "typestr");
-    const char *TS = TypeStr && PyUnicode_Check(TypeStr) ? PyUnicode_AsUTF8(TypeStr) : nullptr;
-    const char *Ty = TS && *TS ? typestrName(TS + 1) : nullptr;
-    uint64_t P = 0;
-    if (Data && PyTuple_Check(Data) && PyTuple_GET_SIZE(Data) >= 1 && Ty &&
-        PyLong_Check(PyTuple_GET_ITEM(Data, 0))) {
-      if (asUInt64(PyTuple_GET_ITEM(Data, 0), P)) {
-        A.Ptr = P;
-        A.HasPtr = true;
-        K.push(ArgPtr | uint64_t(typeNameCode(Ty)) << 8 | (Align && !(P & 15)));
-        Ok = true;
-      }
-    }
-  }
-  Py_DECREF(CAI);
-  PyErr_Clear();
-  return Ok;
+  PyObject *Ptr = Info && Info->DataPtr ? PyObject_CallOneArg(Fn, V) : PyObject_CallNoArgs(Fn);
+  Py_DECREF(Fn);
+  bool Ok = Ptr && asUInt64(Ptr, Address); // an int, or anything with __index__, as in Python
+  Py_XDECREF(Ptr);
+  int Code = Ok ? dtypeCode(Dtype) : -1;
+  Py_DECREF(Dtype);
+  if (Code < 0)
+    return Specialized::Failed;
+  W = ArgPtr | uint64_t(Code) << 8 | (Align && !(Address & 15)) |
+      uint64_t(spansLarge(V, Info)) << 2;
+  return Specialized::Word;
 }
+
+/// __cuda_array_interface__ ({"data": (ptr, readonly), "typestr": "<f4"}), or numpy's
+/// __array_interface__ (host memory: the cpu target's): a pointer as tensorWord's, without "L".
+Specialized arrayWord(PyObject *V, bool Align, uint64_t &W, uint64_t &Address) {
+  PyObject *CAI = PyObject_GetAttr(V, names().CudaArrayInterface);
+  if (!CAI || PyObject_IsTrue(CAI) != 1) {
+    Py_XDECREF(CAI);
+    PyErr_Clear();
+    CAI = PyObject_GetAttr(V, names().ArrayInterface);
+  }
+  if (!CAI || CAI == Py_None) {
+    Py_XDECREF(CAI);
+    PyErr_Clear();
+    return Specialized::Other;
+  }
+  PyObject *TypeStr = PyMapping_GetItemString(CAI, "typestr");
+  const char *TS = TypeStr && PyUnicode_Check(TypeStr) ? PyUnicode_AsUTF8(TypeStr) : nullptr;
+  const char *Ty = TS && *TS ? typestrName(TS + 1) : nullptr;
+  if (TypeStr && !Ty)
+    PyErr_Format(ArgErrorType, "unsupported array interface typestr %R", TypeStr);
+  PyObject *Data = Ty ? PyMapping_GetItemString(CAI, "data") : nullptr;
+  PyObject *Ptr = Data ? PySequence_GetItem(Data, 0) : nullptr;
+  bool Ok = Ptr && asUInt64(Ptr, Address);
+  for (PyObject *O : {CAI, TypeStr, Data, Ptr})
+    Py_XDECREF(O);
+  if (!Ok)
+    return Specialized::Failed;
+  W = ArgPtr | uint64_t(typeNameCode(Ty)) << 8 | (Align && !(Address & 15));
+  return Specialized::Word;
+}
+
+/// \p V's key word (and a pointer's address); Other for what jit.py's _specialize_other decides;
+/// Failed with an error set.
+Specialized specializeArg(PyObject *V, bool Value, bool Align, uint64_t &W, uint64_t &Address) {
+  Align &= Value;
+  if (V == Py_None)
+    W = ArgNone;
+  else if (PyBool_Check(V))
+    W = ArgBool;
+  else if (PyLong_CheckExact(V))
+    return intWord(V, Value, Align, W);
+  else if (PyFloat_CheckExact(V))
+    W = ArgFloat;
+  else if (Specialized S = tensorWord(V, Align, W, Address); S != Specialized::Other)
+    return S;
+  else if (Specialized S = arrayWord(V, Align, W, Address); S != Specialized::Other)
+    return S;
+  else if (PyLong_Check(V)) // int subclasses (IntEnum); numpy's ints are arrays above
+    return intWord(V, Value, Align, W);
+  else if (PyFloat_Check(V))
+    W = ArgFloat;
+  else
+    return Specialized::Other;
+  return Specialized::Word;
+}
+
+/// A key word's entry, ("*fp16", "DL"), ("i32", "1"), ("constexpr", None)...: one tuple per word.
+PyObject *entryOf(uint64_t W) {
+  static auto *Entries = new llvm::DenseMap<uint64_t, PyObject *>();
+  static const char *IntTypes[] = {"i32", "i64", "u64"}, *IntTags[] = {"", "1", "D"};
+  PyObject *&E = (*Entries)[W];
+  uint64_t Kind = W & kind(0xff);
+  if (!E && Kind == ArgNone) {
+    E = Py_BuildValue("(sO)", "constexpr", Py_None);
+  } else if (!E) {
+    std::string Ty = Kind == ArgBool    ? "i1"
+                     : Kind == ArgFloat ? "fp32"
+                     : Kind == ArgInt   ? IntTypes[(W >> 8) & 3]
+                                        : "*" + typeNames()[(W & ~kind(0xff)) >> 8];
+    std::string Tag =
+        Kind == ArgInt ? IntTags[W & 3] : std::string(W & 1 ? "D" : "") + (W & 4 ? "L" : "");
+    E = Py_BuildValue("(ss)", Ty.c_str(), Tag.c_str());
+  }
+  return Py_XNewRef(E);
+}
+
+} // namespace
+
+void setSpecializeHooks(PyObject *DtypeToStr, PyObject *Other, PyObject *ArgError,
+                        PyObject *ArgOverflow) {
+  for (PyObject *O : {DtypeToStr, Other, ArgError, ArgOverflow})
+    Py_INCREF(O); // held for the life of the process
+  DtypeToStrHook = DtypeToStr, OtherHook = Other, ArgErrorType = ArgError;
+  ArgOverflowType = ArgOverflow;
+}
+
+PyObject *specialize(PyObject *X, bool Value, bool Align) {
+  if (!OtherHook) {
+    PyErr_SetString(PyExc_RuntimeError, "tritium.runtime.jit has not set the specialize hooks");
+    return nullptr;
+  }
+  uint64_t W = 0, Address = 0;
+  Specialized S = specializeArg(X, Value, Align, W, Address);
+  if (S != Specialized::Other)
+    return S == Specialized::Word ? entryOf(W) : nullptr;
+  return PyObject_CallFunctionObjArgs(OtherHook, X, Value ? Py_True : Py_False,
+                                      Align ? Py_True : Py_False, nullptr);
+}
+
+long long tensorSpan(PyObject *X) { return spanUpTo(X, LLONG_MAX); }
+
+// --- Keys --------------------------------------------------------------------------
 
 bool Dispatcher::keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A) {
   if (P.Constexpr) {
@@ -521,47 +630,14 @@ bool Dispatcher::keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A) {
     // type of everything but exact None/bool/int/float, which it tags.
     return K.pushValue(V);
   }
-  const bool Value = !P.NoSpecialize;
-  const bool Align = Value && !P.NoAlignment;
-  if (V == Py_None) {
-    K.push(ArgNone);
-    return true;
+  uint64_t W = 0;
+  if (specializeArg(V, !P.NoSpecialize, !P.NoAlignment, W, A.Ptr) != Specialized::Word) {
+    PyErr_Clear(); // the Python path raises it, or keys what only it knows
+    return false;
   }
-  if (PyBool_Check(V)) {
-    K.push(ArgBool);
-    return true;
-  }
-  if (PyLong_CheckExact(V)) {
-    int Overflow = 0;
-    long long X = PyLong_AsLongLongAndOverflow(V, &Overflow);
-    uint64_t Low;
-    uint64_t Width;
-    if (!Overflow) {
-      Low = static_cast<uint64_t>(X);
-      Width = X >= INT32_MIN && X <= INT32_MAX ? IntI32 : IntI64;
-    } else if (Overflow > 0) {
-      Low = PyLong_AsUnsignedLongLong(V);
-      if (PyErr_Occurred()) { // beyond 64 bits: the Python path raises
-        PyErr_Clear();
-        return false;
-      }
-      Width = IntU64;
-    } else {
-      return false;
-    }
-    uint64_t Fact = FactNone;
-    if (Value && Width == IntI32 && X == 1)
-      Fact = FactOne;
-    else if (Value && Align && !(Low & 15))
-      Fact = FactDivisible;
-    K.push(ArgInt | Width | Fact);
-    return true;
-  }
-  if (PyFloat_CheckExact(V)) {
-    K.push(ArgFloat);
-    return true;
-  }
-  return keyTensor(V, Align, K, A);
+  A.HasPtr = (W & kind(0xff)) == ArgPtr;
+  K.push(W);
+  return true;
 }
 
 bool Dispatcher::hooksSet() {

@@ -5,10 +5,10 @@
 //
 //   1. binds them to the kernel's parameters (a table made once: names,
 //      positional/keyword-only, defaults, constexpr, do_not_specialize);
-//   2. computes the specialization key straight from the Python objects,
-//      exactly as jit.py's _specialize does (int: i32/i64/u64, ==1, %16;
-//      tensor: dtype, 16-byte alignment; float, bool, None; constexpr
-//      values; launch options; TRITIUM_DEBUG; the device);
+//   2. computes the specialization key straight from the Python objects, each argument's part by
+//      the code that is also jit.py's _specialize (specialize below: int: i32/i64/u64, ==1, %16;
+//      tensor: dtype, 16-byte alignment, 2^31 elements; float, bool, None), then constexpr
+//      values, launch options, TRITIUM_DEBUG and the device;
 //   3. looks it up in a hash map of the kernels launched before;
 //   4. checks that the globals the kernel read are the same objects;
 //   5. evaluates the grid (calls it with the bound arguments if callable);
@@ -38,6 +38,20 @@
 namespace tritium {
 namespace launch {
 
+/// jit.py's _specialize(x, value, align): the specialization entry of one argument, ("*fp16", "D"),
+/// ("i32", "1"), ("*fp32", "DL"), ("constexpr", None)...; decided by the code whose key words the
+/// Dispatcher's key is made of (Dispatcher.cpp, "Specialization"), so that the two cannot differ.
+/// A new reference, or null with jit.py's ArgError or ArgOverflow (or data_ptr()'s error) set.
+PyObject *specialize(PyObject *X, bool Value, bool Align);
+/// What specialize needs of jit.py: its dtype -> type string (raising ArgError for none), its
+/// entry for the arguments only Python recognizes (a warmup placeholder, a descriptor, a @jit
+/// function, a constexpr, a dtype), called as other(x, value, align), and its two error types.
+void setSpecializeHooks(PyObject *DtypeToStr, PyObject *Other, PyObject *ArgError,
+                        PyObject *ArgOverflow);
+/// The elements from a tensor's first to its last, 1 + the sum of (size - 1) * |stride| over its
+/// shape and stride(); 0 when it is empty; -1 for an object without them.
+long long tensorSpan(PyObject *X);
+
 class Dispatcher {
 public:
   /// How a parameter may be passed (inspect.Parameter.kind).
@@ -66,7 +80,7 @@ public:
   /// \p FollowInterpret: launches go to the interpreter (the Python path)
   /// while TRITIUM_INTERPRET is set (@jit without interpret=).
   Dispatcher(std::string Kernel, std::vector<Param> Params, DriverHooks Hooks,
-             pybind11::object DtypeToStr, bool FollowInterpret);
+             bool FollowInterpret);
   ~Dispatcher();
 
   /// The warm path: launches and returns the CompiledKernel (a new reference); Py_None when run()
@@ -104,8 +118,6 @@ private:
   /// Fills \p K for bound arguments; false (no error set) when some value cannot be keyed.
   bool makeKey(Bound &B, PyObject *Device, int NativeDevice, bool Debug, Key &K);
   bool keyArgument(const Param &P, PyObject *V, Key &K, ArgValue &A);
-  bool keyTensor(PyObject *V, bool Align, Key &K, ArgValue &A);
-  int dtypeCode(PyObject *Dtype);
   int optionIndex(PyObject *Name);
   Entry *find(const Key &K, uint64_t Hash);
   /// A boolean knob of knobs.runtime: its Python override \p Override, else
@@ -123,7 +135,6 @@ private:
   std::vector<Param> Params;
   size_t NumPositional = 0;
   DriverHooks Hooks;
-  pybind11::object DtypeToStr;
   bool FollowInterpret;
   pybind11::object KnobsDict; ///< knobs.runtime.__dict__
   pybind11::object EnvData;   ///< os.environ._data (bytes -> bytes)

@@ -13,9 +13,10 @@
 //   l(gx, gy, gz, stream, args); l.n_regs, l.n_spills, l.n_max_threads
 //   disp = _C.runtime.Dispatcher(kernel, params, driver, active_dict,
 //                                runtime_knobs, device_fn, stream_fn,
-//                                native, dtype_to_str, interpret_knob)
+//                                native, interpret_knob)
 //   disp.launch(grid, args, kwargs) -> CompiledKernel or None (slow path)
 //   disp.insert(device, debug, args, kwargs, kernel, launcher, arg_indices)
+//   _C.runtime.specialize(x, value, align) -> ("*fp16", "D"), ...  # jit.py's _specialize
 //
 // Memory, events and synchronization are bound too, for the benchmark and the tests. Driver errors
 // become tritium.errors.CudaError (HipError) and OutOfResources (Launcher.cpp's setPythonError).
@@ -528,8 +529,7 @@ void bindRuntime(py::module_ &M) {
       R, "Dispatcher", "The warm path of one @jit function's launches", GcSupport)
       .def(py::init([](const std::string &Kernel, py::handle Params, py::object Driver,
                        py::object ActiveDict, py::object RuntimeKnobs, py::object DeviceFn,
-                       py::object StreamFn, gpu::Driver *Native, py::object DtypeToStr,
-                       bool InterpretKnob) {
+                       py::object StreamFn, gpu::Driver *Native, bool InterpretKnob) {
              Dispatcher::DriverHooks H;
              H.Driver = std::move(Driver);
              H.ActiveDict = std::move(ActiveDict);
@@ -542,11 +542,11 @@ void bindRuntime(py::module_ &M) {
              if (!H.DeviceFn && !H.Native)
                throw py::value_error("a Dispatcher needs device_fn or a native driver");
              return std::make_shared<Dispatcher>(Kernel, paramsOf(Params), std::move(H),
-                                                 std::move(DtypeToStr), InterpretKnob);
+                                                 InterpretKnob);
            }),
            py::arg("kernel"), py::arg("params"), py::arg("driver"), py::arg("active_dict"),
            py::arg("runtime_knobs"), py::arg("device_fn"), py::arg("stream_fn"), py::arg("native"),
-           py::arg("dtype_to_str"), py::arg("interpret_knob") = false)
+           py::arg("interpret_knob") = false)
       .def_property_readonly("launch", &fastLaunchOf,
                              "The fast entry point, launch(grid, args, kwargs)")
       .def("insert", &Dispatcher::insert, py::arg("device"), py::arg("debug"), py::arg("args"),
@@ -586,6 +586,29 @@ void bindRuntime(py::module_ &M) {
       py::arg("grid"), py::arg("kernel"),
       "The grid (a tuple or list of 1 to 3 ints) as (x, y, z), checked as a launch checks it: "
       "TypeError or ValueError naming the kernel otherwise");
+
+  R.def(
+      "specialize",
+      [](py::handle X, bool Value, bool Align) {
+        if (PyObject *Entry = specialize(X.ptr(), Value, Align))
+          return py::reinterpret_steal<py::object>(Entry);
+        throw py::error_already_set();
+      },
+      py::arg("x"), py::arg("value") = true, py::arg("align") = true,
+      "jit.py's _specialize: x's specialization entry, e.g. ('*fp16', 'D'), ('i32', '1'), "
+      "('*fp32', 'DL'); the dispatcher's key is made by the same code (Dispatcher.h)");
+  R.def("set_specialize_hooks", [](py::handle DtypeToStr, py::handle Other, py::handle ArgError,
+                                   py::handle ArgOverflow) {
+    setSpecializeHooks(DtypeToStr.ptr(), Other.ptr(), ArgError.ptr(), ArgOverflow.ptr());
+  });
+  R.def(
+      "tensor_span",
+      [](py::handle X) {
+        long long Span = tensorSpan(X.ptr());
+        return Span < 0 ? py::object(py::none()) : py::int_(Span);
+      },
+      "1 + the sum of (size - 1) * |stride| over x's shape and stride(), 0 when it is empty, "
+      "else None (Dispatcher.h's tensorSpan)");
 
   R.def("shutdown", &setShuttingDown,
         "Stops launchers from unloading their modules (called at exit)");

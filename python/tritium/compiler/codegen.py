@@ -1482,7 +1482,7 @@ class _HostDescriptor:
         self.first, self.ty, self.has_map = first, ty, has_map
 
     def make(self, sem, attrs):
-        # One fact per parameter (jit.py's _descriptor_spec): "D" where the
+        # One fact per parameter (Dispatcher.cpp's descriptorEntry): "D" where the
         # base is 16-byte aligned or the integer divisible by 16. A plain
         # divisibility (ASTSource attrs) applies to the base.
         attrs = attrs or {}

@@ -13,10 +13,10 @@ the kernel found outside its tensor, which it did not make.
 
 import struct
 
+from .. import _C
 from ..errors import BoundsError
 from ..language._types import str_to_ty
 from . import driver as _driver
-from .jit import tensor_span
 
 _KINDS = ("load", "store", "atomic")
 _REPORT_BYTES = 5 * 8
@@ -24,8 +24,8 @@ _REPORT_BYTES = 5 * 8
 
 def extent_bytes(x):
     """The bytes from a tensor's first element to the end of its last
-    (jit.tensor_span's elements); an object without them is not bounded."""
-    span = tensor_span(x)
+    (_C.runtime.tensor_span's elements); an object without them is not bounded."""
+    span = _C.runtime.tensor_span(x)
     try:
         return 1 << 62 if span is None else span * x.element_size()
     except (AttributeError, TypeError):

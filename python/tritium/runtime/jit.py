@@ -13,7 +13,6 @@ and the specialization rules step by step.
 """
 
 import ast
-import contextlib
 import functools
 import inspect
 import operator
@@ -56,10 +55,6 @@ def next_power_of_2(n):
 # -- Argument types ----------------------------------------------------------
 
 _SCALAR_TYPES = frozenset(_types.DTYPE_NAMES.values())
-#: __cuda_array_interface__ typestr (without byte order) -> type string.
-_TYPESTR = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
-            "u1": "u8", "u2": "u16", "u4": "u32", "u8": "u64",
-            "f2": "fp16", "f4": "fp32", "f8": "fp64"}
 
 
 class _ArgError(TypeError):
@@ -79,122 +74,23 @@ def _dtype_to_str(dtype):
     return ty
 
 
-def _interned(ty, tag=""):
-    return _INTERNED.setdefault((ty, tag), (ty, tag))
-
-
-_INTERNED = {}
-_I32, _I32_ONE, _I32_DIV = _interned("i32"), _interned("i32", "1"), _interned("i32", "D")
-_I64, _I64_DIV = _interned("i64"), _interned("i64", "D")
-_U64, _U64_DIV = _interned("u64"), _interned("u64", "D")
-_FP32, _I1 = _interned("fp32"), _interned("i1")
-_NONE = ("constexpr", None)
-
-#: Tensor classes seen so far (types with data_ptr() and dtype), and the
-#: interned pointer entries per dtype, so that the warm path allocates nothing.
-_TENSOR_TYPES = set()
-_PTR_ALIGNED = {}
-_PTR_UNALIGNED = {}
-
-
-def _pointer_entry(dtype, aligned, large=False):
-    entry = _interned("*" + _dtype_to_str(dtype), ("D" if aligned else "") + ("L" if large else ""))
-    if not large:
-        with contextlib.suppress(TypeError):  # an unhashable dtype is not memoized
-            (_PTR_ALIGNED if aligned else _PTR_UNALIGNED)[dtype] = entry
-    return entry
-
-
-def _int_spec(x, value, align):
-    if -0x80000000 <= x <= 0x7FFFFFFF:
-        if value:
-            if x == 1:
-                return _I32_ONE
-            if align and not x & 15:
-                return _I32_DIV
-        return _I32
-    if -0x8000000000000000 <= x <= 0x7FFFFFFFFFFFFFFF:
-        return _I64_DIV if value and align and not x & 15 else _I64
-    if 0 < x <= 0xFFFFFFFFFFFFFFFF:
-        return _U64_DIV if value and align and not x & 15 else _U64
-    raise _ArgOverflow(f"integer to be specialized too large to represent: {x} does not fit in 64 bits")
-
-
-def _spans_large(x):
-    """Whether a tensor's elements reach 2^31 from its first one (1 + the sum
-    of (size - 1) * |stride|, torch's shape and stride()), where i32 offsets
-    wrap: such a launch compiles its offset arithmetic in i64 (the option
-    int64_offsets). A type without stride() is never; a storage of fewer
-    than 2^31 bytes answers first (two calls, the common case).
-    python/src/Dispatcher.cpp's spansLarge is the same."""
-    t = type(x)
-    if not hasattr(t, "stride"):  # asked of the type, as the dispatcher does
-        return False
-    if hasattr(t, "untyped_storage"):
-        with contextlib.suppress(Exception):
-            if x.untyped_storage().nbytes() < 1 << 31:
-                return False
-    span = tensor_span(x)
-    return span is not None and span >= 1 << 31
-
-
-def tensor_span(x):
-    """The elements from a tensor's first to its last, 1 + the sum of
-    (size - 1) * |stride| over torch's shape and stride(); 0 when it is
-    empty; None for an object without them."""
-    try:
-        shape, strides = x.shape, x.stride()
-    except (AttributeError, TypeError):
-        return None
-    if len(shape) != len(strides):
-        return None
-    return 0 if 0 in shape else 1 + sum((n - 1) * abs(d) for n, d in zip(shape, strides))
-
-
-def _specialize(x, value=True, align=True):
-    """One argument -> its specialization entry: (type string, tag) with tag
-    "1" (== 1), "D" (divisible by 16 / 16-byte aligned) or "", and "L" after
-    it for a tensor of 2^31 elements or more (_spans_large), or
-    ("constexpr", value) for values that are baked in."""
-    t = type(x)
-    if t in _TENSOR_TYPES:
-        dtype = x.dtype
-        aligned = value and align and not x.data_ptr() & 15
-        if _spans_large(x):
-            return _pointer_entry(dtype, aligned, large=True)
-        entry = (_PTR_ALIGNED if aligned else _PTR_UNALIGNED).get(dtype)
-        return entry if entry is not None else _pointer_entry(dtype, aligned)
-    if t is int:
-        return _int_spec(x, value, align)
-    if t is float:
-        return _FP32
-    if t is bool:
-        return _I1
-    if x is None:
-        return _NONE
-    if callable(getattr(x, "data_ptr", None)) and hasattr(x, "dtype"):
-        _TENSOR_TYPES.add(t)
-        return _specialize(x, value, align)
-    return _specialize_other(x, value, align)
+#: One argument -> its specialization entry: (type string, tag) with tag "1"
+#: (== 1), "D" (divisible by 16 / 16-byte aligned) or "", and "L" after it
+#: for a tensor of 2^31 elements or more; ("constexpr", value) for values
+#: that are baked in; a descriptor's ("tensordesc<fp16[64, 64]>", "DD-").
+#: ``_specialize(x, value=True, align=True)`` is C++ (python/src/Dispatcher.cpp,
+#: "Specialization"): the code whose words the dispatcher's key is made of.
+_specialize = _C.runtime.specialize
 
 
 def _specialize_other(x, value, align):
-    # numpy's __array_interface__ (host memory, for the cpu target) is alike.
-    cai = getattr(x, "__cuda_array_interface__", None) or getattr(x, "__array_interface__", None)
-    if cai is not None:
-        ty = _TYPESTR.get(cai["typestr"][1:])
-        if ty is None:
-            raise _ArgError(f"unsupported array interface typestr {cai['typestr']!r}")
-        ptr = cai["data"][0]
-        return ("*" + ty, "D" if align and value and not ptr & 15 else "")
+    """The entry of what only Python recognizes (the C++ _specialize asks
+    here last): a warmup placeholder, a descriptor, a @jit function, a
+    constexpr, a dtype, a scalar with a dtype; else _ArgError."""
     if isinstance(x, _TypedArg):
         return x.entry
     if _is_descriptor(x):
         return _descriptor_spec(x, value, align)
-    if isinstance(x, int):  # int subclasses (IntEnum, numpy ints are not)
-        return _I1 if isinstance(x, bool) else _int_spec(int(x), value, align)
-    if isinstance(x, float):
-        return _FP32
     if isinstance(x, (JITFunction, KernelInterface)):
         return ("constexpr", x)
     if type(x).__name__ == "constexpr" and hasattr(x, "value"):
@@ -202,14 +98,10 @@ def _specialize_other(x, value, align):
     if type(x).__module__.startswith(("tritium", "triton")) and type(x).__name__ in ("dtype", "DType"):
         return ("constexpr", x)
     np_dtype = getattr(x, "dtype", None)
-    if np_dtype is not None and getattr(x, "shape", None) == ():  # numpy scalars
+    if np_dtype is not None and getattr(x, "shape", None) == ():  # (numpy's scalars are arrays)
         kind = getattr(np_dtype, "kind", "")
-        if kind in "iu":
-            return _int_spec(int(x), value, align)
-        if kind == "f":
-            return _FP32
-        if kind == "b":
-            return _I1
+        if kind in "iu" or kind in ("f", "b"):  # typed as the int, a float, a bool
+            return _specialize(int(x) if kind in "iu" else 0.0 if kind == "f" else False, value, align)
     raise _ArgError(f"cannot pass an object of type {type(x).__name__} to a kernel "
                     "(expected a tensor (data_ptr() and dtype, or __cuda_array_interface__), "
                     "an int, a float, a bool, None or a constexpr)")
@@ -218,16 +110,17 @@ def _specialize_other(x, value, align):
 def _descriptor_spec(d, value, align):
     """A host-side descriptor: its type string, and one fact per parameter
     it becomes (base, shapes, strides but the last): "D" where the base is
-    16-byte aligned or the integer divisible by 16, as for plain arguments,
-    else "-"; so that its loads vectorize as a pointer kernel's do."""
+    16-byte aligned or the integer divisible by 16 (their own "D"), else
+    "-"; so that its loads vectorize as a pointer kernel's do."""
     base = _specialize(d.base, value, align)
     if not base[0].startswith("*"):
         raise _ArgError(f"a TensorDescriptor's base must be a tensor, got {type(d.base).__name__}")
     ty = f"tensordesc<{base[0].lstrip('*').lstrip('k')}[{', '.join(map(str, d.block_shape))}]>"
-    ints = list(d.shape) + list(d.strides[:-1])
-    facts = ("D" if base[1].startswith("D") else "-") + "".join(
-        "D" if value and align and not x & 15 else "-" for x in ints)
-    return (ty, facts)
+    ints = [_specialize(operator.index(x), value, align) for x in [*d.shape, *d.strides[:-1]]]
+    return (ty, "".join("D" if tag.startswith("D") else "-" for _, tag in [base, *ints]))
+
+
+_C.runtime.set_specialize_hooks(_dtype_to_str, _specialize_other, _ArgError, _ArgOverflow)
 
 
 # -- warmup() placeholders ---------------------------------------------------
@@ -545,9 +438,7 @@ class JITFunction(KernelInterface):
         """Generates ``binder(<the kernel's parameters>, **options) ->
         (args, specialization, options)``; see the module docstring."""
         # Internal names carry a prefix no kernel parameter is expected to use.
-        ns = {"_tritium_spec": _specialize, "_tritium_type": type,
-              "_tritium_spec_nv": functools.partial(_specialize, value=False, align=False),
-              "_tritium_spec_na": functools.partial(_specialize, align=False)}
+        ns = {"_tritium_spec": _specialize, "_tritium_type": type}
         params, spec = [], []
         seen_kwonly = False
         for p in self.params:
@@ -562,12 +453,9 @@ class JITFunction(KernelInterface):
             params.append(text)
             if p.is_constexpr:
                 spec.append(f"{p.name}, _tritium_type({p.name})")
-            elif p.do_not_specialize:
-                spec.append(f"_tritium_spec_nv({p.name})")
-            elif p.do_not_specialize_on_alignment:
-                spec.append(f"_tritium_spec_na({p.name})")
             else:
-                spec.append(f"_tritium_spec({p.name})")
+                spec.append(f"_tritium_spec({p.name}, {not p.do_not_specialize}, "
+                            f"{not p.do_not_specialize_on_alignment})")
             if kind is inspect.Parameter.POSITIONAL_ONLY and (
                     p.num + 1 == len(self.params)
                     or self.params[p.num + 1]._param.kind is not inspect.Parameter.POSITIONAL_ONLY):
@@ -608,7 +496,7 @@ class JITFunction(KernelInterface):
         disp = _C.runtime.Dispatcher(self.__name__, table, drv, vars(_driver.active), knobs.runtime,
                                      None if native is not None else drv.get_current_device,
                                      None if native is not None else drv.get_current_stream,
-                                     native, _dtype_to_str, interpret_knob=self.interpret is None)
+                                     native, interpret_knob=self.interpret is None)
         self._dispatcher = disp
         self._fast_launch = disp.launch
         return disp

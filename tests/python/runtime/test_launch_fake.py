@@ -229,6 +229,31 @@ def test_specialization_keys_reach_the_map(cuda, frontend):
     assert cuda.last()["block"] == [256, 1, 1] and frontend.count == 10
 
 
+def test_one_specialization_for_both_paths(cuda, frontend, monkeypatch):
+    """Issue 12: the warm path's key and the Python path's entry are made by
+    one C++ function, so what the Python path specializes is keyed alike
+    warm: an IntEnum as its int (the warm path used to leave it to Python),
+    one relaunch picking the kernel of its entry, a plain int of that entry
+    the same kernel."""
+    import enum
+    from tritium.runtime.jit import _specialize
+
+    class Size(enum.IntEnum):
+        SIXTY_FOUR = 64
+        ONE = 1
+
+    assert _specialize(Size.SIXTY_FOUR) == ("i32", "D") and _specialize(Size.ONE) == ("i32", "1")
+    x, y, out = tensors()
+    k64 = add_kernel[(1,)](x, y, out, Size.SIXTY_FOUR)
+    k1 = add_kernel[(1,)](x, y, out, Size.ONE)
+    assert frontend.count == 2 and len(add_kernel._dispatcher) == 2
+    monkeypatch.setattr(add_kernel, "_run", lambda *a: pytest.fail("took the Python path"))
+    assert add_kernel[(1,)](x, y, out, Size.ONE) is k1
+    assert add_kernel[(1,)](x, y, out, Size.SIXTY_FOUR) is k64
+    assert add_kernel[(1,)](x, y, out, 32) is k64
+    assert [struct.unpack("<i", r["params"][3])[0] for r in cuda.launches()] == [64, 1, 1, 64, 32]
+
+
 class SizedTensor(FakeTensor):
     """A FakeTensor that says it has ``shape`` and ``strides`` (torch's
     stride()), with four elements behind it: nothing reads them here."""
@@ -282,9 +307,9 @@ def test_tensors_of_2_to_the_31_elements_get_64_bit_offsets(cuda, frontend, monk
     assert add_kernel[(1,)](x, stored, out, 64) is small
     assert add_kernel[(1,)](x, StoredTensor([1 << 31], [1], storage_bytes=1 << 33), out, 64) is large
     monkeypatch.undo()
-    from tritium.runtime.jit import _spans_large
-    assert [_spans_large(t) for t in (x, big, view, far, empty, stored)] == [False, True, False, True,
-                                                                          False, False]
+    from tritium.runtime.jit import _specialize  # the entry the Python path keys: "L" after "D"
+    assert [_specialize(t)[1] for t in (x, big, view, far, empty, stored)] == ["D", "DL", "D", "DL",
+                                                                           "D", "D"]
 
 
 def test_bounds_check_passes_extents_and_raises_the_report(cuda, frontend, monkeypatch):
