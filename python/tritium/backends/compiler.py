@@ -54,9 +54,20 @@ class NativeBackend(BaseBackend):
     joins the kernel's metadata. A subclass names the target kind and the
     knobs that join the options (``tool_options``)."""
 
+    @property
+    def version(self):
+        """Joins the cache key: the LLVM pipeline and line info, then what
+        the subclass adds (``tool_version``: its tools and libraries)."""
+        return (self.tool_version() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
+                + ("" if knobs.compilation.disable_line_info else " lines"))
+
+    def tool_version(self):
+        return ""
+
     def tool_options(self):
         """The options the knobs decide (libraries, tools, LLVM's pipeline)."""
-        return {}
+        return {"llvm_o3": bool(knobs.compilation.llvm_o3),
+                "line_info": not knobs.compilation.disable_line_info}
 
     def skipped_stages(self, opts):
         """Stages left out with these options (a tool that is not there)."""
