@@ -76,6 +76,11 @@ def _base_fn(fn):
     return fn
 
 
+def _bind(arg_names, args, kwargs):
+    """The arguments by name, as hooks and heuristics see them."""
+    return {**dict(zip(arg_names, args)), **kwargs}
+
+
 def _host_bench(fn, quantiles=None):
     """Interpreted kernels (TRITIUM_INTERPRET): one run, timed on the host
     (ms). The numbers say little about the GPU, but every config runs."""
@@ -95,8 +100,7 @@ class _ConfigCall:
 
     def __call__(self):
         t = self.tuner
-        nargs = dict(zip(t.arg_names, self.args))
-        full = {**nargs, **self.kwargs, **self.config.all_kwargs()}
+        full = {**_bind(t.arg_names, self.args, self.kwargs), **self.config.all_kwargs()}
         if self.config.pre_hook:
             self.config.pre_hook(full)
         t._pre_hook(full)
@@ -167,7 +171,7 @@ class Autotuner(KernelInterface):
     # -- tuning ------------------------------------------------------------
 
     def _tuning_key(self, args, kwargs):
-        all_args = {**dict(zip(self.arg_names, args)), **kwargs}
+        all_args = _bind(self.arg_names, args, kwargs)
         key = [all_args[k] for k in self.keys if k in all_args]
         # Each tensor argument's dtype, as Triton; and a host descriptor's
         # (its base's), which Triton leaves out: fp32 and bf16 tiles of one
@@ -215,11 +219,13 @@ class Autotuner(KernelInterface):
             raise ValueError(f"Conflicting meta-parameters: {', '.join(sorted(conflicts))}. "
                              "Make sure that you don't re-define auto-tuned symbols.")
 
-    def _config_pre_hook(self, config, args, kwargs):
-        """Runs ``config.pre_hook`` before a config compiles too: it may set
+    def _with_config(self, launch, config, args, kwargs, **how):
+        """``launch`` (fn.run or fn.warmup) with ``config``'s options, after
+        ``config.pre_hook``, which runs before a compile too: it may set
         what the kernel specializes on (a host descriptor's block_shape)."""
         if config.pre_hook is not None:
-            config.pre_hook({**dict(zip(self.arg_names, args)), **kwargs, **config.all_kwargs()})
+            config.pre_hook({**_bind(self.arg_names, args, kwargs), **config.all_kwargs()})
+        return launch(*args, **how, **kwargs, **config.all_kwargs())
 
     def _compile_all(self, configs, args, kwargs, grid):
         """Compiles every config; those that fail get an infinite time. The
@@ -233,8 +239,7 @@ class Autotuner(KernelInterface):
 
         def compile_one(config):
             try:
-                self._config_pre_hook(config, args, kwargs)
-                self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
+                self._with_config(self.fn.run, config, args, kwargs, grid=grid, warmup=True)
             except Exception as e:  # a CompilationError, OutOfResources, a bad option
                 return e
             return None
@@ -284,9 +289,11 @@ class Autotuner(KernelInterface):
             if config is None:
                 pruned = self.prune_configs(kwargs, nargs)
                 if warmup:
-                    return [self._warmup_config(c, args, grid, kwargs) for c in pruned]
+                    return [self._with_config(self.fn.run, c, args, kwargs, grid=grid, warmup=True)
+                            for c in pruned]
                 t0 = time.perf_counter()
-                disk = self._disk_entry(key, pruned)
+                disk = (_TuningRecord(self.base_fn, key, pruned)
+                        if self.cache_results or knobs.autotuning.cache else None)
                 config = disk.load(pruned) if disk else None
                 if config is not None:
                     timings = None
@@ -311,25 +318,13 @@ class Autotuner(KernelInterface):
             config = self.configs[0]
         self.best_config = config
         self._check_conflicts(kwargs, config)
-        self._config_pre_hook(config, args, kwargs)
-        return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
-
-    def _disk_entry(self, key, configs):
-        if not (self.cache_results or knobs.autotuning.cache):
-            return None
-        return _TuningRecord(self.base_fn, key, configs)
+        return self._with_config(self.fn.run, config, args, kwargs, grid=grid, warmup=warmup)
 
     def warmup(self, *args, grid=None, **kwargs):
         """Compiles every config (after pruning); returns their kernels."""
         nargs = dict(zip(self.arg_names, args))
-        return [self._warmup_config(c, args, grid, kwargs, run=False)
+        return [self._with_config(self.fn.warmup, c, args, kwargs, grid=grid)
                 for c in self.prune_configs(kwargs, nargs)]
-
-    def _warmup_config(self, config, args, grid, kwargs, run=True):
-        self._config_pre_hook(config, args, kwargs)
-        if run:
-            return self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
-        return self.fn.warmup(*args, grid=grid, **kwargs, **config.all_kwargs())
 
 
 class _TuningRecord:
@@ -400,15 +395,16 @@ class Heuristics(KernelInterface):
         self.arg_names = arg_names
         self.__name__ = _base_fn(fn).__name__
 
-    def run(self, *args, **kwargs):
+    def _with_values(self, args, kwargs):
         for name, heur in self.values.items():
-            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
-        return self.fn.run(*args, **kwargs)
+            kwargs[name] = heur(_bind(self.arg_names, args, kwargs))
+        return kwargs
+
+    def run(self, *args, **kwargs):
+        return self.fn.run(*args, **self._with_values(args, kwargs))
 
     def warmup(self, *args, grid=None, **kwargs):
-        for name, heur in self.values.items():
-            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
-        return self.fn.warmup(*args, grid=grid, **kwargs)
+        return self.fn.warmup(*args, grid=grid, **self._with_values(args, kwargs))
 
 
 def heuristics(values):
