@@ -90,28 +90,6 @@ def _host_bench(fn, quantiles=None):
     return [ms] * len(quantiles) if quantiles else ms
 
 
-class _ConfigCall:
-    """What do_bench times: one launch with ``config``; ``config`` is there
-    for fake timers."""
-
-    def __init__(self, tuner, config, args, kwargs):
-        self.tuner, self.config, self.args, self.kwargs = tuner, config, args, kwargs
-        self.__name__ = f"{tuner.base_fn.__name__}[{config}]"
-
-    def __call__(self):
-        t = self.tuner
-        full = {**_bind(t.arg_names, self.args, self.kwargs), **self.config.all_kwargs()}
-        if self.config.pre_hook:
-            self.config.pre_hook(full)
-        t._pre_hook(full)
-        try:
-            t.fn.run(*self.args, grid=self.kwargs["grid"], warmup=False,
-                     **{k: v for k, v in self.kwargs.items() if k != "grid"},
-                     **self.config.all_kwargs())
-        finally:
-            t._post_hook(full)
-
-
 class Autotuner(KernelInterface):
     def __init__(self, fn, arg_names, configs, key, reset_to_zero=None, restore_value=None,
                  pre_hook=None, post_hook=None, prune_configs_by=None, warmup=None, rep=None,
@@ -167,6 +145,21 @@ class Autotuner(KernelInterface):
         self._restored = {}
         if self.user_post_hook:
             self.user_post_hook(full, exception=None)
+
+    def _timed_call(self, config, args, kwargs, grid):
+        """What do_bench times: one launch with ``config`` between the
+        hooks; ``call.config`` is there for fake timers."""
+        def call():
+            full = {**_bind(self.arg_names, args, kwargs), "grid": grid, **config.all_kwargs()}
+            if config.pre_hook:
+                config.pre_hook(full)
+            self._pre_hook(full)
+            try:
+                self.fn.run(*args, grid=grid, warmup=False, **kwargs, **config.all_kwargs())
+            finally:
+                self._post_hook(full)
+        call.config, call.__name__ = config, f"{self.base_fn.__name__}[{config}]"
+        return call
 
     # -- tuning ------------------------------------------------------------
 
@@ -259,9 +252,8 @@ class Autotuner(KernelInterface):
         do_bench, screen = self._do_bench()
 
         def measure(config, **budget):
-            call = _ConfigCall(self, config, args, {**kwargs, "grid": grid})
             try:
-                t = do_bench(call, quantiles=(0.5, 0.2, 0.8), **budget)
+                t = do_bench(self._timed_call(config, args, kwargs, grid), quantiles=(0.5, 0.2, 0.8), **budget)
             except _driver.NoBackendError:
                 raise
             except Exception:
@@ -294,20 +286,18 @@ class Autotuner(KernelInterface):
                 t0 = time.perf_counter()
                 disk = (_TuningRecord(self.base_fn, key, pruned)
                         if self.cache_results or knobs.autotuning.cache else None)
-                config = disk.load(pruned) if disk else None
-                if config is not None:
-                    timings = None
-                elif len(pruned) == 1:  # nothing to compare: no need to time it
-                    timings = {pruned[0]: [0.0, 0.0, 0.0]}
-                else:
-                    timings = self._bench(pruned, args, kwargs, grid)
-                    # As Triton does: the timed launches accumulated into
-                    # reset_to_zero's arguments; the real launch starts at zero.
-                    self._reset_to_zero({**nargs, **kwargs})
+                config, timings = (disk.load() if disk else None), None
                 if config is None:
+                    if len(pruned) == 1:  # nothing to compare: no need to time it
+                        timings = {pruned[0]: [0.0, 0.0, 0.0]}
+                    else:
+                        timings = self._bench(pruned, args, kwargs, grid)
+                        # As Triton does: the timed launches accumulated into
+                        # reset_to_zero's arguments; the real launch starts at zero.
+                        self._reset_to_zero({**nargs, **kwargs})
                     config = builtins.min(timings, key=lambda c: timings[c][0])
                     if disk:
-                        disk.store(pruned, config, timings)
+                        disk.store(config, timings)
                 self.bench_time = time.perf_counter() - t0
                 self.cache[key] = config
                 self.configs_timings = timings
@@ -337,30 +327,30 @@ class _TuningRecord:
     def __init__(self, fn, key, configs):
         from ..compiler.compiler import _stable_repr
         from . import cache
+        self.configs, self.names = configs, [str(c) for c in configs]
         target = _driver.active.get().get_current_target()
-        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(map(str, configs)),
-                         str(target), cache.version_key()])
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        self.path = os.path.join(knobs.cache.dir, "autotune", digest + ".json")
-        self.key = digest
+        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(self.names), str(target),
+                         cache.version_key()])
+        self.key = hashlib.sha256(text.encode()).hexdigest()
+        self.path = os.path.join(knobs.cache.dir, "autotune", self.key + ".json")
 
-    def load(self, configs):
+    def load(self):
+        """The stored winner, or None (no record, or a damaged one)."""
         try:
             with open(self.path) as f:
                 record = json.load(f)
             body = record["body"]
-            if (record["checksum"] != _checksum(body) or body["key"] != self.key
-                    or body["configs"] != [str(c) for c in configs]):
-                return None
-            return configs[body["best"]]
+            if (record["checksum"] == _checksum(body) and body["key"] == self.key
+                    and body["configs"] == self.names):
+                return self.configs[body["best"]]
         except (OSError, ValueError, KeyError, TypeError, IndexError):
-            return None
+            pass
+        return None
 
-    def store(self, configs, best, timings):
+    def store(self, best, timings):
         from .cache import write_atomic
-        body = {"key": self.key, "configs": [str(c) for c in configs],
-                "best": configs.index(best),
-                "timings": [timings[c][0] for c in configs]}
+        body = {"key": self.key, "configs": self.names, "best": self.configs.index(best),
+                "timings": [timings[c][0] for c in self.configs]}
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             write_atomic(self.path, json.dumps({"body": body, "checksum": _checksum(body)})
