@@ -69,10 +69,6 @@ class NativeBackend(BaseBackend):
         return {"llvm_o3": bool(knobs.compilation.llvm_o3),
                 "line_info": not knobs.compilation.disable_line_info}
 
-    def skipped_stages(self, opts):
-        """Stages left out with these options (a tool that is not there)."""
-        return ()
-
     def add_stages(self, stages, options, target):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
                 "debug": bool(options["debug"]), "maxnreg": options["maxnreg"] or 0,
@@ -81,10 +77,8 @@ class NativeBackend(BaseBackend):
                 "verify_each": bool(knobs.compilation.verify_each),
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
-        skipped = self.skipped_stages(opts)
         for stage in _C.backend_stages(gpu, opts):  # ValueError: options it refuses
-            if stage not in skipped:
-                stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
+            stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
 
 
 def _run_stage(stage, gpu, opts, options, target, value, metadata, _options):

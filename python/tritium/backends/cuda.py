@@ -48,11 +48,10 @@ class CudaBackend(NativeBackend):
                 "assembler_options": _ptxas_options(),
                 "dump_assembler_log": bool(knobs.nvidia.dump_ptxas_log)}
 
-    def skipped_stages(self, opts):
-        return () if opts["assembler_path"] else ("cubin",)
-
     def add_stages(self, stages, options, target):
         super().add_stages(stages, options, target)
+        if not _ptxas():  # no cubin: the driver assembles the PTX when it loads it
+            stages.pop("cubin", None)
         assemble = stages.get("cubin")
         if assemble is not None and _driver_loads(options, target):
             # A ptxas process costs ~10 ms of a small kernel's cold compile;
