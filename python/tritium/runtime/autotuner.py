@@ -252,8 +252,9 @@ class Autotuner(KernelInterface):
         do_bench, screen = self._do_bench()
 
         def measure(config, **budget):
+            call = self._timed_call(config, args, kwargs, grid)
             try:
-                t = do_bench(self._timed_call(config, args, kwargs, grid), quantiles=(0.5, 0.2, 0.8), **budget)
+                t = do_bench(call, quantiles=(0.5, 0.2, 0.8), **budget)
             except _driver.NoBackendError:
                 raise
             except Exception:
