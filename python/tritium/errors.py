@@ -21,11 +21,8 @@ class CompilationError(TritonError):
 
     def __init__(self, message, file=None, line=None, col=None, detail=None):
         super().__init__(message)
-        self.message = message
-        self.file = file
-        self.line = line
-        self.col = col
-        self.detail = detail
+        self.message, self.detail = message, detail
+        self.file, self.line, self.col = file, line, col
 
     @property
     def error_message(self):
@@ -55,9 +52,7 @@ class OutOfResources(TritonError):
     smaller blocks or fewer ``num_stages`` may help."""
 
     def __init__(self, required, limit, name, message=None):
-        self.required = required
-        self.limit = limit
-        self.name = name
+        self.required, self.limit, self.name = required, limit, name
         self.message = message or (f"out of resource: {name}, Required: {required}, "
                                    f"Hardware limit: {limit}")
         super().__init__(self.message)
@@ -92,10 +87,7 @@ class CudaError(RuntimeError):
 
     def __init__(self, message, name=None, code=None, description=None, action=None):
         super().__init__(message)
-        self.name = name
-        self.code = code
-        self.description = description
-        self.action = action
+        self.name, self.code, self.description, self.action = name, code, description, action
 
     def __reduce__(self):
         return (type(self), (str(self), self.name, self.code, self.description, self.action))

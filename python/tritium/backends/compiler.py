@@ -54,13 +54,20 @@ class NativeBackend(BaseBackend):
     joins the kernel's metadata. A subclass names the target kind and the
     knobs that join the options (``tool_options``)."""
 
+    @property
+    def version(self):
+        """Joins the cache key: the LLVM pipeline and line info, then what
+        the subclass adds (``tool_version``: its tools and libraries)."""
+        return (self.tool_version() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
+                + ("" if knobs.compilation.disable_line_info else " lines"))
+
+    def tool_version(self):
+        return ""
+
     def tool_options(self):
         """The options the knobs decide (libraries, tools, LLVM's pipeline)."""
-        return {}
-
-    def skipped_stages(self, opts):
-        """Stages left out with these options (a tool that is not there)."""
-        return ()
+        return {"llvm_o3": bool(knobs.compilation.llvm_o3),
+                "line_info": not knobs.compilation.disable_line_info}
 
     def add_stages(self, stages, options, target):
         opts = {"num_warps": options["num_warps"], "num_stages": options["num_stages"],
@@ -70,10 +77,8 @@ class NativeBackend(BaseBackend):
                 "verify_each": bool(knobs.compilation.verify_each),
                 "waves_per_eu": options.get("waves_per_eu") or 0, **self.tool_options()}
         gpu = str(target)
-        skipped = self.skipped_stages(opts)
         for stage in _C.backend_stages(gpu, opts):  # ValueError: options it refuses
-            if stage not in skipped:
-                stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
+            stages[stage] = functools.partial(_run_stage, stage, gpu, opts, options, target)
 
 
 def _run_stage(stage, gpu, opts, options, target, value, metadata, _options):

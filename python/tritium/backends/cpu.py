@@ -7,7 +7,6 @@
 The stages are the C++ core's (NativeBackend); docs/cpu.md tells the rest.
 """
 
-from .. import knobs
 from ..compiler import compiler as _compiler
 from .compiler import NativeBackend
 
@@ -15,15 +14,6 @@ from .compiler import NativeBackend
 class CpuBackend(NativeBackend):
     kind = "cpu"
     binary_ext = "o"
-
-    @property
-    def version(self):
-        return (" llvm-o3" if knobs.compilation.llvm_o3 else "") + (
-            "" if knobs.compilation.disable_line_info else " lines")
-
-    def tool_options(self):
-        return {"llvm_o3": bool(knobs.compilation.llvm_o3),
-                "line_info": not knobs.compilation.disable_line_info}
 
 
 _compiler.BINARY_STAGES.add("obj")

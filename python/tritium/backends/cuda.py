@@ -35,28 +35,23 @@ class CudaBackend(NativeBackend):
     kind = "cuda"
     binary_ext = "cubin"
 
-    @property
-    def version(self):
-        # The cache key changes with the ptxas that builds the cubins, with
-        # the LLVM pipeline and with the kernels left to the driver's JIT.
-        return (_ptxas() + (" llvm-o3" if knobs.compilation.llvm_o3 else "")
-                + (" tma" if knobs.nvidia.tma else "")
-                + ("" if knobs.compilation.disable_line_info else " lines")
+    def tool_version(self):
+        # The cache key changes with the ptxas that builds the cubins and
+        # with the kernels left to the driver's JIT.
+        return (_ptxas() + (" tma" if knobs.nvidia.tma else "")
                 + (f" ptxas {_ptxas_options()}" if _ptxas_options() else "")
                 + f" jit {knobs.nvidia.driver_jit_bytes}")
 
     def tool_options(self):
-        return {"llvm_o3": bool(knobs.compilation.llvm_o3), "tma": bool(knobs.nvidia.tma),
-                "line_info": not knobs.compilation.disable_line_info,
+        return {**super().tool_options(), "tma": bool(knobs.nvidia.tma),
                 "library_path": knobs.nvidia.libdevice_path or "", "assembler_path": _ptxas(),
                 "assembler_options": _ptxas_options(),
                 "dump_assembler_log": bool(knobs.nvidia.dump_ptxas_log)}
 
-    def skipped_stages(self, opts):
-        return () if opts["assembler_path"] else ("cubin",)
-
     def add_stages(self, stages, options, target):
         super().add_stages(stages, options, target)
+        if not _ptxas():  # no cubin: the driver assembles the PTX when it loads it
+            stages.pop("cubin", None)
         assemble = stages.get("cubin")
         if assemble is not None and _driver_loads(options, target):
             # A ptxas process costs ~10 ms of a small kernel's cold compile;

@@ -21,18 +21,12 @@ class HipBackend(NativeBackend):
     kind = "hip"
     binary_ext = "hsaco"
 
-    @property
-    def version(self):
-        # The device libraries join the code object; their folder and the
-        # LLVM pipeline join the cache key.
-        return (knobs.amd.device_libs_path or _amdgpu.find_device_libs()) + (
-            " llvm-o3" if knobs.compilation.llvm_o3 else "") + (
-            "" if knobs.compilation.disable_line_info else " lines")
+    def tool_version(self):
+        # The device libraries join the code object; their folder joins the cache key.
+        return knobs.amd.device_libs_path or _amdgpu.find_device_libs()
 
     def tool_options(self):
-        return {"llvm_o3": bool(knobs.compilation.llvm_o3),
-                "line_info": not knobs.compilation.disable_line_info,
-                "library_path": knobs.amd.device_libs_path or ""}
+        return {**super().tool_options(), "library_path": knobs.amd.device_libs_path or ""}
 
 
 _compiler.register_backend("hip", HipBackend())

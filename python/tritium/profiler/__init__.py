@@ -166,8 +166,7 @@ def finalize(session=None, output_format="hatchet"):
         del _sessions[s.id]
         stem = s.name[:-len(".hatchet")] if s.name.endswith(".hatchet") else s.name
         os.makedirs(os.path.dirname(stem) or ".", exist_ok=True)
-        output.write_hatchet(s, stem + ".hatchet")
-        output.write_chrome_trace(s, stem + ".chrome_trace")
+        output.write(s, stem)
         print(output.summary(s), file=sys.stderr)
     _refresh_active()
 
@@ -195,8 +194,7 @@ class scope(contextlib.ContextDecorator):
     time it is entered while a session is active."""
 
     def __init__(self, name, metrics=None):
-        self._name = name
-        self._metrics = metrics
+        self._name, self._metrics = name, metrics
 
     def __enter__(self):
         _enter(self._name, self._metrics)

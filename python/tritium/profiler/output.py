@@ -7,8 +7,7 @@ properties), a Chrome trace ``{"traceEvents": [...]}`` with one complete
 
 import json
 
-__all__ = ["hatchet", "write_hatchet", "chrome_trace", "write_chrome_trace", "summary",
-           "flops_of"]
+__all__ = ["hatchet", "chrome_trace", "write", "summary", "flops_of"]
 
 
 def _node_json(node):
@@ -27,11 +26,6 @@ def hatchet(session):
     return [tree, devices]
 
 
-def write_hatchet(session, path):
-    with open(path, "w") as f:
-        json.dump(hatchet(session), f, indent=1)
-
-
 def chrome_trace(session):
     events = []
     if session.device is not None:
@@ -47,9 +41,12 @@ def chrome_trace(session):
                           "dropped_events": session.dropped}}
 
 
-def write_chrome_trace(session, path):
-    with open(path, "w") as f:
-        json.dump(chrome_trace(session), f)
+def write(session, stem):
+    """Writes ``{stem}.hatchet`` and ``{stem}.chrome_trace``."""
+    for ext, data, indent in ((".hatchet", hatchet(session), 1),
+                              (".chrome_trace", chrome_trace(session), None)):
+        with open(stem + ext, "w") as f:
+            json.dump(data, f, indent=indent)
 
 
 def _rows(node, path=()):

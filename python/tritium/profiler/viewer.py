@@ -82,11 +82,11 @@ def _match(name, raw):
 
 def _derive(tree, metric, raw):
     """Fills ``values[column]`` on every node; returns the column's name."""
-    if metric.split("/")[0] in ("time", "avg_time") or re.fullmatch(r"[gt]?(flop\d*|byte)/s", metric):
-        time_key = _match("time", raw)
-        seconds = lambda n: n.inclusive.get(time_key, 0) * 1e-9
     time = re.fullmatch(r"(avg_)?time/(s|ms|us|ns)", metric)
     rate = re.fullmatch(r"([gt]?)(flop(\d*)|byte)/s", metric)
+    if time or rate:
+        time_key = _match("time", raw)
+        seconds = lambda n: n.inclusive.get(time_key, 0) * 1e-9
     column = metric + " (inc)"
     if time and time.group(1):
         count_key = _match("count", raw)

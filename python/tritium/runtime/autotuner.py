@@ -76,6 +76,11 @@ def _base_fn(fn):
     return fn
 
 
+def _bind(arg_names, args, kwargs):
+    """The arguments by name, as hooks and heuristics see them."""
+    return {**dict(zip(arg_names, args)), **kwargs}
+
+
 def _host_bench(fn, quantiles=None):
     """Interpreted kernels (TRITIUM_INTERPRET): one run, timed on the host
     (ms). The numbers say little about the GPU, but every config runs."""
@@ -83,29 +88,6 @@ def _host_bench(fn, quantiles=None):
     fn()
     ms = (time.perf_counter() - t) * 1e3
     return [ms] * len(quantiles) if quantiles else ms
-
-
-class _ConfigCall:
-    """What do_bench times: one launch with ``config``; ``config`` is there
-    for fake timers."""
-
-    def __init__(self, tuner, config, args, kwargs):
-        self.tuner, self.config, self.args, self.kwargs = tuner, config, args, kwargs
-        self.__name__ = f"{tuner.base_fn.__name__}[{config}]"
-
-    def __call__(self):
-        t = self.tuner
-        nargs = dict(zip(t.arg_names, self.args))
-        full = {**nargs, **self.kwargs, **self.config.all_kwargs()}
-        if self.config.pre_hook:
-            self.config.pre_hook(full)
-        t._pre_hook(full)
-        try:
-            t.fn.run(*self.args, grid=self.kwargs["grid"], warmup=False,
-                     **{k: v for k, v in self.kwargs.items() if k != "grid"},
-                     **self.config.all_kwargs())
-        finally:
-            t._post_hook(full)
 
 
 class Autotuner(KernelInterface):
@@ -164,10 +146,25 @@ class Autotuner(KernelInterface):
         if self.user_post_hook:
             self.user_post_hook(full, exception=None)
 
+    def _timed_call(self, config, args, kwargs, grid):
+        """What do_bench times: one launch with ``config`` between the
+        hooks; ``call.config`` is there for fake timers."""
+        def call():
+            full = {**_bind(self.arg_names, args, kwargs), "grid": grid, **config.all_kwargs()}
+            if config.pre_hook:
+                config.pre_hook(full)
+            self._pre_hook(full)
+            try:
+                self.fn.run(*args, grid=grid, warmup=False, **kwargs, **config.all_kwargs())
+            finally:
+                self._post_hook(full)
+        call.config, call.__name__ = config, f"{self.base_fn.__name__}[{config}]"
+        return call
+
     # -- tuning ------------------------------------------------------------
 
     def _tuning_key(self, args, kwargs):
-        all_args = {**dict(zip(self.arg_names, args)), **kwargs}
+        all_args = _bind(self.arg_names, args, kwargs)
         key = [all_args[k] for k in self.keys if k in all_args]
         # Each tensor argument's dtype, as Triton; and a host descriptor's
         # (its base's), which Triton leaves out: fp32 and bf16 tiles of one
@@ -215,11 +212,13 @@ class Autotuner(KernelInterface):
             raise ValueError(f"Conflicting meta-parameters: {', '.join(sorted(conflicts))}. "
                              "Make sure that you don't re-define auto-tuned symbols.")
 
-    def _config_pre_hook(self, config, args, kwargs):
-        """Runs ``config.pre_hook`` before a config compiles too: it may set
+    def _with_config(self, launch, config, args, kwargs, **how):
+        """``launch`` (fn.run or fn.warmup) with ``config``'s options, after
+        ``config.pre_hook``, which runs before a compile too: it may set
         what the kernel specializes on (a host descriptor's block_shape)."""
         if config.pre_hook is not None:
-            config.pre_hook({**dict(zip(self.arg_names, args)), **kwargs, **config.all_kwargs()})
+            config.pre_hook({**_bind(self.arg_names, args, kwargs), **config.all_kwargs()})
+        return launch(*args, **how, **kwargs, **config.all_kwargs())
 
     def _compile_all(self, configs, args, kwargs, grid):
         """Compiles every config; those that fail get an infinite time. The
@@ -233,8 +232,7 @@ class Autotuner(KernelInterface):
 
         def compile_one(config):
             try:
-                self._config_pre_hook(config, args, kwargs)
-                self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
+                self._with_config(self.fn.run, config, args, kwargs, grid=grid, warmup=True)
             except Exception as e:  # a CompilationError, OutOfResources, a bad option
                 return e
             return None
@@ -254,7 +252,7 @@ class Autotuner(KernelInterface):
         do_bench, screen = self._do_bench()
 
         def measure(config, **budget):
-            call = _ConfigCall(self, config, args, {**kwargs, "grid": grid})
+            call = self._timed_call(config, args, kwargs, grid)
             try:
                 t = do_bench(call, quantiles=(0.5, 0.2, 0.8), **budget)
             except _driver.NoBackendError:
@@ -284,23 +282,23 @@ class Autotuner(KernelInterface):
             if config is None:
                 pruned = self.prune_configs(kwargs, nargs)
                 if warmup:
-                    return [self._warmup_config(c, args, grid, kwargs) for c in pruned]
+                    return [self._with_config(self.fn.run, c, args, kwargs, grid=grid, warmup=True)
+                            for c in pruned]
                 t0 = time.perf_counter()
-                disk = self._disk_entry(key, pruned)
-                config = disk.load(pruned) if disk else None
-                if config is not None:
-                    timings = None
-                elif len(pruned) == 1:  # nothing to compare: no need to time it
-                    timings = {pruned[0]: [0.0, 0.0, 0.0]}
-                else:
-                    timings = self._bench(pruned, args, kwargs, grid)
-                    # As Triton does: the timed launches accumulated into
-                    # reset_to_zero's arguments; the real launch starts at zero.
-                    self._reset_to_zero({**nargs, **kwargs})
+                disk = (_TuningRecord(self.base_fn, key, pruned)
+                        if self.cache_results or knobs.autotuning.cache else None)
+                config, timings = (disk.load() if disk else None), None
                 if config is None:
+                    if len(pruned) == 1:  # nothing to compare: no need to time it
+                        timings = {pruned[0]: [0.0, 0.0, 0.0]}
+                    else:
+                        timings = self._bench(pruned, args, kwargs, grid)
+                        # As Triton does: the timed launches accumulated into
+                        # reset_to_zero's arguments; the real launch starts at zero.
+                        self._reset_to_zero({**nargs, **kwargs})
                     config = builtins.min(timings, key=lambda c: timings[c][0])
                     if disk:
-                        disk.store(pruned, config, timings)
+                        disk.store(config, timings)
                 self.bench_time = time.perf_counter() - t0
                 self.cache[key] = config
                 self.configs_timings = timings
@@ -311,25 +309,13 @@ class Autotuner(KernelInterface):
             config = self.configs[0]
         self.best_config = config
         self._check_conflicts(kwargs, config)
-        self._config_pre_hook(config, args, kwargs)
-        return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
-
-    def _disk_entry(self, key, configs):
-        if not (self.cache_results or knobs.autotuning.cache):
-            return None
-        return _TuningRecord(self.base_fn, key, configs)
+        return self._with_config(self.fn.run, config, args, kwargs, grid=grid, warmup=warmup)
 
     def warmup(self, *args, grid=None, **kwargs):
         """Compiles every config (after pruning); returns their kernels."""
         nargs = dict(zip(self.arg_names, args))
-        return [self._warmup_config(c, args, grid, kwargs, run=False)
+        return [self._with_config(self.fn.warmup, c, args, kwargs, grid=grid)
                 for c in self.prune_configs(kwargs, nargs)]
-
-    def _warmup_config(self, config, args, grid, kwargs, run=True):
-        self._config_pre_hook(config, args, kwargs)
-        if run:
-            return self.fn.run(*args, grid=grid, warmup=True, **kwargs, **config.all_kwargs())
-        return self.fn.warmup(*args, grid=grid, **kwargs, **config.all_kwargs())
 
 
 class _TuningRecord:
@@ -342,30 +328,30 @@ class _TuningRecord:
     def __init__(self, fn, key, configs):
         from ..compiler.compiler import _stable_repr
         from . import cache
+        self.configs, self.names = configs, [str(c) for c in configs]
         target = _driver.active.get().get_current_target()
-        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(map(str, configs)),
-                         str(target), cache.version_key()])
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        self.path = os.path.join(knobs.cache.dir, "autotune", digest + ".json")
-        self.key = digest
+        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(self.names), str(target),
+                         cache.version_key()])
+        self.key = hashlib.sha256(text.encode()).hexdigest()
+        self.path = os.path.join(knobs.cache.dir, "autotune", self.key + ".json")
 
-    def load(self, configs):
+    def load(self):
+        """The stored winner, or None (no record, or a damaged one)."""
         try:
             with open(self.path) as f:
                 record = json.load(f)
             body = record["body"]
-            if (record["checksum"] != _checksum(body) or body["key"] != self.key
-                    or body["configs"] != [str(c) for c in configs]):
-                return None
-            return configs[body["best"]]
+            if (record["checksum"] == _checksum(body) and body["key"] == self.key
+                    and body["configs"] == self.names):
+                return self.configs[body["best"]]
         except (OSError, ValueError, KeyError, TypeError, IndexError):
-            return None
+            pass
+        return None
 
-    def store(self, configs, best, timings):
+    def store(self, best, timings):
         from .cache import write_atomic
-        body = {"key": self.key, "configs": [str(c) for c in configs],
-                "best": configs.index(best),
-                "timings": [timings[c][0] for c in configs]}
+        body = {"key": self.key, "configs": self.names, "best": self.configs.index(best),
+                "timings": [timings[c][0] for c in self.configs]}
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             write_atomic(self.path, json.dumps({"body": body, "checksum": _checksum(body)})
@@ -400,15 +386,16 @@ class Heuristics(KernelInterface):
         self.arg_names = arg_names
         self.__name__ = _base_fn(fn).__name__
 
-    def run(self, *args, **kwargs):
+    def _with_values(self, args, kwargs):
         for name, heur in self.values.items():
-            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
-        return self.fn.run(*args, **kwargs)
+            kwargs[name] = heur(_bind(self.arg_names, args, kwargs))
+        return kwargs
+
+    def run(self, *args, **kwargs):
+        return self.fn.run(*args, **self._with_values(args, kwargs))
 
     def warmup(self, *args, grid=None, **kwargs):
-        for name, heur in self.values.items():
-            kwargs[name] = heur({**dict(zip(self.arg_names, args)), **kwargs})
-        return self.fn.warmup(*args, grid=grid, **kwargs)
+        return self.fn.warmup(*args, grid=grid, **self._with_values(args, kwargs))
 
 
 def heuristics(values):

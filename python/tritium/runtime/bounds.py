@@ -75,15 +75,10 @@ class BoundsChecking:
         code = getattr(getattr(getattr(self.kernel, "src", None), "fn", None), "fn", None)
         file = code.__code__.co_filename if code is not None else "<kernel>"
         where = f"line {line} of a function inlined from another file" if other_file else f"{file}:{line}:{col}"
-        extent, size = self.extents.get(arg, -1), _element_bytes(ty)
+        extent, size = self.extents.get(arg, -1), max(str_to_ty(ty).primitive_bitwidth // 8, 1)
         return BoundsError(
             f"{self.kernel.name}: the {kind} at {where} through argument '{name}' reaches byte offset "
             f"{offset} (element {offset // size}) outside its tensor of {extent} bytes ({extent // size} "
             f"elements of {ty}), in program {tuple(program)}; the access was not made",
             kernel=self.kernel.name, file=None if other_file else file, line=line, col=col, kind=kind,
             argument=name, offset=offset, extent=extent, program=tuple(program))
-
-
-def _element_bytes(ty):
-    """Bytes of one element of a type string ("fp32" 4, "i1" 1)."""
-    return max(str_to_ty(ty).primitive_bitwidth // 8, 1)

@@ -15,8 +15,6 @@ from ..compiler.cache import (FileCacheManager, compile_key, package_version, tr
 __all__ = ["FileCacheManager", "DependenciesFinder", "compile_key", "version_key",
            "write_atomic", "fingerprint"]
 
-# -- What a kernel reaches: @jit functions and constexpr globals -------------
-
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
 
 

@@ -17,17 +17,14 @@ class CpuDriver(NativeDriver):
     """The host CPU as a device; ``properties()`` gives ``arch`` (LLVM's name
     of the host processor) and ``num_threads``."""
 
-    _native_class = "CpuDriver"
     _library = "the process"
     #: Takes the launches of host tensors where no GPU driver is active
     #: (driver.host_driver).
     runs_on_host = True
 
-    def _default_path(self):
-        return ""
-
     @property
     def native_driver(self):
+        """``_C.runtime.CpuDriver``, which loads no library (no path)."""
         if self._lib is None:
             from .. import _C
             self._lib = _C.runtime.CpuDriver()

@@ -154,10 +154,9 @@ def main(argv=None):
     header, source = c_source(name, os.path.basename(out) + ".h", kernel, params, grid,
                               image, args.image == "ptx")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out + ".h", "w") as f:
-        f.write(header)
-    with open(out + ".c", "w") as f:
-        f.write(source)
+    for ext, text in ((".h", header), (".c", source)):
+        with open(out + ext, "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

@@ -118,7 +118,7 @@ class _Codes:
     """One 8-bit code per element in ``data``: encoded from float ``data``,
     or of ``size`` (then ``random()``) on ``device``."""
 
-    _encode = None
+    _encode = _decode = None
 
     def __init__(self, data=None, size=None, device=None):
         self.device = device
@@ -131,22 +131,22 @@ class _Codes:
         else:
             raise ValueError(f"{type(self).__name__} needs data or size")
 
+    def to(self, dtype):
+        """The values as a float32 tensor (an E8M0 scale's NaN code: NaN)."""
+        _check_float32(dtype, type(self).__name__)
+        return type(self)._decode(self.data)
+
 
 class MXFP4Tensor(_Codes):
     """E2M1 data, one code per uint8 in ``data`` (Triton's MXFP4Tensor)."""
 
-    _encode = staticmethod(e2m1_encode)
+    _encode, _decode = staticmethod(e2m1_encode), staticmethod(e2m1_decode)
 
     def random(self):
         """Uniformly random codes (every sign, exponent and mantissa)."""
         import torch
         self.data = torch.randint(0, 16, self.size, dtype=torch.uint8, device=self.device)
         return self
-
-    def to(self, dtype):
-        """The values as a float32 tensor."""
-        _check_float32(dtype, "MXFP4Tensor")
-        return e2m1_decode(self.data)
 
     def to_packed_tensor(self, dim):
         """Two codes per uint8 along ``dim`` (see pack_nibbles)."""
@@ -162,7 +162,7 @@ class MXScaleTensor(_Codes):
     """E8M0 block scales, one code per uint8 in ``data`` (Triton's
     MXScaleTensor)."""
 
-    _encode = staticmethod(e8m0_encode)
+    _encode, _decode = staticmethod(e8m0_encode), staticmethod(e8m0_decode)
 
     def random(self, low=None, high=None):
         """Uniformly random codes between those of ``low`` and ``high``
@@ -175,8 +175,3 @@ class MXScaleTensor(_Codes):
             raise AssertionError("MXScaleTensor.random: low must not exceed high")
         self.data = torch.randint(lo, hi + 1, self.size, dtype=torch.uint8, device=self.device)
         return self
-
-    def to(self, dtype):
-        """The scales as a float32 tensor (NaN for code 255)."""
-        _check_float32(dtype, "MXScaleTensor")
-        return e8m0_decode(self.data)
