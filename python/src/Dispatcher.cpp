@@ -522,9 +522,27 @@ Specialized tensorWord(PyObject *V, bool Align, uint64_t &W, uint64_t &Address) 
   return Specialized::Word;
 }
 
+/// Whether \p V is a numpy scalar (np.float32(1.5), np.int64(3)): a value, though it has an
+/// __array_interface__ (of a temporary copy); jit.py's fallback types it as its int, float or
+/// bool, as Triton does a Python number.
+bool isNumpyScalar(PyObject *V) {
+  if (std::strncmp(Py_TYPE(V)->tp_name, "numpy.", 6) != 0)
+    return false;
+  static PyObject *Generic = [] {
+    PyObject *NumPy = PyImport_ImportModule("numpy");
+    PyObject *G = NumPy ? PyObject_GetAttrString(NumPy, "generic") : nullptr;
+    Py_XDECREF(NumPy);
+    PyErr_Clear();
+    return G;
+  }();
+  return Generic && PyObject_IsInstance(V, Generic) == 1;
+}
+
 /// __cuda_array_interface__ ({"data": (ptr, readonly), "typestr": "<f4"}), or numpy's
 /// __array_interface__ (host memory: the cpu target's): a pointer as tensorWord's, without "L".
 Specialized arrayWord(PyObject *V, bool Align, uint64_t &W, uint64_t &Address) {
+  if (isNumpyScalar(V))
+    return Specialized::Other;
   PyObject *CAI = PyObject_GetAttr(V, names().CudaArrayInterface);
   if (!CAI || PyObject_IsTrue(CAI) != 1) {
     Py_XDECREF(CAI);
@@ -568,7 +586,7 @@ Specialized specializeArg(PyObject *V, bool Value, bool Align, uint64_t &W, uint
     return S;
   else if (Specialized S = arrayWord(V, Align, W, Address); S != Specialized::Other)
     return S;
-  else if (PyLong_Check(V)) // int subclasses (IntEnum); numpy's ints are arrays above
+  else if (PyLong_Check(V)) // int subclasses (IntEnum); numpy's scalars are jit.py's
     return intWord(V, Value, Align, W);
   else if (PyFloat_Check(V))
     W = ArgFloat;

@@ -498,7 +498,8 @@ bool NativeLauncher::pack(size_t I, const ArgValue &A, uint64_t &Slot, bool &New
     return true;
   }
   case ParamType::I1:
-    if (!PyLong_Check(O)) // bool is an int
+    // bool is an int; numpy's bool (numpy.bool, numpy.bool_) is not.
+    if (!PyLong_Check(O) && std::strncmp(Py_TYPE(O)->tp_name, "numpy.bool", 10) != 0)
       return argError(PyExc_TypeError, I, "expected a bool, got " + typeName(O));
     Slot = PyObject_IsTrue(O) ? 1 : 0;
     return true;

@@ -424,6 +424,21 @@ def k_scalar_operands(X, Y, Z, N: tl.constexpr):
     tl.store(Z + tl.arange(0, N), s + tl.arange(0, N) * a)
 
 
+def k_scalar_arguments(Z, a, b, c, N: tl.constexpr):
+    tl.store(Z + tl.arange(0, N), tl.arange(0, N) * a + b + c.to(tl.float32))
+
+
+def test_numpy_scalar_arguments(backend):
+    """numpy's scalars are values (an int, a float, a bool) as Python's numbers
+    are, though they carry an __array_interface__ (they were typed as
+    pointers: 'invalid operands of type fp32 and pointer<int32>')."""
+    z = np.zeros(N, dtype=np.float32)
+    (out,) = backend.run(k_scalar_arguments, 1, z, np.int32(3), np.float32(1.5), np.bool_(True), N=N)
+    assert_close(out, np.arange(N, dtype=np.float32) * 3 + 2.5)
+    (out,) = backend.run(k_scalar_arguments, 1, z, np.int64(2), np.float64(0.25), np.bool_(False), N=N)
+    assert_close(out, np.arange(N, dtype=np.float32) * 2 + 0.25)
+
+
 # ---------------------------------------------------------------------------
 # minimum, maximum, clamp
 # ---------------------------------------------------------------------------
