@@ -1534,20 +1534,16 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     specialization (docs/frontend.md):
 
     * ``signature``: {arg name: "*fp32" | "i32" | ... | "constexpr"}
-    * ``constexprs``: {arg name: value} (also accepted: {(index,): value})
+    * ``constexprs``: {arg name: value}
     * ``attrs``: {arg index: {"divisibility": 16, "equal_to_1": True}}
+      (the three in any form ASTSource takes: compiler.specialization)
     * ``options``: num_warps, num_stages, debug, ... (a dict or an object)
     * ``name``: the kernel's name (default: the function's)
 
     Raises ``tritium.CompilationError`` for every error in the kernel.
     """
-    from . import compiler as _compiler  # one normalization of Triton's key forms (ASTSource's)
-    names = list(fn.arg_names)
-    consts = _compiler._normalize_constexprs(fn, constexprs)
-    sig = {names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
-    arg_attrs = {names[i]: a for i, a in _compiler._normalize_attrs(fn, attrs).items()}
-    defaults = {p.name: p.default for p in fn.params if p.has_default}
-
+    from .compiler import specialization  # the compiler imports this module when it compiles
+    signature, constexprs, attrs = specialization(fn, signature, constexprs, attrs)
     options = _Options(options, getattr(fn, "debug", None))
     if module is None:
         module = _C.ir.Module()
@@ -1555,22 +1551,15 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     mb = _ModuleBuilder(sem, options)
     gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
     kernel_args = []
-    for name in names:
-        s = sig.get(name)
-        if name in consts or s == "constexpr" or s is None:
-            if name in consts:
-                value = consts[name]
-            elif name in defaults:
-                value = defaults[name]
-            else:
-                raise gen.error(f"no value for the constexpr parameter '{name}'", gen.src.fndef)
-            kernel_args.append((name, None, value, None))
+    for index, (arg, ty) in enumerate(signature.items()):
+        if arg in constexprs:
+            kernel_args.append((arg, None, constexprs[arg], None))
             continue
         try:
-            ty = _types.str_to_ty(s)
+            ty = _types.str_to_ty(ty)
         except (ValueError, TypeError) as e:
             raise gen.error(str(e), gen.src.fndef) from None
-        kernel_args.append((name, ty, None, arg_attrs.get(name)))
+        kernel_args.append((arg, ty, None, attrs.get(index)))
     with tl.use_semantic(sem, mb, options):
         gen.build(kernel_args=kernel_args)
     return module
