@@ -23,6 +23,7 @@ The entry point is ``ast_to_ir(fn, signature, constexprs, attrs, options)``.
 
 import ast
 import builtins
+import contextlib
 import inspect
 import operator
 import re
@@ -467,77 +468,69 @@ class CodeGenerator(ast.NodeVisitor):
         parameters: ``kernel_args`` [(name, type or None, constexpr value,
         attrs)] for a kernel, ``call_args`` {name: value} for a called
         function (tensor leaves become parameters), ``positional_types`` for
-        a combine function. Returns (IR function, return template)."""
+        a combine function. Returns (IR function, return template). Each
+        step's errors are reported at the ``def``."""
         fndef = self.src.fndef
-        self.cur_node = fndef
-        try:
-            self._set_loc(fndef)
-            a = fndef.args
-            if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
-                raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
-                                 "keyword-only parameters)", fndef)
-            names = [p.arg for p in a.args]
-            params, param_names, binds = [], [], []
+        ir_fn, binds = self._at(fndef, self._begin, positional_types, kernel_args, call_args)
+        self._at(fndef, self._generate, ir_fn, binds)
+        self._at(fndef, self.sem.end_function)
+        return ir_fn, self.ret_template
 
-            def param(ty, name):  # its index
-                params.append(ty)
-                param_names.append(name)
-                return len(params) - 1
-            if kernel_args is not None:
-                for name, ty, value, attrs in kernel_args:
-                    if ty is None:
-                        binds.append((name, Const(value), None))
-                    elif ty.is_tensor_desc():
-                        # A host-side descriptor: the parameters the launch
-                        # passes for it (base, shape, strides but the last).
-                        parts = _descriptors.parameters(ty.name)
-                        # The last may be the tensor map: a ptr<i8> argument with
-                        # the tensormap attribute, passed by value (128 bytes).
-                        has_map = parts[-1][1].startswith("tensormap<")
-                        binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
-                        for suffix, part in parts:
-                            param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
-                    else:
-                        binds.append((name, Leaf(param(ty, name), ty), attrs))
-            elif call_args is not None:
-                for name in names:
-                    template, leaves = V.flatten(call_args[name], name)
-                    idx = {var: param(t.type, var.replace("#", "_")) for var, t in leaves}
-                    binds.append((name, self._param_template(template, idx), None))
-            else:
-                if len(names) != len(positional_types):
-                    raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
-                                     f"{len(positional_types)} parameters, got {len(names)}", fndef)
-                binds += [(name, Leaf(param(ty, name), ty), None) for name, ty in zip(names, positional_types)]
-            ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
-        except CompilationError as e:
-            if getattr(e, "_tritium_formatted", False):
-                raise
-            raise self._reformat(e) from e
+    def _begin(self, positional_types, kernel_args, call_args):
+        """Begins the IR function with its parameters -> (IR function,
+        [(name, template, attrs)] to bind them to)."""
+        a = self.src.fndef.args
+        if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
+            raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
+                             "keyword-only parameters)")
+        names = [p.arg for p in a.args]
+        params, param_names, binds = [], [], []
+
+        def param(ty, name):  # its index
+            params.append(ty)
+            param_names.append(name)
+            return len(params) - 1
+        if kernel_args is not None:
+            for name, ty, value, attrs in kernel_args:
+                if ty is None:
+                    binds.append((name, Const(value), None))
+                elif ty.is_tensor_desc():
+                    # A host-side descriptor: the parameters the launch
+                    # passes for it (base, shape, strides but the last).
+                    parts = _descriptors.parameters(ty.name)
+                    # The last may be the tensor map: a ptr<i8> argument with
+                    # the tensormap attribute, passed by value (128 bytes).
+                    has_map = parts[-1][1].startswith("tensormap<")
+                    binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
+                    for suffix, part in parts:
+                        param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
+                else:
+                    binds.append((name, Leaf(param(ty, name), ty), attrs))
+        elif call_args is not None:
+            for name in names:
+                template, leaves = V.flatten(call_args[name], name)
+                idx = {var: param(t.type, var.replace("#", "_")) for var, t in leaves}
+                binds.append((name, self._param_template(template, idx), None))
+        else:
+            if len(names) != len(positional_types):
+                raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
+                                 f"{len(positional_types)} parameters, got {len(names)}")
+            binds += [(name, Leaf(param(ty, name), ty), None) for name, ty in zip(names, positional_types)]
+        return self.sem.begin_function(self.name, params, param_names, self.is_kernel), binds
+
+    def _generate(self, ir_fn, binds):
+        """The body of the function begun; on an error the semantic's
+        function is ended, abandoned, and the first error reported."""
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
                 ir_fn.set_noinline(True)
             self._bind_params(binds)
-            self._visit_body(fndef.body)
+            self._visit_body(self.src.fndef.body)
             self._finish()
-        except BaseException as e:
-            try:
+        except BaseException:
+            with contextlib.suppress(Exception):
                 self.sem.end_function()
-            except Exception:
-                pass  # the function is abandoned; report the first error
-            if isinstance(e, CompilationError) and getattr(e, "_tritium_formatted", False):
-                raise
-            if isinstance(e, CompilationError):
-                raise self._reformat(e) from e
-            if isinstance(e, Exception) and not knobs.compilation.front_end_debugging:
-                raise self.error(_message_of(e)) from e
             raise
-        self._set_loc(fndef)
-        try:
-            self.sem.end_function()
-        except CompilationError as e:
-            raise self._reformat(e) from e
-        return ir_fn, self.ret_template
 
     def _param_template(self, template, idx):
         if isinstance(template, Leaf):
@@ -1501,7 +1494,7 @@ class _HostDescriptor:
 
 
 def _set_arg_attrs(sem, index, attrs):
-    div = attrs.get("divisibility") or attrs.get("tt.divisibility")
+    div = attrs.get("divisibility")
     if div:
         sem.set_arg_divisibility(index, int(div))
     if attrs.get("equal_to_1"):
