@@ -76,13 +76,35 @@ def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
 
 
+def _as_tensor(x):
+    """``x``, a Python number (or a constexpr of one) made a scalar tensor."""
+    u = _unwrap(x)
+    return tl.to_tensor(u) if _is_scalar_literal(u) else x
+
+
+def _as_constexpr(x):
+    """``x``, a Python number made a constexpr."""
+    return tl.constexpr(x) if _is_scalar_literal(x) else x
+
+
+def _as_static(res, seqs=()):
+    """A compile-time result as a kernel sees it: a number or a string a
+    constexpr, a sequence of one of the kinds ``seqs`` without tensors a
+    tuple with its numbers constexprs."""
+    if _is_scalar_literal(res) or isinstance(res, str):
+        return tl.constexpr(res)
+    if isinstance(res, seqs) and not _has_tensor(res):
+        return tuple(map(_as_constexpr, res))
+    return res
+
+
 def decay(v):
     """A returned value as compiled: Python numbers become tensors (tuples
     of them tuples of tensors)."""
     v = _unwrap(v)
     if isinstance(v, (tuple, list)):
         return tuple(decay(x) for x in v)
-    return tl.to_tensor(v) if _is_scalar_literal(v) else v
+    return _as_tensor(v)
 
 
 class _Source:
@@ -268,13 +290,6 @@ _CMP_METHODS = {
 _REFLECTED = {
     "__eq__": "__eq__", "__ne__": "__ne__", "__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__",
     "__ge__": "__le__",
-}
-_STATIC_OPS = {
-    "__add__": operator.add, "__sub__": operator.sub, "__mul__": operator.mul, "__truediv__": operator.truediv,
-    "__floordiv__": operator.floordiv, "__mod__": operator.mod, "__pow__": operator.pow,
-    "__lshift__": operator.lshift, "__rshift__": operator.rshift, "__and__": operator.and_,
-    "__or__": operator.or_, "__xor__": operator.xor, "__eq__": operator.eq, "__ne__": operator.ne,
-    "__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge,
 }
 _UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
 _CONDITION_TYPES = (bool, int, float, type(None))
@@ -554,7 +569,7 @@ class CodeGenerator(ast.NodeVisitor):
                     continue
             value = V.rebuild(template, lambda i: tl._wrap(self.sem.get_arg(i)))
             if isinstance(template, Const):
-                self.scope[name] = Const(tl.constexpr(value) if _is_scalar_literal(value) else value)
+                self.scope[name] = Const(_as_constexpr(value))
             else:
                 self.set_value(name, value)
 
@@ -658,8 +673,8 @@ class CodeGenerator(ast.NodeVisitor):
         of other kinds are unwrapped."""
         v = _unwrap(value)
         if isinstance(v, (tuple, list)):
-            return type(v)(tl.constexpr(x) if _is_scalar_literal(x) else x for x in map(_unwrap, v))
-        return tl.to_tensor(v) if _is_scalar_literal(v) else v
+            return type(v)(_as_constexpr(x) for x in map(_unwrap, v))
+        return _as_tensor(v)
 
     def visit_AnnAssign(self, node):
         if node.value is None:
@@ -850,7 +865,7 @@ class CodeGenerator(ast.NodeVisitor):
         path and a tensor on another (Triton makes it a tensor on both)."""
         v = _unwrap(value)
         if isinstance(target, Leaf):
-            return tl.to_tensor(v) if _is_scalar_literal(v) else value
+            return _as_tensor(value)
         if isinstance(target, Seq) and isinstance(v, (tuple, list)) and len(v) == len(target.items):
             return type(v)(self._conform(x, t) for x, t in zip(v, target.items))
         return value
@@ -1154,9 +1169,7 @@ class CodeGenerator(ast.NodeVisitor):
                 return _types.constexpr_type(obj)
             what = "tensor" if isinstance(obj, tl.tensor) else type(obj).__name__
             raise self.error(f"'{what}' has no attribute '{node.attr}'", node) from None
-        if _is_scalar_literal(res) or isinstance(res, (str, tuple, list)) and not _has_tensor(res):
-            return tl.constexpr(res) if not isinstance(res, (tuple, list)) else _const_seq(res)
-        return res
+        return _as_static(res, (tuple, list))
 
     def visit_Subscript(self, node):
         value = self.visit(node.value)
@@ -1169,12 +1182,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error("tuples and lists can only be indexed by compile-time integers", node)
         if isinstance(idx, tuple):
             idx = tuple(_unwrap(i) for i in idx)
-        res = obj[idx]
-        if _is_scalar_literal(res) or isinstance(res, str):
-            return tl.constexpr(res)
-        if isinstance(res, list) and not _has_tensor(res):
-            return _const_seq(res)
-        return res
+        return _as_static(obj[idx], list)
 
     def _binary(self, op, lhs, rhs, node):
         method = _BIN_METHODS.get(type(op))
@@ -1192,7 +1200,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(a, tl.block_ptr) or isinstance(b, tl.block_ptr):
             raise self.error("block pointers support no arithmetic; use tl.advance", node)
         try:
-            return tl.constexpr(_STATIC_OPS[method](a, b))
+            return tl.constexpr(getattr(operator, method)(a, b))  # operator.__add__ ...
         except TypeError:
             raise self.error(f"unsupported operand types for {method.strip('_')}: {type(a).__name__} and "
                              f"{type(b).__name__}", node) from None
@@ -1220,11 +1228,8 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(operand, tl.tensor):
             return getattr(operand, method)()
         v = _unwrap(operand)
-        if isinstance(node.op, ast.Not):
-            return tl.constexpr(not v)
         try:
-            return tl.constexpr({"__neg__": lambda x: -x, "__pos__": lambda x: +x,
-                                 "__invert__": lambda x: ~x}[method](v))
+            return tl.constexpr(getattr(operator, method)(v))  # operator.__neg__ ... on a compile-time value
         except TypeError:
             raise self.error(f"AST unary operator '{method}' is not (currently) implemented on type "
                              f"{type(v).__name__}", node) from None
@@ -1363,7 +1368,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
                              "(use x.to(dtype) to convert)", node)
         r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-        return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
+        return _as_static(r)
 
     def _py_minmax(self, fn, node, args, kwargs):
         if kwargs:
@@ -1407,8 +1412,7 @@ def _tensorize(v):
     """``v`` with the Python numbers inside tuples made tensors."""
     u = _unwrap(v)
     if isinstance(u, (tuple, list)):
-        return type(u)(_tensorize(x) if isinstance(_unwrap(x), (tuple, list)) else
-                       (tl.to_tensor(_unwrap(x)) if _is_scalar_literal(_unwrap(x)) else x) for x in u)
+        return type(u)(_as_tensor(_tensorize(x)) for x in u)
     return v
 
 
@@ -1418,10 +1422,6 @@ def _freeze(x):
     if isinstance(x, (tuple, list)):
         return tuple(_freeze(v) for v in x)
     return x
-
-
-def _const_seq(seq):
-    return tuple(tl.constexpr(x) if _is_scalar_literal(x) else x for x in seq)
 
 
 def call_key(fn, values):
