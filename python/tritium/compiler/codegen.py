@@ -478,20 +478,20 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- functions ------------------------------------------------------------
 
-    def build(self, positional_types=None, kernel_args=None, call_args=None):
+    def build(self, positional_types=None, kernel=None, call_args=None):
         """Builds the IR function. Exactly one of the arguments describes the
-        parameters: ``kernel_args`` [(name, type or None, constexpr value,
-        attrs)] for a kernel, ``call_args`` {name: value} for a called
+        parameters: ``kernel`` (signature, constexprs, attrs), as
+        compiler.specialization gives them, for a kernel, ``call_args`` {name: value} for a called
         function (tensor leaves become parameters), ``positional_types`` for
         a combine function. Returns (IR function, return template). Each
         step's errors are reported at the ``def``."""
         fndef = self.src.fndef
-        ir_fn, binds = self._at(fndef, self._begin, positional_types, kernel_args, call_args)
+        ir_fn, binds = self._at(fndef, self._begin, positional_types, kernel, call_args)
         self._at(fndef, self._generate, ir_fn, binds)
         self._at(fndef, self.sem.end_function)
         return ir_fn, self.ret_template
 
-    def _begin(self, positional_types, kernel_args, call_args):
+    def _begin(self, positional_types, kernel, call_args):
         """Begins the IR function with its parameters -> (IR function,
         [(name, template, attrs)] to bind them to)."""
         a = self.src.fndef.args
@@ -505,11 +505,15 @@ class CodeGenerator(ast.NodeVisitor):
             params.append(ty)
             param_names.append(name)
             return len(params) - 1
-        if kernel_args is not None:
-            for name, ty, value, attrs in kernel_args:
-                if ty is None:
-                    binds.append((name, Const(value), None))
-                elif ty.is_tensor_desc():
+        if kernel is not None:
+            signature, constexprs, kernel_attrs = kernel
+            for index, (name, ty) in enumerate(signature.items()):
+                attrs = kernel_attrs.get(index)
+                if name in constexprs:
+                    binds.append((name, Const(constexprs[name]), None))
+                    continue
+                ty = _types.str_to_ty(ty)
+                if ty.is_tensor_desc():
                     # A host-side descriptor: the parameters the launch
                     # passes for it (base, shape, strides but the last).
                     parts = _descriptors.parameters(ty.name)
@@ -1536,23 +1540,13 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     Raises ``tritium.CompilationError`` for every error in the kernel.
     """
     from .compiler import specialization  # the compiler imports this module when it compiles
-    signature, constexprs, attrs = specialization(fn, signature, constexprs, attrs)
+    kernel = specialization(fn, signature, constexprs, attrs)
     options = _Options(options, getattr(fn, "debug", None))
     if module is None:
         module = _C.ir.Module()
     sem = _C.frontend.Semantic(module)
     mb = _ModuleBuilder(sem, options)
     gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
-    kernel_args = []
-    for index, (arg, ty) in enumerate(signature.items()):
-        if arg in constexprs:
-            kernel_args.append((arg, None, constexprs[arg], None))
-            continue
-        try:
-            ty = _types.str_to_ty(ty)
-        except (ValueError, TypeError) as e:
-            raise gen.error(str(e), gen.src.fndef) from None
-        kernel_args.append((arg, ty, None, attrs.get(index)))
     with tl.use_semantic(sem, mb, options):
-        gen.build(kernel_args=kernel_args)
+        gen.build(kernel=kernel)
     return module
