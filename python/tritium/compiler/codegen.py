@@ -486,25 +486,27 @@ class CodeGenerator(ast.NodeVisitor):
         a combine function. Returns (IR function, return template). Each
         step's errors are reported at the ``def``."""
         fndef = self.src.fndef
-        ir_fn, binds = self._at(fndef, self._begin, positional_types, kernel, call_args)
-        self._at(fndef, self._generate, ir_fn, binds)
+        ir_fn, binds, arg_index = self._at(fndef, self._begin, positional_types, kernel, call_args)
+        self._at(fndef, self._generate, ir_fn, binds, arg_index)
         self._at(fndef, self.sem.end_function)
         return ir_fn, self.ret_template
 
     def _begin(self, positional_types, kernel, call_args):
         """Begins the IR function with its parameters -> (IR function,
-        [(name, template, attrs)] to bind them to)."""
+        [(name, template, attrs)] to bind them to, {leaf's variable: index
+        of its parameter})."""
         a = self.src.fndef.args
         if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
             raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
                              "keyword-only parameters)")
         names = [p.arg for p in a.args]
-        params, param_names, binds = [], [], []
+        params, param_names, arg_index, binds = [], [], {}, []
 
-        def param(ty, name):  # its index
+        def param(ty, var, name=None):  # the leaf of a parameter
+            arg_index[var] = len(params)
             params.append(ty)
-            param_names.append(name)
-            return len(params) - 1
+            param_names.append(name or var)
+            return Leaf(var, ty)
         if kernel is not None:
             signature, constexprs, kernel_attrs = kernel
             for index, (name, ty) in enumerate(signature.items()):
@@ -524,26 +526,27 @@ class CodeGenerator(ast.NodeVisitor):
                     for suffix, part in parts:
                         param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
                 else:
-                    binds.append((name, Leaf(param(ty, name), ty), attrs))
+                    binds.append((name, param(ty, name), attrs))
         elif call_args is not None:
             for name in names:
                 template, leaves = V.flatten(call_args[name], name)
-                idx = {var: param(t.type, var.replace("#", "_")) for var, t in leaves}
-                binds.append((name, self._param_template(template, idx), None))
+                for var, t in leaves:
+                    param(t.type, var, var.replace("#", "_"))
+                binds.append((name, template, None))
         else:
             if len(names) != len(positional_types):
                 raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
                                  f"{len(positional_types)} parameters, got {len(names)}")
-            binds += [(name, Leaf(param(ty, name), ty), None) for name, ty in zip(names, positional_types)]
-        return self.sem.begin_function(self.name, params, param_names, self.is_kernel), binds
+            binds += [(name, param(ty, name), None) for name, ty in zip(names, positional_types)]
+        return self.sem.begin_function(self.name, params, param_names, self.is_kernel), binds, arg_index
 
-    def _generate(self, ir_fn, binds):
+    def _generate(self, ir_fn, binds, arg_index):
         """The body of the function begun; on an error the semantic's
         function is ended, abandoned, and the first error reported."""
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
                 ir_fn.set_noinline(True)
-            self._bind_params(binds)
+            self._bind_params(binds, arg_index)
             self._visit_body(self.src.fndef.body)
             self._finish()
         except BaseException:
@@ -551,27 +554,18 @@ class CodeGenerator(ast.NodeVisitor):
                 self.sem.end_function()
             raise
 
-    def _param_template(self, template, idx):
-        if isinstance(template, Leaf):
-            return Leaf(idx[template.var], template.type)
-        if isinstance(template, Seq):
-            return Seq(template.kind, [self._param_template(t, idx) for t in template.items])
-        if isinstance(template, Agg):
-            return Agg(template.proto, [self._param_template(t, idx) for t in template.items])
-        return template
-
-    def _bind_params(self, binds):
+    def _bind_params(self, binds, arg_index):
         for name, template, attrs in binds:
             if isinstance(template, _HostDescriptor):
                 self.set_value(name, template.make(self.sem, attrs))
                 continue
             if isinstance(template, Leaf) and attrs:
-                _set_arg_attrs(self.sem, template.var, attrs)
+                _set_arg_attrs(self.sem, arg_index[template.var], attrs)
                 if attrs.get("equal_to_1"):
                     one = tl._wrap(self.sem.constant(1, template.type))
                     self.set_value(name, one)
                     continue
-            value = V.rebuild(template, lambda i: tl._wrap(self.sem.get_arg(i)))
+            value = V.rebuild(template, lambda var: tl._wrap(self.sem.get_arg(arg_index[var])))
             if isinstance(template, Const):
                 self.scope[name] = Const(_as_constexpr(value))
             else:
@@ -1405,11 +1399,7 @@ def py_print(*args, **kwargs):
 
 
 def _has_scalar_const(t):
-    if isinstance(t, Const):
-        return _is_scalar_literal(_unwrap(t.value))
-    if isinstance(t, (Seq, Agg)):
-        return any(_has_scalar_const(x) for x in t.items)
-    return False
+    return any(isinstance(p, Const) and _is_scalar_literal(_unwrap(p.value)) for p in V.parts(t))
 
 
 def _tensorize(v):
