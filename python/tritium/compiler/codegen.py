@@ -1156,10 +1156,7 @@ class CodeGenerator(ast.NodeVisitor):
         return tl.constexpr("".join(parts))
 
     def visit_Attribute(self, node):
-        value = self.visit(node.value)
-        if isinstance(value, tl.tensor) and node.attr == "T":
-            return tl.trans(value)
-        obj = _unwrap(value)
+        obj = _unwrap(self.visit(node.value))
         try:
             res = getattr(obj, node.attr)
         except AttributeError:
