@@ -1019,8 +1019,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(it, ast.Call):
             func = _unwrap(self.visit(it.func))
             if func is tl.static_range or func is tl.range or func is range:
-                args = [self.visit(a) for a in it.args]
-                kwargs = {k.arg: self.visit(k.value) for k in it.keywords}
+                args, kwargs = self._call_args(it)
                 if func is range:
                     if kwargs:
                         raise self.error("range() takes no keyword arguments", it)
