@@ -615,19 +615,11 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Return(self, node):
         value = _unwrap(self.visit(node.value))
-        if self.is_kernel:
-            if value is not None:
-                raise self.error("a kernel cannot return a value", node)
-            self._record_return(Const(None))
-            self.sem.ret([])
-            return
-        if value is None:
-            template, leaves = Const(None), []
-        else:
-            value = decay(value)
-            template, leaves = V.flatten(value, "ret")
-            if isinstance(template, Const):
-                raise self.error(f"cannot return {template.value!r} from a @jit function", node)
+        if self.is_kernel and value is not None:
+            raise self.error("a kernel cannot return a value", node)
+        template, leaves = V.flatten(decay(value), "ret")  # a bare return: Const(None), no leaves
+        if isinstance(template, Const) and template.value is not None:
+            raise self.error(f"cannot return {template.value!r} from a @jit function", node)
         self._record_return(template)
         self.sem.ret([t.handle for _, t in leaves])
 
