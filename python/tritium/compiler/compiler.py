@@ -192,19 +192,11 @@ class CompileOptions:
         return f"CompileOptions({self._d!r})"
 
 
-def known_options(target):
-    opts = dict(COMMON_OPTIONS)
-    opts.update(TARGET_OPTIONS.get(target.backend, {}))
-    backend = get_backend(target)
-    if backend is not None:
-        opts.update(getattr(backend, "options", None) or {})
-    return opts
-
-
 def make_options(target, options=None, kernel_name="kernel"):
     """Fills defaults and checks every option; TypeError for an unknown name
     (the message names it), ValueError for a bad value."""
-    defaults = known_options(target)
+    defaults = {**COMMON_OPTIONS, **TARGET_OPTIONS.get(target.backend, {}),
+                **(getattr(get_backend(target), "options", None) or {})}
     values = dict(defaults)
     values["enable_fp_fusion"] = knobs.language.default_fp_fusion
     values["default_dot_input_precision"] = knobs.language.fp32_default
