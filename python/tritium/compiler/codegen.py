@@ -730,31 +730,28 @@ class CodeGenerator(ast.NodeVisitor):
         if else_b is not None:
             sem.seal(else_b)
         before = dict(self.scope)
-
-        sem.set_insert_block(then_b)
-        self._visit_body(node.body)
-        then_scope, then_end = self.scope, (None if self.terminated() else sem.get_insert_block())
-
-        if else_b is not None:
-            self.scope = dict(before)
-            sem.set_insert_block(else_b)
-            self._visit_body(node.orelse)
-            else_scope, else_end = self.scope, (None if self.terminated() else sem.get_insert_block())
-        else:
-            else_scope, else_end = before, "fallthrough"
-
-        reaching = [(s, e) for s, e in ((then_scope, then_end), (else_scope, else_end)) if e is not None]
+        then = self._branch(then_b, node.body, before)
+        other = self._branch(else_b, node.orelse, before) if else_b is not None else (before, "fallthrough")
+        reaching = [(s, e) for s, e in (then, other) if e is not None]
         if len(reaching) == 2:
             self._conform_branches(reaching)
         if not reaching:
             # Both branches returned: what follows is dead; stay in a
             # terminated block so that the caller stops.
-            self.scope = then_scope
+            self.scope = then[0]
             return
-        self.scope = self._merge_scopes(before, [s for s, _ in reaching], node)
+        self.scope = self._merge_scopes([s for s, _ in reaching], node)
         if merge is None:
             merge = sem.create_block("if.end")
         self._join(merge, [e for _, e in reaching if e != "fallthrough"], node)
+
+    def _branch(self, block, body, before):
+        """Visits ``body`` in ``block`` from the scope ``before`` -> (the
+        scope at its end, the block it ends in; None where it returned)."""
+        self.scope = dict(before)
+        self.sem.set_insert_block(block)
+        self._visit_body(body)
+        return self.scope, (None if self.terminated() else self.sem.get_insert_block())
 
     def _join(self, merge, ends, node):
         """Branches from each block of ``ends`` to ``merge``, which becomes
@@ -786,7 +783,7 @@ class CodeGenerator(ast.NodeVisitor):
                 finally:
                     self.scope = saved
 
-    def _merge_scopes(self, before, scopes, node):
+    def _merge_scopes(self, scopes, node):
         if len(scopes) == 1:
             return dict(scopes[0])
         a, b = scopes
