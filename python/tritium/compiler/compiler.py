@@ -671,16 +671,14 @@ def compile(src, target=None, options=None):
                       or knobs.nvidia.dump_ptxas_log)
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
-    if read_cache:
-        files = manager.load()
-        if files is not None:
-            kernel = _from_cache_files(files, manager)
-            if kernel is not None:
-                timings["load"] = time.perf_counter() - t_start - timings["key"]
-                kernel.compile_times = timings
-                if knobs.compilation.print_stage_times:
-                    _print_times(name, key, kernel.compile_times, True)
-                return kernel
+    files = manager.load() if read_cache else None
+    kernel = _from_cache_files(files, manager) if files is not None else None
+    if kernel is not None:
+        timings["load"] = time.perf_counter() - t_start - timings["key"]
+        kernel.compile_times = timings
+        if knobs.compilation.print_stage_times:
+            _print_times(name, key, kernel.compile_times, True)
+        return kernel
 
     metadata = {
         "name": name,
