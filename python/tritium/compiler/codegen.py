@@ -481,10 +481,11 @@ class CodeGenerator(ast.NodeVisitor):
     def build(self, positional_types=None, kernel=None, call_args=None):
         """Builds the IR function. Exactly one of the arguments describes the
         parameters: ``kernel`` (signature, constexprs, attrs), as
-        compiler.specialization gives them, for a kernel, ``call_args`` {name: value} for a called
-        function (tensor leaves become parameters), ``positional_types`` for
-        a combine function. Returns (IR function, return template). Each
-        step's errors are reported at the ``def``."""
+        compiler.specialization gives them, for a kernel; ``call_args``
+        {name: value} for a called function (tensor leaves become
+        parameters); ``positional_types`` for a combine function. Returns
+        (IR function, return template). Each step's errors are reported at
+        the ``def``."""
         fndef = self.src.fndef
         ir_fn, binds, arg_index = self._at(fndef, self._begin, positional_types, kernel, call_args)
         self._at(fndef, self._generate, ir_fn, binds, arg_index)
