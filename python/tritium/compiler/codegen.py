@@ -24,6 +24,7 @@ The entry point is ``ast_to_ir(fn, signature, constexprs, attrs, options)``.
 import ast
 import builtins
 import contextlib
+import functools
 import inspect
 import operator
 import re
@@ -1363,10 +1364,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"{fn.__name__}() needs arguments", node)
         if not _has_tensor(args):
             return tl.constexpr(fn([_unwrap(a) for a in args]))
-        acc = args[0]
-        for a in args[1:]:
-            acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
-        return acc
+        return functools.reduce(tl.maximum if fn is max else tl.minimum, args)
 
     def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
