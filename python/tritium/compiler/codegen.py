@@ -1407,11 +1407,7 @@ def call_key(fn, values):
     ``fn`` with ``values`` ({parameter: value}, defaults applied): calls
     with one key are one IR function, and a call made while one with its
     key is being generated is a recursion (the interpreter asks the same)."""
-    key_parts = []
-    for name in fn.arg_names if hasattr(fn, "arg_names") else values:
-        v = values.get(name)
-        template, _ = V.flatten(v, name)
-        key_parts.append(_template_key(template))
+    key_parts = [_template_key(V.flatten(values.get(name), name)[0]) for name in fn.arg_names]
     return id(fn.fn), _ident(f"{fn.fn.__name__}__{'__'.join(key_parts)}")
 
 
