@@ -443,12 +443,10 @@ class CodeGenerator(ast.NodeVisitor):
     def lookup(self, name):
         if name in self.scope:
             return self.get_value(name)
-        absent = object()
         for table in (self.closure, self.globals):
-            val = table.get(name, absent)
-            if val is not absent:
-                self._check_global(name, val)
-                return val
+            if name in table:
+                self._check_global(name, table[name])
+                return table[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
         if hasattr(builtins, name):
