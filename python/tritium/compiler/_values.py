@@ -125,13 +125,16 @@ def rebuild(template, read):
     return template.value
 
 
+def parts(template):
+    """``template`` and the parts inside it, depth first."""
+    yield template
+    for item in getattr(template, "items", ()):  # a Seq's or an Agg's
+        yield from parts(item)
+
+
 def leaf_types(template):
     """The types of the leaves of ``template`` in order."""
-    if isinstance(template, Leaf):
-        return [template.type]
-    if isinstance(template, (Seq, Agg)):
-        return [t for item in template.items for t in leaf_types(item)]
-    return []
+    return [p.type for p in parts(template) if isinstance(p, Leaf)]
 
 
 def describe(template):

@@ -151,10 +151,7 @@ def _entry_files(key, raw_manifest, read):
     its checksum holds, every file it lists reads (``read(name)``) with its
     SHA-256, and every metadata file (``*.json``) has the shape
     ``compile()`` writes (``_metadata_ok``); None otherwise."""
-    try:
-        manifest = json.loads(raw_manifest)
-    except (ValueError, RecursionError):
-        return None
+    manifest = _json_or_none(raw_manifest)
     if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT or manifest.get("key") != key:
         return None
     files = manifest.get("files")
@@ -173,14 +170,18 @@ def _entry_files(key, raw_manifest, read):
             return None
         out[name] = data
     for name, data in out.items():
-        if name.endswith(".json"):
-            try:
-                meta = json.loads(data)
-            except (ValueError, RecursionError):
-                return None
-            if not _metadata_ok(meta, key):
-                return None
+        if name.endswith(".json") and not _metadata_ok(_json_or_none(data), key):
+            return None
     return out
+
+
+def _json_or_none(data):
+    """``data`` (bytes) parsed as JSON; None where it is not JSON or nests
+    deeper than the parser recurses."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _is_entry_file_name(name):

@@ -23,6 +23,8 @@ The entry point is ``ast_to_ir(fn, signature, constexprs, attrs, options)``.
 
 import ast
 import builtins
+import contextlib
+import functools
 import inspect
 import operator
 import re
@@ -75,13 +77,35 @@ def _is_scalar_literal(x):
     return isinstance(x, (bool, int, float))
 
 
+def _as_tensor(x):
+    """``x``, a Python number (or a constexpr of one) made a scalar tensor."""
+    u = _unwrap(x)
+    return tl.to_tensor(u) if _is_scalar_literal(u) else x
+
+
+def _as_constexpr(x):
+    """``x``, a Python number made a constexpr."""
+    return tl.constexpr(x) if _is_scalar_literal(x) else x
+
+
+def _as_static(res, seqs=()):
+    """A compile-time result as a kernel sees it: a number or a string a
+    constexpr, a sequence of one of the kinds ``seqs`` without tensors a
+    tuple with its numbers constexprs."""
+    if _is_scalar_literal(res) or isinstance(res, str):
+        return tl.constexpr(res)
+    if isinstance(res, seqs) and not _has_tensor(res):
+        return tuple(map(_as_constexpr, res))
+    return res
+
+
 def decay(v):
     """A returned value as compiled: Python numbers become tensors (tuples
     of them tuples of tensors)."""
     v = _unwrap(v)
     if isinstance(v, (tuple, list)):
         return tuple(decay(x) for x in v)
-    return tl.to_tensor(v) if _is_scalar_literal(v) else v
+    return _as_tensor(v)
 
 
 class _Source:
@@ -268,13 +292,6 @@ _REFLECTED = {
     "__eq__": "__eq__", "__ne__": "__ne__", "__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__",
     "__ge__": "__le__",
 }
-_STATIC_OPS = {
-    "__add__": operator.add, "__sub__": operator.sub, "__mul__": operator.mul, "__truediv__": operator.truediv,
-    "__floordiv__": operator.floordiv, "__mod__": operator.mod, "__pow__": operator.pow,
-    "__lshift__": operator.lshift, "__rshift__": operator.rshift, "__and__": operator.and_,
-    "__or__": operator.or_, "__xor__": operator.xor, "__eq__": operator.eq, "__ne__": operator.ne,
-    "__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge,
-}
 _UNARY_METHODS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__", ast.Not: "__not__"}
 _CONDITION_TYPES = (bool, int, float, type(None))
 _UNSUPPORTED_WHY = {"Lambda": "lambdas are not supported in @jit functions"}
@@ -426,12 +443,10 @@ class CodeGenerator(ast.NodeVisitor):
     def lookup(self, name):
         if name in self.scope:
             return self.get_value(name)
-        absent = object()
         for table in (self.closure, self.globals):
-            val = table.get(name, absent)
-            if val is not absent:
-                self._check_global(name, val)
-                return val
+            if name in table:
+                self._check_global(name, table[name])
+                return table[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
         if hasattr(builtins, name):
@@ -462,106 +477,97 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- functions ------------------------------------------------------------
 
-    def build(self, positional_types=None, kernel_args=None, call_args=None):
+    def build(self, positional_types=None, kernel=None, call_args=None):
         """Builds the IR function. Exactly one of the arguments describes the
-        parameters: ``kernel_args`` [(name, type or None, constexpr value,
-        attrs)] for a kernel, ``call_args`` {name: value} for a called
-        function (tensor leaves become parameters), ``positional_types`` for
-        a combine function. Returns (IR function, return template)."""
+        parameters: ``kernel`` (signature, constexprs, attrs), as
+        compiler.specialization gives them, for a kernel; ``call_args``
+        {name: value} for a called function (tensor leaves become
+        parameters); ``positional_types`` for a combine function. Returns
+        (IR function, return template). Each step's errors are reported at
+        the ``def``."""
         fndef = self.src.fndef
-        self.cur_node = fndef
-        try:
-            self._set_loc(fndef)
-            a = fndef.args
-            if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
-                raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
-                                 "keyword-only parameters)", fndef)
-            names = [p.arg for p in a.args]
-            params, param_names, binds = [], [], []
+        ir_fn, binds, arg_index = self._at(fndef, self._begin, positional_types, kernel, call_args)
+        self._at(fndef, self._generate, ir_fn, binds, arg_index)
+        self._at(fndef, self.sem.end_function)
+        return ir_fn, self.ret_template
 
-            def param(ty, name):  # its index
-                params.append(ty)
-                param_names.append(name)
-                return len(params) - 1
-            if kernel_args is not None:
-                for name, ty, value, attrs in kernel_args:
-                    if ty is None:
-                        binds.append((name, Const(value), None))
-                    elif ty.is_tensor_desc():
-                        # A host-side descriptor: the parameters the launch
-                        # passes for it (base, shape, strides but the last).
-                        parts = _descriptors.parameters(ty.name)
-                        # The last may be the tensor map: a ptr<i8> argument with
-                        # the tensormap attribute, passed by value (128 bytes).
-                        has_map = parts[-1][1].startswith("tensormap<")
-                        binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
-                        for suffix, part in parts:
-                            param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
-                    else:
-                        binds.append((name, Leaf(param(ty, name), ty), attrs))
-            elif call_args is not None:
-                for name in names:
-                    template, leaves = V.flatten(call_args[name], name)
-                    idx = {var: param(t.type, var.replace("#", "_")) for var, t in leaves}
-                    binds.append((name, self._param_template(template, idx), None))
-            else:
-                if len(names) != len(positional_types):
-                    raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
-                                     f"{len(positional_types)} parameters, got {len(names)}", fndef)
-                binds += [(name, Leaf(param(ty, name), ty), None) for name, ty in zip(names, positional_types)]
-            ir_fn = self.sem.begin_function(self.name, params, param_names, self.is_kernel)
-        except CompilationError as e:
-            if getattr(e, "_tritium_formatted", False):
-                raise
-            raise self._reformat(e) from e
+    def _begin(self, positional_types, kernel, call_args):
+        """Begins the IR function with its parameters -> (IR function,
+        [(name, template, attrs)] to bind them to, {leaf's variable: index
+        of its parameter})."""
+        a = self.src.fndef.args
+        if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
+            raise self.error("@jit functions take only plain positional parameters (no *args, **kwargs or "
+                             "keyword-only parameters)")
+        names = [p.arg for p in a.args]
+        params, param_names, arg_index, binds = [], [], {}, []
+
+        def param(ty, var, name=None):  # the leaf of a parameter
+            arg_index[var] = len(params)
+            params.append(ty)
+            param_names.append(name or var)
+            return Leaf(var, ty)
+        if kernel is not None:
+            signature, constexprs, kernel_attrs = kernel
+            for index, (name, ty) in enumerate(signature.items()):
+                attrs = kernel_attrs.get(index)
+                if name in constexprs:
+                    binds.append((name, Const(constexprs[name]), None))
+                    continue
+                ty = _types.str_to_ty(ty)
+                if ty.is_tensor_desc():
+                    # A host-side descriptor: the parameters the launch
+                    # passes for it (base, shape, strides but the last).
+                    parts = _descriptors.parameters(ty.name)
+                    # The last may be the tensor map: a ptr<i8> argument with
+                    # the tensormap attribute, passed by value (128 bytes).
+                    has_map = parts[-1][1].startswith("tensormap<")
+                    binds.append((name, _HostDescriptor(len(params), ty, has_map), attrs))
+                    for suffix, part in parts:
+                        param(_types.str_to_ty("*i8" if part.startswith("tensormap<") else part), name + suffix)
+                else:
+                    binds.append((name, param(ty, name), attrs))
+        elif call_args is not None:
+            for name in names:
+                template, leaves = V.flatten(call_args[name], name)
+                for var, t in leaves:
+                    param(t.type, var, var.replace("#", "_"))
+                binds.append((name, template, None))
+        else:
+            if len(names) != len(positional_types):
+                raise self.error(f"the {self.role} {self.jit_fn.fn.__name__} must take "
+                                 f"{len(positional_types)} parameters, got {len(names)}")
+            binds += [(name, param(ty, name), None) for name, ty in zip(names, positional_types)]
+        return self.sem.begin_function(self.name, params, param_names, self.is_kernel), binds, arg_index
+
+    def _generate(self, ir_fn, binds, arg_index):
+        """The body of the function begun; on an error the semantic's
+        function is ended, abandoned, and the first error reported."""
         try:
             if not self.is_kernel and getattr(self.jit_fn, "noinline", False):
                 ir_fn.set_noinline(True)
-            self._bind_params(binds)
-            self._visit_body(fndef.body)
+            self._bind_params(binds, arg_index)
+            self._visit_body(self.src.fndef.body)
             self._finish()
-        except BaseException as e:
-            try:
+        except BaseException:
+            with contextlib.suppress(Exception):
                 self.sem.end_function()
-            except Exception:
-                pass  # the function is abandoned; report the first error
-            if isinstance(e, CompilationError) and getattr(e, "_tritium_formatted", False):
-                raise
-            if isinstance(e, CompilationError):
-                raise self._reformat(e) from e
-            if isinstance(e, Exception) and not knobs.compilation.front_end_debugging:
-                raise self.error(_message_of(e)) from e
             raise
-        self._set_loc(fndef)
-        try:
-            self.sem.end_function()
-        except CompilationError as e:
-            raise self._reformat(e) from e
-        return ir_fn, self.ret_template
 
-    def _param_template(self, template, idx):
-        if isinstance(template, Leaf):
-            return Leaf(idx[template.var], template.type)
-        if isinstance(template, Seq):
-            return Seq(template.kind, [self._param_template(t, idx) for t in template.items])
-        if isinstance(template, Agg):
-            return Agg(template.proto, [self._param_template(t, idx) for t in template.items])
-        return template
-
-    def _bind_params(self, binds):
+    def _bind_params(self, binds, arg_index):
         for name, template, attrs in binds:
             if isinstance(template, _HostDescriptor):
                 self.set_value(name, template.make(self.sem, attrs))
                 continue
             if isinstance(template, Leaf) and attrs:
-                _set_arg_attrs(self.sem, template.var, attrs)
+                _set_arg_attrs(self.sem, arg_index[template.var], attrs)
                 if attrs.get("equal_to_1"):
                     one = tl._wrap(self.sem.constant(1, template.type))
                     self.set_value(name, one)
                     continue
-            value = V.rebuild(template, lambda i: tl._wrap(self.sem.get_arg(i)))
+            value = V.rebuild(template, lambda var: tl._wrap(self.sem.get_arg(arg_index[var])))
             if isinstance(template, Const):
-                self.scope[name] = Const(tl.constexpr(value) if _is_scalar_literal(value) else value)
+                self.scope[name] = Const(_as_constexpr(value))
             else:
                 self.set_value(name, value)
 
@@ -609,19 +615,11 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Return(self, node):
         value = _unwrap(self.visit(node.value))
-        if self.is_kernel:
-            if value is not None:
-                raise self.error("a kernel cannot return a value", node)
-            self._record_return(Const(None))
-            self.sem.ret([])
-            return
-        if value is None:
-            template, leaves = Const(None), []
-        else:
-            value = decay(value)
-            template, leaves = V.flatten(value, "ret")
-            if isinstance(template, Const):
-                raise self.error(f"cannot return {template.value!r} from a @jit function", node)
+        if self.is_kernel and value is not None:
+            raise self.error("a kernel cannot return a value", node)
+        template, leaves = V.flatten(decay(value), "ret")  # a bare return: Const(None), no leaves
+        if isinstance(template, Const) and template.value is not None:
+            raise self.error(f"cannot return {template.value!r} from a @jit function", node)
         self._record_return(template)
         self.sem.ret([t.handle for _, t in leaves])
 
@@ -665,8 +663,8 @@ class CodeGenerator(ast.NodeVisitor):
         of other kinds are unwrapped."""
         v = _unwrap(value)
         if isinstance(v, (tuple, list)):
-            return type(v)(tl.constexpr(x) if _is_scalar_literal(x) else x for x in map(_unwrap, v))
-        return tl.to_tensor(v) if _is_scalar_literal(v) else v
+            return type(v)(_as_constexpr(x) for x in map(_unwrap, v))
+        return _as_tensor(v)
 
     def visit_AnnAssign(self, node):
         if node.value is None:
@@ -732,31 +730,28 @@ class CodeGenerator(ast.NodeVisitor):
         if else_b is not None:
             sem.seal(else_b)
         before = dict(self.scope)
-
-        sem.set_insert_block(then_b)
-        self._visit_body(node.body)
-        then_scope, then_end = self.scope, (None if self.terminated() else sem.get_insert_block())
-
-        if else_b is not None:
-            self.scope = dict(before)
-            sem.set_insert_block(else_b)
-            self._visit_body(node.orelse)
-            else_scope, else_end = self.scope, (None if self.terminated() else sem.get_insert_block())
-        else:
-            else_scope, else_end = before, "fallthrough"
-
-        reaching = [(s, e) for s, e in ((then_scope, then_end), (else_scope, else_end)) if e is not None]
+        then = self._branch(then_b, node.body, before)
+        other = self._branch(else_b, node.orelse, before) if else_b is not None else (before, "fallthrough")
+        reaching = [(s, e) for s, e in (then, other) if e is not None]
         if len(reaching) == 2:
             self._conform_branches(reaching)
         if not reaching:
             # Both branches returned: what follows is dead; stay in a
             # terminated block so that the caller stops.
-            self.scope = then_scope
+            self.scope = then[0]
             return
-        self.scope = self._merge_scopes(before, [s for s, _ in reaching], node)
+        self.scope = self._merge_scopes([s for s, _ in reaching], node)
         if merge is None:
             merge = sem.create_block("if.end")
         self._join(merge, [e for _, e in reaching if e != "fallthrough"], node)
+
+    def _branch(self, block, body, before):
+        """Visits ``body`` in ``block`` from the scope ``before`` -> (the
+        scope at its end, the block it ends in; None where it returned)."""
+        self.scope = dict(before)
+        self.sem.set_insert_block(block)
+        self._visit_body(body)
+        return self.scope, (None if self.terminated() else self.sem.get_insert_block())
 
     def _join(self, merge, ends, node):
         """Branches from each block of ``ends`` to ``merge``, which becomes
@@ -788,7 +783,7 @@ class CodeGenerator(ast.NodeVisitor):
                 finally:
                     self.scope = saved
 
-    def _merge_scopes(self, before, scopes, node):
+    def _merge_scopes(self, scopes, node):
         if len(scopes) == 1:
             return dict(scopes[0])
         a, b = scopes
@@ -857,7 +852,7 @@ class CodeGenerator(ast.NodeVisitor):
         path and a tensor on another (Triton makes it a tensor on both)."""
         v = _unwrap(value)
         if isinstance(target, Leaf):
-            return tl.to_tensor(v) if _is_scalar_literal(v) else value
+            return _as_tensor(value)
         if isinstance(target, Seq) and isinstance(v, (tuple, list)) and len(v) == len(target.items):
             return type(v)(self._conform(x, t) for x, t in zip(v, target.items))
         return value
@@ -1013,8 +1008,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(it, ast.Call):
             func = _unwrap(self.visit(it.func))
             if func is tl.static_range or func is tl.range or func is range:
-                args = [self.visit(a) for a in it.args]
-                kwargs = {k.arg: self.visit(k.value) for k in it.keywords}
+                args, kwargs = self._call_args(it)
                 if func is range:
                     if kwargs:
                         raise self.error("range() takes no keyword arguments", it)
@@ -1150,10 +1144,7 @@ class CodeGenerator(ast.NodeVisitor):
         return tl.constexpr("".join(parts))
 
     def visit_Attribute(self, node):
-        value = self.visit(node.value)
-        if isinstance(value, tl.tensor) and node.attr == "T":
-            return tl.trans(value)
-        obj = _unwrap(value)
+        obj = _unwrap(self.visit(node.value))
         try:
             res = getattr(obj, node.attr)
         except AttributeError:
@@ -1161,9 +1152,7 @@ class CodeGenerator(ast.NodeVisitor):
                 return _types.constexpr_type(obj)
             what = "tensor" if isinstance(obj, tl.tensor) else type(obj).__name__
             raise self.error(f"'{what}' has no attribute '{node.attr}'", node) from None
-        if _is_scalar_literal(res) or isinstance(res, (str, tuple, list)) and not _has_tensor(res):
-            return tl.constexpr(res) if not isinstance(res, (tuple, list)) else _const_seq(res)
-        return res
+        return _as_static(res, (tuple, list))
 
     def visit_Subscript(self, node):
         value = self.visit(node.value)
@@ -1176,12 +1165,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error("tuples and lists can only be indexed by compile-time integers", node)
         if isinstance(idx, tuple):
             idx = tuple(_unwrap(i) for i in idx)
-        res = obj[idx]
-        if _is_scalar_literal(res) or isinstance(res, str):
-            return tl.constexpr(res)
-        if isinstance(res, list) and not _has_tensor(res):
-            return _const_seq(res)
-        return res
+        return _as_static(obj[idx], list)
 
     def _binary(self, op, lhs, rhs, node):
         method = _BIN_METHODS.get(type(op))
@@ -1199,7 +1183,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(a, tl.block_ptr) or isinstance(b, tl.block_ptr):
             raise self.error("block pointers support no arithmetic; use tl.advance", node)
         try:
-            return tl.constexpr(_STATIC_OPS[method](a, b))
+            return tl.constexpr(getattr(operator, method)(a, b))  # operator.__add__ ...
         except TypeError:
             raise self.error(f"unsupported operand types for {method.strip('_')}: {type(a).__name__} and "
                              f"{type(b).__name__}", node) from None
@@ -1227,11 +1211,8 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(operand, tl.tensor):
             return getattr(operand, method)()
         v = _unwrap(operand)
-        if isinstance(node.op, ast.Not):
-            return tl.constexpr(not v)
         try:
-            return tl.constexpr({"__neg__": lambda x: -x, "__pos__": lambda x: +x,
-                                 "__invert__": lambda x: ~x}[method](v))
+            return tl.constexpr(getattr(operator, method)(v))  # operator.__neg__ ... on a compile-time value
         except TypeError:
             raise self.error(f"AST unary operator '{method}' is not (currently) implemented on type "
                              f"{type(v).__name__}", node) from None
@@ -1370,7 +1351,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"{fn.__name__}() of a tensor is not supported in @jit functions "
                              "(use x.to(dtype) to convert)", node)
         r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-        return tl.constexpr(r) if _is_scalar_literal(r) or isinstance(r, str) else r
+        return _as_static(r)
 
     def _py_minmax(self, fn, node, args, kwargs):
         if kwargs:
@@ -1381,10 +1362,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(f"{fn.__name__}() needs arguments", node)
         if not _has_tensor(args):
             return tl.constexpr(fn([_unwrap(a) for a in args]))
-        acc = args[0]
-        for a in args[1:]:
-            acc = tl.maximum(acc, a) if fn is max else tl.minimum(acc, a)
-        return acc
+        return functools.reduce(tl.maximum if fn is max else tl.minimum, args)
 
     def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
@@ -1403,19 +1381,14 @@ def py_print(*args, **kwargs):
 
 
 def _has_scalar_const(t):
-    if isinstance(t, Const):
-        return _is_scalar_literal(_unwrap(t.value))
-    if isinstance(t, (Seq, Agg)):
-        return any(_has_scalar_const(x) for x in t.items)
-    return False
+    return any(isinstance(p, Const) and _is_scalar_literal(_unwrap(p.value)) for p in V.parts(t))
 
 
 def _tensorize(v):
     """``v`` with the Python numbers inside tuples made tensors."""
     u = _unwrap(v)
     if isinstance(u, (tuple, list)):
-        return type(u)(_tensorize(x) if isinstance(_unwrap(x), (tuple, list)) else
-                       (tl.to_tensor(_unwrap(x)) if _is_scalar_literal(_unwrap(x)) else x) for x in u)
+        return type(u)(_as_tensor(_tensorize(x)) for x in u)
     return v
 
 
@@ -1427,20 +1400,12 @@ def _freeze(x):
     return x
 
 
-def _const_seq(seq):
-    return tuple(tl.constexpr(x) if _is_scalar_literal(x) else x for x in seq)
-
-
 def call_key(fn, values):
     """(id of the function, mangled name) of a call of the @jit function
     ``fn`` with ``values`` ({parameter: value}, defaults applied): calls
     with one key are one IR function, and a call made while one with its
     key is being generated is a recursion (the interpreter asks the same)."""
-    key_parts = []
-    for name in fn.arg_names if hasattr(fn, "arg_names") else values:
-        v = values.get(name)
-        template, _ = V.flatten(v, name)
-        key_parts.append(_template_key(template))
+    key_parts = [_template_key(V.flatten(values.get(name), name)[0]) for name in fn.arg_names]
     return id(fn.fn), _ident(f"{fn.fn.__name__}__{'__'.join(key_parts)}")
 
 
@@ -1501,7 +1466,7 @@ class _HostDescriptor:
 
 
 def _set_arg_attrs(sem, index, attrs):
-    div = attrs.get("divisibility") or attrs.get("tt.divisibility")
+    div = attrs.get("divisibility")
     if div:
         sem.set_arg_divisibility(index, int(div))
     if attrs.get("equal_to_1"):
@@ -1534,43 +1499,22 @@ def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, 
     specialization (docs/frontend.md):
 
     * ``signature``: {arg name: "*fp32" | "i32" | ... | "constexpr"}
-    * ``constexprs``: {arg name: value} (also accepted: {(index,): value})
+    * ``constexprs``: {arg name: value}
     * ``attrs``: {arg index: {"divisibility": 16, "equal_to_1": True}}
+      (the three in any form ASTSource takes: compiler.specialization)
     * ``options``: num_warps, num_stages, debug, ... (a dict or an object)
     * ``name``: the kernel's name (default: the function's)
 
     Raises ``tritium.CompilationError`` for every error in the kernel.
     """
-    from . import compiler as _compiler  # one normalization of Triton's key forms (ASTSource's)
-    names = list(fn.arg_names)
-    consts = _compiler._normalize_constexprs(fn, constexprs)
-    sig = {names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
-    arg_attrs = {names[i]: a for i, a in _compiler._normalize_attrs(fn, attrs).items()}
-    defaults = {p.name: p.default for p in fn.params if p.has_default}
-
+    from .compiler import specialization  # the compiler imports this module when it compiles
+    kernel = specialization(fn, signature, constexprs, attrs)
     options = _Options(options, getattr(fn, "debug", None))
     if module is None:
         module = _C.ir.Module()
     sem = _C.frontend.Semantic(module)
     mb = _ModuleBuilder(sem, options)
     gen = CodeGenerator(mb, fn, name=mb.unique_name(name or fn.fn.__name__), is_kernel=True)
-    kernel_args = []
-    for name in names:
-        s = sig.get(name)
-        if name in consts or s == "constexpr" or s is None:
-            if name in consts:
-                value = consts[name]
-            elif name in defaults:
-                value = defaults[name]
-            else:
-                raise gen.error(f"no value for the constexpr parameter '{name}'", gen.src.fndef)
-            kernel_args.append((name, None, value, None))
-            continue
-        try:
-            ty = _types.str_to_ty(s)
-        except (ValueError, TypeError) as e:
-            raise gen.error(str(e), gen.src.fndef) from None
-        kernel_args.append((name, ty, None, arg_attrs.get(name)))
     with tl.use_semantic(sem, mb, options):
-        gen.build(kernel_args=kernel_args)
+        gen.build(kernel=kernel)
     return module

@@ -192,19 +192,11 @@ class CompileOptions:
         return f"CompileOptions({self._d!r})"
 
 
-def known_options(target):
-    opts = dict(COMMON_OPTIONS)
-    opts.update(TARGET_OPTIONS.get(target.backend, {}))
-    backend = get_backend(target)
-    if backend is not None:
-        opts.update(getattr(backend, "options", None) or {})
-    return opts
-
-
 def make_options(target, options=None, kernel_name="kernel"):
     """Fills defaults and checks every option; TypeError for an unknown name
     (the message names it), ValueError for a bad value."""
-    defaults = known_options(target)
+    defaults = {**COMMON_OPTIONS, **TARGET_OPTIONS.get(target.backend, {}),
+                **(getattr(get_backend(target), "options", None) or {})}
     values = dict(defaults)
     values["enable_fp_fusion"] = knobs.language.default_fp_fusion
     values["default_dot_input_precision"] = knobs.language.fp32_default
@@ -286,27 +278,46 @@ def _param_keys(fn, table, as_name):
     return out
 
 
-def _normalize_constexprs(fn, constexprs):
-    return _param_keys(fn, constexprs, as_name=True)
-
-
 _ATTR_ALIASES = {"tt.divisibility": "divisibility", "tt.equal_to_1": "equal_to_1"}
 
 
-def _normalize_attrs(fn, attrs):
-    """Values a dict or Triton's [["tt.divisibility", 16]] list ->
-    {index: {"divisibility": 16}}."""
-    return {k: {_ATTR_ALIASES.get(a, a): b for a, b in (v.items() if isinstance(v, dict) else v)}
-            for k, v in _param_keys(fn, attrs, as_name=False).items()}
+def specialization(fn, signature, constexprs=None, attrs=None):
+    """The one reading of a specialization of the @jit function ``fn``, in
+    any of the forms Triton spells it (ASTSource's arguments; the code
+    generator's too) -> (signature {name: type string} in parameter order,
+    constexprs {name: value}, attrs {index: {"divisibility": 16,
+    "equal_to_1": True}}). Keys may be names, indices or (index,) tuples;
+    attrs' values dicts or Triton's [["tt.divisibility", 16]] lists. A
+    parameter given in ``constexprs``, or with a default, may be left out of
+    the signature; a constexpr one left out of ``constexprs`` takes its
+    default."""
+    constexprs = _param_keys(fn, constexprs, as_name=True)
+    sig = _param_keys(fn, signature, as_name=True)
+    for name, param in zip(fn.arg_names, fn.params):
+        if name not in sig and name not in constexprs and not param.has_default:
+            raise TypeError(f"ASTSource({fn.__name__}): the signature gives no type "
+                            f"for parameter {name!r}")
+        ty = sig.setdefault(name, "constexpr")
+        if ty == "constexpr" and name not in constexprs:
+            if not param.has_default:
+                raise TypeError(f"ASTSource({fn.__name__}): constexpr parameter {name!r} "
+                                "has no value in constexprs")
+            constexprs[name] = param.default
+    for name in sig:
+        if name not in fn.arg_names:
+            raise TypeError(f"ASTSource({fn.__name__}): {name!r} is not a parameter")
+    attrs = {k: {_ATTR_ALIASES.get(a, a): b for a, b in (v.items() if isinstance(v, dict) else v)}
+             for k, v in _param_keys(fn, attrs, as_name=False).items()}
+    return {name: sig[name] for name in fn.arg_names}, constexprs, attrs
 
 
 class ASTSource:
     """A @jit function with a signature: Triton's ``ASTSource`` shape.
 
     ``signature`` maps parameter names (or indices) to type strings ("*fp32",
-    "i32", ... or "constexpr"); a parameter given in ``constexprs`` may be left
-    out of it. ``attrs`` maps an argument to {"divisibility": 16} and/or
-    {"equal_to_1": True}.
+    "i32", ... or "constexpr"); ``constexprs`` and ``attrs`` as
+    ``specialization`` reads them: ``attrs`` maps an argument to
+    {"divisibility": 16} and/or {"equal_to_1": True}.
     """
 
     ext = "py"
@@ -314,26 +325,7 @@ class ASTSource:
 
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         self.fn = fn
-        self.constexprs = _normalize_constexprs(fn, constexprs)
-        sig = {fn.arg_names[k] if isinstance(k, int) else k: v for k, v in (signature or {}).items()}
-        for name in fn.arg_names:
-            if name not in sig:
-                if name in self.constexprs:
-                    sig[name] = "constexpr"
-                else:
-                    raise TypeError(f"ASTSource({fn.__name__}): the signature gives no type "
-                                    f"for parameter {name!r}")
-        for name, ty in sig.items():
-            if name not in fn.arg_names:
-                raise TypeError(f"ASTSource({fn.__name__}): {name!r} is not a parameter")
-            if ty == "constexpr" and name not in self.constexprs:
-                param = fn.params[fn.arg_names.index(name)]
-                if not param.has_default:
-                    raise TypeError(f"ASTSource({fn.__name__}): constexpr parameter {name!r} "
-                                    "has no value in constexprs")
-                self.constexprs[name] = param.default
-        self.signature = {name: sig[name] for name in fn.arg_names}
-        self.attrs = _normalize_attrs(fn, attrs)
+        self.signature, self.constexprs, self.attrs = specialization(fn, signature, constexprs, attrs)
         # @jit(repr=...) names the kernel from this specialization (its
         # signature and constants), as Triton's does.
         self.name = fn.repr(self) if callable(getattr(fn, "repr", None)) else fn.__name__
@@ -679,16 +671,14 @@ def compile(src, target=None, options=None):
                       or knobs.nvidia.dump_ptxas_log)
     manager = _cache.FileCacheManager(key)
     timings = {"key": time.perf_counter() - t_start}  # the first one hashes the compiler
-    if read_cache:
-        files = manager.load()
-        if files is not None:
-            kernel = _from_cache_files(files, manager)
-            if kernel is not None:
-                timings["load"] = time.perf_counter() - t_start - timings["key"]
-                kernel.compile_times = timings
-                if knobs.compilation.print_stage_times:
-                    _print_times(name, key, kernel.compile_times, True)
-                return kernel
+    files = manager.load() if read_cache else None
+    kernel = _from_cache_files(files, manager) if files is not None else None
+    if kernel is not None:
+        timings["load"] = time.perf_counter() - t_start - timings["key"]
+        kernel.compile_times = timings
+        if knobs.compilation.print_stage_times:
+            _print_times(name, key, kernel.compile_times, True)
+        return kernel
 
     metadata = {
         "name": name,

@@ -79,10 +79,4 @@ def is_descriptor(x):
 def expand_descriptors(args):
     """The launch arguments with each host-side descriptor replaced by what
     its kernel parameters receive (TensorDescriptor.expand)."""
-    out = []
-    for a in args:
-        if is_descriptor(a):
-            out.extend(a.expand())
-        else:
-            out.append(a)
-    return tuple(out)
+    return tuple(x for a in args for x in (a.expand() if is_descriptor(a) else [a]))
