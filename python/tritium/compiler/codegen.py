@@ -887,8 +887,7 @@ class CodeGenerator(ast.NodeVisitor):
                 continue
             x, y = diff
             if isinstance(x, Leaf) and isinstance(y, Leaf):
-                raise self.error(f"Loop-carried variable {name} has initial type {x.type} but is re-assigned to "
-                                 f"{y.type} in loop! Please make sure that the type stays consistent.", node)
+                raise self.error(loop_type_changed(name, x.type, y.type), node)
             if isinstance(x, Const):
                 raise self.error(f"cannot reassign constexpr {name} in the loop", node)
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
@@ -1382,6 +1381,13 @@ def py_print(*args, **kwargs):
 
 def _has_scalar_const(t):
     return any(isinstance(p, Const) and _is_scalar_literal(_unwrap(p.value)) for p in V.parts(t))
+
+
+def loop_type_changed(name, before, after):
+    """The error of a loop-carried variable whose type the loop changes
+    (the interpreter's rewrite checks the same)."""
+    return (f"Loop-carried variable {name} has initial type {before} but is re-assigned to {after} in loop! "
+            "Please make sure that the type stays consistent.")
 
 
 def _tensorize(v):

@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from ..compiler.codegen import _CONDITION_TYPES, _has_tensor, py_print
+from ..compiler.codegen import _CONDITION_TYPES, _has_tensor, loop_type_changed, py_print
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
@@ -118,6 +118,40 @@ def for_(func, *args, **kwargs):
     return iter(func(*args, **kwargs))
 
 
+def _carried_type(v):
+    """The type a loop carries ``v`` as, as compiled: a tensor's, a Python
+    number's scalar type; None for what is not checked."""
+    v = _unwrap(v)
+    if isinstance(v, _core.tensor):
+        return v.type
+    if isinstance(v, bool):
+        return _core.int1
+    if isinstance(v, int):
+        return _core.int32 if -2**31 <= v < 2**31 else _core.int64
+    if isinstance(v, float):
+        return _core.float32
+    return None
+
+
+def carried(scope, names, func=None):
+    """Before a loop: the types of the names its body assigns that exist;
+    none for a ``for`` that the code generator unrolls (over anything but
+    ``range``/``tl.range``: ``tl.static_range``, a tuple), whose names may
+    change type."""
+    if func is not None and _unwrap(func) not in (builtins.range, _core.range):
+        return {}
+    return {n: t for n in names if n in scope and (t := _carried_type(scope[n])) is not None}
+
+
+def check_carried(before, scope):
+    """At each iteration's start and after the loop: a carried name whose
+    type changed is the code generator's error."""
+    for name, t0 in before.items():
+        t1 = _carried_type(scope.get(name))
+        if t1 is not None and t1 != t0:
+            raise CompilationError(loop_type_changed(name, t0, t1))
+
+
 def _minmax(is_max, *args, **kwargs):
     fn = builtins.max if is_max else builtins.min
     if kwargs or not args:
@@ -145,7 +179,8 @@ def len_(x):
 
 HELPERS = {_PREFIX + name + "__": f for name, f in (
     ("assign", assign), ("test", test), ("not", not_), ("boolop", boolop), ("assert", assert_), ("for", for_),
-    ("debug", lambda: bool(_core._option("debug", False))))}
+    ("debug", lambda: bool(_core._option("debug", False))), ("carried", carried),
+    ("check_carried", check_carried))}
 #: Python builtins with a kernel meaning (when the module does not define
 #: the name itself).
 BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
@@ -254,7 +289,9 @@ class _Rewriter:
         node.test = _call("test", [node.test], node.test)
         return node
 
-    visit_While = visit_If
+    def visit_While(self, node):
+        return self._check_carried(self.visit_If(node))
+
     visit_IfExp = visit_If
 
     def visit_Assert(self, node):
@@ -264,14 +301,48 @@ class _Rewriter:
 
     def visit_For(self, node):
         it = node.iter
-        if isinstance(it, ast.Call):
-            node.iter = ast.copy_location(
-                ast.Call(func=_name(_PREFIX + "for__", it), args=[it.func] + it.args, keywords=it.keywords), it)
-        return node
+        if not isinstance(it, ast.Call):
+            return node
+        node.iter = ast.copy_location(
+            ast.Call(func=_name(_PREFIX + "for__", it), args=[it.func] + it.args, keywords=it.keywords), it)
+        return self._check_carried(node, it.func)
+
+    def _check_carried(self, loop, func=None):
+        """``loop`` inside ``if True:``, between a snapshot of the types of
+        the names its body assigns and a check of them, which also starts
+        each iteration: a type the loop changes is an error, as compiled."""
+        names = sorted({n.id for stmt in loop.body for n in _assigned(stmt)})
+        if not names:
+            return loop
+        self.loops = getattr(self, "loops", 0) + 1
+        snapshot = f"{_PREFIX}loop{self.loops}__"
+        scope = ast.copy_location(ast.Call(func=_name("locals", loop), args=[], keywords=[]), loop)
+        names = ast.copy_location(ast.Constant(value=tuple(names)), loop)
+        types_ = _call("carried", [scope, names] + ([func] if func is not None else []), loop)
+        take = ast.copy_location(ast.Assign(targets=[ast.copy_location(
+            ast.Name(id=snapshot, ctx=ast.Store()), loop)], value=types_), loop)
+
+        def check():
+            return ast.copy_location(ast.Expr(value=_call("check_carried", [_name(snapshot, loop), scope], loop)),
+                                     loop)
+        loop.body.insert(0, check())
+        return ast.copy_location(ast.If(test=ast.copy_location(ast.Constant(value=True), loop),
+                                        body=[take, loop, check()], orelse=[]), loop)
 
 
 #: Nodes whose insides are plain Python (nested functions, lambdas, classes).
 _PLAIN_PYTHON = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _assigned(stmt):
+    """The Name nodes ``stmt`` stores to, outside nested functions."""
+    todo = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node
+        elif not isinstance(node, _PLAIN_PYTHON):
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _build(fn):

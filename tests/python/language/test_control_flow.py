@@ -566,3 +566,44 @@ def test_disable_licm_llvm(monkeypatch, which, kept):
     k = tritium.jit(k_licm_loops).warmup(MockTensor("i32"), MockTensor("i32"), 5, WHICH=which, grid=(1, ))
     assert ("llvm.licm.disable" in k.asm["llir"]) == kept
     assert ("disable_licm" in k.asm["tir"]) == kept
+
+
+def k_loop_changes_type(X, Z, n, HOW: tl.constexpr):
+    offs = tl.arange(0, 8)
+    if HOW == "for":
+        acc = 0
+        for i in range(n):
+            acc += tl.load(X + offs)  # a Python int, then a block of int64
+    elif HOW == "while":
+        acc = tl.zeros([8], tl.int32)
+        i = 0
+        while i < n:
+            acc = acc + tl.load(X + offs)  # int32 then int64
+            i += 1
+    elif HOW == "static":
+        acc = 0
+        for i in tl.static_range(3):  # unrolled: the type may change
+            acc += tl.load(X + offs)
+    else:
+        acc = tl.zeros([8], tl.int64)
+        for v in (1, 2):  # a tuple: unrolled too
+            acc = acc + v
+    tl.store(Z + offs, acc)
+
+
+@pytest.mark.parametrize("how", ["for", "while"])
+def test_loop_changing_a_carried_type_is_an_error(backend, how):
+    """A loop that changes a carried variable's type is the same error on the
+    interpreter as compiled (the interpreter's loops checked nothing and ran
+    such kernels), at the loop's line."""
+    x = np.ones(8, np.int64)
+    e = expect_error(backend.run, k_loop_changes_type, 1, x, np.zeros(8, np.int64), 3, HOW=how)
+    assert "Loop-carried variable acc has initial type" in str(e)
+    assert "re-assigned to <8xint64> in loop!" in str(e)
+
+
+@pytest.mark.parametrize("how", ["static", "tuple"])
+def test_unrolled_loops_may_change_types(backend, how):
+    x = np.ones(8, np.int64)
+    (_, z) = backend.run(k_loop_changes_type, 1, x, np.zeros(8, np.int64), 3, HOW=how)
+    assert z.tolist() == [3] * 8
