@@ -58,9 +58,7 @@ def _unsupported(name):
     def fn(*args, **kwargs):
         raise NotImplementedError(f"tl.extra.cuda.{name} needs packed inline assembly (pack > 1), which Tritium "
                                   "does not support yet")
-
-    fn.__name__ = name
-    return _core.builtin(fn)
+    return _core._generated_builtin(name, None, fn, method=False)
 
 
 convert_custom_float8_sm70 = _unsupported("convert_custom_float8_sm70")
