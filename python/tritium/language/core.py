@@ -15,6 +15,7 @@ an interpreter may set a Python object with the same methods.
 import builtins as _py
 import collections
 import contextlib
+import operator as _operator
 import threading
 from math import prod as _prod
 
@@ -134,18 +135,6 @@ class constexpr:
     def __hash__(self):
         return hash(self.value)
 
-    def __index__(self):
-        return self.value.__index__()
-
-    def __bool__(self):
-        return bool(self.value)
-
-    def __int__(self):
-        return int(self.value)
-
-    def __float__(self):
-        return float(self.value)
-
     def __call__(self, *args, **kwargs):
         return self.value(*args, **kwargs)
 
@@ -154,18 +143,12 @@ class constexpr:
             raise AttributeError(name)
         return getattr(self.value, name)
 
-    def __iter__(self):
-        return iter(self.value)
-
-    def __len__(self):
-        return len(self.value)
-
     def __getitem__(self, i):
         return self.value[_unwrap(i)]
 
 
 def _make_const_binop(name):
-    op = getattr(__import__("operator"), name)
+    op = getattr(_operator, name)
 
     def forward(self, other):
         if isinstance(other, tensor):
@@ -189,11 +172,20 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     _f, _ = _make_const_binop(_name)
     setattr(constexpr, f"__{_name}__", _f)
 
-constexpr.__neg__ = lambda self: constexpr(-self.value)
-constexpr.__pos__ = lambda self: constexpr(+self.value)
-constexpr.__invert__ = lambda self: constexpr(~self.value)
-constexpr.__not__ = lambda self: constexpr(not self.value)
-constexpr.__abs__ = lambda self: constexpr(abs(self.value))
+
+def _value_method(fn, fold):
+    """A constexpr method: ``fn`` of the value, as a constexpr if ``fold``."""
+    if fold:
+        return lambda self: constexpr(fn(self.value))
+    return lambda self: fn(self.value)
+
+
+for _name, _fn in (("index", lambda v: v.__index__()), ("bool", bool), ("int", int), ("float", float),
+                   ("iter", iter), ("len", len)):
+    setattr(constexpr, f"__{_name}__", _value_method(_fn, fold=False))
+for _name, _fn in (("neg", _operator.neg), ("pos", _operator.pos), ("invert", _operator.invert),
+                   ("not", _operator.not_), ("abs", _py.abs)):
+    setattr(constexpr, f"__{_name}__", _value_method(_fn, fold=True))
 # Triton's: a compile-time value's type is constexpr_type(value).
 constexpr.type = property(lambda self: constexpr_type(self.value))
 
@@ -458,8 +450,7 @@ def zeros(shape, dtype):
 @builtin
 def zeros_like(input):
     """Zeros of the shape and element type of ``input``."""
-    input = to_tensor(input)
-    return full(input.shape, 0, input.dtype)
+    return full_like(input, 0)
 
 
 @builtin
@@ -851,7 +842,6 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
     if _unwrap(boundary_check) not in ((), [], None):
         raise ValueError("`boundary_check` can only be used with block pointers")
     _sem().store(to_tensor(pointer).handle, _opnd(value), _opt_opnd(mask), cache, evict)
-    return None
 
 
 class tensor_descriptor(tensor):
@@ -915,7 +905,6 @@ def store_tensor_descriptor(desc, offsets, value):
     if not isinstance(desc, tensor_descriptor):
         raise TypeError(f"store_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
     _sem().descriptor_store(desc.handle, _offsets(offsets), _opnd(value))
-    return None
 
 
 def _atomic_pointer(pointer, name):
@@ -1098,17 +1087,14 @@ class static_range:
 
 class range:
     """``for i in tl.range(...)``: a loop of the kernel; the options are
-    compiler hints (accepted; recorded for the pipeliner)."""
+    compiler hints: num_stages and disable_licm go on the loop's branch (for
+    the pipeliner), the others are accepted and ignored."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
                  disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False, disable_licm=False):
         self.start, self.end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.step = 1 if step is None else step
         self.num_stages = _unwrap(num_stages)
-        self.loop_unroll_factor = _unwrap(loop_unroll_factor)
-        self.disallow_acc_multi_buffer = _unwrap(disallow_acc_multi_buffer)
-        self.flatten = _unwrap(flatten)
-        self.warp_specialize = _unwrap(warp_specialize)
         self.disable_licm = _unwrap(disable_licm)
 
     def bounds(self):
