@@ -180,6 +180,7 @@ def _value_method(fn, fold):
     return lambda self: fn(self.value)
 
 
+# Conversions, len() and iteration see the value; unary operators fold.
 for _name, _fn in (("index", lambda v: v.__index__()), ("bool", bool), ("int", int), ("float", float),
                    ("iter", iter), ("len", len)):
     setattr(constexpr, f"__{_name}__", _value_method(_fn, fold=False))
