@@ -239,95 +239,70 @@ class base_knobs:
                 _setenv(key, text)
 
 
+def _flag(env, doc, default=False):
+    """A bool knob (on: 1, true, yes, on or y)."""
+    return _Knob(env, default, "bool", doc)
+
+
 class cache_knobs(base_knobs):
     home_dir = _Knob("TRITIUM_HOME", _home, "path",
-                     "Base of the default cache, dump and override directories "
-                     "($TRITIUM_HOME/.tritium/...).")
-    dir = _Knob("TRITIUM_CACHE_DIR", _under_home("cache"), "path",
-                "The on-disk kernel cache.")
-    dump_dir = _Knob("TRITIUM_DUMP_DIR", _under_home("dump"), "path",
-                     "Where TRITIUM_KERNEL_DUMP writes every stage.")
+                     "Base of the default cache, dump and override directories ($TRITIUM_HOME/.tritium/...).")
+    dir = _Knob("TRITIUM_CACHE_DIR", _under_home("cache"), "path", "The on-disk kernel cache.")
+    dump_dir = _Knob("TRITIUM_DUMP_DIR", _under_home("dump"), "path", "Where TRITIUM_KERNEL_DUMP writes every stage.")
     override_dir = _Knob("TRITIUM_OVERRIDE_DIR", _under_home("override"), "path",
                          "Where TRITIUM_KERNEL_OVERRIDE looks for replacement stages.")
 
 
 class compilation_knobs(base_knobs):
-    always_compile = _Knob("TRITIUM_ALWAYS_COMPILE", False, "bool",
-                           "Never read the on-disk cache (results are still stored).")
-    print_ir = _Knob("TRITIUM_DUMP_IR", "", "str",
-                     "Print the IR before and after every pass to stderr: '1' for every "
-                     "kernel, or a kernel name.")
-    dump_ir = _Knob("TRITIUM_KERNEL_DUMP", False, "bool",
-                    "Write every stage of every compiled kernel to "
+    always_compile = _flag("TRITIUM_ALWAYS_COMPILE", "Never read the on-disk cache (results are still stored).")
+    print_ir = _Knob("TRITIUM_DUMP_IR", "", "str", "Print the IR before and after every pass to stderr: '1' for "
+                     "every kernel, or a kernel name.")
+    dump_ir = _flag("TRITIUM_KERNEL_DUMP", "Write every stage of every compiled kernel to "
                     "$TRITIUM_DUMP_DIR/<hash>/<name>.<stage>.")
-    override = _Knob("TRITIUM_KERNEL_OVERRIDE", False, "bool",
-                     "Replace a stage by $TRITIUM_OVERRIDE_DIR/<hash>/<name>.<stage> "
+    override = _flag("TRITIUM_KERNEL_OVERRIDE", "Replace a stage by $TRITIUM_OVERRIDE_DIR/<hash>/<name>.<stage> "
                      "when that file exists.")
-
-
-    bounds_check = _Knob("TRITIUM_BOUNDS_CHECK", False, "bool",
-                         "Compile kernels with every load, store and atomic checked against the "
-                         "tensor its pointer came from; a launch raises BoundsError for the first "
-                         "access outside it (and waits for the kernel).")
-    int64_offsets = _Knob("TRITIUM_INT64_OFFSETS", False, "bool",
-                          "Compile every kernel with its offset arithmetic in i64 (the option "
-                          "int64_offsets), not only those launched on a tensor of 2^31 elements "
-                          "or more.")
-    print_stage_times = _Knob("TRITIUM_PRINT_STAGE_TIMES", False, "bool",
-                              "Print each compile's time per stage (frontend, passes, "
+    bounds_check = _flag("TRITIUM_BOUNDS_CHECK", "Compile kernels with every load, store and atomic checked against "
+                         "the tensor its pointer came from; a launch raises BoundsError for the first access "
+                         "outside it (and waits for the kernel).")
+    int64_offsets = _flag("TRITIUM_INT64_OFFSETS", "Compile every kernel with its offset arithmetic in i64 (the "
+                          "option int64_offsets), not only those launched on a tensor of 2^31 elements or more.")
+    print_stage_times = _flag("TRITIUM_PRINT_STAGE_TIMES", "Print each compile's time per stage (frontend, passes, "
                               "llir, ptxas, ...) to stderr.")
-    allow_non_constexpr_globals = _Knob(
-        "TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", False, "bool",
-        "Let kernels read plain (non-constexpr) globals; they are still part of the "
-        "cache key and still checked for changes.")
-    front_end_debugging = _Knob("TRITIUM_FRONT_END_DEBUGGING", False, "bool",
-                                "Let an exception raised inside the frontend (a Python error "
-                                "while building a kernel) propagate as it is, with its whole "
+    allow_non_constexpr_globals = _flag("TRITIUM_ALLOW_NON_CONSTEXPR_GLOBALS", "Let kernels read plain "
+                                        "(non-constexpr) globals; they are still part of the cache key and still "
+                                        "checked for changes.")
+    front_end_debugging = _flag("TRITIUM_FRONT_END_DEBUGGING", "Let an exception raised inside the frontend (a "
+                                "Python error while building a kernel) propagate as it is, with its whole "
                                 "traceback, instead of as a CompilationError at the kernel line.")
-    disable_line_info = _Knob("TRITIUM_DISABLE_LINE_INFO", False, "bool",
-                              "Leave the source lines out of the PTX (.loc) and the cubin "
-                              "(ptxas -lineinfo), which profilers and debuggers read.")
-    llvm_o3 = _Knob("TRITIUM_LLVM_O3", False, "bool",
-                    "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
+    disable_line_info = _flag("TRITIUM_DISABLE_LINE_INFO", "Leave the source lines out of the PTX (.loc) and the "
+                              "cubin (ptxas -lineinfo), which profilers and debuggers read.")
+    llvm_o3 = _flag("TRITIUM_LLVM_O3", "Optimize LLVM IR with LLVM's default<O3> instead of the backend's short "
                     "pipeline (both targets).")
-    verify_each = _Knob("TRITIUM_VERIFY_EACH", False, "bool",
-                        "Verify the IR after every pass of the tir and tgir stages (a pass "
+    verify_each = _flag("TRITIUM_VERIFY_EACH", "Verify the IR after every pass of the tir and tgir stages (a pass "
                         "that breaks it is named); debug kernels always do. The tests set it.")
-    dump_path = _Knob("TRITIUM_DUMP_PATH", None, "path",
-                      "Where TRITIUM_DUMP_IR, TRITIUM_LLVM_IR_DUMP and the timing knobs write "
-                      "(appended); unset: stderr.")
-    llvm_ir_dump = _Knob("TRITIUM_LLVM_IR_DUMP", False, "bool",
-                         "Print the LLVM IR before every LLVM optimization pass.")
-    pass_timing = _Knob("TRITIUM_PASS_TIMING", False, "bool",
-                        "Print the wall time of every pass of the tir and tgir stages.")
-    llvm_timing = _Knob("TRITIUM_LLVM_TIMING", False, "bool",
-                        "Print the wall time of every LLVM optimization pass.")
-    disable_llvm_opt = _Knob("TRITIUM_DISABLE_LLVM_OPT", "", "str",
-                             "1: run no LLVM optimization pipeline; other text: LLVM command-line "
-                             "flags to set, such as 'disable-lsr' (part of the cache key).")
+    dump_path = _Knob("TRITIUM_DUMP_PATH", None, "path", "Where TRITIUM_DUMP_IR, TRITIUM_LLVM_IR_DUMP and the "
+                      "timing knobs write (appended); unset: stderr.")
+    llvm_ir_dump = _flag("TRITIUM_LLVM_IR_DUMP", "Print the LLVM IR before every LLVM optimization pass.")
+    pass_timing = _flag("TRITIUM_PASS_TIMING", "Print the wall time of every pass of the tir and tgir stages.")
+    llvm_timing = _flag("TRITIUM_LLVM_TIMING", "Print the wall time of every LLVM optimization pass.")
+    disable_llvm_opt = _Knob("TRITIUM_DISABLE_LLVM_OPT", "", "str", "1: run no LLVM optimization pipeline; other "
+                             "text: LLVM command-line flags to set, such as 'disable-lsr' (part of the cache key).")
     llvm_debug_only = _Knob("TRITIUM_LLVM_DEBUG_ONLY", "", "str",
                             "LLVM's -debug-only=a,b (needs an LLVM built with assertions).")
-    reproducer_path = _Knob("TRITIUM_REPRODUCER_PATH", None, "path",
-                            "A prefix: each compile writes <prefix>.tir.repro.tir and "
-                            "<prefix>.tgir.repro.tir, the IR and the pipeline of those stages' "
-                            "passes; where a pass fails, the IR right before it and a "
-                            "tritium-opt command line that replays the failure.")
+    reproducer_path = _Knob("TRITIUM_REPRODUCER_PATH", None, "path", "A prefix: each compile writes "
+                            "<prefix>.tir.repro.tir and <prefix>.tgir.repro.tir, the IR and the pipeline of those "
+                            "stages' passes; where a pass fails, the IR right before it and a tritium-opt command "
+                            "line that replays the failure.")
 
 
 class runtime_knobs(base_knobs):
-    debug = _Knob("TRITIUM_DEBUG", False, "bool",
-                  "Compile every kernel with debug=True (device asserts, overflow checks).")
-    interpret = _Knob("TRITIUM_INTERPRET", False, "bool",
-                      "Run kernels on the host with numpy instead of compiling them (read when a "
-                      "kernel is decorated and at every launch).")
-    default_backend = _Knob("TRITIUM_DEFAULT_BACKEND", "cuda", "str",
-                            "The target compiled for when no GPU driver is active: "
-                            "'cuda' (cuda:90), 'hip' (hip:gfx90a) or a target such "
-                            "as 'cuda:80'.")
-    override_arch = _Knob("TRITIUM_OVERRIDE_ARCH", None, "str",
-                          "Compile every kernel for this architecture of the active "
-                          "backend, as the launch option arch= does ('sm80', '90a', "
-                          "'gfx90a').")
+    debug = _flag("TRITIUM_DEBUG", "Compile every kernel with debug=True (device asserts, overflow checks).")
+    interpret = _flag("TRITIUM_INTERPRET", "Run kernels on the host with numpy instead of compiling them (read "
+                      "when a kernel is decorated and at every launch).")
+    default_backend = _Knob("TRITIUM_DEFAULT_BACKEND", "cuda", "str", "The target compiled for when no GPU driver "
+                            "is active: 'cuda' (cuda:90), 'hip' (hip:gfx90a) or a target such as 'cuda:80'.")
+    override_arch = _Knob("TRITIUM_OVERRIDE_ARCH", None, "str", "Compile every kernel for this architecture of the "
+                          "active backend, as the launch option arch= does ('sm80', '90a', 'gfx90a').")
     # Python-only hooks (no environment variable), as in triton.knobs.runtime.
     launch_enter_hook = None
     launch_exit_hook = None
@@ -340,32 +315,27 @@ class runtime_knobs(base_knobs):
 
 
 class language_knobs(base_knobs):
-    default_fp_fusion = _Knob("TRITIUM_DEFAULT_FP_FUSION", True, "bool",
-                              "The default of the launch option enable_fp_fusion.")
-    fp32_default = _Knob("TRITIUM_F32_DEFAULT", None, "str",
-                         "The default input_precision of tl.dot on fp32 operands (the launch "
-                         "option default_dot_input_precision): tf32 (the default), tf32x3, "
+    default_fp_fusion = _flag("TRITIUM_DEFAULT_FP_FUSION", "The default of the launch option enable_fp_fusion.",
+                              default=True)
+    fp32_default = _Knob("TRITIUM_F32_DEFAULT", None, "str", "The default input_precision of tl.dot on fp32 "
+                         "operands (the launch option default_dot_input_precision): tf32 (the default), tf32x3, "
                          "ieee, bf16x3 or bf16x6.")
 
 
 class autotuning_knobs(base_knobs):
-    cache = _Knob("TRITIUM_CACHE_AUTOTUNING", False, "bool",
-                  "Keep each autotuned key's best config on disk "
+    cache = _flag("TRITIUM_CACHE_AUTOTUNING", "Keep each autotuned key's best config on disk "
                   "($TRITIUM_CACHE_DIR/autotune), as cache_results=True does.")
-    print = _Knob("TRITIUM_PRINT_AUTOTUNING", False, "bool",
-                  "Print the best config and the tuning time of every autotuned key.")
-    compile_threads = _Knob("TRITIUM_AUTOTUNING_COMPILE_THREADS", None, "int",
-                            "Threads that compile an autotuned kernel's configs (default: one "
-                            "per CPU; 1 compiles them one after the other).")
+    print = _flag("TRITIUM_PRINT_AUTOTUNING", "Print the best config and the tuning time of every autotuned key.")
+    compile_threads = _Knob("TRITIUM_AUTOTUNING_COMPILE_THREADS", None, "int", "Threads that compile an autotuned "
+                            "kernel's configs (default: one per CPU; 1 compiles them one after the other).")
 
 
 class nvidia_knobs(base_knobs):
-    arch = _Knob("TRITIUM_CUDA_ARCH", None, "str",
-                 "The architecture compiled for on the active CUDA GPU, such as '90' "
-                 "(sm_90 without wgmma) or '80' (default: the device's compute "
-                 "capability, 90a on an H100/H200).")
-    ptxas = _ToolKnob("ptxas", "The ptxas binary (default: $CUDA_HOME/bin, "
-                      "/usr/local/cuda/bin, then PATH); the knob reads as its path and version.")
+    arch = _Knob("TRITIUM_CUDA_ARCH", None, "str", "The architecture compiled for on the active CUDA GPU, such as "
+                 "'90' (sm_90 without wgmma) or '80' (default: the device's compute capability, 90a on an "
+                 "H100/H200).")
+    ptxas = _ToolKnob("ptxas", "The ptxas binary (default: $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH); the "
+                      "knob reads as its path and version.")
     cuobjdump = _ToolKnob("cuobjdump", "The cuobjdump binary, found as ptxas is.")
     nvdisasm = _ToolKnob("nvdisasm", "The nvdisasm binary, found as ptxas is.")
 
@@ -373,41 +343,31 @@ class nvidia_knobs(base_knobs):
     def ptxas_path(self):
         """The ptxas path set from Python or TRITIUM_PTXAS_PATH (None: search)."""
         return type(self).ptxas.raw(self)
-    libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path",
-                           "libdevice.10.bc (default: $CUDA_HOME/nvvm/libdevice, then "
-                           "/usr/local/cuda/nvvm/libdevice).")
-    backtrace = _Knob("TRITIUM_BACKTRACE", False, "bool",
-                      "A crash in the C++ core prints a stack trace (read at import of _C).")
-    ptxas_options = _Knob("TRITIUM_PTXAS_OPTIONS", "", "str",
-                          "More ptxas options, after Tritium's own (Triton's PTXAS_OPTIONS); part "
-                          "of the cache key.")
-    disable_ptxas_opt = _Knob("TRITIUM_DISABLE_PTXAS_OPT", False, "bool",
-                              "Assemble with ptxas -O0 (Triton's DISABLE_PTXAS_OPT).")
-    dump_ptxas_log = _Knob("TRITIUM_DUMP_PTXAS_LOG", False, "bool",
-                           "Print ptxas's -v log of every kernel assembled (to TRITIUM_DUMP_PATH "
-                           "or stderr).")
-    driver_jit_bytes = _Knob("TRITIUM_DRIVER_JIT_BYTES", 16384, "int",
-                             "Kernels compiled for the CUDA device of this process whose PTX "
-                             "has at most this many bytes are assembled by the driver's JIT "
-                             "when loaded, not by a ptxas process (a few ms less per small "
-                             "kernel; asm['cubin'] runs ptxas when read); 0: always ptxas.")
-    tma = _Knob("TRITIUM_TMA", True, "bool",
-                "sm_90a: host-side descriptors' loads feeding wgmma are TMA copies "
-                "(cp.async.bulk.tensor on mbarriers) instead of cp.async; on by default, "
-                "TRITIUM_TMA=0 turns it off (docs/nvidia.md).")
-    libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path",
-                         "The CUDA driver library to load: a file, or a directory holding "
-                         "libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
+    libdevice_path = _Knob("TRITIUM_LIBDEVICE_PATH", None, "path", "libdevice.10.bc (default: "
+                           "$CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/nvvm/libdevice).")
+    backtrace = _flag("TRITIUM_BACKTRACE", "A crash in the C++ core prints a stack trace (read at import of _C).")
+    ptxas_options = _Knob("TRITIUM_PTXAS_OPTIONS", "", "str", "More ptxas options, after Tritium's own (Triton's "
+                          "PTXAS_OPTIONS); part of the cache key.")
+    disable_ptxas_opt = _flag("TRITIUM_DISABLE_PTXAS_OPT", "Assemble with ptxas -O0 (Triton's DISABLE_PTXAS_OPT).")
+    dump_ptxas_log = _flag("TRITIUM_DUMP_PTXAS_LOG", "Print ptxas's -v log of every kernel assembled (to "
+                           "TRITIUM_DUMP_PATH or stderr).")
+    driver_jit_bytes = _Knob("TRITIUM_DRIVER_JIT_BYTES", 16384, "int", "Kernels compiled for the CUDA device of "
+                             "this process whose PTX has at most this many bytes are assembled by the driver's JIT "
+                             "when loaded, not by a ptxas process (a few ms less per small kernel; asm['cubin'] "
+                             "runs ptxas when read); 0: always ptxas.")
+    tma = _flag("TRITIUM_TMA", "sm_90a: host-side descriptors' loads feeding wgmma are TMA copies "
+                "(cp.async.bulk.tensor on mbarriers) instead of cp.async; on by default, TRITIUM_TMA=0 turns it "
+                "off (docs/nvidia.md).", default=True)
+    libcuda_path = _Knob("TRITIUM_LIBCUDA_PATH", None, "path", "The CUDA driver library to load: a file, or a "
+                         "directory holding libcuda.so.1 (default: libcuda.so.1 on the loader's path).")
 
 
 class amd_knobs(base_knobs):
-    device_libs_path = _Knob("TRITIUM_ROCM_DEVICE_LIBS_PATH", None, "path",
-                             "The folder of the ROCm device libraries (ocml.bc, ockl.bc, "
-                             "oclc_*.bc; default: $ROCM_PATH/amdgcn/bitcode, then the "
+    device_libs_path = _Knob("TRITIUM_ROCM_DEVICE_LIBS_PATH", None, "path", "The folder of the ROCm device "
+                             "libraries (ocml.bc, ockl.bc, oclc_*.bc; default: $ROCM_PATH/amdgcn/bitcode, then the "
                              "Debian and ROCm install folders).")
-    libhip_path = _Knob("TRITIUM_LIBHIP_PATH", None, "path",
-                        "The HIP runtime library to load: a file, or a directory holding "
-                        "libamdhip64.so (default: libamdhip64.so on the loader's path).")
+    libhip_path = _Knob("TRITIUM_LIBHIP_PATH", None, "path", "The HIP runtime library to load: a file, or a "
+                        "directory holding libamdhip64.so (default: libamdhip64.so on the loader's path).")
 
 
 cache = cache_knobs()
@@ -428,34 +388,29 @@ _ENV_DATA = getattr(os.environ, "_data", None) if os.name == "posix" else None
 _TRUE_BYTES = frozenset(t.encode() for t in _TRUE)
 
 
-def _fast_flag(name):
-    """A cheap reader of the bool knob ``runtime.<name>``."""
+def _fast_reader(name, parse, of_knob):
+    """A cheap reader of the knob ``runtime.<name>``, called on every launch:
+    ``parse`` of its variable's bytes (None: unset), or ``of_knob`` of the
+    knob's value where it is set from Python (or there are no bytes to read)."""
     slot, env = "_override_" + name, "TRITIUM_" + name.upper()
     key, alias = env.encode(), triton_name(env).encode()
 
-    def enabled():
-        override = runtime.__dict__.get(slot, _UNSET)
-        if override is not _UNSET:
-            return bool(override)
-        if _ENV_DATA is None:
-            return getattr(runtime, name)
-        raw = _ENV_DATA.get(key) or _ENV_DATA.get(alias)
-        return raw is not None and raw.strip().lower() in _TRUE_BYTES
-    enabled.__doc__ = f"``runtime.{name}``, cheaply; called on every launch."
-    return enabled
+    def read():
+        if _ENV_DATA is None or slot in runtime.__dict__:
+            return of_knob(getattr(runtime, name))
+        return parse(_ENV_DATA.get(key) or _ENV_DATA.get(alias))
+    read.__doc__ = f"``runtime.{name}``, cheaply."
+    return read
 
 
-debug_enabled = _fast_flag("debug")
-interpret_enabled = _fast_flag("interpret")
+def _flag_bytes(raw):
+    return raw is not None and raw.strip().lower() in _TRUE_BYTES
 
 
-def default_backend_fast():
-    """``runtime.default_backend``, cheaply (the device key without a GPU)."""
-    override = runtime.__dict__.get("_override_default_backend", _UNSET)
-    if override is not _UNSET or _ENV_DATA is None:
-        return runtime.default_backend
-    raw = _ENV_DATA.get(b"TRITIUM_DEFAULT_BACKEND") or _ENV_DATA.get(b"TRITON_DEFAULT_BACKEND")
-    return raw.decode() if raw else "cuda"
+debug_enabled = _fast_reader("debug", _flag_bytes, bool)
+interpret_enabled = _fast_reader("interpret", _flag_bytes, bool)
+# The device key without a GPU.
+default_backend_fast = _fast_reader("default_backend", lambda raw: raw.decode() if raw else "cuda", lambda v: v)
 
 
 def all_knobs():

@@ -38,20 +38,7 @@ slice = slice  # noqa: A001 (Triton exports the builtin)
 tuple = tuple  # noqa: A001
 
 
-__all__ = [
-    "PropagateNan", "TRITON_MAX_TENSOR_NUMEL", "abs", "add", "advance", "arange", "argmax", "argmin",
-    "associative_scan", "assume", "atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or",
-    "atomic_xchg", "atomic_xor", "bfloat16", "block_type", "broadcast", "broadcast_to", "cast", "cat", "cdiv", "ceil",
-    "clamp", "condition", "const", "constexpr", "cos", "cumprod", "cumsum", "debug_barrier", "device_assert",
-    "device_print", "div_rn", "dot", "dot_scaled", "dtype", "erf", "exp", "exp2", "expand_dims", "extern_elementwise",
-    "extra", "fdiv", "flip", "float16", "float32", "float64", "float8e4b15", "float8e4nv", "float8e5", "floor", "fma",
-    "full", "full_like", "gather", "histogram", "inline_asm_elementwise", "int1", "int16", "int32", "int64", "int8",
-    "interleave", "join", "load", "load_tensor_descriptor", "log", "log2", "make_block_ptr", "make_tensor_descriptor",
-    "map_elementwise", "math", "max", "max_constancy", "max_contiguous", "maximum", "min", "minimum", "mul",
-    "multiple_of", "num_programs", "pair_uniform_to_normal", "permute", "philox", "philox_impl", "pi32_t",
-    "pointer_type", "program_id", "rand", "rand4x", "randint", "randint4x", "randn", "randn4x", "range", "ravel",
-    "reduce", "reduce_or", "reshape", "rsqrt", "sigmoid", "sin", "slice", "softmax", "sort", "split", "sqrt",
-    "sqrt_rn", "static_assert", "static_print", "static_range", "store", "store_tensor_descriptor", "str_to_ty",
-    "sub", "sum", "swizzle2d", "tensor", "topk", "trans", "tuple", "uint16", "uint32", "uint64", "uint8",
-    "uint_to_uniform_float", "umulhi", "view", "void", "where", "xor_sum", "zeros", "zeros_like",
-]
+# `from tritium.language import *`: every public name but these.
+__all__ = sorted(_n for _n in dir() if not _n.startswith("_") and _n not in {
+    "block_ptr", "core", "floordiv", "get_int_dtype", "logical_and", "logical_or", "random", "standard",
+    "tensor_descriptor", "to_tensor", "truediv"})

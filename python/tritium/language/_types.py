@@ -132,23 +132,15 @@ def str_to_ty(name, c=None):
     return t
 
 
-#: dtype names (torch's, numpy's, tl's and Triton's strings) -> signature type string.
-DTYPE_NAMES = {
-    "bool": "i1", "int1": "i1", "i1": "i1",
-    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
-    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
-    "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
-    "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64",
-    "float16": "fp16", "half": "fp16", "fp16": "fp16",
-    "bfloat16": "bf16", "bf16": "bf16",
-    "float32": "fp32", "float": "fp32", "fp32": "fp32",
-    "float64": "fp64", "double": "fp64", "fp64": "fp64",
-    "float8_e4m3fn": "fp8e4nv", "float8e4nv": "fp8e4nv", "fp8e4nv": "fp8e4nv",
-    "float8_e5m2": "fp8e5", "float8e5": "fp8e5", "fp8e5": "fp8e5",
-    "float8_e4m3fnuz": "fp8e4b8", "float8e4b8": "fp8e4b8", "fp8e4b8": "fp8e4b8",
-    "float8_e5m2fnuz": "fp8e5b16", "float8e5b16": "fp8e5b16", "fp8e5b16": "fp8e5b16",
-    "float8e4b15": "fp8e4b15", "fp8e4b15": "fp8e4b15",
-}
+#: dtype names (torch's, numpy's, tl's and Triton's strings) -> signature type string:
+#: each signature type string names itself, and the names after it.
+DTYPE_NAMES = {name: ty for ty, names in {
+    "i1": "bool int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+    "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+    "fp16": "float16 half", "bf16": "bfloat16", "fp32": "float32 float", "fp64": "float64 double",
+    "fp8e4nv": "float8_e4m3fn float8e4nv", "fp8e5": "float8_e5m2 float8e5",
+    "fp8e4b8": "float8_e4m3fnuz float8e4b8", "fp8e5b16": "float8_e5m2fnuz float8e5b16", "fp8e4b15": "float8e4b15",
+}.items() for name in [ty, *names.split()]}
 
 
 def dtype_to_str(dtype):
@@ -186,19 +178,6 @@ def _through_constexpr(compare):
 dtype.__eq__ = _through_constexpr(dtype.__eq__)
 dtype.__ne__ = _through_constexpr(dtype.__ne__)
 
-_install("is_floating", lambda self: self.is_float())
-_install("is_int_signed", lambda self: self.is_int() and self.is_signed())
-_install("is_int_unsigned", lambda self: self.is_int() and self.is_unsigned())
-_install("is_ptr", lambda self: self.is_pointer())
-for _name in ("fp8e4nv", "fp8e5", "fp8e4b15", "fp16", "bf16", "fp32", "fp64", "int1", "int8", "int16", "int32",
-              "int64", "uint8", "uint16", "uint32", "uint64"):
-    _install(f"is_{_name}", _is_named(_name))
-_install("is_standard_floating", lambda self: self.name in ("fp16", "bf16", "fp32", "fp64"))
-_install("primitive_bitwidth", lambda self: self.bit_width, prop=True)
-_install("int_bitwidth", lambda self: self.bit_width, prop=True)
-_install("element_ty", lambda self: self.pointee if self.is_pointer() else self.scalar, prop=True)
-_install("fp_mantissa_width", lambda self: self.mantissa_width - 1, prop=True)
-_install("numel", lambda self: self.num_elements, prop=True)
 _install("to_ir", lambda self, builder=None: self)
 _install("itemsize", lambda self: self.bit_width // 8, prop=True)
 
@@ -236,6 +215,8 @@ dtype.STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
 dtype.OTHER_TYPES = ["void"]
 dtype.is_dtype = staticmethod(
     lambda type_str: type_str in dtype.SINT_TYPES + dtype.UINT_TYPES + dtype.FP_TYPES + dtype.OTHER_TYPES)
+for _name in dtype.FP_TYPES + dtype.SINT_TYPES + dtype.UINT_TYPES:
+    _install(f"is_{_name}", _is_named(_name))
 
 
 class _DTypeClass(type(dtype)):
@@ -263,9 +244,7 @@ BinOp, CmpOp, UnaryOp, Hint = _fe.BinOp, _fe.CmpOp, _fe.UnaryOp, _fe.Hint
 
 
 def rounding(name):
-    """fp_downcast_rounding ("rtne", "rtz") as the semantic takes it."""
-    if name is None:
-        return None
-    if name not in ("rtne", "rtz"):
+    """fp_downcast_rounding ("rtne", "rtz", or None) as the semantic takes it."""
+    if name is not None and name not in ("rtne", "rtz"):
         raise ValueError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {name!r}")
     return name

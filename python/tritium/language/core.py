@@ -15,6 +15,7 @@ an interpreter may set a Python object with the same methods.
 import builtins as _py
 import collections
 import contextlib
+import operator as _operator
 import threading
 from math import prod as _prod
 
@@ -68,6 +69,14 @@ def _sem():
     return _builder().semantic
 
 
+def _codegen(what):
+    """The code generator, which ``what`` needs to build a @jit function it calls."""
+    codegen = _builder().codegen
+    if codegen is None:
+        raise RuntimeError(f"{what} needs the code generator")
+    return codegen
+
+
 def _get_option(options, name, default=None):
     """The option ``name`` of compile options given as a dict or an object."""
     if options is None:
@@ -93,18 +102,19 @@ def is_builtin(fn):
     return getattr(fn, "__tritium_builtin__", False)
 
 
-def _tensor_member_fn(fn):
-    """Also makes the builtin a method of ``tensor`` (``x.sum(0)``)."""
+def _tensor_method(fn):
+    """Marks ``fn`` as a builtin that is also a method of ``tensor`` (``x.sum(0)``)."""
     setattr(tensor, fn.__name__, fn)
-    return fn
+    return builtin(fn)
 
 
-def _generated_builtin(name, doc, fn):
-    """``fn`` as the builtin (and tensor method) ``name``: for a family of
-    builtins that differ only in the operation they ask for."""
+def _generated_builtin(name, doc, fn, method=True):
+    """``fn`` as the builtin ``name`` (and, with ``method``, the tensor
+    method): for a family of builtins that differ only in the operation they
+    ask for."""
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return _tensor_member_fn(builtin(fn))
+    return _tensor_method(fn) if method else builtin(fn)
 
 
 # -- constexpr ----------------------------------------------------------------
@@ -125,18 +135,6 @@ class constexpr:
     def __hash__(self):
         return hash(self.value)
 
-    def __index__(self):
-        return self.value.__index__()
-
-    def __bool__(self):
-        return bool(self.value)
-
-    def __int__(self):
-        return int(self.value)
-
-    def __float__(self):
-        return float(self.value)
-
     def __call__(self, *args, **kwargs):
         return self.value(*args, **kwargs)
 
@@ -145,18 +143,12 @@ class constexpr:
             raise AttributeError(name)
         return getattr(self.value, name)
 
-    def __iter__(self):
-        return iter(self.value)
-
-    def __len__(self):
-        return len(self.value)
-
     def __getitem__(self, i):
         return self.value[_unwrap(i)]
 
 
 def _make_const_binop(name):
-    op = getattr(__import__("operator"), name)
+    op = getattr(_operator, name)
 
     def forward(self, other):
         if isinstance(other, tensor):
@@ -180,11 +172,21 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     _f, _ = _make_const_binop(_name)
     setattr(constexpr, f"__{_name}__", _f)
 
-constexpr.__neg__ = lambda self: constexpr(-self.value)
-constexpr.__pos__ = lambda self: constexpr(+self.value)
-constexpr.__invert__ = lambda self: constexpr(~self.value)
-constexpr.__not__ = lambda self: constexpr(not self.value)
-constexpr.__abs__ = lambda self: constexpr(abs(self.value))
+
+def _value_method(fn, fold):
+    """A constexpr method: ``fn`` of the value, as a constexpr if ``fold``."""
+    if fold:
+        return lambda self: constexpr(fn(self.value))
+    return lambda self: fn(self.value)
+
+
+# Conversions, len() and iteration see the value; unary operators fold.
+for _name, _fn in (("index", lambda v: v.__index__()), ("bool", bool), ("int", int), ("float", float),
+                   ("iter", iter), ("len", len)):
+    setattr(constexpr, f"__{_name}__", _value_method(_fn, fold=False))
+for _name, _fn in (("neg", _operator.neg), ("pos", _operator.pos), ("invert", _operator.invert),
+                   ("not", _operator.not_), ("abs", _py.abs)):
+    setattr(constexpr, f"__{_name}__", _value_method(_fn, fold=True))
 # Triton's: a compile-time value's type is constexpr_type(value).
 constexpr.type = property(lambda self: constexpr_type(self.value))
 
@@ -252,6 +254,11 @@ def _opnd(x):
     if isinstance(x, (bool, int, float)):
         return x
     raise TypeError(f"unsupported operand of type {_type_name(x)}")
+
+
+def _opt_opnd(x):
+    """``_opnd(x)``, or None for an argument left out (None)."""
+    return None if _unwrap(x) is None else _opnd(x)
 
 
 def _wrap(handle):
@@ -366,12 +373,9 @@ class tensor:
 
 
 def _binary_method(op, reflected=False):
-    def method(self, other):
-        sem = _sem()
-        if reflected:
-            return _wrap(sem.binary(op, _opnd(other), self.handle))
-        return _wrap(sem.binary(op, self.handle, _opnd(other)))
-    return method
+    if reflected:
+        return lambda self, other: _wrap(_sem().binary(op, _opnd(other), self.handle))
+    return lambda self, other: _wrap(_sem().binary(op, self.handle, _opnd(other)))
 
 
 def _compare_method(op):
@@ -447,8 +451,7 @@ def zeros(shape, dtype):
 @builtin
 def zeros_like(input):
     """Zeros of the shape and element type of ``input``."""
-    input = to_tensor(input)
-    return full(input.shape, 0, input.dtype)
+    return full_like(input, 0)
 
 
 @builtin
@@ -458,8 +461,7 @@ def full_like(input, value, dtype=None):
     return full(input.shape, value, input.dtype if _unwrap(dtype) is None else dtype)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
     """Converts ``input`` to ``dtype``; ``bitcast`` reinterprets the bits;
     ``fp_downcast_rounding`` is "rtne" or "rtz" for float narrowing."""
@@ -472,8 +474,7 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
 # -- Shapes -------------------------------------------------------------------
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def broadcast_to(input, *shape):
     """``input`` broadcast (or a scalar splatted) to ``shape``."""
     return _wrap(_sem().broadcast_to(_opnd(input), _shape_args(shape)))
@@ -486,23 +487,20 @@ def broadcast(input, other):
     return _wrap(a), _wrap(b)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def reshape(input, *shape, can_reorder=False):
     """``input`` with a new shape of the same number of elements."""
     shape = _shape_args(shape)
     return _wrap(_sem().reshape(_to_tensor_handle(input), shape, bool(_unwrap(can_reorder))))
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def view(input, *shape):
     """Like reshape, but the order of the elements may change."""
     return reshape(input, *shape, can_reorder=True)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def expand_dims(input, axis):
     """``input`` with new axes of size 1 at ``axis`` (an int or a sequence)."""
     input = to_tensor(input)
@@ -520,16 +518,14 @@ def expand_dims(input, axis):
     return ret
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def permute(input, *dims):
     """``input`` with its dimensions reordered: result dim i is input dim dims[i]."""
     dims = _shape_args(dims)
     return _wrap(_sem().permute(_to_tensor_handle(input), dims))
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def trans(input, *dims):
     """``permute(input, dims)``; without dims the last two dimensions swap
     (a batched 2-D transpose), as in Triton."""
@@ -541,15 +537,13 @@ def trans(input, *dims):
     return permute(input, *dims)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def join(a, b):
     """A block with a new last dimension of size 2 holding ``a`` and ``b``."""
     return _wrap(_sem().join(_opnd(a), _opnd(b)))
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def split(a):
     """The two halves of a block whose last dimension has size 2."""
     lo, hi = _sem().split(_to_tensor_handle(a))
@@ -570,10 +564,7 @@ def map_elementwise(scalar_fn, *args, pack=1):
     ``pack`` of the next..., and returns ``pack`` values of each output."""
     xs = [to_tensor(a) for a in args]
     pack = int(_unwrap(pack))
-    b = _builder()
-    if b.codegen is None:
-        raise RuntimeError("tl.map_elementwise needs the code generator")
-    fn = b.codegen.build_map_fn(_unwrap(scalar_fn), [x.dtype for x in xs], pack)
+    fn = _codegen("tl.map_elementwise").build_map_fn(_unwrap(scalar_fn), [x.dtype for x in xs], pack)
     outs = [_wrap(o) for o in _sem().map_elementwise(fn, [x.handle for x in xs], pack)]
     return tuple(outs) if len(outs) > 1 else outs[0]
 
@@ -632,9 +623,7 @@ def _binary_builtin(name, op, doc=None, sanitize_overflow=False):
     else:
         def fn(x, y):
             return _binary(op, x, y)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc
-    return builtin(fn)
+    return _generated_builtin(name, doc, fn, method=False)
 
 
 add = _binary_builtin("add", BinOp.Add, sanitize_overflow=True)
@@ -835,14 +824,11 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", c
                                             _str_opt(padding_option, "padding_option"), cache, evict, volatile))
     if _unwrap(boundary_check) not in ((), [], None) or _unwrap(padding_option):
         raise ValueError("`boundary_check` and `padding_option` can only be used with block pointers")
-    ptr = to_tensor(pointer)
-    mask, other = _unwrap(mask), _unwrap(other)
-    return _wrap(_sem().load(ptr.handle, None if mask is None else _opnd(mask), None if other is None else
-                             _opnd(other), cache, evict, volatile))
+    return _wrap(_sem().load(to_tensor(pointer).handle, _opt_opnd(mask), _opt_opnd(other), cache, evict,
+                             volatile))
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy=""):
     """Stores ``value`` where ``pointer`` points, where ``mask`` holds."""
     cache = _str_opt(cache_modifier, "cache_modifier")
@@ -856,10 +842,7 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
         return None
     if _unwrap(boundary_check) not in ((), [], None):
         raise ValueError("`boundary_check` can only be used with block pointers")
-    ptr = to_tensor(pointer)
-    mask = _unwrap(mask)
-    _sem().store(ptr.handle, _opnd(value), None if mask is None else _opnd(mask), cache, evict)
-    return None
+    _sem().store(to_tensor(pointer).handle, _opnd(value), _opt_opnd(mask), cache, evict)
 
 
 class tensor_descriptor(tensor):
@@ -923,21 +906,19 @@ def store_tensor_descriptor(desc, offsets, value):
     if not isinstance(desc, tensor_descriptor):
         raise TypeError(f"store_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
     _sem().descriptor_store(desc.handle, _offsets(offsets), _opnd(value))
-    return None
 
 
-def _atomic(op, pointer, val, mask, sem, scope):
+def _atomic_pointer(pointer, name):
     pointer = _unwrap(pointer)
     if isinstance(pointer, block_ptr):
-        raise TypeError(f"atomic_{op} does not take block pointers")
-    mask = _unwrap(mask)
-    return _wrap(_sem().atomic_rmw(op, to_tensor(pointer).handle, _opnd(val), None if mask is None else _opnd(mask),
-                                   _str_opt(sem, "sem"), _str_opt(scope, "scope")))
+        raise TypeError(f"{name} does not take block pointers")
+    return to_tensor(pointer).handle
 
 
 def _atomic_builtin(op, doc):
     def atomic(pointer, val, mask=None, sem=None, scope=None):
-        return _atomic(op, pointer, val, mask, sem, scope)
+        return _wrap(_sem().atomic_rmw(op, _atomic_pointer(pointer, f"atomic_{op}"), _opnd(val), _opt_opnd(mask),
+                                       _str_opt(sem, "sem"), _str_opt(scope, "scope")))
     return _generated_builtin(f"atomic_{op}", doc, atomic)
 
 
@@ -950,15 +931,11 @@ atomic_xor = _atomic_builtin("xor", "Atomic bitwise xor; returns the old value."
 atomic_xchg = _atomic_builtin("xchg", "Atomic exchange; returns the old value.")
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def atomic_cas(pointer, cmp, val, sem=None, scope=None):
     """Atomic compare-and-swap: stores ``val`` if the value at ``pointer``
     equals ``cmp``; returns the old value."""
-    pointer = _unwrap(pointer)
-    if isinstance(pointer, block_ptr):
-        raise TypeError("atomic_cas does not take block pointers")
-    return _wrap(_sem().atomic_cas(to_tensor(pointer).handle, _opnd(cmp), _opnd(val), _str_opt(sem, "sem"),
+    return _wrap(_sem().atomic_cas(_atomic_pointer(pointer, "atomic_cas"), _opnd(cmp), _opnd(val), _str_opt(sem, "sem"),
                                    _str_opt(scope, "scope")))
 
 
@@ -994,25 +971,20 @@ def _combined(what, input, axis, combine_fn, flag):
     is_tuple = isinstance(input, (tuple, list))
     xs = [to_tensor(x) for x in input] if is_tuple else [to_tensor(input)]
     axis = _axis(xs[0], axis)
-    b = _builder()
-    if b.codegen is None:
-        raise RuntimeError(f"tl.{what} with a combine function needs the code generator")
-    combine = b.codegen.build_combine_fn(_unwrap(combine_fn), [x.dtype for x in xs])
+    combine = _codegen(f"tl.{what} with a combine function").build_combine_fn(_unwrap(combine_fn), [x.dtype for x in xs])
     op = _sem().reduce if what == "reduce" else _sem().scan
     outs = tuple(_wrap(o) for o in op([x.handle for x in xs], axis, combine, bool(_unwrap(flag))))
     return outs if is_tuple else outs[0]
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def reduce(input, axis, combine_fn, keep_dims=False):
     """Reduces ``input`` (a tensor or a tuple of tensors of one shape) along
     ``axis`` with the @jit function ``combine_fn(a..., b...)``."""
     return _combined("reduce", input, axis, combine_fn, keep_dims)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def associative_scan(input, axis, combine_fn, reverse=False):
     """The inclusive scan of ``input`` (a tensor or a tuple) along ``axis``
     with the @jit function ``combine_fn``."""
@@ -1029,9 +1001,7 @@ def _hint_builtin(name, op, doc):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{op.name} hints must be integer constexprs, got {v!r}")
         return _wrap(_sem().hint(op, _to_tensor_handle(input), values))
-    hint.__name__ = hint.__qualname__ = name
-    hint.__doc__ = doc
-    return builtin(hint)
+    return _generated_builtin(name, doc, hint, method=False)
 
 
 multiple_of = _hint_builtin("multiple_of", Hint.MultipleOf,
@@ -1097,8 +1067,7 @@ def device_assert(cond, msg="", mask=None):
     msg = _unwrap(msg)
     if not isinstance(msg, str):
         raise TypeError(f"device_assert's message must be a string, got {msg!r}")
-    mask = _unwrap(mask)
-    _sem().device_assert(_opnd(cond), msg, None if mask is None else _opnd(mask))
+    _sem().device_assert(_opnd(cond), msg, _opt_opnd(mask))
 
 
 class static_range:
@@ -1119,17 +1088,14 @@ class static_range:
 
 class range:
     """``for i in tl.range(...)``: a loop of the kernel; the options are
-    compiler hints (accepted; recorded for the pipeliner)."""
+    compiler hints: num_stages and disable_licm go on the loop's branch (for
+    the pipeliner), the others are accepted and ignored."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
                  disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False, disable_licm=False):
         self.start, self.end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.step = 1 if step is None else step
         self.num_stages = _unwrap(num_stages)
-        self.loop_unroll_factor = _unwrap(loop_unroll_factor)
-        self.disallow_acc_multi_buffer = _unwrap(disallow_acc_multi_buffer)
-        self.flatten = _unwrap(flatten)
-        self.warp_specialize = _unwrap(warp_specialize)
         self.disable_licm = _unwrap(disable_licm)
 
     def bounds(self):

@@ -7,13 +7,12 @@ import builtins as _py
 
 from . import _types
 from . import math as _math
-from .core import (_axis, _generated_builtin, _reduce_kind, _sem, _tensor_member_fn, _unwrap, _wrap, arange,
+from .core import (_axis, _generated_builtin, _reduce_kind, _sem, _tensor_method, _unwrap, _wrap, arange,
                    broadcast_to, builtin, constexpr, dot, expand_dims, join, minimum, permute, reshape, split,
                    static_assert, tensor, to_tensor, trans, where)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def cdiv(x, div):
     """ceil(x / div) for integers."""
     if not isinstance(_unwrap(x), tensor) and not isinstance(_unwrap(div), tensor):
@@ -22,15 +21,13 @@ def cdiv(x, div):
     return (x + div - 1) // div
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def sigmoid(x):
     """1 / (1 + exp(-x))."""
     return 1 / (1 + _math.exp(-to_tensor(x)))
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
     """exp(x - max) / sum(exp(x - max)) along ``dim`` (0 by default)."""
     x = to_tensor(x)
@@ -41,8 +38,7 @@ def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
     return _math.fdiv(num, den, ieee_rounding)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def ravel(x, can_reorder=False):
     """``x`` as a 1-D block."""
     x = to_tensor(x)
@@ -52,8 +48,7 @@ def ravel(x, can_reorder=False):
 # -- Reductions and scans -----------------------------------------------------
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def sum(input, axis=None, keep_dims=False, dtype=None):
     """The sum along ``axis`` (all dimensions if None); small integers are
     summed in 32 bits unless ``dtype`` says otherwise."""
@@ -90,30 +85,23 @@ max, argmax = _extremum("max", True)
 min, argmin = _extremum("min", False)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def xor_sum(input, axis=None, keep_dims=False):
     """The bitwise xor of the elements along ``axis``."""
     return _reduce_kind(input, "xor_sum", axis, keep_dims)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def reduce_or(input, axis, keep_dims=False):
     """The bitwise or of the elements along ``axis``."""
     return _reduce_kind(input, "or", axis, keep_dims)
 
 
-def _scan_kind(input, kind, axis, reverse, dtype):
-    x = to_tensor(input)
-    dt = _unwrap(dtype)
-    return _wrap(_sem().scan(x.handle, kind, _axis(x, 0 if _unwrap(axis) is None else axis),
-                             bool(_unwrap(reverse)), dt))
-
-
 def _scan_builtin(name, kind, what):
     def scan(input, axis=0, reverse=False, dtype=None):
-        return _scan_kind(input, kind, axis, reverse, dtype)
+        x = to_tensor(input)
+        return _wrap(_sem().scan(x.handle, kind, _axis(x, 0 if _unwrap(axis) is None else axis),
+                                 bool(_unwrap(reverse)), _unwrap(dtype)))
     return _generated_builtin(name, f"The inclusive prefix {what} along ``axis``.", scan)
 
 
@@ -131,6 +119,13 @@ def _log2(n):
     if (1 << k) != n:
         raise ValueError(f"{n} is not a power of two")
     return k
+
+
+def _dim(x, dim):
+    """``dim`` of ``x`` counted from 0 (a negative one from the end); None is the last."""
+    d = _unwrap(dim)
+    rank = len(x.shape)
+    return rank - 1 if d is None else d + rank if d < 0 else d
 
 
 def _swap_pairs(x, dist):
@@ -168,16 +163,12 @@ def _bitonic_merge(x, stage, order):
     return x
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def sort(x, dim=None, descending=False):
     """``x`` sorted along its last dimension (a bitonic sorting network)."""
     x = to_tensor(x)
-    rank = len(x.shape)
-    d = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
-    if d < 0:
-        d += rank
-    static_assert(d == rank - 1, "only the last dimension can be sorted")
+    d = _dim(x, dim)
+    static_assert(d == len(x.shape) - 1, "only the last dimension can be sorted")
     n_dims = _log2(x.shape[d])
     descending = 1 if _unwrap(descending) else 0
     for stage in _py.range(1, n_dims + 1):
@@ -185,8 +176,7 @@ def sort(x, dim=None, descending=False):
     return x
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def topk(x, k, dim=None):
     """The ``k`` largest elements of ``x`` along its last dimension, largest
     first. The row sorted largest first, cut in chunks of ``k``: element by
@@ -202,16 +192,12 @@ def topk(x, k, dim=None):
     return max(reshape(ordered, x.shape[:-1] + [n // k, k]), axis=len(x.shape) - 1)
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def flip(x, dim=None):
     """``x`` reversed along ``dim`` (the last dimension by default)."""
     x = to_tensor(x)
     shape = x.shape
-    rank = len(shape)
-    d = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
-    if d < 0:
-        d += rank
+    d = _dim(x, dim)
     k = _log2(shape[d])
     if k == 0:
         return x
@@ -256,8 +242,7 @@ __all__ = ["argmax", "argmin", "cdiv", "cumprod", "cumsum", "flip", "interleave"
            "reduce_or", "sigmoid", "softmax", "sort", "sum", "swizzle2d", "xor_sum"]
 
 
-@builtin
-@_tensor_member_fn
+@_tensor_method
 def histogram(input, num_bins, mask=None):
     """The counts (int32) of the values 0 .. ``num_bins`` - 1 in the 1-D
     integer block ``input``, where ``mask`` is true; values outside that

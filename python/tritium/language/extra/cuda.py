@@ -1,11 +1,6 @@
 """``tl.extra.cuda``: CUDA-specific helpers (docs/language.md says what each
-compiles to): ``libdevice`` (the same module as ``tl.extra.libdevice``),
-``num_warps()`` and ``num_threads()`` (compile-time constants from the launch
-options), ``gdc_wait()``/``gdc_launch_dependents()`` for programmatic
-dependent launch (``launch_pdl=True``), ``globaltimer()`` and ``smid()``
-(PTX special registers through inline assembly). The custom fp8 conversions
-are not implemented: they raise a clear error.
-"""
+compiles to). The custom fp8 conversions are not implemented: they raise a
+clear error."""
 
 from .. import core as _core
 from . import libdevice  # noqa: F401
@@ -58,9 +53,7 @@ def _unsupported(name):
     def fn(*args, **kwargs):
         raise NotImplementedError(f"tl.extra.cuda.{name} needs packed inline assembly (pack > 1), which Tritium "
                                   "does not support yet")
-
-    fn.__name__ = name
-    return _core.builtin(fn)
+    return _core._generated_builtin(name, None, fn, method=False)
 
 
 convert_custom_float8_sm70 = _unsupported("convert_custom_float8_sm70")

@@ -10,7 +10,7 @@ isfinited, signbit) return int1.
 
 from .. import _types as _t
 from .._extern import dispatch as _dispatch
-from ..core import builtin as _builtin
+from ..core import _generated_builtin
 
 _F32, _F64 = _t.float32, _t.float64
 _I32, _I64, _U32, _U64 = _t.int32, _t.int64, _t.uint32, _t.uint64
@@ -21,10 +21,9 @@ def _define(name, table, post=None):
         r = _dispatch(list(args), table, True, name)
         return post(r) if post else r
 
-    fn.__name__ = fn.__qualname__ = name
     fn.__module__ = __name__
-    fn.__doc__ = f"libdevice {name}: " + ", ".join(s for s, _ in table.values())
-    globals()[name] = _builtin(fn)
+    doc = f"libdevice {name}: " + ", ".join(s for s, _ in table.values())
+    globals()[name] = _generated_builtin(name, doc, fn, method=False)
     __all__.append(name)
 
 
