@@ -889,7 +889,7 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(x, Leaf) and isinstance(y, Leaf):
                 raise self.error(loop_type_changed(name, x.type, y.type), node)
             if isinstance(x, Const):
-                raise self.error(f"cannot reassign constexpr {name} in the loop", node)
+                raise self.error(loop_type_changed(name), node)
             raise self.error(f"Loop-carried variable {name} changes from {V.describe(x)} to {V.describe(y)} in "
                              "the loop", node)
 
@@ -1383,9 +1383,12 @@ def _has_scalar_const(t):
     return any(isinstance(p, Const) and _is_scalar_literal(_unwrap(p.value)) for p in V.parts(t))
 
 
-def loop_type_changed(name, before, after):
-    """The error of a loop-carried variable whose type the loop changes
-    (the interpreter's rewrite checks the same)."""
+def loop_type_changed(name, before=None, after=None):
+    """The error of a loop-carried variable whose type the loop changes, or
+    of a constexpr it assigns (``before`` None); the interpreter's rewrite
+    checks the same."""
+    if before is None:
+        return f"cannot reassign constexpr {name} in the loop"
     return (f"Loop-carried variable {name} has initial type {before} but is re-assigned to {after} in loop! "
             "Please make sure that the type stays consistent.")
 

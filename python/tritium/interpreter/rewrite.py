@@ -119,25 +119,20 @@ def for_(func, *args, **kwargs):
 
 
 def _carried_type(v):
-    """The type a loop carries ``v`` as, as compiled: a tensor's, a Python
-    number's scalar type; None for what is not checked."""
+    """What a loop carries ``v`` as, as compiled: a tensor's type, or a
+    Python number itself (a constexpr: assignments make tensors of numbers);
+    None for what is not checked."""
     v = _unwrap(v)
     if isinstance(v, _core.tensor):
         return v.type
-    if isinstance(v, bool):
-        return _core.int1
-    if isinstance(v, int):
-        return _core.int32 if -2**31 <= v < 2**31 else _core.int64
-    if isinstance(v, float):
-        return _core.float32
-    return None
+    return v if isinstance(v, (bool, int, float)) else None
 
 
 def carried(scope, names, func=None):
-    """Before a loop: the types of the names its body assigns that exist;
-    none for a ``for`` that the code generator unrolls (over anything but
-    ``range``/``tl.range``: ``tl.static_range``, a tuple), whose names may
-    change type."""
+    """Before a loop: what the names it assigns (its body's, a ``for``'s
+    target) that exist carry; none for a ``for`` that the code generator
+    unrolls (over anything but ``range``/``tl.range``: ``tl.static_range``,
+    a tuple), whose names may change type."""
     if func is not None and _unwrap(func) not in (builtins.range, _core.range):
         return {}
     return {n: t for n in names if n in scope and (t := _carried_type(scope[n])) is not None}
@@ -145,11 +140,15 @@ def carried(scope, names, func=None):
 
 def check_carried(before, scope):
     """At each iteration's start and after the loop: a carried name whose
-    type changed is the code generator's error."""
+    type changed, or a constexpr the loop assigned, is the code generator's
+    error."""
     for name, t0 in before.items():
         t1 = _carried_type(scope.get(name))
-        if t1 is not None and t1 != t0:
-            raise CompilationError(loop_type_changed(name, t0, t1))
+        if t1 is None or (t1 == t0 and type(t1) is type(t0)):
+            continue
+        if not isinstance(t0, _core.dtype):
+            raise CompilationError(loop_type_changed(name))
+        raise CompilationError(loop_type_changed(name, t0, t1))
 
 
 def _minmax(is_max, *args, **kwargs):
@@ -311,7 +310,8 @@ class _Rewriter:
         """``loop`` inside ``if True:``, between a snapshot of the types of
         the names its body assigns and a check of them, which also starts
         each iteration: a type the loop changes is an error, as compiled."""
-        names = sorted({n.id for stmt in loop.body for n in _assigned(stmt)})
+        targets = [loop.target] if isinstance(loop, ast.For) else []
+        names = sorted({n.id for stmt in targets + loop.body for n in _assigned(stmt)})
         if not names:
             return loop
         self.loops = getattr(self, "loops", 0) + 1

@@ -602,6 +602,21 @@ def test_loop_changing_a_carried_type_is_an_error(backend, how):
     assert "re-assigned to <8xint64> in loop!" in str(e)
 
 
+def k_loop_reassigns_constexpr(X, Z, n, N: tl.constexpr):
+    v = tl.load(X + tl.arange(0, N))
+    for it in tl.static_range(3):  # it is a constexpr afterwards
+        v = v + it
+    for it in range(n):
+        v = v * 2
+    tl.store(Z + tl.arange(0, N), v)
+
+
+def test_loop_reassigning_a_constexpr_is_an_error(backend):
+    e = expect_error(backend.run, k_loop_reassigns_constexpr, 1, np.ones(8, np.int64), np.zeros(8, np.int64), 3,
+                     N=8)
+    assert "cannot reassign constexpr it in the loop" in str(e)
+
+
 @pytest.mark.parametrize("how", ["static", "tuple"])
 def test_unrolled_loops_may_change_types(backend, how):
     x = np.ones(8, np.int64)
