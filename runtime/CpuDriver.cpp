@@ -14,11 +14,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -51,6 +54,50 @@ extern "C" void __tritium_cpu_assert_fail(const char *Message, const char *File,
                     ": Assertion `" + Message + "` failed.";
 }
 
+/// A kernel's memory fault (SIGSEGV, SIGBUS) ends its thread's programs instead of the process,
+/// as a GPU reports an illegal address: drain arms FaultJump around its programs; the handler
+/// jumps back there, taking the program and the address, and passes other faults on to the
+/// handler it replaced (Python's faulthandler, or the default action).
+thread_local sigjmp_buf *FaultJump = nullptr;
+struct Fault {
+  uint32_t Program[3];
+  void *Address;
+};
+std::mutex FaultLock;
+std::optional<Fault> LaunchFault; // the first of the launch in flight
+struct sigaction Previous[2];     // SIGSEGV's and SIGBUS's
+
+void onFault(int Signal, siginfo_t *Info, void *Context) {
+  if (sigjmp_buf *Jump = FaultJump) {
+    FaultJump = nullptr;
+    if (std::unique_lock<std::mutex> G(FaultLock, std::try_to_lock); G && !LaunchFault)
+      LaunchFault = Fault{{Program.Id[0], Program.Id[1], Program.Id[2]}, Info->si_addr};
+    siglongjmp(*Jump, 1);
+  }
+  const struct sigaction &Old = Previous[Signal == SIGBUS];
+  if (Old.sa_flags & SA_SIGINFO)
+    return Old.sa_sigaction(Signal, Info, Context);
+  if (Old.sa_handler != SIG_DFL && Old.sa_handler != SIG_IGN)
+    return Old.sa_handler(Signal);
+  std::signal(Signal, SIG_DFL); // the faulting instruction runs again and ends the process
+}
+
+/// Puts onFault in front of SIGSEGV's and SIGBUS's handlers, again if another took its place.
+void catchFaults() {
+  int Signals[2] = {SIGSEGV, SIGBUS};
+  for (int K = 0; K < 2; ++K) {
+    struct sigaction Now {};
+    sigaction(Signals[K], nullptr, &Now);
+    if ((Now.sa_flags & SA_SIGINFO) && Now.sa_sigaction == onFault)
+      continue;
+    struct sigaction Ours {};
+    Ours.sa_sigaction = onFault;
+    Ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&Ours.sa_mask);
+    sigaction(Signals[K], &Ours, &Previous[K]);
+  }
+}
+
 gpu::DriverError error(const std::string &Description, const std::string &Action) {
   return gpu::DriverError("CPU", 1, "", Description, Action);
 }
@@ -74,12 +121,12 @@ public:
   unsigned size() const { return unsigned(Workers.size()) + 1; }
 
   void run(uint64_t N, const std::function<void(uint64_t)> &Body) {
+    std::lock_guard<std::mutex> One(Launch); // one grid at a time
     if (N <= 1 || Workers.empty()) {
-      for (uint64_t I = 0; I < N; ++I)
-        Body(I);
+      Next = 0;
+      drain(Body, N);
       return;
     }
-    std::lock_guard<std::mutex> One(Launch); // one grid at a time
     {
       std::lock_guard<std::mutex> G(Lock);
       Job = &Body;
@@ -100,11 +147,19 @@ private:
   /// chunks, a sixteenth of each thread's share: one atomic a program,
   /// which the threads' cores pass back and forth, cost a tenth of a
   /// 4096-row softmax.
+  /// A memory fault in a program (onFault) takes every program left.
   void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
     uint64_t Chunk = std::max<uint64_t>(1, N / (16 * size()));
+    sigjmp_buf Jump;
+    if (sigsetjmp(Jump, /*savesigs=*/0)) {
+      Next = N;
+      return;
+    }
+    FaultJump = &Jump;
     for (uint64_t I = Next.fetch_add(Chunk); I < N; I = Next.fetch_add(Chunk))
       for (uint64_t End = std::min(N, I + Chunk); I < End; ++I)
         Body(I);
+    FaultJump = nullptr;
   }
   void work() {
     uint64_t Seen = 0;
@@ -276,6 +331,8 @@ void Driver::launch(const gpu::LoadedKernel &K, unsigned GridX, unsigned GridY, 
     std::lock_guard<std::mutex> G(AssertLock);
     AssertMessage.clear();
   }
+  catchFaults();
+  LaunchFault.reset();
   P->Pool.run(XY * GridZ, [&](uint64_t Linear) {
     ProgramState &S = Program;
     if (S.ArenaBytes < Arena) {
@@ -289,6 +346,15 @@ void Driver::launch(const gpu::LoadedKernel &K, unsigned GridX, unsigned GridY, 
     S.Id[2] = uint32_t(Linear / XY);
     Fn(Params);
   });
+  if (LaunchFault) {
+    char Where[96];
+    std::snprintf(Where, sizeof(Where), "address %p in program (%u, %u, %u)", LaunchFault->Address,
+                  LaunchFault->Program[0], LaunchFault->Program[1], LaunchFault->Program[2]);
+    throw error(std::string("an illegal memory access was encountered (") + Where +
+                    "): the kernel read or wrote outside its arrays (mask the access, or run "
+                    "with TRITIUM_BOUNDS_CHECK=1 or the interpreter to see which)",
+                "running kernel '" + K.Name + "'");
+  }
   std::lock_guard<std::mutex> G(AssertLock);
   if (!AssertMessage.empty())
     throw error("device-side assertion failed: " + AssertMessage,

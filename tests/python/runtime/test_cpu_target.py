@@ -215,6 +215,26 @@ def test_a_failed_device_assert_fails_the_launch(cpu, monkeypatch):
 
 
 @tritium.jit
+def far_load_kernel(x_ptr, out_ptr, far, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    where = tl.where(tl.program_id(0) == 5, far, 0)  # one program of the grid strays
+    tl.store(out_ptr + offs, tl.load(x_ptr + where + offs) + 1)
+
+
+def test_an_illegal_address_fails_the_launch_not_the_process(cpu):
+    """A kernel's load from an unmapped address ends the launch with an
+    error naming the program and the address, as a GPU's illegal address
+    does (the process died of SIGSEGV); the next launches run."""
+    x = np.arange(64 * 8, dtype=np.float32)
+    out = np.zeros_like(x)
+    for _ in range(2):
+        with pytest.raises(CudaError, match=r"illegal memory access .* in program \(5, 0, 0\)"):
+            far_load_kernel[(8,)](x, out, 1 << 44, BLOCK=64)
+    far_load_kernel[(8,)](x, out, 0, BLOCK=64)
+    assert np.array_equal(out, x + 1)
+
+
+@tritium.jit
 def print_kernel(x_ptr):
     tl.device_print("value", tl.load(x_ptr))
 
