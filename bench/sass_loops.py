@@ -132,7 +132,7 @@ def hot_loop(lines):
             if start is not None and start < i:
                 loops.append(lines[start:i + 1])
     with_mma = [loop for loop in loops if any("HGMMA" in t or "HMMA" in t for _, t in loop)]
-    return min(with_mma or loops or [[]], key=len) if with_mma else max(loops or [[]], key=len)
+    return min(with_mma, key=len) if with_mma else max(loops or [[]], key=len)
 
 
 def opcode(text):

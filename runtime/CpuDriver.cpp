@@ -146,8 +146,8 @@ private:
   /// Runs programs of the grid of \p N until none is left, taking them in
   /// chunks, a sixteenth of each thread's share: one atomic a program,
   /// which the threads' cores pass back and forth, cost a tenth of a
-  /// 4096-row softmax.
-  /// A memory fault in a program (onFault) takes every program left.
+  /// 4096-row softmax. A memory fault in a program (onFault) jumps back here
+  /// and takes every program left.
   void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
     uint64_t Chunk = std::max<uint64_t>(1, N / (16 * size()));
     sigjmp_buf Jump;

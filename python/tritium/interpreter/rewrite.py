@@ -108,12 +108,18 @@ def _dynamic_range(iterator):
         iv = iv + st
 
 
+def _is_dynamic_range(f):
+    """Whether ``for ... in f(...)`` is a loop the code generator keeps (it
+    unrolls the others: tl.static_range, tuples)."""
+    return f is builtins.range or f is _core.range
+
+
 def for_(func, *args, **kwargs):
     """The iterator of ``for x in func(*args)`` (codegen's visit_For)."""
     f = _unwrap(func)
     if f is builtins.range and kwargs:
         raise TypeError("range() takes no keyword arguments")
-    if f is builtins.range or f is _core.range:
+    if _is_dynamic_range(f):
         return _dynamic_range(_core.range(*args, **kwargs))
     return iter(func(*args, **kwargs))
 
@@ -133,7 +139,7 @@ def carried(scope, names, func=None):
     target) that exist carry; none for a ``for`` that the code generator
     unrolls (over anything but ``range``/``tl.range``: ``tl.static_range``,
     a tuple), whose names may change type."""
-    if func is not None and _unwrap(func) not in (builtins.range, _core.range):
+    if func is not None and not _is_dynamic_range(_unwrap(func)):
         return {}
     return {n: t for n in names if n in scope and (t := _carried_type(scope[n])) is not None}
 
@@ -214,6 +220,7 @@ class _Rewriter:
     (``x + x + ... + x``), which Python itself compiles."""
 
     def rewrite(self, fndef):
+        self.loops = 0  # loops given a carried-types snapshot (_check_carried)
         # Decorators become the identity (keeping their lines, so that the
         # code's first line is the original's).
         fndef.decorator_list = [ast.copy_location(ast.parse("lambda f: f", mode="eval").body, d)
@@ -308,13 +315,14 @@ class _Rewriter:
 
     def _check_carried(self, loop, func=None):
         """``loop`` inside ``if True:``, between a snapshot of the types of
-        the names its body assigns and a check of them, which also starts
-        each iteration: a type the loop changes is an error, as compiled."""
+        the names it assigns (its body's, a ``for``'s target) and a check of
+        them, which also starts each iteration: a type the loop changes is an
+        error, as compiled."""
         targets = [loop.target] if isinstance(loop, ast.For) else []
         names = sorted({n.id for stmt in targets + loop.body for n in _assigned(stmt)})
         if not names:
             return loop
-        self.loops = getattr(self, "loops", 0) + 1
+        self.loops += 1
         snapshot = f"{_PREFIX}loop{self.loops}__"
         scope = ast.copy_location(ast.Call(func=_name("locals", loop), args=[], keywords=[]), loop)
         names = ast.copy_location(ast.Constant(value=tuple(names)), loop)
