@@ -133,7 +133,7 @@ public:
       Total = N;
       Next = 0;
       Busy = unsigned(Workers.size());
-      ++Generation;
+      Published.store(++Generation, std::memory_order_release);
     }
     Wake.notify_all();
     drain(Body, N);
@@ -149,15 +149,19 @@ private:
   /// 4096-row softmax. A memory fault in a program (onFault) jumps back here
   /// and takes every program left.
   void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
-    uint64_t Chunk = std::max<uint64_t>(1, N / (16 * size()));
+    uint64_t Least = std::max<uint64_t>(1, N / (64 * size()));
+    auto Chunk = [&] {
+      uint64_t Taken = Next.load(std::memory_order_relaxed);
+      return std::max(Least, (N - std::min(N, Taken)) / (4 * size()));
+    };
     sigjmp_buf Jump;
     if (sigsetjmp(Jump, /*savesigs=*/0)) {
       Next = N;
       return;
     }
     FaultJump = &Jump;
-    for (uint64_t I = Next.fetch_add(Chunk); I < N; I = Next.fetch_add(Chunk))
-      for (uint64_t End = std::min(N, I + Chunk); I < End; ++I)
+    for (uint64_t C = Chunk(), I = Next.fetch_add(C); I < N; C = Chunk(), I = Next.fetch_add(C))
+      for (uint64_t End = std::min(N, I + C); I < End; ++I)
         Body(I);
     FaultJump = nullptr;
   }
@@ -167,6 +171,13 @@ private:
       const std::function<void(uint64_t)> *Body;
       uint64_t N;
       {
+        // Spin a little before sleeping: a loop of launches (a benchmark, a
+        // training step) gives the next grid within microseconds, and a
+        // sleeping thread takes tens of them to wake.
+        auto Until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+        while (Published.load(std::memory_order_acquire) == Seen &&
+               std::chrono::steady_clock::now() < Until)
+          std::this_thread::yield();
         std::unique_lock<std::mutex> G(Lock);
         Wake.wait(G, [&] { return Stop || Generation != Seen; });
         if (Stop)
@@ -187,7 +198,7 @@ private:
   std::condition_variable Wake, Done;
   const std::function<void(uint64_t)> *Job = nullptr;
   uint64_t Total = 0, Generation = 0;
-  std::atomic<uint64_t> Next{0};
+  std::atomic<uint64_t> Next{0}, Published{0};
   unsigned Busy = 0;
   bool Stop = false;
 };

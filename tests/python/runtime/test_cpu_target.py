@@ -149,6 +149,20 @@ def test_atomics_from_every_thread(cpu):
 
 
 @tritium.jit
+def runs_kernel(count_ptr):
+    tl.atomic_add(count_ptr + tl.program_id(0), 1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 63, 64, 65, 1000, 4097, 100_003])
+def test_every_program_runs_once(cpu, n):
+    """The pool's threads take programs in chunks that shrink as the grid
+    empties: none is run twice or left out."""
+    count = np.zeros(n, np.int32)
+    runs_kernel[(n,)](count)
+    assert (count == 1).all(), np.flatnonzero(count != 1)[:10]
+
+
+@tritium.jit
 def math_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
