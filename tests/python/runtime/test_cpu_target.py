@@ -163,6 +163,38 @@ def test_every_program_runs_once(cpu, n):
 
 
 @tritium.jit
+def exp_kernel(x_ptr, e_ptr, e2_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(e_ptr + offs, tl.exp(x), mask=m)
+    tl.store(e2_ptr + offs, tl.exp2(x), mask=m)
+
+
+def test_exp_and_exp2_within_an_ulp(cpu):
+    """fp32 exp and exp2 are computed inline (codegen/cpu/CPUTargetInfo.cpp):
+    within 1 ulp of the exact value over the whole range, subnormal
+    results included; overflow is inf, -inf gives 0, NaN stays NaN."""
+    rng = np.random.default_rng(41)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.72, 88.7229, 89.0, -87.33, -103.97, -103.98,
+             -104.0, 127.99, 128.0, -126.0, -149.0, -149.5, -150.0, -151.0, 1e-30, -1e-30]
+    x = np.concatenate([rng.uniform(-160, 130, 1 << 18), rng.uniform(-1, 1, 1 << 14),
+                        edges]).astype(np.float32)
+    e, e2 = np.empty_like(x), np.empty_like(x)
+    exp_kernel[(tritium.cdiv(x.size, 1024),)](x, e, e2, x.size, BLOCK=1024)
+    for got, exact in ((e, np.exp(x.astype(np.float64))), (e2, np.exp2(x.astype(np.float64)))):
+        with np.errstate(over="ignore"):
+            rounded = exact.astype(np.float32)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(exact))
+        big = np.isinf(rounded)
+        np.testing.assert_array_equal(got[big], rounded[big])  # inf, and 0 for -inf
+        ok = ~big & ~np.isnan(exact)
+        ulps = np.abs(got[ok] - exact[ok]) / np.spacing(rounded[ok]).astype(np.float64)
+        assert ulps.max() < 1, (x[ok][ulps.argmax()], got[ok][ulps.argmax()], exact[ok][ulps.argmax()])
+    assert e[-21:-16].tolist()[:4] == [1.0, 1.0, np.inf, 0.0]
+
+
+@tritium.jit
 def math_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
