@@ -394,6 +394,38 @@ void lowerMapElementwise(LoweringContext &C, const MapElementwiseInst &I, unsign
   for (unsigned K = 0; K < I.getNumResults(); ++K)
     C.set(I.getResult(K), std::move(Results[K]));
 }
+/// Makes each register of \p Res that AxisInfo proves equal to a lower
+/// register the same value: a register bit whose basis is one power of two
+/// o along a dimension whose runs of equal elements are longer than o (or
+/// no offset at all) pairs elements of one run. `offs_k[:, None] < K - k *
+/// BLOCK_K` with K divisible by 16 holds rows r and r + 8 of a thread
+/// alike: one compare for both, and LLVM merges what is made of them (a
+/// matmul's B copies: one predicate for two rows, as Triton's).
+void shareEqualRegisters(LoweringContext &C, const Value *Res, Regs &Out) {
+  if (!Res->getType()->isBlock() || Out.size() < 2)
+    return;
+  const LinearLayout &L = C.layout(Res);
+  const AxisInfo &Facts = C.getAxisInfo().get(Res);
+  llvm::ArrayRef<LinearLayout::Basis> Bases = L.getBases(kRegister);
+  if (Facts.getRank() != L.getOutDims().size() || Out.size() != (size_t(1) << Bases.size()))
+    return;
+  unsigned Shared = 0;
+  for (unsigned Bit = 0; Bit < Bases.size(); ++Bit) {
+    unsigned NonZero = 0;
+    bool WithinRun = true;
+    for (unsigned D = 0; D < Bases[Bit].size(); ++D)
+      if (int32_t O = Bases[Bit][D]) {
+        ++NonZero;
+        WithinRun = (O & (O - 1)) == 0 && O < Facts.Constancy[D];
+      }
+    if (NonZero == 0 || (NonZero == 1 && WithinRun))
+      Shared |= 1u << Bit;
+  }
+  for (unsigned R = 0; Shared && R < Out.size(); ++R)
+    if (R & Shared)
+      Out[R] = Out[R & ~Shared];
+}
+
 } // namespace
 
 void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
@@ -559,5 +591,6 @@ void tritium::lowerElementwise(LoweringContext &C, Instruction &I) {
   default:
     C.unsupported(I, "'" + I.getOpcodeName() + "' here");
   }
+  shareEqualRegisters(C, Res, Out);
   C.set(Res, std::move(Out));
 }
