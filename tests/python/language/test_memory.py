@@ -303,6 +303,30 @@ def test_masked_tail(backend, dtype, length):
     assert_close(out, (x + np.array(1).astype(x.dtype)).astype(dtype), dtype)
 
 
+def k_row_mask(X, Z, K, BK: tl.constexpr, W: tl.constexpr):
+    rk = tl.arange(0, BK)
+    rn = tl.arange(0, W)
+    for k in range(0, tl.cdiv(K, BK)):
+        rows = (k * BK + rk)[:, None] * W + rn[None, :]
+        x = tl.load(X + rows, mask=rk[:, None] < K - k * BK, other=-1.0)
+        tl.store(Z + rows, x)
+
+
+@pytest.mark.parametrize("k", [8, 16, 40, 48, 64, 100, 128])
+def test_row_mask_of_a_k_loop(backend, k):
+    """A matmul's K-tail mask `rk[:, None] < K - k * BK`: with K divisible by
+    16 (the launch says so) its rows come in runs of 16 equal ones, which the
+    lowering computes once for rows r and r + 8 of a thread (lit
+    nvptx/equal-registers.tir); other K, one a row."""
+    bk, w = 64, 16
+    padded = -(-k // bk) * bk
+    x = random_values("float32", padded * w, rng(92))
+    z = np.full(padded * w, 7, dtype=np.float32)
+    _, out = backend.run(k_row_mask, 1, x, z, k, BK=bk, W=w)
+    ref = np.where(np.arange(padded * w) < k * w, x, -1.0).astype(np.float32)
+    assert_close(out, ref, "float32", rtol=0)
+
+
 def k_bad_load(X, N: tl.constexpr, CASE: tl.constexpr):
     offs = tl.arange(0, N)
     if CASE == "float_ptr_offset":
