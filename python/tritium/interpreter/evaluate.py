@@ -101,10 +101,6 @@ def constant_of(value, e):
     return np.array(int(value) & ((1 << e.bits) - 1), dtype=UNSIGNED[e.bits]).view(e.np)
 
 
-# ---------------------------------------------------------------------------
-# Integer arithmetic
-# ---------------------------------------------------------------------------
-
 
 def _trunc_div(a, b):
     q = np.floor_divide(a, b)
@@ -175,10 +171,6 @@ def _unary(op, e):
     f = MATH[op]
     return lambda ctx, a: rounded(f(a), e)
 
-
-# ---------------------------------------------------------------------------
-# Comparisons and conversions
-# ---------------------------------------------------------------------------
 
 _ORDERED = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
             "ge": np.greater_equal}
@@ -251,10 +243,6 @@ def _cast(op, s, t, rtz):
         return lambda a: a
     return lambda a: from_bits(to_bits(a, s), t)
 
-
-# ---------------------------------------------------------------------------
-# Memory
-# ---------------------------------------------------------------------------
 
 
 def index_text(flat, shape):
@@ -334,10 +322,6 @@ def descriptor_block(d, offsets, shape, boundary):
     return addrs, inside
 
 
-# ---------------------------------------------------------------------------
-# Block computations
-# ---------------------------------------------------------------------------
-
 
 def dot(a, b, acc, e):
     if not e.is_float:
@@ -391,10 +375,6 @@ def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
     idx = np.argmax(cand, axis=-1) if tie_left else d.shape[-1] - 1 - np.argmax(cand[..., ::-1], axis=-1)
     return np.asarray(idx, dtype=np.int32)
 
-
-# ---------------------------------------------------------------------------
-# Instructions
-# ---------------------------------------------------------------------------
 
 CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
          "ptrtoint", "inttoptr")

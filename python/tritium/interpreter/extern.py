@@ -71,8 +71,9 @@ _UNARY = {
 _BINARY = {
     "atan2": np.arctan2, "copysign": np.copysign, "fdim": lambda a, b: np.where(a > b, a - b, 0.0),
     "fmax": np.fmax, "fmin": np.fmin, "fmod": np.fmod, "hypot": np.hypot, "pow": np.power,
-    "remainder": lambda a, b: a - b * np.rint(a / b), "fdiv": np.divide, "div": np.divide, "add": np.add,
-    "sub": np.subtract, "mul": np.multiply, "fdivide": np.divide,
+    "remainder": lambda a, b: a - b * np.rint(a / b), **dict.fromkeys(("fdiv", "ddiv", "div", "fdivide"), np.divide),
+    **dict.fromkeys(("fadd", "dadd", "add"), np.add), **dict.fromkeys(("fsub", "dsub", "sub"), np.subtract),
+    **dict.fromkeys(("fmul", "dmul", "mul"), np.multiply),
 }
 
 
@@ -118,10 +119,6 @@ _SPECIAL = {
     **dict.fromkeys(("fmaf", "fma"), lambda a: a[0] * a[1] + a[2]),
     **dict.fromkeys(("fsqrt", "dsqrt"), lambda a: np.sqrt(a[0])),
     **dict.fromkeys(("frcp", "drcp"), lambda a: 1.0 / a[0]),
-    **dict.fromkeys(("fdiv", "ddiv", "fdivide"), lambda a: np.divide(a[0], a[1])),
-    **dict.fromkeys(("fadd", "dadd"), lambda a: np.add(a[0], a[1])),
-    **dict.fromkeys(("fsub", "dsub"), lambda a: np.subtract(a[0], a[1])),
-    **dict.fromkeys(("fmul", "dmul"), lambda a: np.multiply(a[0], a[1])),
 }
 
 

@@ -71,8 +71,6 @@ class Memory:
         self.buffers.sort(key=lambda b: not b.writable)
         return arr.__array_interface__["data"][0]
 
-    # -- finding buffers ---------------------------------------------------
-
     def _describe(self, addr, size):
         """Where an address is, in the user's terms."""
         best = None
@@ -134,8 +132,6 @@ class Memory:
             # The element size is a power of 2.
             groups.append((view, sel, np.right_shift(addrs[sel] - a0, size.bit_length() - 1)))
         return groups
-
-    # -- accesses ------------------------------------------------------------
 
     def read(self, addrs, storage, what, where, positions):
         """The storage values at the addresses."""

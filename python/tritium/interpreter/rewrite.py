@@ -32,10 +32,6 @@ KERNEL_CODES = {}
 _PREFIX = "__tritium_"
 
 
-# ---------------------------------------------------------------------------
-# Helpers the rewritten code calls
-# ---------------------------------------------------------------------------
-
 
 def assign(value, spec=True):
     """What a plain assignment stores (codegen's _sanitize): Python numbers
@@ -190,10 +186,6 @@ HELPERS = {_PREFIX + name + "__": f for name, f in (
 #: the name itself).
 BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
 
-
-# ---------------------------------------------------------------------------
-# The rewrite
-# ---------------------------------------------------------------------------
 
 
 def _name(id_, node):

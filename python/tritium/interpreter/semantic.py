@@ -58,10 +58,6 @@ def block_type(scalar, shape):
     return tl.dtype.get_block(scalar, list(shape)) if shape else scalar
 
 
-# ---------------------------------------------------------------------------
-# Plans: an operation traced through the C++ Semantic
-# ---------------------------------------------------------------------------
-
 
 class _Scratch:
     """The module the traced operations are built into (started again now
@@ -161,10 +157,6 @@ def constant(value, dtype):
     return run_traced(None, "constant", (value, dtype), {})
 
 
-# ---------------------------------------------------------------------------
-# The semantic
-# ---------------------------------------------------------------------------
-
 
 class InterpreterSemantic:
     """The semantic protocol for one launch: ``pid`` and ``grid`` are the
@@ -183,8 +175,6 @@ class InterpreterSemantic:
             return run_traced(self, name, args, kwargs)
         setattr(self, name, traced)
         return traced
-
-    # -- what the evaluated instructions ask of the launch ----------------------
 
     def pid_value(self, axis):
         return np.array(self.pid[axis], dtype=np.int32)
@@ -211,8 +201,6 @@ class InterpreterSemantic:
         x, y, z = self.pid
         raise DeviceAssertionError(f"{self.location()}: pid ({x}, {y}, {z}){idx}: Assertion `{msg}` failed "
                                    f"({bad.size} element{'s' if bad.size != 1 else ''})")
-
-    # -- interpreter-only ----------------------------------------------------------
 
     def host_value(self, t):
         """The Python value of the scalar tensor ``t``: what plain Python code
@@ -259,8 +247,6 @@ class InterpreterSemantic:
         out, a = self._combine(x, axis, combine, "associative_scan", reverse)
         return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=h.data.dtype), h.sty)
                 for c, h in zip(out, x)]
-
-    # -- combine functions: Python code on the blocks -------------------------
 
     def _combine(self, xs, axis, combine, what, reverse=False):
         """The inclusive scan of the inputs' arrays by ``combine`` along

@@ -17,7 +17,7 @@ import types
 import numpy as np
 
 from .. import knobs
-from ..compiler import codegen as _codegen
+from ..compiler import codegen as _codegen, compiler as _compiler
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
@@ -26,7 +26,7 @@ from ..interpreter.evaluate import Desc
 from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, constant
 from .._C import frontend as _fe
 from .. import language as tl
-from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
+from . import driver as _driver, jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
 _jit = sys.modules[__package__ + ".jit"]
 
 __all__ = ["InterpretedFunction", "InterpreterError", "OutOfBoundsError", "MisalignedAccessError",
@@ -64,10 +64,6 @@ def is_interpreting():
     stack = _core._builders()
     return bool(stack) and isinstance(stack[-1].semantic, InterpreterSemantic)
 
-
-# ---------------------------------------------------------------------------
-# Calls between @jit functions
-# ---------------------------------------------------------------------------
 
 
 def call_jit(jit_fn, args, kwargs):
@@ -127,10 +123,6 @@ class _Combiner:
             raise TypeError(f"map_elementwise's scalar function must be a @jit function, got {fn!r}")
         return self.build_combine_fn(fn, dtypes)
 
-
-# ---------------------------------------------------------------------------
-# Arguments
-# ---------------------------------------------------------------------------
 
 _TORCH_VIEW = {"bfloat16": "int16", "float8_e4m3fn": "uint8", "float8_e5m2": "uint8", "float8_e4m3fnuz": "uint8",
                "float8_e5m2fnuz": "uint8"}
@@ -231,19 +223,10 @@ def _options(jit_fn, options):
     opts = dict(options)
     if jit_fn.debug is not None and "debug" not in opts:
         opts["debug"] = jit_fn.debug
-    try:
-        from ..compiler import compiler as _compiler
-        from . import driver as _driver
-        _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
-    except (ImportError, AttributeError):
-        pass
+    _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
     opts["debug"] = bool(knobs.debug_enabled() or opts.get("debug", False))
     return opts
 
-
-# ---------------------------------------------------------------------------
-# Errors
-# ---------------------------------------------------------------------------
 
 _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError, DeviceAssertionError,
                    InterpreterError)
@@ -271,10 +254,6 @@ def _located(e):
     source = linecache.getline(loc[0], loc[1]).rstrip("\n")
     return _codegen.error_at(msg, *loc, source or None, InterpreterError)
 
-
-# ---------------------------------------------------------------------------
-# Launching
-# ---------------------------------------------------------------------------
 
 
 def launch(jit_fn, args, kwargs, grid, warmup=False):
