@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import floats as F
-from .extern import call_extern
+from .extern import call_extern, int_function
 
 Desc = namedtuple("Desc", "base shape strides elem_bytes")
 
@@ -113,14 +113,10 @@ def _shift(a, b, e, kind):
 
 
 def _umulhi(a, b, e):
+    if e.bits > 32:
+        return int_function("umulhi", [a, b], e.bits)
     ua, ub = unsigned(a, e), unsigned(b, e)
-    if e.bits <= 32:
-        return (ua.astype(np.uint64) * ub.astype(np.uint64) >> np.uint64(e.bits)).astype(ua.dtype).view(e.np)
-    m, s = np.uint64(0xFFFFFFFF), np.uint64(32)
-    al, ah, bl, bh = ua & m, ua >> s, ub & m, ub >> s
-    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
-    mid = (ll >> s) + (lh & m) + (hl & m)
-    return (hh + (lh >> s) + (hl >> s) + (mid >> s)).view(e.np)
+    return (ua.astype(np.uint64) * ub.astype(np.uint64) >> np.uint64(e.bits)).astype(ua.dtype).view(e.np)
 
 
 #: Integer instructions on the operands as held (signed), read as unsigned,
