@@ -442,8 +442,8 @@ MAKE = {
     "scan": lambda i: lambda ctx, x: scan(x, i.attrs["kind"], i.axis, "reverse" in i.attrs, i.o),
     **dict.fromkeys(("argmin", "argmax"), lambda i: lambda ctx, x: arg_min_max(
         x, i.op == "argmax", i.axis, "tie_break_left" in i.attrs, i.o, "unsigned" in i.attrs)),
-    "get_program_id": lambda i: lambda ctx: ctx.pid_value(i.axis),
-    "get_num_programs": lambda i: lambda ctx: ctx.grid_value(i.axis),
+    "get_program_id": lambda i: lambda ctx: np.array(ctx.pid[i.axis], dtype=np.int32),
+    "get_num_programs": lambda i: lambda ctx: np.array(ctx.grid[i.axis], dtype=np.int32),
     "print": _print_step,
     "assert": lambda i: lambda ctx, c: ctx.check_assert(c, i.attrs.get("message", "")),
     "extern_elementwise": _extern_step,

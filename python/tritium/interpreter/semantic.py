@@ -166,12 +166,6 @@ class InterpreterSemantic:
         setattr(self, name, traced)
         return traced
 
-    def pid_value(self, axis):
-        return np.array(self.pid[axis], dtype=np.int32)
-
-    def grid_value(self, axis):
-        return np.array(self.grid[axis], dtype=np.int32)
-
     def print_values(self, prefix, vals, elems, hex_, unsigned):
         shape = next((v.shape for v in vals if v.ndim), ())
         cols = [(E.bcast(v, shape).reshape(-1), e, k in unsigned) for k, (v, e) in enumerate(zip(vals, elems))]
