@@ -172,16 +172,14 @@ class _Launch:
         if isinstance(x, _jit.TensorWrapper):
             base = self.host_array(x.base, name)
             return base and (base[0], x.dtype)
-        if isinstance(x, np.ndarray):
-            if x.dtype.byteorder not in ("=", "|") and x.dtype.itemsize > 1:
-                raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
-            return x, x.dtype
         if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
             return self._torch_arg(x), x.dtype
-        if hasattr(x, "__array_interface__") and not isinstance(x, np.generic):
-            a = np.asarray(x)
-            return a, a.dtype
-        return None
+        if not hasattr(x, "__array_interface__") or isinstance(x, np.generic):
+            return None
+        a = np.asarray(x)
+        if a.dtype.byteorder not in ("=", "|") and a.dtype.itemsize > 1:
+            raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
+        return a, a.dtype
 
     def _torch_arg(self, t):
         import torch
