@@ -1,18 +1,12 @@
-"""Tritium IR instructions evaluated on numpy arrays: the interpreter's half
-of every ``tl`` operation (the Semantic builds the instructions,
-semantic.py hands them here).
+"""Tritium IR instructions on numpy arrays: ``compile_step(step)`` turns an
+instruction of ``_C.frontend.describe_function`` into ``fn(ctx, *operands)``
+(``ctx``: the running InterpreterSemantic).
 
-A value is a numpy array (0-d for a scalar) in the representation of its IR
-type: integers as signed numpy integers of their width (the IR's integers
-have no sign; the instructions say how to read them), i1 as bool, f16, f32
-and f64 as themselves, bf16 and fp8 as float32 values exactly representable
-in the format (floats.py), pointers as int64 addresses, a descriptor
-as a ``Desc``. Numbers are those of the NVIDIA lowering (codegen/lowering/;
-docs/frontend.md, "Interpreter mode", lists them).
-
-``compile_step(step)`` turns one instruction of
-``_C.frontend.describe_function`` into ``fn(ctx, *operands)``; ``ctx`` is
-the running InterpreterSemantic (program id, memory, output).
+A value is a numpy array (0-d for a scalar) in its IR type's representation:
+integers as signed numpy integers of their width (the instructions say how
+to read them), i1 as bool, bf16 and fp8 as float32 values exact in the
+format (floats.py), pointers as int64 addresses, a descriptor as a ``Desc``.
+Numbers are the NVIDIA lowering's (docs/frontend.md, "Interpreter mode").
 """
 
 import math
@@ -21,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import floats as F
-from .extern import call_extern
+from .extern import call_extern, int_function
 
 Desc = namedtuple("Desc", "base shape strides elem_bytes")
 
@@ -30,8 +24,7 @@ UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
 class Elem:
-    """What the evaluator needs of an IR element type. Memory holds every
-    type as its bit patterns (``storage``: unsigned integers of its size)."""
+    """An IR element type; memory holds it as ``storage`` bit patterns."""
 
     __slots__ = ("name", "np", "bits", "is_float", "is_int", "carried", "storage")
 
@@ -58,8 +51,7 @@ def elem(t):
 
 
 def bcast(a, shape):
-    """``a`` broadcast to ``shape`` (a fresh array for scalars: cheaper than
-    np.broadcast_to)."""
+    """``a`` broadcast to ``shape`` (scalars by np.full: cheaper)."""
     if a.shape == shape:
         return a
     if a.ndim == 0:
@@ -101,10 +93,6 @@ def constant_of(value, e):
     return np.array(int(value) & ((1 << e.bits) - 1), dtype=UNSIGNED[e.bits]).view(e.np)
 
 
-# ---------------------------------------------------------------------------
-# Integer arithmetic
-# ---------------------------------------------------------------------------
-
 
 def _trunc_div(a, b):
     q = np.floor_divide(a, b)
@@ -125,18 +113,14 @@ def _shift(a, b, e, kind):
 
 
 def _umulhi(a, b, e):
+    if e.bits > 32:
+        return int_function("umulhi", [a, b], e.bits)
     ua, ub = unsigned(a, e), unsigned(b, e)
-    if e.bits <= 32:
-        return (ua.astype(np.uint64) * ub.astype(np.uint64) >> np.uint64(e.bits)).astype(ua.dtype).view(e.np)
-    m, s = np.uint64(0xFFFFFFFF), np.uint64(32)
-    al, ah, bl, bh = ua & m, ua >> s, ub & m, ub >> s
-    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
-    mid = (ll >> s) + (lh & m) + (hl & m)
-    return (hh + (lh >> s) + (hl >> s) + (mid >> s)).view(e.np)
+    return (ua.astype(np.uint64) * ub.astype(np.uint64) >> np.uint64(e.bits)).astype(ua.dtype).view(e.np)
 
 
-#: Integer instructions on the operands as held (signed) and on the
-#: operands read as unsigned; i1 arithmetic is modulo 2 (a true i1 is -1).
+#: Integer instructions on the operands as held (signed), read as unsigned,
+#: and on i1 (modulo 2: a true i1 is -1).
 INT_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
               "xor": np.bitwise_xor, "sdiv": _trunc_div, "srem": np.fmod, "smin": np.minimum, "smax": np.maximum}
 UNSIGNED_BINARY = {"udiv": np.floor_divide, "urem": np.remainder, "umin": np.minimum, "umax": np.maximum}
@@ -175,10 +159,6 @@ def _unary(op, e):
     f = MATH[op]
     return lambda ctx, a: rounded(f(a), e)
 
-
-# ---------------------------------------------------------------------------
-# Comparisons and conversions
-# ---------------------------------------------------------------------------
 
 _ORDERED = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
             "ge": np.greater_equal}
@@ -252,10 +232,6 @@ def _cast(op, s, t, rtz):
     return lambda a: from_bits(to_bits(a, s), t)
 
 
-# ---------------------------------------------------------------------------
-# Memory
-# ---------------------------------------------------------------------------
-
 
 def index_text(flat, shape):
     """The position of element ``flat`` of a block of ``shape``: "(i, j)"."""
@@ -263,23 +239,20 @@ def index_text(flat, shape):
 
 
 def positions(shape, selected):
-    """Maps an index into the accessed (masked) elements to the element's
-    position in the block, for messages."""
+    """Accessed element k -> its place in the block, for messages."""
     return lambda k: index_text(k if selected is None else selected[k], shape) if shape else "(scalar)"
 
 
 def _accessed(mask, shape, *blocks):
-    """The flat indices of the elements ``mask`` lets through (None for all
-    of them: no mask, or all true), and each block broadcast to ``shape``,
-    flattened, at those elements."""
+    """The flat indices ``mask`` lets through (None: all), and each block
+    broadcast to ``shape``, flattened, at them."""
     sel = None if mask is None or mask.all() else np.flatnonzero(bcast(mask, shape))
     flats = [bcast(b, shape).reshape(-1) for b in blocks]
     return sel, [f if sel is None else f[sel] for f in flats]
 
 
 def _block(vals, sel, shape, e, fill=None):
-    """The values of the accessed elements as a block of ``shape``, the
-    others ``fill`` (or 0)."""
+    """The accessed values as a block of ``shape``, the others ``fill`` or 0."""
     if sel is None:
         return vals.reshape(shape)
     out = np.zeros(shape, dtype=e.np) if fill is None else np.array(bcast(fill, shape), dtype=e.np)
@@ -299,9 +272,8 @@ def store(ctx, e, ptr, vals, mask=None):
 
 
 def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
-    """atomic_rmw (``kind``: the binary instruction's name, min/max signed,
-    xchg) or atomic_cas (``cmp`` given, never masked): the elements' atomics
-    one after another; masked-off elements read 0."""
+    """atomic_rmw (``kind``: a binary instruction, min, max, xchg) or
+    atomic_cas (``cmp``), element after element; masked-off ones read 0."""
     sel, (addrs, vals) = _accessed(mask, ptr.shape, ptr, vals)
     if cmp is not None:
         cmp = bcast(cmp, ptr.shape).reshape(-1)
@@ -321,9 +293,8 @@ def atomic(ctx, e, kind, ptr, vals, mask=None, cmp=None):
 
 
 def descriptor_block(d, offsets, shape, boundary):
-    """The addresses of the block at ``offsets`` and the mask of those
-    inside the tensor along the dimensions checked (all, or a block
-    pointer's ``boundary``)."""
+    """The block's addresses at ``offsets``, and which are inside the tensor
+    along the dimensions checked (all, or ``boundary``)."""
     grids = np.meshgrid(*[np.arange(b, dtype=np.int64) + int(o) for b, o in zip(shape, offsets)], indexing="ij")
     addrs = np.full(shape, d.base, dtype=np.int64)
     inside = np.ones(shape, dtype=bool)
@@ -334,10 +305,6 @@ def descriptor_block(d, offsets, shape, boundary):
     return addrs, inside
 
 
-# ---------------------------------------------------------------------------
-# Block computations
-# ---------------------------------------------------------------------------
-
 
 def dot(a, b, acc, e):
     if not e.is_float:
@@ -346,8 +313,7 @@ def dot(a, b, acc, e):
     return rounded(np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide), e)
 
 
-#: The combining functions of reductions and scans, by kind (the unsigned
-#: ones on values read as unsigned).
+#: Reductions' and scans' combining functions, by kind.
 COMBINE = {**INT_BINARY, **UNSIGNED_BINARY, **FLOAT_BINARY}
 
 
@@ -392,15 +358,11 @@ def arg_min_max(x, is_max, axis, tie_left, e, is_unsigned):
     return np.asarray(idx, dtype=np.int32)
 
 
-# ---------------------------------------------------------------------------
-# Instructions
-# ---------------------------------------------------------------------------
-
 CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "bitcast",
          "ptrtoint", "inttoptr")
 
-#: What the makers of MAKE read of an instruction: ``r`` and ``o`` the Elem
-#: of its first result and first operand, ``shape`` the result's.
+#: An instruction as MAKE reads it: ``r``/``o`` the Elem of its first
+#: result/operand, ``shape`` the result's.
 Instr = namedtuple("Instr", "op attrs r o shape axis otypes rtypes")
 
 
@@ -449,8 +411,7 @@ def _inline_asm(ctx, *a):  # as in Triton's interpreter: assembly runs only on a
     raise NotImplementedError("inline_asm_elementwise runs only in compiled kernels, not in the interpreter")
 
 
-#: How each instruction is evaluated: ``MAKE[op](instr)`` is
-#: ``fn(ctx, *operands)`` (several results come back as a tuple).
+#: ``MAKE[op](instr)`` is ``fn(ctx, *operands)`` (several results: a tuple).
 MAKE = {
     **{op: lambda i: _binary(i.op, i.o) for op in BINARY},
     **{op: lambda i: _unary(i.op, i.o) for op in (*MATH, "neg", "abs")},
@@ -481,8 +442,8 @@ MAKE = {
     "scan": lambda i: lambda ctx, x: scan(x, i.attrs["kind"], i.axis, "reverse" in i.attrs, i.o),
     **dict.fromkeys(("argmin", "argmax"), lambda i: lambda ctx, x: arg_min_max(
         x, i.op == "argmax", i.axis, "tie_break_left" in i.attrs, i.o, "unsigned" in i.attrs)),
-    "get_program_id": lambda i: lambda ctx: ctx.pid_value(i.axis),
-    "get_num_programs": lambda i: lambda ctx: ctx.grid_value(i.axis),
+    "get_program_id": lambda i: lambda ctx: np.array(ctx.pid[i.axis], dtype=np.int32),
+    "get_num_programs": lambda i: lambda ctx: np.array(ctx.grid[i.axis], dtype=np.int32),
     "print": _print_step,
     "assert": lambda i: lambda ctx, c: ctx.check_assert(c, i.attrs.get("message", "")),
     "extern_elementwise": _extern_step,

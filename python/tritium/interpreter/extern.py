@@ -71,38 +71,32 @@ _UNARY = {
 _BINARY = {
     "atan2": np.arctan2, "copysign": np.copysign, "fdim": lambda a, b: np.where(a > b, a - b, 0.0),
     "fmax": np.fmax, "fmin": np.fmin, "fmod": np.fmod, "hypot": np.hypot, "pow": np.power,
-    "remainder": lambda a, b: a - b * np.rint(a / b), "fdiv": np.divide, "div": np.divide, "add": np.add,
-    "sub": np.subtract, "mul": np.multiply, "fdivide": np.divide,
+    "remainder": lambda a, b: a - b * np.rint(a / b), **dict.fromkeys(("fdiv", "ddiv", "div", "fdivide"), np.divide),
+    **dict.fromkeys(("fadd", "dadd", "add"), np.add), **dict.fromkeys(("fsub", "dsub", "sub"), np.subtract),
+    **dict.fromkeys(("fmul", "dmul", "mul"), np.multiply),
 }
 
 
-def _int_fn(name, arrays, infos):
-    x = arrays[0]
-    bits = infos[0].bits
-    u = x.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else x.view(np.uint64)
-    if name == "popc":
-        return np.bitwise_count(u)
-    if name == "clz":
-        return np.vectorize(lambda v: bits - int(v).bit_length(), otypes=[np.int64])(u)
-    if name == "ffs":
-        return np.vectorize(lambda v: (int(v) & -int(v)).bit_length(), otypes=[np.int64])(u)
-    if name == "brev":
-        r = [int(format(int(v), f"0{bits}b")[::-1], 2) for v in u.reshape(-1)]
-        return np.array(r, dtype=np.uint64).reshape(u.shape).view(np.int64)
-    if name in ("mulhi", "mul64hi", "umulhi", "umul64hi"):
-        mask = (1 << bits) - 1
-        as_unsigned = mask if name.startswith("u") else -1  # & -1 keeps the signed value
-        r = [((int(p) & as_unsigned) * (int(q) & as_unsigned) >> bits) & mask
-             for p, q in zip(arrays[0].reshape(-1), arrays[1].reshape(-1))]
-        return np.array(r, dtype=np.uint64).reshape(arrays[0].shape)
-    if name in ("min", "umin", "llmin", "ullmin", "max", "umax", "llmax", "ullmax"):
-        a, b = arrays
-        if name.startswith("u"):  # integers are held signed (evaluate.py)
-            a, b = (v.astype(np.int64).astype(np.uint64) & np.uint64((1 << bits) - 1) for v in (a, b))
-        return (np.minimum if "min" in name else np.maximum)(a, b)
-    if name in ("abs", "llabs"):
-        return np.abs(x)
-    return None
+#: Integer functions on the operands as Python ints (held signed; ``m``
+#: their mask, ``n`` their bits), named without ``ll`` and ``64``.
+_INT = {
+    "popc": lambda v, m, n: bin(v & m).count("1"), "clz": lambda v, m, n: n - (v & m).bit_length(),
+    "ffs": lambda v, m, n: (v & -v & m).bit_length(), "abs": lambda v, m, n: abs(v),
+    "brev": lambda v, m, n: int(format(v & m, f"0{n}b")[::-1], 2),
+    "mulhi": lambda a, b, m, n: a * b >> n, "umulhi": lambda a, b, m, n: (a & m) * (b & m) >> n,
+    "min": lambda a, b, m, n: min(a, b), "max": lambda a, b, m, n: max(a, b),
+    "umin": lambda a, b, m, n: min(a & m, b & m), "umax": lambda a, b, m, n: max(a & m, b & m),
+}
+
+
+def int_function(name, arrays, bits):
+    """``name`` of _INT on the integer ``arrays`` of ``bits`` bits, as int64 (None: not one)."""
+    f = _INT.get(re.sub(r"^(u?)ll|ll$|64(?=hi$)", r"\1", name))
+    if f is None:
+        return None
+    as_int64 = np.frompyfunc(lambda *a: (f(*a, (1 << bits) - 1, bits) + (1 << 63) & (1 << 64) - 1) - (1 << 63),
+                             len(arrays), 1)
+    return np.asarray(as_int64(*[a.astype(np.int64).astype(object) for a in arrays]), dtype=np.int64)
 
 
 #: Functions named without the fp32 "f" and the f32/f64 variants, on the
@@ -118,10 +112,6 @@ _SPECIAL = {
     **dict.fromkeys(("fmaf", "fma"), lambda a: a[0] * a[1] + a[2]),
     **dict.fromkeys(("fsqrt", "dsqrt"), lambda a: np.sqrt(a[0])),
     **dict.fromkeys(("frcp", "drcp"), lambda a: 1.0 / a[0]),
-    **dict.fromkeys(("fdiv", "ddiv", "fdivide"), lambda a: np.divide(a[0], a[1])),
-    **dict.fromkeys(("fadd", "dadd"), lambda a: np.add(a[0], a[1])),
-    **dict.fromkeys(("fsub", "dsub"), lambda a: np.subtract(a[0], a[1])),
-    **dict.fromkeys(("fmul", "dmul"), lambda a: np.multiply(a[0], a[1])),
 }
 
 
@@ -129,7 +119,7 @@ def call_extern(symbol, arrays, infos, res):
     """The values of ``symbol(*arrays)``, converted to the result type."""
     name = symbol[5:] if symbol.startswith("__nv_") else symbol
     if all(i.is_int for i in infos):
-        r = _int_fn(name, arrays, infos)
+        r = int_function(name, arrays, infos[0].bits)
         if r is not None:
             return _to_result(r, res)
     f64 = [a.astype(np.float64) if not i.is_int else a for a, i in zip(arrays, infos)]

@@ -1,9 +1,7 @@
-"""The interpreter's memory: the host buffers of a launch's tensor arguments.
-
-A pointer is a real host address (an int64), so pointer arithmetic, casts
-and aliasing arguments behave as on the GPU; every access is checked against
-the bytes each argument spans, where a GPU would read garbage or fault
-(docs/frontend.md, "Interpreter mode").
+"""The host buffers of a launch's tensor arguments. A pointer is a real host
+address (an int64), so pointer arithmetic, casts and aliasing arguments
+behave as on the GPU; every access is checked against the bytes the
+arguments span, where a GPU would read garbage or fault.
 """
 
 import ctypes
@@ -15,8 +13,8 @@ from ..errors import BoundsError
 
 
 class OutOfBoundsError(BoundsError):
-    """An unmasked access outside every tensor argument of the launch (a
-    BoundsError, as the compiled kernels' bounds-checking mode raises)."""
+    """An unmasked access outside every tensor argument (a BoundsError, as
+    compiled kernels' bounds checks raise)."""
 
 
 class MisalignedAccessError(IndexError):
@@ -24,14 +22,12 @@ class MisalignedAccessError(IndexError):
 
 
 class ReadOnlyMemoryError(ValueError):
-    """A store or atomic into a read-only argument (a read-only numpy array,
-    one made on ``bytes``, a read-only memmap): the GPU would fault, and
-    the host would crash or change an immutable object."""
+    """A store or atomic into a read-only argument (the host would crash or
+    change an immutable object)."""
 
 
 class Buffer:
-    """The bytes [start, end) of one tensor argument (``keep``: the array,
-    kept alive while the launch uses its bytes)."""
+    """The bytes [start, end) of one argument (``keep``: its array, alive)."""
 
     __slots__ = ("start", "end", "name", "views", "keep", "writable")
 
@@ -40,8 +36,8 @@ class Buffer:
         self.views = {}
 
     def typed(self, storage):
-        """(address of element 0, array) viewing the buffer as ``storage``
-        from its first address aligned to the element size."""
+        """(address of element 0, the buffer as ``storage`` from its first
+        aligned address)."""
         v = self.views.get(storage)
         if v is None:
             size = storage.itemsize
@@ -52,26 +48,21 @@ class Buffer:
 
 
 class Memory:
-    """The buffers of one launch, and the checked accesses. Each access
-    takes a flat int64 array of addresses, the numpy ``storage`` dtype of
-    the elements, ``what`` access it is and, for messages only, ``where()``
-    the kernel location and ``positions(k)`` element k's place in its block."""
+    """A launch's buffers and checked accesses: of flat int64 addresses, as
+    ``storage`` dtype, ``what`` access, and for messages ``where()`` the
+    kernel location and ``positions(k)`` element k's place in its block."""
 
     def __init__(self):
         self.buffers = []
 
     def register(self, arr, name):
-        """Registers a numpy array (its bytes); returns its address. Stores
-        and atomics may not write through a read-only array (its
-        ``flags.writeable``)."""
+        """Registers an array's bytes; returns its address."""
         low, high = byte_bounds(arr)
         self.buffers.append(Buffer(low, high, name, arr, bool(arr.flags.writeable)))
-        # Accesses try the writable buffers first: arguments may alias, and
-        # a write is refused only if no writable argument holds the address.
+        # Writable buffers first: arguments may alias, and a write is refused
+        # only if no writable argument holds the address.
         self.buffers.sort(key=lambda b: not b.writable)
         return arr.__array_interface__["data"][0]
-
-    # -- finding buffers ---------------------------------------------------
 
     def _describe(self, addr, size):
         """Where an address is, in the user's terms."""
@@ -92,8 +83,7 @@ class Memory:
         return f"address 0x{addr:x} is {d} bytes before the start of '{b.name}'"
 
     def _owners(self, addrs, size, what, where, positions):
-        """[(buffer, element numbers)] for addresses spread over several
-        buffers; an address outside all raises OutOfBoundsError."""
+        """[(buffer, element numbers)] of addresses in several buffers."""
         owner = np.full(addrs.shape, -1, dtype=np.int64)
         for i, b in enumerate(self.buffers):
             owner[(addrs >= b.start) & (addrs + size <= b.end) & (owner < 0)] = i
@@ -107,11 +97,8 @@ class Memory:
         return [(self.buffers[int(i)], np.flatnonzero(owner == i)) for i in np.unique(owner)]
 
     def locate(self, addrs, storage, what, where, positions, write=False):
-        """[(the buffer viewed as ``storage``, element selection, indices
-        into that view)]: the elements by the buffer they fall in (one
-        selection ``slice(None)`` when all are in one). Raises
-        MisalignedAccessError, OutOfBoundsError, and ReadOnlyMemoryError for
-        a ``write`` into a read-only argument."""
+        """[(a buffer viewed as ``storage``, element selection (one
+        ``slice(None)``: all in one buffer), indices into that view)]."""
         size = storage.itemsize
         if addrs.size == 0:
             return []
@@ -135,8 +122,6 @@ class Memory:
             groups.append((view, sel, np.right_shift(addrs[sel] - a0, size.bit_length() - 1)))
         return groups
 
-    # -- accesses ------------------------------------------------------------
-
     def read(self, addrs, storage, what, where, positions):
         """The storage values at the addresses."""
         groups = self.locate(addrs, storage, what, where, positions)
@@ -152,8 +137,7 @@ class Memory:
             view[idx] = values[sel]
 
     def rmw(self, addrs, storage, fn, what, where, positions):
-        """Applies ``new = fn(old, k)`` at each address in order (as if the
-        elements' atomics ran one after another); returns the old values."""
+        """``new = fn(old, k)`` at each address in order; the old values."""
         old = np.empty(addrs.shape, dtype=storage)
         for view, sel, idx in self.locate(addrs, storage, what, where, positions, write=True):
             if np.unique(idx).size == idx.size:

@@ -1,14 +1,9 @@
-"""Running a @jit function's own Python code under the interpreter.
-
-The code generator gives some Python constructs a meaning of their own
-(assignments, loops, conditions, ``and``/``or``/``not``, ``assert``,
-``min``/``max``/``print``/``len``: docs/frontend.md, "Interpreter mode").
-To run a kernel with the same meaning, its function is compiled again from
-its source with exactly these nodes wrapped in calls of the helpers below -
-from the same file and with the same line and column numbers, so
-tracebacks, ``breakpoint()`` and debuggers see the kernel's own lines - and
-runs in the function's own module globals and closure cells. A function
-whose source cannot be read runs as it is.
+"""A @jit function's own code under the interpreter: compiled again from its
+source, with the same file, lines and columns (tracebacks, ``breakpoint()``
+and debuggers see the kernel's lines) and its own globals and closure cells,
+with the constructs the code generator gives a meaning of its own wrapped in
+calls of the helpers below (docs/frontend.md, "Interpreter mode"). A
+function whose source cannot be read runs as it is.
 """
 
 import ast
@@ -25,22 +20,17 @@ from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
 
-#: Code objects of the functions the interpreter runs (rewritten and
-#: original), to find the kernel's line in a stack.
+#: Code objects of the functions interpreted (rewritten and original).
 KERNEL_CODES = {}
 
 _PREFIX = "__tritium_"
 
 
-# ---------------------------------------------------------------------------
-# Helpers the rewritten code calls
-# ---------------------------------------------------------------------------
-
 
 def assign(value, spec=True):
     """What a plain assignment stores (codegen's _sanitize): Python numbers
-    become scalar tensors; ``spec`` mirrors a tuple target's structure
-    (False for a target that is not a name)."""
+    become scalar tensors; ``spec``: a tuple target's structure (True for a
+    name, False for an attribute or subscript)."""
     if spec is False:
         return value
     v = _unwrap(value)
@@ -56,8 +46,7 @@ def assign(value, spec=True):
 
 
 def test(cond):
-    """The truth of an ``if``/``while`` condition (a tensor's:
-    InterpreterSemantic.host_value)."""
+    """The truth of an ``if``/``while`` condition."""
     c = _unwrap(cond)
     if isinstance(c, _core.condition):
         c = _unwrap(c.condition)
@@ -74,8 +63,8 @@ def not_(x):
 
 
 def boolop(is_and, first, *rest):
-    """``a and b and ...``: logical operations on tensors; Python's
-    short-circuit on compile-time values (codegen's visit_BoolOp)."""
+    """``a and b and ...`` as codegen's visit_BoolOp: logical operations on
+    tensors, Python's short-circuit on other values."""
     result = first
     for thunk in rest:
         if isinstance(result, _core.tensor):
@@ -97,9 +86,8 @@ def assert_(cond, msg=""):
 
 
 def _dynamic_range(iterator):
-    """A loop over ``range``/``tl.range``, as compiled: the induction
-    variable is a scalar tensor of the bounds' (promoted) type, compared and
-    stepped by the tensor operations (so it wraps around as compiled)."""
+    """A ``range``/``tl.range`` loop as compiled: the induction variable is a
+    scalar tensor of the bounds' type, stepped by tensor operations."""
     lb, ub, st, _ = iterator.bounds()
     up, down = bool(st > 0), bool(st < 0)
     iv = lb
@@ -109,8 +97,7 @@ def _dynamic_range(iterator):
 
 
 def _is_dynamic_range(f):
-    """Whether ``for ... in f(...)`` is a loop the code generator keeps (it
-    unrolls the others: tl.static_range, tuples)."""
+    """Whether the code generator keeps ``for ... in f(...)`` a loop."""
     return f is builtins.range or f is _core.range
 
 
@@ -125,9 +112,8 @@ def for_(func, *args, **kwargs):
 
 
 def _carried_type(v):
-    """What a loop carries ``v`` as, as compiled: a tensor's type, or a
-    Python number itself (a constexpr: assignments make tensors of numbers);
-    None for what is not checked."""
+    """What a loop carries ``v`` as: a tensor's type, a Python number itself
+    (a constexpr), None for what is not checked."""
     v = _unwrap(v)
     if isinstance(v, _core.tensor):
         return v.type
@@ -135,19 +121,16 @@ def _carried_type(v):
 
 
 def carried(scope, names, func=None):
-    """Before a loop: what the names it assigns (its body's, a ``for``'s
-    target) that exist carry; none for a ``for`` that the code generator
-    unrolls (over anything but ``range``/``tl.range``: ``tl.static_range``,
-    a tuple), whose names may change type."""
+    """Before a loop: what the existing names it assigns carry (none for a
+    loop the code generator unrolls: its names may change type)."""
     if func is not None and not _is_dynamic_range(_unwrap(func)):
         return {}
     return {n: t for n in names if n in scope and (t := _carried_type(scope[n])) is not None}
 
 
 def check_carried(before, scope):
-    """At each iteration's start and after the loop: a carried name whose
-    type changed, or a constexpr the loop assigned, is the code generator's
-    error."""
+    """At each iteration's start and after the loop: the code generator's
+    error for a carried type changed or a constexpr assigned."""
     for name, t0 in before.items():
         t1 = _carried_type(scope.get(name))
         if t1 is None or (t1 == t0 and type(t1) is type(t0)):
@@ -186,14 +169,9 @@ HELPERS = {_PREFIX + name + "__": f for name, f in (
     ("assign", assign), ("test", test), ("not", not_), ("boolop", boolop), ("assert", assert_), ("for", for_),
     ("debug", lambda: bool(_core._option("debug", False))), ("carried", carried),
     ("check_carried", check_carried))}
-#: Python builtins with a kernel meaning (when the module does not define
-#: the name itself).
+#: Python builtins with a kernel meaning (unless the module defines the name).
 BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
 
-
-# ---------------------------------------------------------------------------
-# The rewrite
-# ---------------------------------------------------------------------------
 
 
 def _name(id_, node):
@@ -205,8 +183,7 @@ def _call(helper, args, node):
 
 
 def _target_spec(t):
-    """assign()'s ``spec`` of an assignment target (None: a starred one,
-    left as it is)."""
+    """assign()'s ``spec`` of a target (None: starred, left as it is)."""
     if isinstance(t, (ast.Tuple, ast.List)):
         specs = tuple(_target_spec(e) for e in t.elts)
         return None if None in specs else specs
@@ -214,15 +191,13 @@ def _target_spec(t):
 
 
 class _Rewriter:
-    """The rewrite of a kernel's ``def``: each ``visit_X`` rewrites one node
-    of type X whose children are already rewritten. The walk is iterative:
-    a kernel may hold expressions deeper than Python's recursion limit
-    (``x + x + ... + x``), which Python itself compiles."""
+    """The rewrite of a kernel's ``def``: ``visit_X`` rewrites a node of type
+    X whose children are rewritten. Iterative: a kernel may nest expressions
+    deeper than Python's recursion limit (``x + x + ... + x``)."""
 
     def rewrite(self, fndef):
         self.loops = 0  # loops given a carried-types snapshot (_check_carried)
-        # Decorators become the identity (keeping their lines, so that the
-        # code's first line is the original's).
+        # Decorators become the identity (their lines kept: the code's first).
         fndef.decorator_list = [ast.copy_location(ast.parse("lambda f: f", mode="eval").body, d)
                                 for d in fndef.decorator_list]
         a = fndef.args
@@ -233,9 +208,8 @@ class _Rewriter:
         a.kw_defaults = [None if d is None else ast.copy_location(ast.Constant(value=None), d)
                          for d in a.kw_defaults]
         fndef.returns = None
-        # Every node of the body with the slot that holds it and its depth,
-        # breadth first (the list grows as it is walked); rewritten in
-        # reverse, so children before parents.
+        # Every node with its slot and depth, breadth first; rewritten in
+        # reverse, children before parents.
         order = [(stmt, fndef, "body", i, 1) for i, stmt in enumerate(fndef.body)]
         for node, _, _, _, depth in order:
             if isinstance(node, _PLAIN_PYTHON):
@@ -315,9 +289,8 @@ class _Rewriter:
 
     def _check_carried(self, loop, func=None):
         """``loop`` inside ``if True:``, between a snapshot of the types of
-        the names it assigns (its body's, a ``for``'s target) and a check of
-        them, which also starts each iteration: a type the loop changes is an
-        error, as compiled."""
+        the names it assigns and a check of them (also at each iteration's
+        start): a type the loop changes is an error, as compiled."""
         targets = [loop.target] if isinstance(loop, ast.For) else []
         names = sorted({n.id for stmt in targets + loop.body for n in _assigned(stmt)})
         if not names:
@@ -376,9 +349,8 @@ def _build(fn):
         ast.increment_lineno(fndef, start - (2 if indented else 1))
         rewriter = _Rewriter()
         fndef = rewriter.rewrite(fndef)
-        # Defined in the factory under a name of ours: under its own name, the
-        # function's references to itself (a recursive call) would be cells of
-        # the factory, not the global (or closure) they are in its module.
+        # Under its own name in the factory, a recursive call would be a cell
+        # of the factory, not the global (or closure) of its module.
         fndef.name = _PREFIX + "kernel__"
         helpers = {**HELPERS, **{n: f for n, f in BUILTIN_OVERRIDES.items() if n not in g and n not in freevars}}
         names = list(freevars) + [n for n in helpers if n not in freevars]
@@ -387,9 +359,8 @@ def _build(fn):
         for node in ast.walk(factory):  # the factory's own lines are the def's
             ast.copy_location(node, fndef)
         factory.body.insert(-1, fndef)
-        # compile() of an AST recurses (in C) as deep as the tree under Python's
-        # recursion limit, where compiling the source text does not: allow the
-        # depth of this tree, which ast.parse just built (so it is bounded).
+        # compile() of an AST recurses as deep as the tree, under Python's
+        # limit (compiling source text does not): allow this tree's depth.
         sys.setrecursionlimit(limit + rewriter.depth + 16)
         compiled = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
     except SyntaxError:

@@ -1,20 +1,13 @@
-"""The interpreter's semantic: every ``tl`` operation runs through the C++
-Semantic, and only its instructions are evaluated here (docs/frontend.md,
-"the path of one tl.load").
+"""The interpreter's semantic (docs/frontend.md, "the path of one tl.load").
 
-Under the interpreter every builtin calls an ``InterpreterSemantic`` with
-``TensorHandle`` values. A call such as ``binary(Add, x, 1)`` is *traced*:
-the real ``_C.frontend.Semantic`` builds it into a scratch function whose
-parameters stand for the handles, so it decides the types, promotions,
-broadcasts and errors exactly as for a compiled kernel;
-``describe_function`` lists the instructions it emitted, and each becomes a
-numpy function (evaluate.compile_step). The resulting *plan* is cached per
-operation and operand types (and literal values), so a kernel's loop runs
-each plan again without asking the C++ side.
-
-What the IR cannot say stays here: combine functions of ``tl.reduce`` and
-``tl.associative_scan`` and the scalar function of ``tl.map_elementwise``
-are Python code run on the blocks, and device_print formats on the host.
+A builtin's call such as ``binary(Add, x, 1)`` on ``TensorHandle`` values is
+*traced*: the real ``_C.frontend.Semantic`` builds it into a scratch
+function whose parameters stand for the handles, deciding types,
+promotions, broadcasts and errors as for a compiled kernel, and each
+instruction it emitted becomes a numpy function (evaluate.compile_step).
+That *plan* is cached per operation, operand types and literal values, so a
+loop asks the C++ side once. Combine functions (reduce, scan) and
+map_elementwise's scalar function are Python code run on the blocks.
 """
 
 import functools
@@ -58,14 +51,10 @@ def block_type(scalar, shape):
     return tl.dtype.get_block(scalar, list(shape)) if shape else scalar
 
 
-# ---------------------------------------------------------------------------
-# Plans: an operation traced through the C++ Semantic
-# ---------------------------------------------------------------------------
-
 
 class _Scratch:
-    """The module the traced operations are built into (started again now
-    and then: nothing refers to a traced function once it is planned)."""
+    """The module traced operations are built into (a new one now and then:
+    nothing refers to a traced function once it is planned)."""
 
     module = sem = None
     count = 0
@@ -81,14 +70,13 @@ class _Scratch:
 
 class Plan:
     """One traced operation: steps (fn, operand numbers, result count) over
-    the handles' arrays, and how to wrap the results."""
+    the handles' arrays, and the results' types and form."""
 
     __slots__ = ("steps", "outs", "types", "form", "params")
 
     def __init__(self, name, args, kwargs, handles):
-        # The operand types' wrappers live as long as the plan, so the ids
-        # in its key name no other DType (pybind may free a wrapper nothing
-        # holds, and a new one may take its address).
+        # Held, so the ids in the key name no other DType (pybind frees a
+        # wrapper nothing holds, and a new one may take its address).
         self.params = [h.type for h in handles]
         fn = _Scratch.begin(self.params)
         sem = _Scratch.sem
@@ -130,8 +118,7 @@ _PLANS = {}
 
 
 def _key(x, handles):
-    """The part of a plan's key an argument gives (handles stand for their
-    type and are collected; literals by type and value)."""
+    """An argument's part of a plan's key (a handle by its type, collected)."""
     t = type(x)
     if t is TensorHandle:
         handles.append(x)
@@ -161,16 +148,11 @@ def constant(value, dtype):
     return run_traced(None, "constant", (value, dtype), {})
 
 
-# ---------------------------------------------------------------------------
-# The semantic
-# ---------------------------------------------------------------------------
-
 
 class InterpreterSemantic:
-    """The semantic protocol for one launch: ``pid`` and ``grid`` are the
-    program being run and the launch grid, ``memory`` the launch's buffers,
-    ``location()`` the kernel location for messages. Methods not defined here
-    are the C++ Semantic's, traced (run_traced)."""
+    """The semantic of one launch: ``pid`` the program run, ``memory`` the
+    launch's buffers, ``location()`` the kernel's "file:line". Methods not
+    defined here are the C++ Semantic's, traced (run_traced)."""
 
     def __init__(self, memory, grid, where):
         self.memory, self.grid, self.pid, self.location = memory, grid, (0, 0, 0), where
@@ -183,14 +165,6 @@ class InterpreterSemantic:
             return run_traced(self, name, args, kwargs)
         setattr(self, name, traced)
         return traced
-
-    # -- what the evaluated instructions ask of the launch ----------------------
-
-    def pid_value(self, axis):
-        return np.array(self.pid[axis], dtype=np.int32)
-
-    def grid_value(self, axis):
-        return np.array(self.grid[axis], dtype=np.int32)
 
     def print_values(self, prefix, vals, elems, hex_, unsigned):
         shape = next((v.shape for v in vals if v.ndim), ())
@@ -212,12 +186,9 @@ class InterpreterSemantic:
         raise DeviceAssertionError(f"{self.location()}: pid ({x}, {y}, {z}){idx}: Assertion `{msg}` failed "
                                    f"({bad.size} element{'s' if bad.size != 1 else ''})")
 
-    # -- interpreter-only ----------------------------------------------------------
-
     def host_value(self, t):
-        """The Python value of the scalar tensor ``t``: what plain Python code
-        (a function with no source to rewrite) reads in ``if t:`` or
-        ``range(t)``."""
+        """The value of scalar ``t`` in ``if t:``, ``range(t)`` of code with no
+        source to rewrite."""
         h = t.handle
         if h.data.size != 1:  # a one-element block is its value, as in Triton
             raise BlockConditionError(f"a block ({t.type}) cannot be a condition; reduce it to a scalar first")
@@ -226,22 +197,20 @@ class InterpreterSemantic:
         return v + (1 << h.sty.bit_width) if unsigned and v < 0 else v
 
     def iterate_range(self, r):
-        """``for i in tl.range(...)`` in plain Python code: the loop of the
-        rewritten code (induction variable typed as compiled)."""
+        """``for i in tl.range(...)`` in code with no source: as rewritten."""
         from .rewrite import _dynamic_range
         return _dynamic_range(r)
 
     def make_tensor_descriptor(self, base, shape, strides, block_shape):
-        # A last stride that is a value 1 is what a compiled kernel sees as a
-        # constant (the launch specializes integer arguments equal to 1).
+        # A last stride of 1 is a constant when compiled (the launch
+        # specializes integer arguments equal to 1).
         last = strides[-1] if strides else None
         if type(last) is TensorHandle and last.data.ndim == 0 and last.sty.is_int() and int(last.data) == 1:
             strides = [*strides[:-1], 1]
         return run_traced(self, "make_tensor_descriptor", (base, shape, strides, block_shape), {})
 
     def reduce(self, x, *args):
-        """A built-in reduction (the Semantic's), or one of the blocks ``x``
-        by a combine function: ``(xs, axis, combine, keep_dims)``."""
+        """The Semantic's reduction, or ``(xs, axis, combine, keep_dims)``."""
         if not isinstance(x, (list, tuple)):
             return run_traced(self, "reduce", (x, *args), {})
         axis, combine, keep_dims = args
@@ -260,14 +229,11 @@ class InterpreterSemantic:
         return [TensorHandle(np.ascontiguousarray(np.moveaxis(c, -1, a), dtype=h.data.dtype), h.sty)
                 for c, h in zip(out, x)]
 
-    # -- combine functions: Python code on the blocks -------------------------
-
     def _combine(self, xs, axis, combine, what, reverse=False):
-        """The inclusive scan of the inputs' arrays by ``combine`` along
-        ``axis`` (all dimensions flattened for None), that axis last, and
-        where it was. Hillis-Steele on whole blocks: the last element of a
-        scan so made is the pairwise tree of a reduction (shapes are powers
-        of 2); element by element for a combine function that branches."""
+        """The inclusive scan by ``combine`` along ``axis`` (None: flattened),
+        moved last, and that axis. Hillis-Steele on whole blocks (its last
+        element is a reduction's pairwise tree); element by element for a
+        combine function that branches."""
         _fe.check_reduction_inputs([x.type for x in xs], what)
         dtypes, rank = [x.sty for x in xs], xs[0].data.ndim
         if axis is not None:
@@ -311,8 +277,8 @@ class InterpreterSemantic:
         return res
 
     def map_elementwise(self, fn, args, pack):
-        """The scalar function on each ``pack`` elements of the broadcast
-        arguments, one call at a time (it may branch on its arguments)."""
+        """``fn`` on each ``pack`` elements of the broadcast arguments (it may
+        branch on them)."""
         shape = np.broadcast_shapes(*[a.data.shape for a in args])
         flats = [np.broadcast_to(a.data, shape).reshape(-1) for a in args]
         outs, types = None, None

@@ -1,10 +1,8 @@
 """Interpreter mode: ``kernel[grid](...)`` runs the kernel's Python code on
-the host with numpy, for ``TRITIUM_INTERPRET`` launches and
-``@tritium.jit(interpret=True)`` kernels (docs/frontend.md, "Interpreter
-mode": the programs, the arguments, the memory checks and the errors).
-Every program of the grid runs in turn with the ``InterpreterSemantic``
-current; errors the compiler would report are raised as
-``InterpreterError`` at the kernel line, run-time failures keep their types.
+the host with numpy, each program in turn with the ``InterpreterSemantic``
+current (docs/frontend.md, "Interpreter mode"). Errors the compiler would
+report are ``InterpreterError`` at the kernel line; run-time failures keep
+their types.
 """
 
 import inspect
@@ -17,7 +15,7 @@ import types
 import numpy as np
 
 from .. import knobs
-from ..compiler import codegen as _codegen
+from ..compiler import codegen as _codegen, compiler as _compiler
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..interpreter import rewrite as _rw
@@ -26,7 +24,7 @@ from ..interpreter.evaluate import Desc
 from ..interpreter.semantic import DeviceAssertionError, InterpreterSemantic, TensorHandle, constant
 from .._C import frontend as _fe
 from .. import language as tl
-from . import jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
+from . import driver as _driver, jit as _jit_module  # noqa: F401 (makes sure the submodule is loaded)
 _jit = sys.modules[__package__ + ".jit"]
 
 __all__ = ["InterpretedFunction", "InterpreterError", "OutOfBoundsError", "MisalignedAccessError",
@@ -39,8 +37,7 @@ class InterpreterError(CompilationError):
 
 
 class InterpretedFunction(_jit.JITFunction):
-    """A @jit function that always runs on the interpreter (what ``@jit``
-    returns under TRITIUM_INTERPRET=1 or with ``interpret=True``)."""
+    """What ``@jit`` returns under TRITIUM_INTERPRET=1 or ``interpret=True``."""
 
     def __init__(self, fn, **kwargs):
         super().__init__(fn, interpret=True, **kwargs)
@@ -49,9 +46,8 @@ class InterpretedFunction(_jit.JITFunction):
         return launch(self, args, kwargs, grid, warmup)
 
     def rewrite(self):
-        """Triton's InterpretedFunction.rewrite(): prepares the kernel's code
-        for the interpreter now (interpreter/rewrite.py); ``rewriter.
-        def_file_lineno`` is then the line of its ``def`` in its file."""
+        """Triton's: rewrites the kernel now; ``rewriter.def_file_lineno`` is
+        then the line of its ``def``."""
         _rw.rewritten(self)
         lines, first = inspect.getsourcelines(self.fn)
         offset = next((k for k, line in enumerate(lines) if line.lstrip().startswith(("def ", "async def "))), 0)
@@ -65,15 +61,10 @@ def is_interpreting():
     return bool(stack) and isinstance(stack[-1].semantic, InterpreterSemantic)
 
 
-# ---------------------------------------------------------------------------
-# Calls between @jit functions
-# ---------------------------------------------------------------------------
-
 
 def call_jit(jit_fn, args, kwargs):
     """A call of a @jit function from an interpreted kernel: its own code
-    runs; a tensor passed to a tl.constexpr parameter stays a tensor (as in
-    Triton); Python numbers returned become tensors (as compiled)."""
+    runs; Python numbers returned become tensors (as compiled)."""
     if getattr(jit_fn, "noinline", False):
         names = list(getattr(jit_fn, "arg_names", ()))
         for name, v in list(zip(names, args)) + list(kwargs.items()):
@@ -83,8 +74,7 @@ def call_jit(jit_fn, args, kwargs):
                                 f"argument {name}:{v}")
     f = _rw.rewritten(jit_fn)
     # A call with the specialization of one under way recurses without end
-    # when compiled; say so as the code generator does. The keys are only
-    # computed for a function that is already running (they cost).
+    # when compiled. Keys are computed only for a function already running.
     stack = _calls.__dict__.setdefault("active", [])  # (function, args, kwargs) of the calls under way
     outer = [c for c in stack if c[0] is jit_fn]
     if outer and (key := _call_key(jit_fn, args, kwargs)) is not None and any(_call_key(*c) == key for c in outer):
@@ -100,8 +90,7 @@ _calls = threading.local()  # the @jit calls under way on this thread
 
 
 def _call_key(jit_fn, args, kwargs):
-    """The code generator's key of a call (None when the arguments do not
-    bind: the call itself reports that)."""
+    """The code generator's key of a call (None: the arguments do not bind)."""
     try:
         bound = (getattr(jit_fn, "signature", None) or inspect.signature(jit_fn.fn)).bind(*args, **kwargs)
         bound.apply_defaults()
@@ -111,8 +100,8 @@ def _call_key(jit_fn, args, kwargs):
 
 
 class _Combiner:
-    """What core asks of the running "code generator": callables for
-    reduce/scan combine functions and map_elementwise's scalar function."""
+    """What core asks of the "code generator": callables for combine and
+    map_elementwise's scalar functions."""
 
     def build_combine_fn(self, fn, dtypes):
         fn = _core._unwrap(fn)
@@ -128,17 +117,13 @@ class _Combiner:
         return self.build_combine_fn(fn, dtypes)
 
 
-# ---------------------------------------------------------------------------
-# Arguments
-# ---------------------------------------------------------------------------
-
 _TORCH_VIEW = {"bfloat16": "int16", "float8_e4m3fn": "uint8", "float8_e5m2": "uint8", "float8_e4m3fnuz": "uint8",
                "float8_e5m2fnuz": "uint8"}
 
 
 class _Launch:
-    """One launch: the kernel's values of its arguments, the buffers they
-    point to, and the host copies of device tensors to write back."""
+    """One launch's buffers, and the host copies of device tensors to write
+    back."""
 
     def __init__(self):
         self.memory = Memory()
@@ -146,8 +131,8 @@ class _Launch:
         self._storages = {}
 
     def arg(self, p, v):
-        """The value of the argument ``v`` of parameter ``p`` in the kernel
-        (typed as a compiled launch types it)."""
+        """The kernel's value of argument ``v`` of parameter ``p`` (typed as a
+        compiled launch types it)."""
         if p.is_constexpr:
             return v
         if _jit._is_descriptor(v):  # tensor_descriptor_typing: the compiled launch's rules
@@ -172,8 +157,8 @@ class _Launch:
         return _core.tensor(constant(v if not isinstance(v, bool) or dt.name == "int1" else int(v), dt), dt)
 
     def pointer(self, p, v):
-        """A tensor argument as the kernel's pointer to its first element
-        (None for an argument that is not a tensor)."""
+        """A tensor argument as a pointer to its first element (None: not a
+        tensor)."""
         host = self.host_array(v, p.name)
         if host is None:
             return None
@@ -182,21 +167,19 @@ class _Launch:
         return TensorHandle(np.array(addr, dtype=np.int64), tl.str_to_ty("*" + ty))
 
     def host_array(self, x, name):
-        """(host numpy array sharing a tensor's bytes, the dtype the kernel
-        sees), or None for what is not a tensor."""
+        """(host array sharing a tensor's bytes, the dtype the kernel sees),
+        or None."""
         if isinstance(x, _jit.TensorWrapper):
             base = self.host_array(x.base, name)
             return base and (base[0], x.dtype)
-        if isinstance(x, np.ndarray):
-            if x.dtype.byteorder not in ("=", "|") and x.dtype.itemsize > 1:
-                raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
-            return x, x.dtype
         if type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "dtype"):
             return self._torch_arg(x), x.dtype
-        if hasattr(x, "__array_interface__") and not isinstance(x, np.generic):
-            a = np.asarray(x)
-            return a, a.dtype
-        return None
+        if not hasattr(x, "__array_interface__") or isinstance(x, np.generic):
+            return None
+        a = np.asarray(x)
+        if a.dtype.byteorder not in ("=", "|") and a.dtype.itemsize > 1:
+            raise TypeError(f"argument {name!r}: non-native byte order arrays are not supported")
+        return a, a.dtype
 
     def _torch_arg(self, t):
         import torch
@@ -217,8 +200,7 @@ class _Launch:
 
 
 def _typed(p, typing, v):
-    """``typing(v)`` (the compiled launch's typing of an argument), its
-    errors naming the parameter."""
+    """``typing(v)``, the compiled launch's, its errors naming ``p``."""
     try:
         return typing(v)
     except _jit._ArgError as e:
@@ -226,32 +208,21 @@ def _typed(p, typing, v):
 
 
 def _options(jit_fn, options):
-    """The launch options as given (checked as compiled launches check
-    them): a dict the builtins read (debug, default_dot_input_precision...)."""
+    """The launch options the builtins read, checked as compiled."""
     opts = dict(options)
     if jit_fn.debug is not None and "debug" not in opts:
         opts["debug"] = jit_fn.debug
-    try:
-        from ..compiler import compiler as _compiler
-        from . import driver as _driver
-        _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
-    except (ImportError, AttributeError):
-        pass
+    _compiler.make_options(_driver.active.get_current_target(), opts, jit_fn.__name__)
     opts["debug"] = bool(knobs.debug_enabled() or opts.get("debug", False))
     return opts
 
-
-# ---------------------------------------------------------------------------
-# Errors
-# ---------------------------------------------------------------------------
 
 _RUNTIME_ERRORS = (OutOfBoundsError, MisalignedAccessError, ReadOnlyMemoryError, DeviceAssertionError,
                    InterpreterError)
 
 
 def _located(e):
-    """``e`` as an InterpreterError at the innermost kernel line of its
-    traceback, worded as the code generator words it."""
+    """``e`` as the code generator words it, at the innermost kernel line."""
     loc, tb = None, e.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -271,10 +242,6 @@ def _located(e):
     source = linecache.getline(loc[0], loc[1]).rstrip("\n")
     return _codegen.error_at(msg, *loc, source or None, InterpreterError)
 
-
-# ---------------------------------------------------------------------------
-# Launching
-# ---------------------------------------------------------------------------
 
 
 def launch(jit_fn, args, kwargs, grid, warmup=False):

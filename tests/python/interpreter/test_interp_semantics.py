@@ -475,6 +475,32 @@ def test_libdevice_fast_dividef():
 
 
 @jit
+def _bit_functions_64(x_ptr, out_ptr):
+    i = tl.arange(0, 4)
+    x = tl.load(x_ptr + i)
+    tl.store(out_ptr + i, libdevice.popc(x).to(tl.int64))
+    tl.store(out_ptr + 4 + i, libdevice.clz(x).to(tl.int64))
+    tl.store(out_ptr + 8 + i, libdevice.ffs(x).to(tl.int64))
+    tl.store(out_ptr + 12 + i, libdevice.brev(x))
+    tl.store(out_ptr + 16 + i, libdevice.umulhi(x, x))
+
+
+def test_libdevice_bit_functions_on_int64():
+    # The 64-bit symbols (__nv_popcll, __nv_clzll, __nv_ffsll, __nv_brevll,
+    # __nv_umul64hi) are the 32-bit ones' with "ll"/"64" in the name.
+    x = np.array([1, -1, 0x0F00, -(1 << 62)], np.int64)
+    out = np.zeros(20, np.int64)
+    _bit_functions_64[(1,)](x, out)
+    u = [int(v) & (2**64 - 1) for v in x]
+    as_i64 = [v - 2**64 if v >= 2**63 else v for v in (int(format(v, "064b")[::-1], 2) for v in u)]
+    np.testing.assert_array_equal(out[:4], [bin(v).count("1") for v in u])
+    np.testing.assert_array_equal(out[4:8], [64 - v.bit_length() for v in u])
+    np.testing.assert_array_equal(out[8:12], [(v & -v).bit_length() for v in u])
+    np.testing.assert_array_equal(out[12:16], as_i64)
+    np.testing.assert_array_equal(out[16:20], [(v * v >> 64) - (2**64 if v * v >> 64 >= 2**63 else 0) for v in u])
+
+
+@jit
 def _scalar_args(out_ptr, i32, i64, u64, f, b, nothing, dt: tl.constexpr):
     tl.static_assert(i32.dtype == tl.int32)
     tl.static_assert(i64.dtype == tl.int64)
