@@ -326,11 +326,10 @@ class _TuningRecord:
     kernel cache, and ignored when damaged."""
 
     def __init__(self, fn, key, configs):
-        from ..compiler.compiler import _stable_repr
         from . import cache
         self.configs, self.names = configs, [str(c) for c in configs]
         target = _driver.active.get().get_current_target()
-        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(self.names), str(target),
+        text = "|".join([fn.cache_key, cache.stable_repr(key), ";".join(self.names), str(target),
                          cache.version_key()])
         self.key = hashlib.sha256(text.encode()).hexdigest()
         self.path = os.path.join(knobs.cache.dir, "autotune", self.key + ".json")
