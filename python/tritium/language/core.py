@@ -467,8 +467,8 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
     ``fp_downcast_rounding`` is "rtne" or "rtz" for float narrowing."""
     dt = _check_dtype(dtype)
     bitcast = bool(_unwrap(bitcast))
-    rounding = _unwrap(fp_downcast_rounding)
-    return _wrap(_sem().cast(_opnd(input), dt, bitcast, _types.rounding(rounding)))
+    rounding = _unwrap(fp_downcast_rounding)  # the semantic checks it
+    return _wrap(_sem().cast(_opnd(input), dt, bitcast, None if rounding is None else str(rounding)))
 
 
 # -- Shapes -------------------------------------------------------------------
