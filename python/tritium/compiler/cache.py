@@ -27,10 +27,36 @@ import warnings
 
 from .. import knobs
 
-__all__ = ["FileCacheManager", "compile_key", "version_key", "triton_key", "write_atomic", "package_version"]
+__all__ = ["FileCacheManager", "compile_key", "version_key", "triton_key", "write_atomic", "package_version",
+           "stable_repr"]
 
 MANIFEST = "manifest.json"
 _FORMAT = 1
+
+
+def stable_repr(v, baked_only=False):
+    """A text that is equal across processes for equal values (types
+    included: 1, 1.0 and True differ), for the keys of compiles and tunings.
+    A value that is no plain data is its type and ``str()``; with
+    ``baked_only``, what a kernel bakes in from a global (scalars, tuples of
+    them, tritium objects such as a dtype), and None for anything else
+    (lists, modules, functions, arbitrary objects): a global's summary for
+    the check at launch that it has not changed (runtime/cache.py)."""
+    t = type(v)
+    if t.__name__ == "constexpr" and hasattr(v, "value"):  # tl.constexpr
+        return stable_repr(v.value, baked_only)
+    if v is None or isinstance(v, (bool, int, float, complex, str, bytes)):
+        return f"{t.__name__}:{v!r}"
+    if t is tuple or (not baked_only and isinstance(v, (tuple, list))):
+        parts = [stable_repr(x, baked_only) for x in v]
+        return None if None in parts else f"{t.__name__}(" + ",".join(parts) + ")"
+    if isinstance(v, dict) and not baked_only:
+        return "dict(" + ",".join(f"{stable_repr(k)}={stable_repr(x)}"
+                                 for k, x in sorted(v.items(), key=lambda kv: repr(kv[0]))) + ")"
+    if baked_only:
+        return f"{t.__name__}:{v}" if t.__module__.startswith("tritium") and not callable(v) else None
+    key = getattr(v, "cache_key", None)  # a JITFunction passed as a constexpr
+    return f"jit:{key}" if isinstance(key, str) else f"{t.__name__}:{v}"
 
 
 def _sha256(data):

@@ -184,7 +184,7 @@ class CompileOptions:
 
     def hash(self):
         if self._hash is None:
-            text = json.dumps(sorted((k, _stable_repr(v)) for k, v in self._d.items()))
+            text = json.dumps(sorted((k, _cache.stable_repr(v)) for k, v in self._d.items()))
             object.__setattr__(self, "_hash", hashlib.sha256(text.encode()).hexdigest())
         return self._hash
 
@@ -244,25 +244,6 @@ def make_options(target, options=None, kernel_name="kernel"):
 
 
 # -- Sources -----------------------------------------------------------------
-
-def _stable_repr(v):
-    """A text that is equal across processes for equal constexpr/option values
-    (types included: 1, 1.0 and True differ)."""
-    if v is None or isinstance(v, (bool, int, float, str, bytes)):
-        return f"{type(v).__name__}:{v!r}"
-    if isinstance(v, (tuple, list)):
-        return f"{type(v).__name__}(" + ",".join(_stable_repr(x) for x in v) + ")"
-    if isinstance(v, dict):
-        return "dict(" + ",".join(f"{_stable_repr(k)}={_stable_repr(x)}"
-                                 for k, x in sorted(v.items(), key=lambda kv: repr(kv[0]))) + ")"
-    key = getattr(v, "cache_key", None)  # a JITFunction passed as a constexpr
-    if isinstance(key, str):
-        return f"jit:{key}"
-    inner = getattr(v, "value", None)  # tl.constexpr
-    if inner is not None and type(v).__name__ == "constexpr":
-        return _stable_repr(inner)
-    return f"{type(v).__name__}:{v}"
-
 
 def _param_keys(fn, table, as_name):
     """``table`` with its keys (parameter names, indices or Triton's (index,)
@@ -341,8 +322,8 @@ class ASTSource:
         text = "|".join([
             self.fn.cache_key,
             json.dumps(self.signature),
-            _stable_repr(sorted(self.constexprs.items())),
-            _stable_repr(sorted(self.attrs.items())),
+            _cache.stable_repr(sorted(self.constexprs.items())),
+            _cache.stable_repr(sorted(self.attrs.items())),
         ])
         return hashlib.sha256(text.encode()).hexdigest()
 

@@ -242,9 +242,3 @@ dtype.__class__ = _DTypeClass
 
 BinOp, CmpOp, UnaryOp, Hint = _fe.BinOp, _fe.CmpOp, _fe.UnaryOp, _fe.Hint
 
-
-def rounding(name):
-    """fp_downcast_rounding ("rtne", "rtz", or None) as the semantic takes it."""
-    if name is not None and name not in ("rtne", "rtz"):
-        raise ValueError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {name!r}")
-    return name

@@ -467,8 +467,8 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
     ``fp_downcast_rounding`` is "rtne" or "rtz" for float narrowing."""
     dt = _check_dtype(dtype)
     bitcast = bool(_unwrap(bitcast))
-    rounding = _unwrap(fp_downcast_rounding)
-    return _wrap(_sem().cast(_opnd(input), dt, bitcast, _types.rounding(rounding)))
+    rounding = _unwrap(fp_downcast_rounding)  # the semantic checks it
+    return _wrap(_sem().cast(_opnd(input), dt, bitcast, None if rounding is None else str(rounding)))
 
 
 # -- Shapes -------------------------------------------------------------------
@@ -894,18 +894,14 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
 
 @builtin
 def load_tensor_descriptor(desc, offsets):
-    """``desc.load(offsets)``."""
-    if not isinstance(desc, tensor_descriptor):
-        raise TypeError(f"load_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
-    return _wrap(_sem().descriptor_load(desc.handle, _offsets(offsets)))
+    """``desc.load(offsets)`` (the semantic checks that ``desc`` is one)."""
+    return _wrap(_sem().descriptor_load(to_tensor(desc).handle, _offsets(offsets)))
 
 
 @builtin
 def store_tensor_descriptor(desc, offsets, value):
     """``desc.store(offsets, value)``."""
-    if not isinstance(desc, tensor_descriptor):
-        raise TypeError(f"store_tensor_descriptor expects a tensor descriptor, got {_type_name(desc)}")
-    _sem().descriptor_store(desc.handle, _offsets(offsets), _opnd(value))
+    _sem().descriptor_store(to_tensor(desc).handle, _offsets(offsets), _opnd(value))
 
 
 def _atomic_pointer(pointer, name):

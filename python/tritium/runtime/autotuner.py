@@ -25,6 +25,7 @@ import warnings
 from .. import knobs
 from ..errors import OutOfResources  # noqa: F401  (Triton's code imports it from here)
 from . import driver as _driver
+from ..compiler import cache as _cache
 from ..compiler.descriptors import is_descriptor
 from .jit import KernelInterface, JITFunction
 
@@ -326,12 +327,10 @@ class _TuningRecord:
     kernel cache, and ignored when damaged."""
 
     def __init__(self, fn, key, configs):
-        from ..compiler.compiler import _stable_repr
-        from . import cache
         self.configs, self.names = configs, [str(c) for c in configs]
         target = _driver.active.get().get_current_target()
-        text = "|".join([fn.cache_key, _stable_repr(key), ";".join(self.names), str(target),
-                         cache.version_key()])
+        text = "|".join([fn.cache_key, _cache.stable_repr(key), ";".join(self.names), str(target),
+                         _cache.version_key()])
         self.key = hashlib.sha256(text.encode()).hexdigest()
         self.path = os.path.join(knobs.cache.dir, "autotune", self.key + ".json")
 
@@ -349,12 +348,11 @@ class _TuningRecord:
         return None
 
     def store(self, best, timings):
-        from .cache import write_atomic
         body = {"key": self.key, "configs": self.names, "best": self.configs.index(best),
                 "timings": [timings[c][0] for c in self.configs]}
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            write_atomic(self.path, json.dumps({"body": body, "checksum": _checksum(body)})
+            _cache.write_atomic(self.path, json.dumps({"body": body, "checksum": _checksum(body)})
                          .encode())
         except OSError:
             pass  # an unwritable cache only loses the record

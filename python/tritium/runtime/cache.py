@@ -1,4 +1,4 @@
-"""What a kernel reaches (``fingerprint``, ``DependenciesFinder``): the
+"""What a kernel reaches (``DependenciesFinder``): the
 @jit functions and constexpr globals whose values key its compiles. The
 on-disk cache itself is the compiler's (compiler/cache.py); its names are
 here too, where Triton's ``triton.runtime.cache`` has them.
@@ -9,31 +9,11 @@ import builtins
 import hashlib
 import inspect
 
-from ..compiler.cache import (FileCacheManager, compile_key, package_version, triton_key,  # noqa: F401
-                              version_key, write_atomic)
+from ..compiler.cache import (FileCacheManager, compile_key, package_version, stable_repr,  # noqa: F401
+                              triton_key, version_key, write_atomic)
 
 __all__ = ["FileCacheManager", "DependenciesFinder", "compile_key", "version_key",
-           "write_atomic", "fingerprint"]
-
-_SCALARS = (int, float, bool, str, bytes, complex, type(None))
-
-
-def fingerprint(value):
-    """A comparable, hashable summary of a global's value, or None when the
-    value is not something a kernel bakes in (modules, functions, classes,
-    arbitrary objects)."""
-    t = type(value)
-    if t.__name__ == "constexpr" and hasattr(value, "value"):
-        inner = fingerprint(value.value)
-        return None if inner is None else ("constexpr", inner)
-    if t in _SCALARS:
-        return (t.__name__, value)
-    if t is tuple:
-        parts = tuple(fingerprint(v) for v in value)
-        return None if any(p is None for p in parts) else ("tuple", parts)
-    if t.__module__.startswith("tritium") and not callable(value):
-        return ("obj", t.__name__, str(value))  # e.g. a tl.dtype
-    return None
+           "write_atomic"]
 
 
 class DependenciesFinder:
@@ -41,7 +21,7 @@ class DependenciesFinder:
     the cache key of every @jit function it names (recursively) and the
     value of every global it reads that a kernel bakes in. ``used_globals``
     maps (display name, id(namespace)) -> (name in namespace, namespace,
-    fingerprint) for the check at launch that they have not changed.
+    summary: stable_repr(value, baked_only=True)) for the check at launch that they have not changed.
 
     The walk is iterative (an explicit stack, in the order a recursive
     NodeVisitor would visit): a kernel may hold expressions thousands of
@@ -95,10 +75,10 @@ class DependenciesFinder:
                 self.hasher.update(f"|jit:{display}={value.cache_key}".encode())
                 self.used_globals.update(value.used_global_vals)
             return
-        fp = fingerprint(value)
+        fp = stable_repr(value, baked_only=True)
         if fp is None:
             return
-        self.hasher.update(f"|global:{display}={fp!r}".encode())
+        self.hasher.update(f"|global:{display}={fp}".encode())
         self.used_globals[(display, id(namespace))] = (name, namespace, fp)
 
     def _name(self, node):

@@ -25,7 +25,7 @@ import warnings
 from .. import _C, knobs
 from ..errors import CompilationError, OutOfResources, recursion_limit_message
 from . import driver as _driver
-from .cache import fingerprint
+from ..compiler.cache import stable_repr
 from ..language import _types
 from ..compiler.descriptors import (expand_descriptors as _expand_descriptors, is_descriptor as _is_descriptor,
                                     launch_parameters as _launch_parameters)
@@ -300,10 +300,9 @@ _KIND_CODES = {inspect.Parameter.POSITIONAL_ONLY: 1, inspect.Parameter.KEYWORD_O
 
 
 def _shown_value(fp):
-    """The value a fingerprint (cache.fingerprint) stands for, for messages."""
-    while fp and fp[0] == "constexpr":
-        fp = fp[1]
-    return fp[-1] if fp else None
+    """The value a global's summary (stable_repr) stands for, for messages:
+    "int:2" -> "2"."""
+    return re.sub(r"^\w+:", "", fp)
 
 
 def _stream_handle(stream):
@@ -619,20 +618,19 @@ class JITFunction(KernelInterface):
 
     def _check_globals(self):
         for (display, _), (name, namespace, fp) in self.used_global_vals.items():
-            new = fingerprint(namespace.get(name, _MISSING))
+            new = stable_repr(namespace.get(name, _MISSING), baked_only=True)
             if new != fp:
-                old_v = _shown_value(fp)
-                new_v = _shown_value(new) if new else namespace.get(name, "<deleted>")
+                new_v = _shown_value(new) if new else repr(namespace.get(name, "<deleted>"))
                 raise RuntimeError(f"Global variable {display} has changed since we compiled "
-                                   f"this kernel, from {old_v!r} to {new_v!r}")
+                                   f"this kernel, from {_shown_value(fp)} to {new_v}")
 
     def _normalize_used_globals(self):
         """The code generator records the globals it reads in Triton's form,
-        (name, id(ns)) -> (value, ns); keep them as (name, ns, fingerprint)
+        (name, id(ns)) -> (value, ns); keep them as (name, ns, stable_repr)
         so that the launch compares small summaries, not objects."""
         for k, v in list(self.used_global_vals.items()):
             if len(v) == 2:
-                fp = fingerprint(v[0])
+                fp = stable_repr(v[0], baked_only=True)
                 if fp is None:
                     del self.used_global_vals[k]
                 else:
