@@ -7,6 +7,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/Host.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -280,6 +281,17 @@ gpu::LoadedKernel Driver::loadKernel(const gpu::KernelImage &Img, int Device) {
   if (!P->JIT)
     throw error("LLVM's JIT cannot run on this host: " + P->Error, Action);
   setCurrentDevice(Device);
+  // An object of another processor family (cpu:<an AArch64 name> compiled
+  // here) is for that machine, not this process.
+  llvm::Triple Host(llvm::sys::getProcessTriple());
+  auto Obj = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(Img.Image, Img.Name));
+  if (!Obj)
+    llvm::consumeError(Obj.takeError()); // addObjectFile says what is wrong with it
+  else if ((*Obj)->getArch() != Host.getArch())
+    throw error("the kernel was compiled for " +
+                    llvm::Triple::getArchTypeName((*Obj)->getArch()).str() + ", not this " +
+                    llvm::Triple::getArchTypeName(Host.getArch()).str() + " host",
+                Action);
   std::lock_guard<std::mutex> G(P->Lock);
   llvm::orc::LLJIT &J = *P->JIT;
   auto Lib = J.getExecutionSession().createJITDylib("kernel" + std::to_string(P->NextLibrary++));

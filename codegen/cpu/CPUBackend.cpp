@@ -7,7 +7,10 @@
 // runtime/CpuDriver.cpp links into the process and runs on its threads).
 //
 // `cpu` is the host's processor with all its features; `cpu:<name>` an
-// LLVM processor name (x86-64, skylake-avx512, ...) with its own.
+// LLVM processor name (x86-64, skylake-avx512, ...) with its own. A name
+// that only AArch64 knows (neoverse-v1, cortex-a72, apple-m1, ...) compiles
+// for AArch64 Linux by the same code: an object for that machine, which this
+// process does not run (the driver links objects of its own architecture).
 //
 // A kernel's launch entry has the kernel's name:
 //   void name(void **params)
@@ -56,6 +59,13 @@
 
 using namespace tritium;
 
+extern "C" {
+void LLVMInitializeAArch64TargetInfo();
+void LLVMInitializeAArch64Target();
+void LLVMInitializeAArch64TargetMC();
+void LLVMInitializeAArch64AsmPrinter();
+}
+
 namespace {
 
 /// The lean pipeline of the GPU targets with the SLP vectorizer, which makes
@@ -99,7 +109,9 @@ CPUTargetInfo hostTargetInfo(const llvm::TargetMachine &TM,
   bool X86 = TM.getTargetTriple().getArch() == llvm::Triple::x86_64;
   bool AVX512 = X86 && ST->checkFeatures("+avx512f"), AVX2 = X86 && ST->checkFeatures("+avx2");
   bool Mvec = Library.isFunctionVectorizable("expf", llvm::ElementCount::getFixed(8));
-  return CPUTargetInfo(Threads, AVX512 ? 64 : 32, !Mvec ? 0 : AVX512 ? 16 : AVX2 ? 8 : 0);
+  // Elsewhere (AArch64) NEON's 16-byte registers.
+  return CPUTargetInfo(Threads, AVX512 ? 64 : X86 ? 32 : 16,
+                       !Mvec ? 0 : AVX512 ? 16 : AVX2 ? 8 : 0);
 }
 
 /// The most shared memory a program's arena holds (the runtime allocates
@@ -125,10 +137,27 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, 
       Features += (Features.empty() ? "" : ",") + std::string(On ? "+" : "-") + F.str();
   }
   // Asked of a generic subtarget: one made for an unknown name warns on stderr.
-  if (!std::unique_ptr<llvm::MCSubtargetInfo>(T->createMCSubtargetInfo(Triple, "", ""))
-           ->isCPUStringValid(Name))
-    reportError({}, "LLVM knows no processor '" + Name + "' for " + Triple +
-                        " (cpu:<name> takes LLVM's names, e.g. cpu:x86-64)");
+  auto Knows = [&](const llvm::Target *In, const std::string &InTriple) {
+    return std::unique_ptr<llvm::MCSubtargetInfo>(In->createMCSubtargetInfo(InTriple, "", ""))
+        ->isCPUStringValid(Name);
+  };
+  if (!Knows(T, Triple)) {
+    const std::string Arm = "aarch64-unknown-linux-gnu";
+    static std::once_flag ArmOnce;
+    std::call_once(ArmOnce, [] {
+      LLVMInitializeAArch64TargetInfo();
+      LLVMInitializeAArch64Target();
+      LLVMInitializeAArch64TargetMC();
+      LLVMInitializeAArch64AsmPrinter();
+    });
+    const llvm::Target *A = llvm::sys::getProcessTriple() == Arm
+                                ? nullptr
+                                : llvm::TargetRegistry::lookupTarget(Arm, Err);
+    if (!A || !Knows(A, Arm))
+      reportError({}, "LLVM knows no processor '" + Name + "' for " + Triple +
+                          " or AArch64 (cpu:<name> takes LLVM's names, e.g. cpu:x86-64)");
+    T = A, Triple = Arm;
+  }
   llvm::TargetOptions Opts;
   Opts.AllowFPOpFusion = FPFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   return std::unique_ptr<llvm::TargetMachine>(

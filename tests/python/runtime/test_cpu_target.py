@@ -4,6 +4,8 @@ driver (runtime/CpuDriver.h), on numpy arrays (and torch CPU tensors where
 torch is installed). The conformance suite runs on it too
 (TRITIUM_LANG_BACKENDS=cpu; tests/python/language/helpers.py)."""
 
+import platform
+
 import numpy as np
 import pytest
 
@@ -160,6 +162,27 @@ def test_every_program_runs_once(cpu, n):
     count = np.zeros(n, np.int32)
     runs_kernel[(n,)](count)
     assert (count == 1).all(), np.flatnonzero(count != 1)[:10]
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="cross-compiles from an x86-64 host")
+def test_an_aarch64_processor_compiles_for_aarch64(cpu):
+    """cpu:<name> with a name only AArch64 knows compiles the same kernel
+    for AArch64 Linux (NEON vectors); this host refuses to run the object,
+    naming both architectures; a name neither knows is a compile error."""
+    from tritium.compiler.compiler import ASTSource
+    from tritium.errors import CompilationError
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}
+    src = ASTSource(add_kernel, sig, {"BLOCK": 1024}, {})
+    k = tritium.compile(src, target="cpu:neoverse-v1")
+    obj = k.asm["obj"]
+    assert obj[:4] == b"\x7fELF" and int.from_bytes(obj[18:20], "little") == 183  # EM_AARCH64
+    assert 'target triple = "aarch64-unknown-linux-gnu"' in k.asm["llir"]
+    assert "<4 x float>" in k.asm["llir"]  # NEON's 16-byte registers
+    x = np.ones(1024, np.float32)
+    with pytest.raises(CudaError, match="compiled for aarch64, not this x86_64 host"):
+        k[(1, 1, 1)](x, x, x, 1024)
+    with pytest.raises(CompilationError, match="no processor 'nosuchcpu' for .* or AArch64"):
+        tritium.compile(src, target="cpu:nosuchcpu")
 
 
 @tritium.jit
