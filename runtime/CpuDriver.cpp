@@ -145,10 +145,12 @@ public:
 
 private:
   /// Runs programs of the grid of \p N until none is left, taking them in
-  /// chunks, a sixteenth of each thread's share: one atomic a program,
-  /// which the threads' cores pass back and forth, cost a tenth of a
-  /// 4096-row softmax. A memory fault in a program (onFault) jumps back here
-  /// and takes every program left.
+  /// chunks (one atomic a program, which the threads' cores pass back and
+  /// forth, cost a tenth of a 4096-row softmax) that shrink as the grid
+  /// empties: a quarter of what is left a thread, at least a 64th of its
+  /// share, so that the threads finish together (fixed chunks of a 16th
+  /// left one thread idle for up to a chunk at the end). A memory fault in
+  /// a program (onFault) jumps back here and takes every program left.
   void drain(const std::function<void(uint64_t)> &Body, uint64_t N) {
     uint64_t Least = std::max<uint64_t>(1, N / (64 * size()));
     auto Chunk = [&] {
