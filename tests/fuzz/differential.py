@@ -368,7 +368,13 @@ def make_input(rng_np, dt, shape):
 def _close(x, y, inexact, fp16):
     if np.array_equal(x, y, equal_nan=True):
         return True
-    return inexact and np.allclose(x, y, rtol=1e-2 if fp16 else 2e-3, atol=1e-5, equal_nan=True)
+    if not inexact:
+        return False
+    # fp16 sums and scans in another order differ by a few ulps of the
+    # largest partial sum, which cancellation leaves beside small results.
+    finite = np.abs(y[np.isfinite(y)]) if fp16 else None
+    atol = 1e-2 * float(finite.max()) if fp16 and finite.size else 1e-5
+    return np.allclose(x, y, rtol=1e-2 if fp16 else 2e-3, atol=max(atol, 1e-5), equal_nan=True)
 
 
 def run(seed, count, outdir, big=False, backends=("interpreter", "cpu"), gpu_targets=(), log=print):
@@ -410,7 +416,7 @@ def run(seed, count, outdir, big=False, backends=("interpreter", "cpu"), gpu_tar
             stats["err_one"] += 1
             what = f"{first.name}: {x}" if a == "err" else f"{second.name}: {y}"
             finding = f"k{idx}: only {what}"
-        elif _close(x, y, inexact, "float16" in src):
+        elif _close(x, y, inexact, "float16" in src or "float16" in dts):
             stats["same"] += 1
             errors = compile_gpu(fn, ins, odt, M, N, gpu_targets) if gpu_targets else []
             stats["gpu_err"] += len(errors)
