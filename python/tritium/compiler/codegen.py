@@ -1336,12 +1336,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- builtins of Python ----------------------------------------------------
 
-    def _py_len(self, fn, node, args, kwargs):
-        (x, ) = args
-        x = _unwrap(x)
-        if isinstance(x, tl.tensor):
-            return tl.constexpr(x.shape[0] if x.shape else 0)
-        return tl.constexpr(len(x))
 
     def _py_static(self, fn, node, args, kwargs):
         # isinstance, hasattr, getattr, type... look at a tensor as the
@@ -1352,21 +1346,33 @@ class CodeGenerator(ast.NodeVisitor):
         r = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
         return _as_static(r)
 
-    def _py_minmax(self, fn, node, args, kwargs):
-        if kwargs:
-            raise self.error(f"{fn.__name__}() keyword arguments are not supported", node)
-        if len(args) == 1:
-            args = list(_unwrap(args[0]))
-        if not args:
-            raise self.error(f"{fn.__name__}() needs arguments", node)
-        if not _has_tensor(args):
-            return tl.constexpr(fn([_unwrap(a) for a in args]))
-        return functools.reduce(tl.maximum if fn is max else tl.minimum, args)
-
     def _py_range(self, fn, node, args, kwargs):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def py_len(x):
+    """``len`` in a kernel (compiled and interpreted): a block's first
+    dimension, a sequence's length."""
+    x = _unwrap(x)
+    if isinstance(x, tl.tensor):
+        return tl.constexpr(x.shape[0] if x.shape else 0)
+    return tl.constexpr(len(x))
+
+
+def py_minmax(fn, args, kwargs):
+    """``min``/``max`` in a kernel (compiled and interpreted): of numbers a
+    number, of tensors tl.minimum/tl.maximum folded; no keywords."""
+    if kwargs:
+        raise TypeError(f"{fn.__name__}() keyword arguments are not supported")
+    if len(args) == 1:
+        args = list(_unwrap(args[0]))
+    if not args:
+        raise TypeError(f"{fn.__name__}() needs arguments")
+    if not _has_tensor(args):
+        return tl.constexpr(fn([_unwrap(a) for a in args]))
+    return functools.reduce(tl.maximum if fn is max else tl.minimum, args)
 
 
 def py_print(*args, **kwargs):
@@ -1429,7 +1435,8 @@ def _template_key(t):
 
 
 # Python's builtins a kernel may call, each with how the code generator runs it.
-_BUILTIN_IMPLS = {len: CodeGenerator._py_len, min: CodeGenerator._py_minmax, max: CodeGenerator._py_minmax,
+_BUILTIN_IMPLS = {len: lambda self, fn, node, args, kwargs: py_len(*args, **kwargs),
+                  **dict.fromkeys((min, max), lambda self, fn, node, args, kwargs: py_minmax(fn, args, kwargs)),
                   print: lambda self, fn, node, args, kwargs: py_print(*args, **kwargs),
                   range: CodeGenerator._py_range}
 _BUILTIN_IMPLS.update(dict.fromkeys((int, float, bool, isinstance, getattr, hasattr, list, tuple, str, repr, type,

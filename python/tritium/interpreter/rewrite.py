@@ -8,14 +8,13 @@ function whose source cannot be read runs as it is.
 
 import ast
 import builtins
-import functools
 import inspect
 import sys
 import types
 
 import numpy as np
 
-from ..compiler.codegen import _CONDITION_TYPES, _has_tensor, loop_type_changed, py_print
+from ..compiler.codegen import _CONDITION_TYPES, loop_type_changed, py_len, py_minmax, py_print
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
@@ -140,29 +139,12 @@ def check_carried(before, scope):
         raise CompilationError(loop_type_changed(name, t0, t1))
 
 
-def _minmax(is_max, *args, **kwargs):
-    fn = builtins.max if is_max else builtins.min
-    if kwargs or not args:
-        return fn(*args, **kwargs)
-    if len(args) == 1:
-        try:
-            args = tuple(_unwrap(args[0]))
-        except TypeError:
-            return fn(*args)
-    if not _has_tensor(args):
-        return fn(*[_unwrap(a) for a in args])
-    return functools.reduce(_core.maximum if is_max else _core.minimum, args)
+def min_(*args, **kwargs):
+    return py_minmax(builtins.min, args, kwargs)
 
 
-min_ = functools.partial(_minmax, False)
-max_ = functools.partial(_minmax, True)
-
-
-def len_(x):
-    x = _unwrap(x)
-    if isinstance(x, _core.tensor):
-        return x.shape[0] if x.shape else 0
-    return len(x)
+def max_(*args, **kwargs):
+    return py_minmax(builtins.max, args, kwargs)
 
 
 HELPERS = {_PREFIX + name + "__": f for name, f in (
@@ -170,7 +152,7 @@ HELPERS = {_PREFIX + name + "__": f for name, f in (
     ("debug", lambda: bool(_core._option("debug", False))), ("carried", carried),
     ("check_carried", check_carried))}
 #: Python builtins with a kernel meaning (unless the module defines the name).
-BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": len_}
+BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": py_len}
 
 
 

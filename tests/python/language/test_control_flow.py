@@ -622,3 +622,36 @@ def test_unrolled_loops_may_change_types(backend, how):
     x = np.ones(8, np.int64)
     (_, z) = backend.run(k_loop_changes_type, 1, x, np.zeros(8, np.int64), 3, HOW=how)
     assert z.tolist() == [3] * 8
+
+
+def k_python_minmax(X, Z, HOW: tl.constexpr):
+    offs = tl.arange(0, 8)
+    x = tl.load(X + offs)
+    if HOW == "numbers":
+        r = x + max(3, 5, 4) + min((2, 7)) + len((1, 2, 3)) + len(x)  # 5 + 2 + 3 + 8
+    elif HOW == "tensors":
+        r = max(x, 4) + min(x, x * 0 + 2, 5)
+    elif HOW == "keyword":
+        r = x + max(3, 5, key=None)
+    else:
+        r = x + min()
+    tl.store(Z + offs, r)
+
+
+@pytest.mark.parametrize("how", ["numbers", "tensors"])
+def test_python_min_max_len(backend, how):
+    """Python's min, max and len in a kernel, one function for the code
+    generator and the interpreter (codegen.py_minmax, py_len)."""
+    x = np.arange(8, dtype=np.int32)
+    (_, z) = backend.run(k_python_minmax, 1, x, np.zeros(8, np.int32), HOW=how)
+    ref = x + 18 if how == "numbers" else np.maximum(x, 4) + np.minimum(x, 2)
+    assert z.tolist() == ref.tolist()
+
+
+@pytest.mark.parametrize("how, message", [("keyword", "max() keyword arguments are not supported"),
+                                          ("empty", "min() needs arguments")])
+def test_python_min_max_errors(backend, how, message):
+    """The same errors interpreted as compiled (the interpreter passed keywords
+    to Python's max and let min() be Python's TypeError)."""
+    e = expect_error(backend.run, k_python_minmax, 1, np.zeros(8, np.int32), np.zeros(8, np.int32), HOW=how)
+    assert message in str(e)
