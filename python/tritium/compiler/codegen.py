@@ -1222,7 +1222,7 @@ class CodeGenerator(ast.NodeVisitor):
         for op, comp in zip(node.ops, node.comparators):
             rhs = self.visit(comp)
             r = self._compare(op, lhs, rhs, node)
-            result = r if result is None else self._logical(True, result, r)
+            result = r if result is None else py_logical(True, result, r)
             if not isinstance(result, tl.tensor) and not _unwrap(result):
                 return result  # static False: Python stops here
             lhs = rhs
@@ -1240,22 +1240,9 @@ class CodeGenerator(ast.NodeVisitor):
             return tl.constexpr(r if isinstance(op, ast.In) else not r)
         return self._apply_binary(_CMP_METHODS[type(op)], lhs, rhs, node)
 
-    def _logical(self, is_and, lhs, rhs):
-        if isinstance(lhs, tl.tensor):
-            return lhs.logical_and(rhs) if is_and else lhs.logical_or(rhs)
-        if isinstance(rhs, tl.tensor):
-            # Static left operand: Python's short-circuit decides.
-            return rhs if bool(_unwrap(lhs)) == is_and else lhs
-        return tl.constexpr(_unwrap(lhs) and _unwrap(rhs) if is_and else _unwrap(lhs) or _unwrap(rhs))
-
     def visit_BoolOp(self, node):
-        is_and = isinstance(node.op, ast.And)
-        result = self.visit(node.values[0])
-        for expr in node.values[1:]:
-            if not isinstance(result, tl.tensor) and bool(_unwrap(result)) != is_and:
-                return result  # short-circuit on a compile-time value
-            result = self._logical(is_and, result, self.visit(expr))
-        return result
+        return py_boolop(isinstance(node.op, ast.And), self.visit(node.values[0]),
+                         [functools.partial(self.visit, e) for e in node.values[1:]])
 
     # -- calls ----------------------------------------------------------------
 
@@ -1350,6 +1337,27 @@ class CodeGenerator(ast.NodeVisitor):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def py_logical(is_and, lhs, rhs):
+    """``lhs and rhs`` / ``lhs or rhs`` once both are known: a logical
+    operation on a tensor; Python's rule on a compile-time left operand."""
+    if isinstance(lhs, tl.tensor):
+        return lhs.logical_and(rhs) if is_and else lhs.logical_or(rhs)
+    if isinstance(rhs, tl.tensor):
+        return rhs if bool(_unwrap(lhs)) == is_and else lhs
+    return tl.constexpr(_unwrap(lhs) and _unwrap(rhs) if is_and else _unwrap(lhs) or _unwrap(rhs))
+
+
+def py_boolop(is_and, first, rest):
+    """``a and b and ...`` in a kernel (compiled and interpreted): ``rest``
+    are thunks, run unless a compile-time value short-circuits them."""
+    result = first
+    for operand in rest:
+        if not isinstance(result, tl.tensor) and bool(_unwrap(result)) != is_and:
+            return result
+        result = py_logical(is_and, result, operand())
+    return result
 
 
 def py_len(x):

@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from ..compiler.codegen import _CONDITION_TYPES, loop_type_changed, py_len, py_minmax, py_print
+from ..compiler.codegen import _CONDITION_TYPES, loop_type_changed, py_boolop, py_len, py_minmax, py_print
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
@@ -62,19 +62,7 @@ def not_(x):
 
 
 def boolop(is_and, first, *rest):
-    """``a and b and ...`` as codegen's visit_BoolOp: logical operations on
-    tensors, Python's short-circuit on other values."""
-    result = first
-    for thunk in rest:
-        if isinstance(result, _core.tensor):
-            rhs = thunk()
-            result = result.logical_and(rhs) if is_and else result.logical_or(rhs)
-        elif bool(_unwrap(result)) != is_and:
-            return result
-        else:
-            rhs = thunk()
-            result = rhs if isinstance(rhs, _core.tensor) else _unwrap(rhs)
-    return result
+    return py_boolop(is_and, first, rest)
 
 
 def assert_(cond, msg=""):

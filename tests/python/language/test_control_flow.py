@@ -655,3 +655,26 @@ def test_python_min_max_errors(backend, how, message):
     to Python's max and let min() be Python's TypeError)."""
     e = expect_error(backend.run, k_python_minmax, 1, np.zeros(8, np.int32), np.zeros(8, np.int32), HOW=how)
     assert message in str(e)
+
+
+def k_python_bool_ops(X, Z, FLAG: tl.constexpr):
+    offs = tl.arange(0, 8)
+    x = tl.load(X + offs)
+    a = (x > 2) and (x < 6)  # tensors: logical and
+    b = FLAG and (x > 4)  # a compile-time left operand: Python's rule
+    c = (x < 1) or FLAG
+    n = (3 and 5) + (0 or 7) + (0 and 9)  # 5 + 7 + 0
+    tl.store(Z + offs, tl.where(a, 1, 0) + 10 * tl.where(b, 1, 0) + 100 * tl.where(c, 1, 0) + 1000 * n)
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_python_and_or(backend, flag):
+    """`and`/`or` in a kernel, one function for the code generator and the
+    interpreter (codegen.py_boolop): logical operations on tensors, Python's
+    short-circuit on compile-time values."""
+    x = np.arange(8, dtype=np.int32)
+    (_, z) = backend.run(k_python_bool_ops, 1, x, np.zeros(8, np.int32), FLAG=flag)
+    b = (x > 4) if flag else np.zeros(8, bool)
+    c = np.ones(8, bool) if flag else (x < 1)
+    a = (x > 2) & (x < 6)
+    assert z.tolist() == (a.astype(int) + 10 * b + 100 * c + 12000).tolist()
