@@ -1323,7 +1323,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- builtins of Python ----------------------------------------------------
 
-
     def _py_static(self, fn, node, args, kwargs):
         # isinstance, hasattr, getattr, type... look at a tensor as the
         # Python object it is; int(), float() and bool() would need its value.
