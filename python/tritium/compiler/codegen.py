@@ -700,17 +700,10 @@ class CodeGenerator(ast.NodeVisitor):
 
     # -- if -------------------------------------------------------------------
 
-    def _static_condition(self, cond, node):
-        c = _unwrap(cond)
-        if type(c) not in _CONDITION_TYPES:
-            raise self.error("`if` conditionals can only accept values of type {bool, int, float, NoneType}, "
-                             f"not objects of type {type(c).__name__}", node)
-        return bool(c)
-
     def visit_If(self, node):
         cond = self.visit(node.test)
         if not isinstance(cond, tl.tensor):
-            taken = node.body if self._static_condition(cond, node) else node.orelse
+            taken = node.body if static_condition(cond) else node.orelse
             self._visit_body(taken)
             return
         self._set_loc(node)
@@ -811,7 +804,7 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_IfExp(self, node):
         cond = self.visit(node.test)
         if not isinstance(cond, tl.tensor):
-            return self.visit(node.body) if self._static_condition(cond, node) else self.visit(node.orelse)
+            return self.visit(node.body) if static_condition(cond) else self.visit(node.orelse)
         sem = self.sem
         var = self.new_var("ifexp")
         then_b, else_b = sem.create_block("ifexp.then"), sem.create_block("ifexp.else")
@@ -1336,6 +1329,16 @@ class CodeGenerator(ast.NodeVisitor):
         if _has_tensor(args):
             raise self.error("range() with tensor bounds can only be used as the iterator of a for loop", node)
         return tuple(range(*[_unwrap(a) for a in args]))
+
+
+def static_condition(cond):
+    """The truth of an `if` whose condition is known at compile time
+    (compiled and interpreted)."""
+    c = _unwrap(cond)
+    if type(c) not in _CONDITION_TYPES:
+        raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, "
+                        f"not objects of type {type(c).__name__}")
+    return bool(c)
 
 
 def py_logical(is_and, lhs, rhs):

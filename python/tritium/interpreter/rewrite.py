@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from ..compiler.codegen import _CONDITION_TYPES, loop_type_changed, py_boolop, py_len, py_minmax, py_print
+from ..compiler.codegen import loop_type_changed, py_boolop, py_len, py_minmax, py_print, static_condition
 from ..errors import CompilationError, recursion_limit_message
 from ..language import core as _core
 from ..language.core import _unwrap
@@ -49,10 +49,9 @@ def test(cond):
     c = _unwrap(cond)
     if isinstance(c, _core.condition):
         c = _unwrap(c.condition)
-    if isinstance(c, (_core.tensor, np.bool_, np.integer, np.floating)) or type(c) in _CONDITION_TYPES:
+    if isinstance(c, (_core.tensor, np.bool_, np.integer, np.floating)):
         return bool(c)
-    raise TypeError("`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects "
-                    f"of type {type(c).__name__}")
+    return static_condition(c)
 
 
 def not_(x):

@@ -678,3 +678,17 @@ def test_python_and_or(backend, flag):
     c = np.ones(8, bool) if flag else (x < 1)
     a = (x > 2) & (x < 6)
     assert z.tolist() == (a.astype(int) + 10 * b + 100 * c + 12000).tolist()
+
+
+def k_if_on_a_string(X, Z):
+    offs = tl.arange(0, 8)
+    if "yes":
+        tl.store(Z + offs, tl.load(X + offs))
+
+
+def test_if_on_a_value_of_no_truth_type(backend):
+    """`if` on a compile-time value other than bool, int, float or None is
+    the same error interpreted as compiled (codegen.static_condition)."""
+    e = expect_error(backend.run, k_if_on_a_string, 1, np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "`if` conditionals can only accept values of type {bool, int, float, NoneType}, not objects of " \
+        "type str" in str(e)
