@@ -134,7 +134,7 @@ public:
       Total = N;
       Next = 0;
       Busy = unsigned(Workers.size());
-      Published.store(++Generation, std::memory_order_release);
+      ++Generation;
     }
     Wake.notify_all();
     drain(Body, N);
@@ -178,7 +178,7 @@ private:
         // training step) gives the next grid within microseconds, and a
         // sleeping thread takes tens of them to wake.
         auto Until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-        while (Published.load(std::memory_order_acquire) == Seen &&
+        while (Generation.load(std::memory_order_acquire) == Seen &&
                std::chrono::steady_clock::now() < Until)
           std::this_thread::yield();
         std::unique_lock<std::mutex> G(Lock);
@@ -200,8 +200,10 @@ private:
   std::mutex Lock, Launch;
   std::condition_variable Wake, Done;
   const std::function<void(uint64_t)> *Job = nullptr;
-  uint64_t Total = 0, Generation = 0;
-  std::atomic<uint64_t> Next{0}, Published{0};
+  uint64_t Total = 0;
+  std::atomic<uint64_t> Next{0};
+  // Bumped under Lock for each grid; read without it by a spinning thread.
+  std::atomic<uint64_t> Generation{0};
   unsigned Busy = 0;
   bool Stop = false;
 };

@@ -150,9 +150,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(const Target &CPU, 
       LLVMInitializeAArch64TargetMC();
       LLVMInitializeAArch64AsmPrinter();
     });
-    const llvm::Target *A = llvm::sys::getProcessTriple() == Arm
-                                ? nullptr
-                                : llvm::TargetRegistry::lookupTarget(Arm, Err);
+    const llvm::Target *A = Triple == Arm ? nullptr : llvm::TargetRegistry::lookupTarget(Arm, Err);
     if (!A || !Knows(A, Arm))
       reportError({}, "LLVM knows no processor '" + Name + "' for " + Triple +
                           " or AArch64 (cpu:<name> takes LLVM's names, e.g. cpu:x86-64)");

@@ -157,9 +157,9 @@ namespace {
 /// |r| <= ln 2 / 2; e^r = 1 + r + r^2 q(r), q of degree 4 fitted to e^r's
 /// relative error there (3e-9; 0.86 ulp in all, measured against numpy
 /// over [-160, 130], where libmvec's expf was 2.5); 2^n as two normal
-/// factors, so that results down to the subnormals round once. X is clamped first to where
-/// the results are 0 and inf anyway (NaN goes through: it fails both
-/// compares, and a product with it is NaN).
+/// factors, so that results down to the subnormals round once. X is
+/// clamped first to where the results are 0 and inf anyway (NaN goes
+/// through: it fails both compares, and a product with it is NaN).
 llvm::Value *inlineExp(llvm::IRBuilder<> &B, llvm::Value *X, bool Base2) {
   llvm::Type *T = X->getType();
   llvm::Type *I = T->getWithNewType(B.getInt32Ty());

@@ -1519,7 +1519,6 @@ class _Options:
         return v
 
 
-
 def ast_to_ir(fn, signature, constexprs, attrs=None, options=None, module=None, name=None):
     """Builds the IR module of the kernel ``fn`` (a JITFunction) for one
     specialization (docs/frontend.md):

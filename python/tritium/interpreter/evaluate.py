@@ -93,7 +93,6 @@ def constant_of(value, e):
     return np.array(int(value) & ((1 << e.bits) - 1), dtype=UNSIGNED[e.bits]).view(e.np)
 
 
-
 def _trunc_div(a, b):
     q = np.floor_divide(a, b)
     fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
@@ -232,7 +231,6 @@ def _cast(op, s, t, rtz):
     return lambda a: from_bits(to_bits(a, s), t)
 
 
-
 def index_text(flat, shape):
     """The position of element ``flat`` of a block of ``shape``: "(i, j)"."""
     return "(" + ", ".join(str(int(i)) for i in np.unravel_index(int(flat), shape)) + ")"
@@ -303,7 +301,6 @@ def descriptor_block(d, offsets, shape, boundary):
         if boundary is None or k in boundary:
             inside &= (g >= 0) & (g < extent)
     return addrs, inside
-
 
 
 def dot(a, b, acc, e):

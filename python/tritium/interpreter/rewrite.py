@@ -25,7 +25,6 @@ KERNEL_CODES = {}
 _PREFIX = "__tritium_"
 
 
-
 def assign(value, spec=True):
     """What a plain assignment stores (codegen's _sanitize): Python numbers
     become scalar tensors; ``spec``: a tuple target's structure (True for a
@@ -140,7 +139,6 @@ HELPERS = {_PREFIX + name + "__": f for name, f in (
     ("check_carried", check_carried))}
 #: Python builtins with a kernel meaning (unless the module defines the name).
 BUILTIN_OVERRIDES = {"min": min_, "max": max_, "print": py_print, "len": py_len}
-
 
 
 def _name(id_, node):

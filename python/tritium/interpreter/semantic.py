@@ -51,7 +51,6 @@ def block_type(scalar, shape):
     return tl.dtype.get_block(scalar, list(shape)) if shape else scalar
 
 
-
 class _Scratch:
     """The module traced operations are built into (a new one now and then:
     nothing refers to a traced function once it is planned)."""
@@ -146,7 +145,6 @@ def run_traced(ctx, name, args, kwargs):
 def constant(value, dtype):
     """A Python scalar as a handle of ``dtype`` (converted as a literal)."""
     return run_traced(None, "constant", (value, dtype), {})
-
 
 
 class InterpreterSemantic:

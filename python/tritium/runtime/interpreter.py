@@ -61,7 +61,6 @@ def is_interpreting():
     return bool(stack) and isinstance(stack[-1].semantic, InterpreterSemantic)
 
 
-
 def call_jit(jit_fn, args, kwargs):
     """A call of a @jit function from an interpreted kernel: its own code
     runs; Python numbers returned become tensors (as compiled)."""
@@ -241,7 +240,6 @@ def _located(e):
         return InterpreterError(msg)
     source = linecache.getline(loc[0], loc[1]).rstrip("\n")
     return _codegen.error_at(msg, *loc, source or None, InterpreterError)
-
 
 
 def launch(jit_fn, args, kwargs, grid, warmup=False):

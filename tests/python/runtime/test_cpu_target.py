@@ -214,7 +214,7 @@ def test_exp_and_exp2_within_an_ulp(cpu):
         ok = ~big & ~np.isnan(exact)
         ulps = np.abs(got[ok] - exact[ok]) / np.spacing(rounded[ok]).astype(np.float64)
         assert ulps.max() < 1, (x[ok][ulps.argmax()], got[ok][ulps.argmax()], exact[ok][ulps.argmax()])
-    assert e[-21:-16].tolist()[:4] == [1.0, 1.0, np.inf, 0.0]
+    assert e[-21:-17].tolist() == [1.0, 1.0, np.inf, 0.0]  # 0, -0, inf, -inf
 
 
 @tritium.jit
